@@ -1,0 +1,161 @@
+import path from "node:path"
+
+import * as z from "zod"
+
+export const DEFAULT_PORT = 8787
+export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+export const DEFAULT_VQA_MODEL = "gpt-4o-mini"
+
+export interface AppConfig {
+  nodeEnv: "development" | "production" | "test"
+  host: string
+  port: number
+  dataDir: string
+  publicUrl: string
+  /** Folder of the static web build; the site routes answer 503 when it holds no index.html. */
+  webRoot: string
+  databaseUrl: string | undefined
+  smtpUrl: string | undefined
+  admin: { email: string; password: string } | undefined
+  openai: { apiKey: string | undefined; baseUrl: string; model: string }
+  firebase: { projectId: string | undefined; authEmulatorHost: string | undefined }
+  tokenSecret: string | undefined
+  trustProxy: boolean
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
+}
+
+/** A configuration problem a person can fix: printed as is, without a stack trace. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`)
+    this.name = "ConfigError"
+  }
+}
+
+const optionalText = z
+  .string()
+  .transform((value) => value.trim())
+  .transform((value) => (value === "" ? undefined : value))
+  .optional()
+
+const urlWithProtocols = (protocols: string[], example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol)
+      } catch {
+        return false
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (for example ${example})`)
+
+const optionalUrl = (protocols: string[], example: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    urlWithProtocols(protocols, example).optional()
+  )
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"], {
+      message: "must be development, production or test"
+    }).default("development"),
+    HOST: z.string().trim().min(1, "must not be empty").default("127.0.0.1"),
+    PORT: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, "must be a whole number from 1 to 65535")
+      .transform(Number)
+      .refine((port) => port >= 1 && port <= 65535, "must be a whole number from 1 to 65535")
+      .optional(),
+    DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
+    PUBLIC_URL: optionalUrl(["http:", "https:"], "https://app.example.com"),
+    WEB_ROOT: optionalText,
+    DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "postgres://user:password@localhost:5432/imagequery"),
+    SMTP_URL: optionalUrl(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465"),
+    ADMIN_EMAIL: optionalText.pipe(z.email({ message: "must be an e-mail address" }).optional()),
+    ADMIN_PASSWORD: optionalText,
+    OPENAI_API_KEY: optionalText,
+    OPENAI_BASE_URL: optionalUrl(["http:", "https:"], DEFAULT_OPENAI_BASE_URL),
+    VQA_MODEL: optionalText,
+    FIREBASE_PROJECT_ID: optionalText,
+    FIREBASE_AUTH_EMULATOR_HOST: optionalText,
+    TOKEN_SECRET: optionalText.pipe(
+      z.string().min(32, "must be at least 32 characters long").optional()
+    ),
+    TRUST_PROXY: z
+      .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
+      .optional(),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        message: "must be one of fatal, error, warn, info, debug, trace, silent"
+      })
+      .optional()
+  })
+  .superRefine((env, context) => {
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      context.addIssue({
+        code: "custom",
+        path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"],
+        message: "must be set together with ADMIN_EMAIL and ADMIN_PASSWORD"
+      })
+    }
+    if (env.NODE_ENV === "production" && env.FIREBASE_AUTH_EMULATOR_HOST) {
+      context.addIssue({
+        code: "custom",
+        path: ["FIREBASE_AUTH_EMULATOR_HOST"],
+        message: "must not be set in production: the emulator accepts unsigned tokens"
+      })
+    }
+  })
+
+/** The variables the server reads; anything else in the environment is ignored. */
+export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape)
+
+function describeReceived(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name]
+  if (value === undefined) return ""
+  if (/PASSWORD|SECRET|KEY|SMTP_URL|DATABASE_URL/.test(name)) return " (value hidden)"
+  return ` (got ${JSON.stringify(value)})`
+}
+
+/** Reads and validates the environment. Throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const parsed = environmentSchema.safeParse(env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment")
+      return `${name} ${issue.message}${describeReceived(env, name)}`
+    })
+    throw new ConfigError(problems)
+  }
+  const vars = parsed.data
+  const port = vars.PORT ?? DEFAULT_PORT
+  return {
+    nodeEnv: vars.NODE_ENV,
+    host: vars.HOST,
+    port,
+    dataDir: path.resolve(cwd, vars.DATA_DIR),
+    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
+    databaseUrl: vars.DATABASE_URL,
+    smtpUrl: vars.SMTP_URL,
+    admin:
+      vars.ADMIN_EMAIL && vars.ADMIN_PASSWORD
+        ? { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD }
+        : undefined,
+    openai: {
+      apiKey: vars.OPENAI_API_KEY,
+      baseUrl: (vars.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, ""),
+      model: vars.VQA_MODEL ?? DEFAULT_VQA_MODEL
+    },
+    firebase: {
+      projectId: vars.FIREBASE_PROJECT_ID,
+      authEmulatorHost: vars.FIREBASE_AUTH_EMULATOR_HOST
+    },
+    tokenSecret: vars.TOKEN_SECRET,
+    trustProxy: vars.TRUST_PROXY === "true" || vars.TRUST_PROXY === "1",
+    logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === "test" ? "silent" : "info")
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from "fastify"
+import type { z } from "zod"
+
+import { fail, type ApiErrorBody, type ErrorCode } from "../../src/core/api"
+
+/** An error whose status, code and message are meant for the caller. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Omit<ApiErrorBody, "code" | "message"> = {}
+  ) {
+    super(message)
+    this.name = "ApiError"
+  }
+}
+
+/** Parses request input with a zod schema; failures become 400 VALIDATION_FAILED with details. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input)
+  if (result.success) return result.data
+  const details = result.error.issues.map((issue) =>
+    issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message
+  )
+  throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details })
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS"
+}
+
+const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but declared as JSON.",
+  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large.",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "This content type is not supported here.",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body."
+}
+
+/** Every answer, errors included, is the {success, data?, error?} wrapper; never a bare 500 page. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send(fail(error.code, error.message, error.extra))
+    }
+    const status = typeof error.statusCode === "number" ? error.statusCode : 500
+    if (status >= 400 && status < 500) {
+      const code = error.validation ? "VALIDATION_FAILED" : (CODE_BY_STATUS[status] ?? "BAD_REQUEST")
+      const message = MESSAGE_BY_FASTIFY_CODE[error.code] ?? error.message
+      return reply.status(status).send(fail(code, message))
+    }
+    request.log.error({ err: error }, "request failed")
+    return reply
+      .status(500)
+      .send(fail("INTERNAL_ERROR", "Something went wrong on our side. Please try again."))
+  })
+}

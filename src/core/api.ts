@@ -1,0 +1,80 @@
+/** The backend response wrapper of spec section 7 and the error codes of section 8. */
+
+export const ERROR_CODES = [
+  // generic
+  "BAD_REQUEST",
+  "VALIDATION_FAILED",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "TOO_MANY_REQUESTS",
+  "SERVICE_UNAVAILABLE",
+  "INTERNAL_ERROR",
+  // sign-in (section 8)
+  "EMAIL_NOT_VERIFIED",
+  "ACCOUNT_LOCKED",
+  "PROGRESSIVE_DELAY",
+  "INVALID_CREDENTIALS",
+  "RATE_LIMIT_EXCEEDED",
+  "TERMS_NOT_ACCEPTED",
+  "PASSWORD_UPDATE_FAILED",
+  "NETWORK_ERROR",
+  // password policy (section 8)
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "PASSWORD_NO_UPPERCASE",
+  "PASSWORD_NO_LOWERCASE",
+  "PASSWORD_NO_NUMBER",
+  "PASSWORD_NO_SPECIAL_CHAR",
+  "PASSWORD_TOO_COMMON",
+  "PASSWORD_SEQUENTIAL_CHARS",
+  "PASSWORD_REPEATED_CHARS",
+  "PASSWORD_CONTAINS_USER_INFO",
+  "PASSWORD_RECENTLY_USED"
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export interface ApiErrorBody {
+  code: ErrorCode
+  message: string
+  details?: string[]
+  retryAfter?: number
+  remainingAttempts?: number
+  nextAttemptDelay?: number
+}
+
+export interface ApiSuccess<T> {
+  success: true
+  data: T
+}
+
+export interface ApiFailure {
+  success: false
+  error: ApiErrorBody
+}
+
+export type ApiResponse<T> = ApiSuccess<T> | ApiFailure
+
+export function ok<T>(data: T): ApiSuccess<T> {
+  return { success: true, data }
+}
+
+export function fail(code: ErrorCode, message: string, extra: Omit<ApiErrorBody, "code" | "message"> = {}): ApiFailure {
+  return { success: false, error: { code, message, ...extra } }
+}
+
+export type HealthState = "ok" | "error"
+
+/** GET /api/status */
+export interface StatusReport {
+  name: string
+  version: string
+  uptimeSeconds: number
+  checks: {
+    database: { status: HealthState; latencyMs?: number; message?: string }
+  }
+}

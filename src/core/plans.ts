@@ -1,0 +1,120 @@
+/** The three plans of spec section 9, the single source for prices, ranks and request limits. */
+
+export const PLAN_IDS = ["free", "pro", "enterprise"] as const
+export type PlanId = (typeof PLAN_IDS)[number]
+
+/** Percentage an annual subscription saves against twelve monthly payments (spec section 9). */
+export const ANNUAL_SAVINGS_PERCENT = 20
+
+export type RequestLimit =
+  | { kind: "monthly"; requests: number }
+  | { kind: "unlimited" }
+  /** Enterprise: set per account by an admin; unlimited while none is set. */
+  | { kind: "custom" }
+
+export interface Plan {
+  id: PlanId
+  name: string
+  /** USD per month. */
+  price: number
+  /** USD per year. */
+  annualPrice: number
+  interval: "month"
+  popular: boolean
+  /** free < pro < enterprise: decides Upgrade and Downgrade labels. */
+  rank: number
+  requestLimit: RequestLimit
+  features: readonly string[]
+}
+
+export const PLANS: readonly Plan[] = [
+  {
+    id: "free",
+    name: "Free",
+    price: 0,
+    annualPrice: 0,
+    interval: "month",
+    popular: false,
+    rank: 0,
+    requestLimit: { kind: "monthly", requests: 10 },
+    features: [
+      "Up to 10 AI requests per month",
+      "Image detection on any webpage",
+      "Local text extraction (OCR)",
+      "Local face and object detection",
+      "Community support"
+    ]
+  },
+  {
+    id: "pro",
+    name: "Pro",
+    price: 19,
+    annualPrice: 190,
+    interval: "month",
+    popular: true,
+    rank: 1,
+    requestLimit: { kind: "unlimited" },
+    features: [
+      "Unlimited AI requests",
+      "Everything in Free",
+      "API access",
+      "Priority support"
+    ]
+  },
+  {
+    id: "enterprise",
+    name: "Enterprise",
+    price: 99,
+    annualPrice: 990,
+    interval: "month",
+    popular: false,
+    rank: 2,
+    requestLimit: { kind: "custom" },
+    features: [
+      "Custom request limits",
+      "Everything in Pro",
+      "White-label",
+      "Team management",
+      "SLA",
+      "Dedicated support"
+    ]
+  }
+]
+
+export const DEFAULT_PLAN_ID: PlanId = "free"
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === "string" && (PLAN_IDS as readonly string[]).includes(value)
+}
+
+export function findPlan(id: unknown): Plan | undefined {
+  return PLANS.find((plan) => plan.id === id)
+}
+
+export function getPlan(id: PlanId): Plan {
+  const plan = findPlan(id)
+  if (!plan) throw new Error(`Unknown plan ${id}`)
+  return plan
+}
+
+/** The monthly equivalent of an annual price, rounded as the pricing page shows it. */
+export function monthlyEquivalentOfAnnual(plan: Plan): number {
+  return Math.round(plan.annualPrice / 12)
+}
+
+export type PlanChange = "select" | "current" | "upgrade" | "downgrade"
+
+/** Which button a pricing card shows: Select Plan (anonymous), Current Plan, Upgrade or Downgrade. */
+export function planChangeFor(target: Plan, currentPlanId: PlanId | null): PlanChange {
+  if (currentPlanId === null) return "select"
+  const current = getPlan(currentPlanId)
+  if (current.id === target.id) return "current"
+  return target.rank > current.rank ? "upgrade" : "downgrade"
+}
+
+export const PLAN_CHANGE_LABELS: Record<PlanChange, string> = {
+  select: "Select Plan",
+  current: "Current Plan",
+  upgrade: "Upgrade",
+  downgrade: "Downgrade"
+}

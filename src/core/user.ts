@@ -1,0 +1,33 @@
+import * as z from "zod"
+
+import { PLAN_IDS } from "./plans"
+
+export const ROLES = ["admin", "user"] as const
+export type Role = (typeof ROLES)[number]
+
+export const AUTH_PROVIDERS = ["email", "google"] as const
+export type AuthProvider = (typeof AUTH_PROVIDERS)[number]
+
+/** The user record of spec section 3, as the API returns it and the browser stores it. */
+export const userSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  provider: z.enum(AUTH_PROVIDERS),
+  providerId: z.string().optional(),
+  subscription: z
+    .object({
+      plan: z.object({ id: z.enum(PLAN_IDS), name: z.string() }),
+      status: z.string()
+    })
+    .optional()
+})
+
+export type User = z.infer<typeof userSchema>
+
+/** The three local-storage items of a browser session (spec section 3). */
+export const SESSION_STORAGE_KEYS = {
+  authToken: "authToken",
+  refreshToken: "refreshToken",
+  user: "user"
+} as const

@@ -1,0 +1,11 @@
+/** Internal messages between the extension's own pages and its service worker. */
+
+export const SELECTED_IMAGE_KEY = "selectedImage"
+
+/** The image the user picked with "Analyse image", kept in session storage for the side panel. */
+export interface SelectedImage {
+  url: string
+  tabId: number
+  pageUrl?: string
+  selectedAt: number
+}

@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function AboutPage() {
+  return <PendingPage title="About" />
+}

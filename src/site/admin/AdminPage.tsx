@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function AdminPage() {
+  return <PendingPage title="Admin Dashboard" />
+}

@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function ResetPasswordPage() {
+  return <PendingPage title="Reset your password" />
+}

@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function DashboardPage() {
+  return <PendingPage title="Dashboard" />
+}

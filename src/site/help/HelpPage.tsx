@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function HelpPage() {
+  return <PendingPage title="Help Center" />
+}

@@ -1,0 +1,82 @@
+import { Menu, X } from "~ui/icons"
+import { useEffect, useState } from "react"
+import { Link, NavLink, useLocation } from "react-router"
+
+import { Logo } from "~ui/Logo"
+import { buttonStyles } from "~ui/styles"
+
+import { MAIN_NAV } from "../navigation"
+
+const AUTH_LINKS = [
+  { label: "Login", to: "/login", style: buttonStyles.ghost },
+  { label: "Sign up", to: "/register", style: buttonStyles.primary }
+] as const
+
+export function Header() {
+  const [menuOpen, setMenuOpen] = useState(false)
+  const location = useLocation()
+
+  useEffect(() => setMenuOpen(false), [location.pathname, location.hash])
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Link to="/" className="rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          <Logo />
+        </Link>
+
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {MAIN_NAV.map((item) => (
+              <li key={item.label}>
+                <NavLink to={item.to} end className={buttonStyles.ghost}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="hidden items-center gap-2 md:flex">
+          {AUTH_LINKS.map((link) => (
+            <Link key={link.to} to={link.to} className={link.style}>
+              {link.label}
+            </Link>
+          ))}
+        </div>
+
+        <button
+          type="button"
+          className={`${buttonStyles.ghost} md:hidden`}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
+        </button>
+      </div>
+
+      {menuOpen && (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-gray-200 bg-white px-4 pb-4 pt-2 md:hidden">
+          <ul className="flex flex-col gap-1">
+            {MAIN_NAV.map((item) => (
+              <li key={item.label}>
+                <Link to={item.to} className={`${buttonStyles.ghost} w-full justify-start`}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 flex flex-col gap-2 border-t border-gray-200 pt-3">
+            {AUTH_LINKS.map((link) => (
+              <Link key={link.to} to={link.to} className={`${link.style} w-full`}>
+                {link.label}
+              </Link>
+            ))}
+          </div>
+        </nav>
+      )}
+    </header>
+  )
+}

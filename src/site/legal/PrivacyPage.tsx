@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function PrivacyPage() {
+  return <PendingPage title="Privacy Policy" />
+}

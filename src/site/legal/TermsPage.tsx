@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function TermsPage() {
+  return <PendingPage title="Terms of Service" />
+}

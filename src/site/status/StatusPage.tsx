@@ -1,0 +1,5 @@
+import { PendingPage } from "../PendingPage"
+
+export default function StatusPage() {
+  return <PendingPage title="System Status" />
+}

@@ -1,0 +1,6 @@
+// Inter is bundled with the site: no remote fonts.
+import "@fontsource/inter/400.css"
+import "@fontsource/inter/500.css"
+import "@fontsource/inter/600.css"
+import "@fontsource/inter/700.css"
+import "./global.css"

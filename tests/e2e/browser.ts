@@ -1,0 +1,76 @@
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+import puppeteer, { type Browser, type Page, type WebWorker } from "puppeteer-core"
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+export const EXTENSION_DIR = path.resolve("build/chrome-mv3-prod")
+export const SCREENSHOT_DIR = path.resolve("tests/.artifacts")
+
+/**
+ * Headless Chromium as this machine needs it: no sandbox as root, and no background networking,
+ * whose connections the closed network refuses.
+ */
+export async function launchBrowser({ extension = false } = {}): Promise<Browser> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-chromium-"))
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    pipe: true,
+    enableExtensions: extension,
+    userDataDir,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+      "--window-size=1280,900"
+    ]
+  })
+  browser.once("disconnected", () => {
+    fs.promises.rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch(() => {})
+  })
+  return browser
+}
+
+export interface LoadedExtension {
+  id: string
+  worker: WebWorker
+}
+
+/** Installs the built extension unpacked and waits for its service worker. */
+export async function installExtension(browser: Browser): Promise<LoadedExtension> {
+  if (!fs.existsSync(path.join(EXTENSION_DIR, "manifest.json"))) {
+    throw new Error(`No built extension in ${EXTENSION_DIR}: run npm run build:extension first`)
+  }
+  const id = await browser.installExtension(EXTENSION_DIR)
+  const target = await browser.waitForTarget(
+    (candidate) => candidate.type() === "service_worker" && candidate.url().startsWith(`chrome-extension://${id}/`),
+    { timeout: 20_000 }
+  )
+  const worker = await target.worker()
+  if (!worker) throw new Error("The extension's service worker target has no worker")
+  return { id, worker }
+}
+
+/** Collects console errors and uncaught exceptions of a page, for assertions. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text())
+  })
+  page.on("pageerror", (error) => errors.push(error instanceof Error ? error.message : String(error)))
+  return errors
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`
+  await page.screenshot({ path: file, fullPage: true })
+  return file
+}

@@ -1,0 +1,14 @@
+import { StrictMode } from "react"
+import { createRoot } from "react-dom/client"
+
+import { SiteApp } from "~site/SiteApp"
+import "~site/styles"
+
+const container = document.getElementById("root")
+if (!container) throw new Error("The page has no #root element")
+
+createRoot(container).render(
+  <StrictMode>
+    <SiteApp router="browser" />
+  </StrictMode>
+)
