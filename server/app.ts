@@ -51,8 +51,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    disableRequestLogging: false
+    bodyLimit: 1024 * 1024
   })
 
   const ownsDatabase = !dependencies.database

@@ -1,0 +1,250 @@
+import fs from "node:fs/promises"
+import path from "node:path"
+
+import { sql } from "kysely"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as z from "zod"
+
+import { buildApp } from "./app"
+import { ApiError, parseInput } from "./http/errors"
+import { makeTempDir, openTestDatabase, startTestApp, testConfig, type TestApp } from "./test-support"
+
+const INDEX_HTML = "<!doctype html><html><body><div id=root></div><script type=module src=/assets/app-1a2b.js></script></body></html>"
+
+async function makeWebRoot(): Promise<string> {
+  const webRoot = await makeTempDir("iqa-web-")
+  await fs.mkdir(path.join(webRoot, "assets"))
+  await fs.writeFile(path.join(webRoot, "index.html"), INDEX_HTML)
+  await fs.writeFile(path.join(webRoot, "assets/app-1a2b.js"), "console.log('app')")
+  await fs.writeFile(path.join(webRoot, "favicon.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+  return webRoot
+}
+
+describe("the web build with SPA fallback", () => {
+  let subject: TestApp
+  let webRoot: string
+
+  beforeAll(async () => {
+    webRoot = await makeWebRoot()
+    subject = await startTestApp({ WEB_ROOT: webRoot })
+  })
+  afterAll(async () => {
+    await subject.close()
+    await fs.rm(webRoot, { recursive: true, force: true })
+  })
+
+  it.each(["/", "/pricing", "/blog/some-post", "/admin/users", "/app", "/no/such/page?x=1"])(
+    "answers %s with index.html",
+    async (url) => {
+      const response = await subject.app.inject({ method: "GET", url })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers["content-type"]).toMatch(/^text\/html/)
+      expect(response.headers["cache-control"]).toBe("no-cache")
+      expect(response.body).toBe(INDEX_HTML)
+    }
+  )
+
+  it("serves hashed assets for a year and other files with revalidation", async () => {
+    const asset = await subject.app.inject({ method: "GET", url: "/assets/app-1a2b.js" })
+    expect(asset.statusCode).toBe(200)
+    expect(asset.headers["content-type"]).toMatch(/javascript/)
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable")
+    const favicon = await subject.app.inject({ method: "GET", url: "/favicon.png" })
+    expect(favicon.headers["content-type"]).toBe("image/png")
+    expect(favicon.headers["cache-control"]).toBe("no-cache")
+  })
+
+  it("keeps a missing asset a 404 instead of answering HTML for JavaScript", async () => {
+    const response = await subject.app.inject({ method: "GET", url: "/assets/gone-9z9z.js" })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toMatchObject({ success: false, error: { code: "NOT_FOUND" } })
+  })
+
+  it.each([
+    ["GET", "/api/nothing-here"],
+    ["GET", "/api"],
+    ["POST", "/api/status"],
+    ["DELETE", "/api/feedback/1"],
+    ["GET", "/api/nothing?with=query"]
+  ])("answers an unknown API call %s %s with a JSON 404 in the wrapper", async (method, url) => {
+    const response = await subject.app.inject({ method: method as "GET", url })
+    expect(response.statusCode).toBe(404)
+    expect(response.headers["content-type"]).toMatch(/^application\/json/)
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: "NOT_FOUND", message: expect.stringContaining("No API endpoint") }
+    })
+  })
+
+  it("sends security headers with a CSP that allows only our own origin", async () => {
+    const response = await subject.app.inject({ method: "GET", url: "/" })
+    const csp = String(response.headers["content-security-policy"])
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("object-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toMatch(/https?:\/\//)
+    expect(csp).not.toContain("upgrade-insecure-requests")
+    expect(response.headers["x-content-type-options"]).toBe("nosniff")
+    expect(response.headers["referrer-policy"]).toBe("no-referrer")
+    expect(response.headers["strict-transport-security"]).toBeUndefined()
+  })
+
+  it("asks for HTTPS upgrades and HSTS when the public URL is HTTPS", async () => {
+    const secure = await startTestApp({ WEB_ROOT: webRoot, PUBLIC_URL: "https://app.example.com" })
+    try {
+      const response = await secure.app.inject({ method: "GET", url: "/" })
+      expect(String(response.headers["content-security-policy"])).toContain("upgrade-insecure-requests")
+      expect(response.headers["strict-transport-security"]).toContain("max-age=")
+    } finally {
+      await secure.close()
+    }
+  })
+})
+
+describe("without a web build", () => {
+  it("tells the visitor how to build the site, and the API keeps working", async () => {
+    const emptyRoot = await makeTempDir("iqa-empty-web-")
+    const subject = await startTestApp({ WEB_ROOT: emptyRoot })
+    try {
+      const page = await subject.app.inject({ method: "GET", url: "/pricing" })
+      expect(page.statusCode).toBe(503)
+      expect(page.body).toContain("npm run build:web")
+      const status = await subject.app.inject({ method: "GET", url: "/api/status" })
+      expect(status.statusCode).toBe(200)
+    } finally {
+      await subject.close()
+      await fs.rm(emptyRoot, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("errors in the wrapper", () => {
+  let subject: TestApp
+
+  beforeAll(async () => {
+    const database = await openTestDatabase()
+    const dataDir = await makeTempDir()
+    const app = await buildApp(testConfig({}, dataDir), { database })
+    const echoSchema = z.object({ name: z.string().min(1).max(50) })
+    app.post("/api/test/echo", async (request) => ({ success: true, data: parseInput(echoSchema, request.body) }))
+    app.get("/api/test/teapot", async () => {
+      throw new ApiError(409, "BAD_REQUEST", "Already there")
+    })
+    app.get("/api/test/crash", async () => {
+      throw new Error("database password is hunter2")
+    })
+    await app.ready()
+    subject = {
+      app,
+      database,
+      dataDir,
+      close: async () => {
+        await app.close()
+        await database.close()
+      }
+    }
+  })
+  afterAll(async () => subject.close())
+
+  it.each([
+    ["not JSON", "{name:", "application/json", 400, "BAD_REQUEST"],
+    ["an empty JSON body", "", "application/json", 400, "BAD_REQUEST"],
+    ["a wrong type", JSON.stringify({ name: 42 }), "application/json", 400, "VALIDATION_FAILED"],
+    ["a missing field", JSON.stringify({}), "application/json", 400, "VALIDATION_FAILED"],
+    ["a huge string", JSON.stringify({ name: "x".repeat(10_000) }), "application/json", 400, "VALIDATION_FAILED"],
+    ["an unsupported content type", "name=x", "application/x-www-form-urlencoded", 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["a body over the limit", JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }), "application/json", 413, "PAYLOAD_TOO_LARGE"]
+  ])("refuses %s with a 4xx wrapper", async (_label, payload, contentType, status, code) => {
+    const response = await subject.app.inject({
+      method: "POST",
+      url: "/api/test/echo",
+      payload,
+      headers: { "content-type": contentType }
+    })
+    expect(response.statusCode).toBe(status)
+    const body = response.json()
+    expect(body.success).toBe(false)
+    expect(body.error.code).toBe(code)
+    expect(typeof body.error.message).toBe("string")
+  })
+
+  it("lists validation problems in details", async () => {
+    const response = await subject.app.inject({ method: "POST", url: "/api/test/echo", payload: { name: "" } })
+    expect(response.json().error).toMatchObject({ message: "Validation failed", details: [expect.stringMatching(/^name: /)] })
+  })
+
+  it("passes a valid body", async () => {
+    const response = await subject.app.inject({ method: "POST", url: "/api/test/echo", payload: { name: "Ada" } })
+    expect(response.json()).toEqual({ success: true, data: { name: "Ada" } })
+  })
+
+  it("answers ApiError with its status and code", async () => {
+    const response = await subject.app.inject({ method: "GET", url: "/api/test/teapot" })
+    expect(response.statusCode).toBe(409)
+    expect(response.json()).toEqual({ success: false, error: { code: "BAD_REQUEST", message: "Already there" } })
+  })
+
+  it("hides the details of an unexpected failure", async () => {
+    const response = await subject.app.inject({ method: "GET", url: "/api/test/crash" })
+    expect(response.statusCode).toBe(500)
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again." }
+    })
+    expect(response.body).not.toContain("hunter2")
+  })
+})
+
+describe("start-up state in DATA_DIR", () => {
+  it("applies migrations to a new embedded database and reopens it without redoing them", async () => {
+    const dataDir = await makeTempDir()
+    try {
+      const first = await buildApp(testConfig({}, dataDir))
+      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(first.database.db)
+      expect(applied.rows.map((row) => row.name)).toEqual(["001-app-settings"])
+      await first.database.db.insertInto("app_settings").values({ key: "probe", value: JSON.stringify({ kept: true }) }).execute()
+      await first.close()
+
+      const second = await buildApp(testConfig({}, dataDir))
+      const row = await second.database.db.selectFrom("app_settings").selectAll().where("key", "=", "probe").executeTakeFirst()
+      expect(row?.value).toEqual({ kept: true })
+      expect(second.database.kind).toBe("embedded")
+      await second.close()
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it("generates the token secret once, private to the owner, and reuses it", async () => {
+    const dataDir = await makeTempDir()
+    const database = await openTestDatabase()
+    try {
+      const first = await buildApp(testConfig({}, dataDir), { database })
+      const second = await buildApp(testConfig({}, dataDir), { database })
+      expect(first.tokenSecret.length).toBeGreaterThanOrEqual(32)
+      expect(second.tokenSecret).toBe(first.tokenSecret)
+      const stat = await fs.stat(path.join(dataDir, "secrets/token-secret"))
+      expect(stat.mode & 0o777).toBe(0o600)
+      await Promise.all([first.close(), second.close()])
+    } finally {
+      await database.close()
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it("uses TOKEN_SECRET when configured and writes no secret file", async () => {
+    const dataDir = await makeTempDir()
+    const database = await openTestDatabase()
+    try {
+      const secret = "s".repeat(40)
+      const app = await buildApp(testConfig({ TOKEN_SECRET: secret }, dataDir), { database })
+      expect(app.tokenSecret).toBe(secret)
+      await expect(fs.stat(path.join(dataDir, "secrets/token-secret"))).rejects.toThrow()
+      await app.close()
+    } finally {
+      await database.close()
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

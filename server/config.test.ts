@@ -1,0 +1,80 @@
+import path from "node:path"
+
+import { describe, expect, it } from "vitest"
+
+import { ConfigError, DEFAULT_PORT, loadConfig } from "./config"
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, "/srv/app")
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).problems
+  }
+  throw new Error("expected the configuration to be refused")
+}
+
+describe("loadConfig", () => {
+  it("uses the run contract's defaults", () => {
+    const config = loadConfig({}, "/srv/app")
+    expect(config.port).toBe(DEFAULT_PORT)
+    expect(config.port).toBe(8787)
+    expect(config.host).toBe("127.0.0.1")
+    expect(config.dataDir).toBe(path.resolve("/srv/app/data"))
+    expect(config.publicUrl).toBe("http://localhost:8787")
+    expect(config.webRoot).toBe(path.resolve("/srv/app/dist/web"))
+    expect(config.databaseUrl).toBeUndefined()
+    expect(config.smtpUrl).toBeUndefined()
+    expect(config.admin).toBeUndefined()
+    expect(config.openai).toEqual({ apiKey: undefined, baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini" })
+    expect(config.firebase.projectId).toBeUndefined()
+  })
+
+  it("honours PORT, DATA_DIR and derives PUBLIC_URL from the port", () => {
+    const config = loadConfig({ PORT: "9100", DATA_DIR: "/var/lib/iqa" }, "/srv/app")
+    expect(config.port).toBe(9100)
+    expect(config.dataDir).toBe("/var/lib/iqa")
+    expect(config.publicUrl).toBe("http://localhost:9100")
+  })
+
+  it("keeps an explicit PUBLIC_URL without its trailing slash", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://app.example.com/" }).publicUrl).toBe("https://app.example.com")
+  })
+
+  it("treats empty variables as unset", () => {
+    const config = loadConfig({ DATABASE_URL: "", SMTP_URL: " ", OPENAI_API_KEY: "" }, "/srv/app")
+    expect(config.databaseUrl).toBeUndefined()
+    expect(config.smtpUrl).toBeUndefined()
+    expect(config.openai.apiKey).toBeUndefined()
+  })
+
+  it.each([
+    [{ PORT: "abc" }, /^PORT must be a whole number from 1 to 65535 \(got "abc"\)$/],
+    [{ PORT: "0" }, /^PORT must be a whole number/],
+    [{ PORT: "70000" }, /^PORT must be a whole number/],
+    [{ PORT: "80.5" }, /^PORT must be a whole number/],
+    [{ PUBLIC_URL: "localhost:8787" }, /^PUBLIC_URL must be a URL starting with http:\/\/ or https:\/\//],
+    [{ DATABASE_URL: "mysql://db/app" }, /^DATABASE_URL must be a URL starting with postgres:\/\/ or postgresql:\/\/.*\(value hidden\)$/],
+    [{ SMTP_URL: "http://mail" }, /^SMTP_URL must be a URL starting with smtp:\/\/ or smtps:\/\//],
+    [{ ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "x" }, /^ADMIN_EMAIL must be an e-mail address/],
+    [{ ADMIN_EMAIL: "admin@example.com" }, /^ADMIN_PASSWORD must be set together with ADMIN_EMAIL and ADMIN_PASSWORD$/],
+    [{ TOKEN_SECRET: "short" }, /^TOKEN_SECRET must be at least 32 characters long \(value hidden\)$/],
+    [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL must be one of/],
+    [{ NODE_ENV: "staging" }, /^NODE_ENV must be development, production or test/],
+    [{ NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/]
+  ])("refuses %o with a message naming the variable", (env, expected) => {
+    const problems = problemsOf(env)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(expected)
+  })
+
+  it("reports every bad variable at once", () => {
+    const problems = problemsOf({ PORT: "abc", PUBLIC_URL: "nope" })
+    expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["PORT", "PUBLIC_URL"])
+  })
+
+  it("never prints secret values", () => {
+    const problems = problemsOf({ DATABASE_URL: "mysql://user:hunter2@db/app" })
+    expect(problems.join("\n")).not.toContain("hunter2")
+  })
+})
