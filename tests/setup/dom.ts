@@ -1,7 +1,10 @@
-import { cleanup } from "@testing-library/react"
 import { afterEach } from "vitest"
 
-afterEach(() => {
-  cleanup()
-  window.localStorage.clear()
-})
+// Shared by DOM tests and by the node-environment tests of the same project.
+if (typeof window !== "undefined") {
+  const { cleanup } = await import("@testing-library/react")
+  afterEach(() => {
+    cleanup()
+    window.localStorage.clear()
+  })
+}
