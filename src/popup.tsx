@@ -1,23 +1,25 @@
 import { useEffect, useState } from "react"
 
-import { DEFAULT_API_ORIGIN } from "~api/api-origin"
 import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
+import { getApiOrigin } from "~extension/api-origin"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
 import "~site/styles"
 
-type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline" }
+type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline"; origin: string }
 
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })
 
   useEffect(() => {
     const controller = new AbortController()
-    void fetchServiceStatus(DEFAULT_API_ORIGIN, controller.signal).then((report) => {
-      if (!controller.signal.aborted) setService(report ? { kind: "online", report } : { kind: "offline" })
-    })
+    void (async () => {
+      const origin = await getApiOrigin()
+      const report = await fetchServiceStatus(origin, controller.signal)
+      if (!controller.signal.aborted) setService(report ? { kind: "online", report } : { kind: "offline", origin })
+    })()
     return () => controller.abort()
   }, [])
 
@@ -34,7 +36,7 @@ function Popup() {
       <p className="text-sm text-gray-600" role="status">
         {service.kind === "checking" && "Checking the service…"}
         {service.kind === "online" && `Service online · version ${service.report.version}`}
-        {service.kind === "offline" && `Service unreachable at ${DEFAULT_API_ORIGIN}`}
+        {service.kind === "offline" && `Service unreachable at ${service.origin}`}
       </p>
       <div className="flex flex-col gap-2">
         <button type="button" className={buttonStyles.primary} onClick={() => void openSidePanel()}>

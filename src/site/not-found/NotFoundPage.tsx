@@ -8,8 +8,8 @@ import { PageTitle } from "../PageTitle"
 export default function NotFoundPage() {
   const navigate = useNavigate()
   const goBack = () => {
-    // A page opened directly has nothing to go back to inside the site.
-    if (window.history.state?.idx > 0) navigate(-1)
+    // A page opened in a new tab has no history: going back would do nothing, so go home.
+    if (window.history.length > 1) navigate(-1)
     else navigate("/")
   }
 

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from "node:child_process"
+import fs from "node:fs"
+import http from "node:http"
+import net from "node:net"
+import os from "node:os"
+import path from "node:path"
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  dataDir: string
+  process: ChildProcess
+  output: () => string
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>
+}
+
+/** Starts the product exactly as `npm start` does (scripts/start.mjs) on a free port and a fresh DATA_DIR. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-e2e-data-"))
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`)
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL")
+      throw new Error(`The server did not answer within 90 s:\n${output}`)
+    }
+    const ready = await fetch(`${url}/api/status`).then((response) => response.ok, () => false)
+    if (ready) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM")
+      const code = await exited
+      fs.rmSync(dataDir, { recursive: true, force: true })
+      return code
+    }
+  }
+}
+
+/** A plain static server on 127.0.0.1 for fixture pages that the extension scans. */
+export async function serveFixtures(folder: string): Promise<{ url: string; close(): Promise<void> }> {
+  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".png": "image/png", ".jpg": "image/jpeg" }
+  const server = http.createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://fixture").pathname)
+    const file = path.join(folder, path.normalize(pathname).replace(/^(\.\.[/\\])+/, ""))
+    if (!file.startsWith(folder) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      response.writeHead(404).end("not found")
+      return
+    }
+    response.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" })
+    fs.createReadStream(file).pipe(response)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}

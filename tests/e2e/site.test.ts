@@ -1,0 +1,126 @@
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { startServer, type RunningServer } from "./server"
+
+describe("the site served by npm start", () => {
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+  let errors: string[]
+
+  const heading = async () => {
+    await page.waitForSelector("main h1")
+    return page.$eval("main h1", (element) => element.textContent)
+  }
+  const path = () => {
+    const url = new URL(page.url())
+    return url.pathname + url.search + url.hash
+  }
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    page = await browser.newPage()
+    await page.setViewport({ width: 1280, height: 900 })
+    errors = watchPageErrors(page)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("renders the home page with the bundled Inter font and no console errors", async () => {
+    await page.goto(server.url, { waitUntil: "networkidle0" })
+    expect(await heading()).toBe("Understand every image on the web with Image Query AI")
+    expect(await page.title()).toBe("Image Query AI")
+    const interLoaded = await page.evaluate(async () => {
+      await document.fonts.ready
+      return document.fonts.check("16px Inter")
+    })
+    expect(interLoaded).toBe(true)
+    const primaryButton = await page.$eval("a[href='/register']", (element) => getComputedStyle(element).backgroundColor)
+    expect(primaryButton).toBe("rgb(59, 130, 246)")
+    await screenshot(page, "site-home-1280")
+    expect(errors).toEqual([])
+  })
+
+  it("takes the Features link to the landing page's features section", async () => {
+    await page.goto(`${server.url}/pricing`, { waitUntil: "networkidle0" })
+    await page.click("nav[aria-label='Main'] a[href='/#features']")
+    await page.waitForFunction(() => {
+      const features = document.getElementById("features")
+      return features !== null && Math.abs(features.getBoundingClientRect().top) < 120
+    })
+    expect(path()).toBe("/#features")
+  })
+
+  it("shows the not-found page with Go back and Go home, and both work", async () => {
+    await page.goto(`${server.url}/pricing`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/admin/users`, { waitUntil: "networkidle0" })
+    expect(await heading()).toBe("Page not found")
+    await screenshot(page, "site-not-found")
+
+    await page.click("xpath/.//button[normalize-space()='Go back']")
+    await page.waitForFunction(() => location.pathname === "/pricing")
+    expect(await heading()).toBe("Pricing")
+
+    await page.goto(`${server.url}/no/such/page`, { waitUntil: "networkidle0" })
+    await page.click("xpath/.//main//a[normalize-space()='Go home']")
+    await page.waitForFunction(() => location.pathname === "/")
+    expect(await heading()).toBe("Understand every image on the web with Image Query AI")
+  })
+
+  it("redirects /app to /dashboard and a visitor on to /login", async () => {
+    await page.goto(`${server.url}/app`, { waitUntil: "networkidle0" })
+    await page.waitForFunction(() => location.pathname === "/login")
+    expect(await heading()).toBe("Sign in")
+  })
+
+  it("forwards an e-mail verification link, keeping exactly the spec's parameters", async () => {
+    await page.goto(`${server.url}/?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en&utm=mail`, { waitUntil: "networkidle0" })
+    await page.waitForFunction(() => location.pathname === "/verify-email")
+    expect(path()).toBe("/verify-email?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en")
+    expect(await heading()).toBe("Verify your email")
+  })
+
+  it("scrolls to the top when the path changes", async () => {
+    await page.goto(server.url, { waitUntil: "networkidle0" })
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
+    await page.click("footer a[href='/about']")
+    await page.waitForFunction(() => location.pathname === "/about")
+    await page.waitForFunction(() => window.scrollY === 0)
+  })
+
+  it("offers the same items in the mobile menu at 375 px", async () => {
+    await page.setViewport({ width: 375, height: 800 })
+    try {
+      await page.goto(server.url, { waitUntil: "networkidle0" })
+      expect(await page.$("nav[aria-label='Main']").then((nav) => nav?.isVisible())).toBe(false)
+      await page.click("button[aria-label='Open menu']")
+      const items = await page.$$eval("#mobile-menu a", (links) => links.map((link) => link.textContent?.trim()))
+      expect(items).toEqual(["Home", "Features", "Pricing", "Blog", "Login", "Sign up"])
+      await screenshot(page, "site-home-375-menu")
+      await page.click("xpath/.//*[@id='mobile-menu']//a[normalize-space()='Sign up']")
+      await page.waitForFunction(() => location.pathname === "/register")
+      expect(await page.$("#mobile-menu")).toBeNull()
+    } finally {
+      await page.setViewport({ width: 1280, height: 900 })
+    }
+  })
+
+  it("reached every page above without a console error or CSP violation", () => {
+    expect(errors).toEqual([])
+  })
+})
+
+describe("npm start", () => {
+  it("stops cleanly on SIGTERM", async () => {
+    const server = await startServer()
+    expect(await server.stop()).toBe(0)
+    expect(server.output()).toMatch(/serving the site and \/api on http:\/\/127\.0\.0\.1:\d+/)
+  })
+})
