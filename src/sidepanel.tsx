@@ -13,20 +13,23 @@ type PanelState =
   | { kind: "unavailable" }
   | { kind: "ready"; images: PageImage[]; pageTitle: string }
 
+async function scanActiveTab(): Promise<PanelState> {
+  const tab = await getActiveTab()
+  const images = tab?.id === undefined ? null : await requestPageImages(tab.id)
+  return images ? { kind: "ready", images, pageTitle: tab?.title ?? "" } : { kind: "unavailable" }
+}
+
 function SidePanel() {
   const [state, setState] = useState<PanelState>({ kind: "loading" })
   const [selected, setSelected] = useState<SelectedImage | null>(null)
 
-  const load = useCallback(async () => {
-    setState({ kind: "loading" })
-    const tab = await getActiveTab()
-    const images = tab?.id === undefined ? null : await requestPageImages(tab.id)
-    setState(images ? { kind: "ready", images, pageTitle: tab?.title ?? "" } : { kind: "unavailable" })
+  const rescan = useCallback(() => {
+    void scanActiveTab().then(setState)
   }, [])
 
   useEffect(() => {
-    void load()
-    const onActivated = () => void load()
+    rescan()
+    const onActivated = () => rescan()
     chrome.tabs.onActivated.addListener(onActivated)
     void chrome.storage.session.get(SELECTED_IMAGE_KEY).then((items) => setSelected((items[SELECTED_IMAGE_KEY] as SelectedImage) ?? null))
     const onStorage = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
@@ -37,7 +40,7 @@ function SidePanel() {
       chrome.tabs.onActivated.removeListener(onActivated)
       chrome.storage.onChanged.removeListener(onStorage)
     }
-  }, [load])
+  }, [rescan])
 
   return (
     <div className="min-h-screen bg-gray-50 font-sans text-brand-secondary">
@@ -45,7 +48,10 @@ function SidePanel() {
         <Logo />
         <button
           type="button"
-          onClick={() => void load()}
+          onClick={() => {
+            setState({ kind: "loading" })
+            rescan()
+          }}
           className="rounded-md px-2 py-1 text-sm font-medium text-brand-primary hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
         >
           Rescan

@@ -1,5 +1,5 @@
 import { Menu, X } from "~ui/icons"
-import { useEffect, useState } from "react"
+import { useState } from "react"
 import { Link, NavLink, useLocation } from "react-router"
 
 import { Logo } from "~ui/Logo"
@@ -13,10 +13,10 @@ const AUTH_LINKS = [
 ] as const
 
 export function Header() {
-  const [menuOpen, setMenuOpen] = useState(false)
   const location = useLocation()
-
-  useEffect(() => setMenuOpen(false), [location.pathname, location.hash])
+  // The menu belongs to the location it was opened at, so any navigation closes it.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null)
+  const menuOpen = menuOpenAt === location.key
 
   return (
     <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
@@ -51,7 +51,7 @@ export function Header() {
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           aria-label={menuOpen ? "Close menu" : "Open menu"}
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => setMenuOpenAt(menuOpen ? null : location.key)}
         >
           {menuOpen ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
         </button>
