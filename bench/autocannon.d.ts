@@ -1,0 +1,28 @@
+// autocannon ships no types and @types/autocannon is not installed: this declares only what bench/ uses.
+declare module "autocannon" {
+  interface Options {
+    url: string
+    connections?: number
+    /** Seconds. */
+    duration?: number
+    /** Seconds before a request counts as timed out (and as an error). */
+    timeout?: number
+    /** A run before the measured one whose figures are kept apart. */
+    warmup?: { connections?: number; duration?: number }
+  }
+
+  interface Result {
+    /** Per-second samples of completed requests. */
+    requests: { average: number; total: number }
+    /** Milliseconds, 2xx responses only. */
+    latency: { p50: number; p99: number }
+    non2xx: number
+    /** Includes timeouts. */
+    errors: number
+    timeouts: number
+    /** Seconds. */
+    duration: number
+  }
+
+  export default function autocannon(options: Options): Promise<Result>
+}

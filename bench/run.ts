@@ -1,0 +1,137 @@
+// `npm run bench`: how fast the product starts and stops (as `npm start` runs it) and how much
+// loopback traffic it serves. Figures go to stdout, progress to stderr, and all of it as JSON to
+// bench/results/latest.json.
+import fs from "node:fs/promises"
+import os from "node:os"
+import path from "node:path"
+
+import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
+import { startServer, type RunningServer } from "./server-process"
+import { ensureCurrentWebBuild, projectRoot } from "./web-build"
+
+const RESULTS_FILE = path.join(projectRoot, "bench/results/latest.json")
+const LOAD_TARGETS = [
+  { name: "GET /api/status", path: "/api/status" },
+  { name: "GET / (index.html)", path: "/" }
+]
+/** Two starts (60 s limit each) and two stops (15 s each) at worst, plus slack; load time comes on top. */
+const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
+
+function positiveIntegerFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${JSON.stringify(raw)}).`)
+  return value
+}
+
+/** Starts a server, lets `whileRunning` work with it, then stops it with SIGTERM; whatever happens, it is killed. */
+async function withServer<T>(dataDir: string, whileRunning: (server: RunningServer) => Promise<T>) {
+  const server = await startServer(dataDir)
+  try {
+    const used = await whileRunning(server)
+    const { shutdownMs, exitCode } = await server.stop()
+    return { startMs: server.startMs, rebuiltWebSite: server.rebuiltWebSite, shutdownMs, exitCode, used }
+  } finally {
+    server.kill()
+  }
+}
+
+type ServerRun = Awaited<ReturnType<typeof withServer>>
+type TargetFigures = (typeof LOAD_TARGETS)[number] & LoadFigures
+
+const milliseconds = (value: number) => `${Math.round(value)} ms`
+const oneDecimal = (value: number) => Math.round(value * 10) / 10
+
+function serverWarnings(label: string, run: ServerRun): string[] {
+  const warnings: string[] = []
+  if (run.rebuiltWebSite) warnings.push(`WARNING: the ${label} printed "Building the web site": its start figure includes a web build.`)
+  if (run.exitCode !== 0) warnings.push(`WARNING: after SIGTERM the ${label} server exited with ${run.exitCode} (expected 0).`)
+  return warnings
+}
+
+function loadWarnings(target: TargetFigures): string[] {
+  if (target.non2xx === 0 && target.errors === 0) return []
+  return [`WARNING: ${target.name} had ${target.non2xx} non-2xx responses and ${target.errors} errors (${target.timeouts} timeouts); expected 0.`]
+}
+
+async function main() {
+  const load: LoadSettings = {
+    durationSeconds: positiveIntegerFromEnv("BENCH_DURATION", 10),
+    connections: positiveIntegerFromEnv("BENCH_CONNECTIONS", 50)
+  }
+  if (ensureCurrentWebBuild()) console.error("Built dist/web first, so that the timed starts do not include a build.")
+
+  const timeLimitSeconds = START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load)
+  const watchdog = setTimeout(() => {
+    console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
+    process.exit(1) // server-process.ts kills any running server on exit
+  }, timeLimitSeconds * 1000)
+  watchdog.unref()
+
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-bench-data-"))
+  try {
+    console.error("Cold start with a new DATA_DIR…")
+    const cold = await withServer(dataDir, async () => undefined)
+    console.error("Warm start with the same DATA_DIR…")
+    const warm = await withServer(dataDir, async (server) => {
+      const figures: TargetFigures[] = []
+      for (const target of LOAD_TARGETS) {
+        console.error(`Loading ${target.name} for ${load.durationSeconds} s over ${load.connections} connections…`)
+        figures.push({ ...target, ...(await measureLoad(server.baseUrl + target.path, load)) })
+      }
+      return figures
+    })
+
+    const cpus = os.availableParallelism()
+    const warnings = [
+      ...serverWarnings("cold start", cold),
+      ...serverWarnings("warm start", warm),
+      ...warm.used.flatMap(loadWarnings)
+    ]
+    const lines = [
+      `Image Query AI bench: Node ${process.version}, ${cpus} CPUs shared by the server and the load generator, on 127.0.0.1`,
+      `Cold start, new DATA_DIR (spawn to first 2xx GET /api/status): ${milliseconds(cold.startMs)}`,
+      `Shutdown after the cold start (SIGTERM to exit): ${milliseconds(cold.shutdownMs)}`,
+      `Warm start, reused DATA_DIR (spawn to first 2xx GET /api/status): ${milliseconds(warm.startMs)}`,
+      ...warm.used.map(
+        (target) =>
+          `${target.name}: ${Math.round(target.requestsPerSecond)} req/s, latency p50 ${target.latencyP50Ms} ms, ` +
+          `p99 ${target.latencyP99Ms} ms (${target.requests} requests in ${load.durationSeconds} s over ` +
+          `${load.connections} connections; ${target.non2xx} non-2xx, ${target.errors} errors)`
+      ),
+      `Shutdown after the load (SIGTERM to exit): ${milliseconds(warm.shutdownMs)}`,
+      ...warnings
+    ]
+    console.log(lines.join("\n"))
+
+    const serverFigures = ({ startMs, shutdownMs, exitCode, rebuiltWebSite }: ServerRun) => ({
+      startMs: oneDecimal(startMs),
+      shutdownMs: oneDecimal(shutdownMs),
+      exitCode,
+      rebuiltWebSite
+    })
+    const results = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      cpus,
+      load,
+      coldStart: serverFigures(cold),
+      // Its shutdown comes after the load runs.
+      warmStart: serverFigures(warm),
+      http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
+      warnings
+    }
+    await fs.mkdir(path.dirname(RESULTS_FILE), { recursive: true })
+    await fs.writeFile(RESULTS_FILE, JSON.stringify(results, null, 2) + "\n")
+    console.error(`Wrote ${path.relative(projectRoot, RESULTS_FILE)}`)
+  } finally {
+    clearTimeout(watchdog)
+    await fs.rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error("The bench failed:", error instanceof Error ? error.message : error)
+  process.exitCode = 1
+})
