@@ -1,9 +1,15 @@
 import helmet from "@fastify/helmet"
+import rateLimit from "@fastify/rate-limit"
 import Fastify, { type FastifyInstance } from "fastify"
 
+import { ensureAdminAccount } from "./auth/admin-bootstrap"
+import { registerAuthentication } from "./auth/authenticate"
+import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import { registerErrorHandling } from "./http/errors"
+import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
+import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
@@ -15,12 +21,14 @@ export interface AppDependencies {
   /** An already open database (tests share one); otherwise opened from the config and closed with the app. */
   database?: Database
   clock?: Clock
+  mailer?: Mailer
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     config: AppConfig
     database: Database
+    mailer: Mailer
     tokenSecret: string
     clock: Clock
   }
@@ -63,7 +71,13 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     }))
   if (ownsDatabase) app.addHook("onClose", async () => database.close())
 
+  const mailer =
+    dependencies.mailer ??
+    (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outboxDir(config.dataDir), clock))
+  app.addHook("onClose", async () => mailer.close())
+
   app.decorate("config", config)
+  app.decorate("mailer", mailer)
   app.decorate("database", database)
   app.decorate("clock", clock)
   app.decorate("tokenSecret", config.tokenSecret ?? (await loadOrCreateSecret(config.dataDir, "token-secret")))
@@ -75,8 +89,19 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     crossOriginEmbedderPolicy: false
   })
 
+  // Limits are set per route (sign-in, registration, e-mail look-ups), not globally.
+  await app.register(rateLimit, { global: false })
+  registerAuthentication(app)
+
   await app.register(statusRoutes, { database, startedAt, now: clock })
+  await app.register(authRoutes)
+  await app.register(policyRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
+
+  if (config.admin) {
+    const admin = config.admin
+    app.addHook("onReady", async () => ensureAdminAccount(app, admin))
+  }
 
   return app
 }

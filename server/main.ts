@@ -32,7 +32,7 @@ async function main() {
   const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host
   console.log(
     `Image Query AI is serving the site and /api on http://${shownHost}:${config.port} ` +
-      `(data in ${config.dataDir}, ${app.database.kind === "postgres" ? "PostgreSQL" : "embedded database"})`
+      `(data in ${config.dataDir}, ${app.database.kind === "postgres" ? "PostgreSQL" : "embedded database"}, mail to ${app.mailer.description})`
   )
 }
 

@@ -1,12 +1,89 @@
-import type { ColumnType } from "kysely"
+import type { ColumnType, Generated } from "kysely"
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
 /** Settings the server keeps as JSON documents, one row per key (the password policy, for one). */
 export interface AppSettingsTable {
   key: string
   value: unknown
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+  updated_at: DefaultedTimestamp
+}
+
+export interface UsersTable {
+  id: Generated<string>
+  email: string
+  name: string
+  role: ColumnType<"admin" | "user", "admin" | "user" | undefined, "admin" | "user">
+  password_hash: string | null
+  email_verified_at: Timestamp | null
+  google_uid: string | null
+  plan_id: ColumnType<"free" | "pro" | "enterprise", "free" | "pro" | "enterprise" | undefined, "free" | "pro" | "enterprise">
+  subscription_status: Generated<string>
+  terms_accepted_at: Timestamp | null
+  created_at: DefaultedTimestamp
+  updated_at: DefaultedTimestamp
+}
+
+export interface SignInFailuresTable {
+  email: string
+  failures: number
+  last_failure_at: Timestamp
+  locked_until: Timestamp | null
+}
+
+export interface SessionsTable {
+  id: Generated<string>
+  user_id: string
+  client: ColumnType<string, string | undefined, string>
+  token_hash: string
+  grace_token: string | null
+  rotated_at: Timestamp | null
+  created_at: Timestamp
+  last_used_at: Timestamp
+  expires_at: Timestamp
+  revoked_at: Timestamp | null
+}
+
+export interface RetiredRefreshTokensTable {
+  token_hash: string
+  session_id: string
+  retired_at: Timestamp
+}
+
+export type OneTimeCodePurpose = "verify_email" | "reset_password"
+
+export interface OneTimeCodesTable {
+  code_hash: string
+  user_id: string
+  purpose: OneTimeCodePurpose
+  created_at: Timestamp
+  expires_at: Timestamp
+  used_at: Timestamp | null
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<string>
+  user_id: string
+  password_hash: string
+  created_at: Timestamp
+}
+
+export interface PolicyViolationsTable {
+  id: Generated<string>
+  user_id: string | null
+  action: string
+  codes: ColumnType<string[], string, string>
+  created_at: Timestamp
 }
 
 export interface DatabaseSchema {
   app_settings: AppSettingsTable
+  users: UsersTable
+  sign_in_failures: SignInFailuresTable
+  sessions: SessionsTable
+  retired_refresh_tokens: RetiredRefreshTokensTable
+  one_time_codes: OneTimeCodesTable
+  password_history: PasswordHistoryTable
+  policy_violations: PolicyViolationsTable
 }

@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance } from "fastify"
 import type { z } from "zod"
 
-import { fail, type ApiErrorBody, type ErrorCode } from "../../src/core/api"
+import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "../../src/core/api"
 
 /** An error whose status, code and message are meant for the caller. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: ErrorCode,
+    readonly code: ApiErrorCode,
     message: string,
     readonly extra: Omit<ApiErrorBody, "code" | "message"> = {}
   ) {

@@ -22,6 +22,9 @@ export const ERROR_CODES = [
   "TERMS_NOT_ACCEPTED",
   "PASSWORD_UPDATE_FAILED",
   "NETWORK_ERROR",
+  "EMAIL_ALREADY_EXISTS",
+  "INVALID_OR_EXPIRED_CODE",
+  "SESSION_EXPIRED",
   // password policy (section 8)
   "PASSWORD_TOO_SHORT",
   "PASSWORD_TOO_LONG",
@@ -38,8 +41,11 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
+/** A catalogue code, or the code of an admin-defined custom password rule. */
+export type ApiErrorCode = ErrorCode | (string & Record<never, never>)
+
 export interface ApiErrorBody {
-  code: ErrorCode
+  code: ApiErrorCode
   message: string
   details?: string[]
   retryAfter?: number
@@ -63,7 +69,7 @@ export function ok<T>(data: T): ApiSuccess<T> {
   return { success: true, data }
 }
 
-export function fail(code: ErrorCode, message: string, extra: Omit<ApiErrorBody, "code" | "message"> = {}): ApiFailure {
+export function fail(code: ApiErrorCode, message: string, extra: Omit<ApiErrorBody, "code" | "message"> = {}): ApiFailure {
   return { success: false, error: { code, message, ...extra } }
 }
 

@@ -1,10 +1,12 @@
 import type { Migration, MigrationProvider } from "kysely"
 
 import * as appSettings from "./001-app-settings"
+import * as accounts from "./002-accounts"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
-  "001-app-settings": appSettings
+  "001-app-settings": appSettings,
+  "002-accounts": accounts
 }
 
 export const migrationProvider: MigrationProvider = {

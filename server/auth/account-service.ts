@@ -1,0 +1,64 @@
+import type { FastifyInstance } from "fastify"
+
+import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { signAccessToken } from "./tokens"
+import { createSession, type SessionClient } from "./sessions"
+import { issueCode } from "./one-time-codes"
+import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
+import { hashPassword } from "./passwords"
+import { toPublicUser, type UserRow } from "./users"
+
+/** Our links carry an apiKey like the identity-service links the spec describes; it is public. */
+export const EMAIL_LINK_API_KEY = "image-query-ai"
+
+export function verificationLink(publicUrl: string, code: string): string {
+  const params = new URLSearchParams({ mode: "verifyEmail", oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
+  return `${publicUrl}/?${params.toString()}`
+}
+
+export function resetLink(publicUrl: string, code: string): string {
+  const params = new URLSearchParams({ mode: "resetPassword", oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
+  return `${publicUrl}/?${params.toString()}`
+}
+
+export async function sendVerificationEmail(app: FastifyInstance, user: UserRow): Promise<void> {
+  const code = await issueCode(app.database.db, user.id, "verify_email", EMAIL_VERIFICATION_CODE_LIFETIME_MS, app.clock())
+  const link = verificationLink(app.config.publicUrl, code)
+  await app.mailer.send({
+    to: user.email,
+    ...EMAIL_TEMPLATES.emailVerification({ name: user.name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 })
+  })
+  if (!app.config.smtpUrl) app.log.info({ to: user.email, link }, "verification email written to the outbox")
+}
+
+export async function sendPasswordResetEmail(app: FastifyInstance, user: UserRow): Promise<void> {
+  const code = await issueCode(app.database.db, user.id, "reset_password", PASSWORD_RESET_CODE_LIFETIME_MS, app.clock())
+  const link = resetLink(app.config.publicUrl, code)
+  await app.mailer.send({
+    to: user.email,
+    ...EMAIL_TEMPLATES.passwordReset({ name: user.name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 })
+  })
+  if (!app.config.smtpUrl) app.log.info({ to: user.email, link }, "password reset email written to the outbox")
+}
+
+export async function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<void> {
+  await app.mailer.send({ to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) })
+}
+
+/** Opens a session and answers what login, refresh-free sign-ins and terms acceptance return. */
+export async function signIn(app: FastifyInstance, user: UserRow, client: SessionClient = "site") {
+  const now = app.clock()
+  const { sessionId, refreshToken } = await createSession(app.database.db, user.id, client, now)
+  const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId }, app.tokenSecret, now)
+  return { user: toPublicUser(user), token, refreshToken, expiresAt }
+}
+
+/** Sets a new password and keeps it in the history the recent-password rule reads. */
+export async function setPassword(app: FastifyInstance, userId: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password)
+  const now = new Date(app.clock())
+  await app.database.db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute()
+    await trx.insertInto("password_history").values({ user_id: userId, password_hash: passwordHash, created_at: now }).execute()
+  })
+}

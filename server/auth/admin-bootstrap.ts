@@ -1,0 +1,51 @@
+import type { FastifyInstance } from "fastify"
+
+import { ApiError } from "../http/errors"
+import { enforcePasswordPolicy, loadPasswordPolicy } from "../policy/policy-service"
+import { setPassword } from "./account-service"
+import { hashPassword, verifyPassword } from "./passwords"
+import { findUserByEmail, normaliseEmail } from "./users"
+
+/**
+ * ADMIN_EMAIL / ADMIN_PASSWORD: makes sure this verified admin account exists with this password.
+ * The password must meet the policy unless the policy's allowOverride lets the operator through,
+ * with a warning in the log.
+ */
+export async function ensureAdminAccount(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
+  const db = app.database.db
+  const email = normaliseEmail(admin.email)
+  const existing = await findUserByEmail(db, email)
+  const now = new Date(app.clock())
+
+  if (existing?.password_hash && (await verifyPassword(existing.password_hash, admin.password))) {
+    await db.updateTable("users").set({ role: "admin", email_verified_at: existing.email_verified_at ?? now }).where("id", "=", existing.id).execute()
+    return
+  }
+
+  try {
+    await enforcePasswordPolicy(app, admin.password, { email, name: existing?.name ?? "Admin", userId: existing?.id }, "admin-bootstrap")
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    const problems = error.extra.details?.join("; ") ?? error.message
+    if (!(await loadPasswordPolicy(app)).allowOverride) {
+      throw new Error(`ADMIN_PASSWORD does not meet the password policy: ${problems}`)
+    }
+    app.log.warn({ problems }, "ADMIN_PASSWORD does not meet the password policy; accepted because the policy allows an override")
+  }
+
+  if (existing) {
+    await setPassword(app, existing.id, admin.password)
+    await db.updateTable("users").set({ role: "admin", email_verified_at: existing.email_verified_at ?? now }).where("id", "=", existing.id).execute()
+    return
+  }
+  const passwordHash = await hashPassword(admin.password)
+  await db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto("users")
+      .values({ email, name: "Admin", role: "admin", password_hash: passwordHash, email_verified_at: now, terms_accepted_at: now, created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+    await trx.insertInto("password_history").values({ user_id: created.id, password_hash: passwordHash, created_at: now }).execute()
+  })
+  app.log.info({ email }, "admin account created from ADMIN_EMAIL")
+}

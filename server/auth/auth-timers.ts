@@ -1,0 +1,12 @@
+/** Lifetimes of the server's credentials; the spec fixes the access token at one hour. */
+const SECOND = 1000
+const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 60 * 60
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * DAY
+/** Two tabs refreshing at once: the second presentation of a just-rotated token gets the same answer. */
+export const REFRESH_REUSE_GRACE_MS = 30 * SECOND
+export const EMAIL_VERIFICATION_CODE_LIFETIME_MS = 24 * HOUR
+export const PASSWORD_RESET_CODE_LIFETIME_MS = 60 * MINUTE

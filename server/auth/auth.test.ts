@@ -1,0 +1,461 @@
+import { decodeJwt } from "jose"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+
+import { readOutbox, startTestApp, type TestApp } from "../test-support"
+
+const STRONG = "Blue-Harbor-42!"
+const STRONGER = "Quiet-Meadow-73?"
+
+let subject: TestApp
+let now = Date.UTC(2026, 10, 22, 9, 0, 0)
+let ipCounter = 0
+
+/** Each call from its own address, so per-IP limits do not mix tests up (one test checks them). */
+const nextIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`
+
+async function call(method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: { body?: unknown; token?: string; ip?: string; raw?: string } = {}) {
+  const response = await subject.app.inject({
+    method,
+    url,
+    remoteAddress: options.ip ?? nextIp(),
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.raw !== undefined ? { "content-type": "application/json" } : {})
+    },
+    ...(options.raw !== undefined ? { payload: options.raw } : options.body !== undefined ? { payload: options.body as object } : {})
+  })
+  return { status: response.statusCode, body: response.json() }
+}
+
+let emailCounter = 0
+const newEmail = () => `person${++emailCounter}@example.com`
+
+async function mailTo(email: string) {
+  return (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))
+}
+
+async function register(email: string, password = STRONG, name = "Ada Lovelace") {
+  return call("POST", "/api/auth/register", { body: { email, password, name, termsAccepted: true, privacyPolicyAccepted: true } })
+}
+
+async function verify(email: string) {
+  const link = (await mailTo(email)).find((message) => message.subject.startsWith("Verify"))!.link!
+  const oobCode = new URL(link).searchParams.get("oobCode")!
+  return call("POST", "/api/auth/verify-email", { body: { oobCode } })
+}
+
+async function login(email: string, password = STRONG) {
+  return call("POST", "/api/auth/login", { body: { email, password } })
+}
+
+async function signedUpUser(password = STRONG) {
+  const email = newEmail()
+  await register(email, password)
+  await verify(email)
+  const { body } = await login(email, password)
+  return { email, token: body.data.token as string, refreshToken: body.data.refreshToken as string }
+}
+
+async function userCount() {
+  const row = await subject.database.db.selectFrom("users").select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+beforeAll(async () => {
+  subject = await startTestApp(
+    { PUBLIC_URL: "http://localhost:8787", ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "Stone-Harvest-2026!" },
+    { clock: () => now }
+  )
+})
+afterAll(async () => subject?.close())
+beforeEach(() => {
+  now += 10 * 60_000
+})
+
+describe("registration and e-mail verification", () => {
+  it("creates an unverified account, sends the verification link and opens no session", async () => {
+    const email = newEmail()
+    const { status, body } = await register(email)
+    expect(status).toBe(201)
+    expect(body.data).toMatchObject({
+      user: { email, name: "Ada Lovelace", role: "user", provider: "email", subscription: { plan: { id: "free", name: "Free" } }, emailVerified: false },
+      token: null,
+      refreshToken: null,
+      verificationRequired: true
+    })
+    const [message] = await mailTo(email)
+    expect(message!.subject).toBe("Verify your email for Image Query AI")
+    const link = new URL(message!.link!)
+    expect(`${link.origin}${link.pathname}`).toBe("http://localhost:8787/")
+    expect([...link.searchParams.keys()]).toEqual(["mode", "oobCode", "apiKey", "lang"])
+    expect(link.searchParams.get("mode")).toBe("verifyEmail")
+    expect(link.searchParams.get("lang")).toBe("en")
+  })
+
+  it("refuses sign-in before verification only after a correct password, then verifies once", async () => {
+    const email = newEmail()
+    await register(email)
+    expect((await login(email, "Wrong-Password-1!")).body.error.code).toBe("INVALID_CREDENTIALS")
+    const unverified = await login(email)
+    expect(unverified.status).toBe(403)
+    expect(unverified.body.error).toEqual({
+      code: "EMAIL_NOT_VERIFIED",
+      message: "Please verify your email before signing in. Check your inbox for a verification link."
+    })
+
+    const verified = await verify(email)
+    expect(verified.body).toEqual({ success: true, data: { email, verified: true } })
+    expect((await mailTo(email)).map((message) => message.subject)).toEqual(["Verify your email for Image Query AI", "Welcome to Image Query AI"])
+
+    const again = await verify(email)
+    expect(again.status).toBe(400)
+    expect(again.body.error).toEqual({ code: "INVALID_OR_EXPIRED_CODE", message: "This verification link is invalid or has expired." })
+
+    const signedIn = await login(email)
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.body.data.user).toMatchObject({ email, emailVerified: true, subscription: { plan: { name: "Free" } } })
+    const claims = decodeJwt(signedIn.body.data.token)
+    expect(claims.exp).toBe(Math.floor(now / 1000) + 3600)
+    expect(claims.role).toBe("user")
+    expect(typeof signedIn.body.data.refreshToken).toBe("string")
+  })
+
+  it("expires verification codes after 24 hours", async () => {
+    const email = newEmail()
+    await register(email)
+    now += 24 * 3_600_000 + 1000
+    expect((await verify(email)).body.error.code).toBe("INVALID_OR_EXPIRED_CODE")
+  })
+
+  it("refuses a second account for the same address, whatever its case", async () => {
+    const email = newEmail()
+    await register(email)
+    const duplicate = await register(email.toUpperCase())
+    expect(duplicate.status).toBe(409)
+    expect(duplicate.body.error).toEqual({ code: "EMAIL_ALREADY_EXISTS", message: "An account with this email address already exists." })
+  })
+
+  it("refuses a password the policy refuses, lists every failure and stores nothing but the violation", async () => {
+    const before = await userCount()
+    const violationsBefore = await subject.database.db.selectFrom("policy_violations").selectAll().execute()
+    const { status, body } = await register(newEmail(), "password")
+    expect(status).toBe(400)
+    expect(body.error.code).toMatch(/^PASSWORD_/)
+    expect(body.error.message).toBe("Password requirements not met")
+    expect(body.error.details.length).toBeGreaterThan(1)
+    expect(await userCount()).toBe(before)
+    const violations = await subject.database.db.selectFrom("policy_violations").selectAll().execute()
+    expect(violations.length).toBe(violationsBefore.length + 1)
+    expect(violations.at(-1)!.action).toBe("register")
+    expect(JSON.stringify(violations.at(-1))).not.toContain('"password"')
+  })
+
+  it("refuses the e-mail as part of the password and a common password", async () => {
+    expect((await register("marigold@example.com", "Marigold-2026!x")).body.error.details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/personal|email|name/i)])
+    )
+    // In the common-password list as "p@ssw0rd"; the comparison ignores case.
+    const common = await register(newEmail(), "P@ssw0rd")
+    expect(common.status).toBe(400)
+    expect(common.body.error.code).toBe("PASSWORD_TOO_COMMON")
+  })
+
+  it.each([
+    ["no body", undefined],
+    ["an empty object", {}],
+    ["a missing name", { email: "x@example.com", password: STRONG, termsAccepted: true, privacyPolicyAccepted: true }],
+    ["terms not accepted", { email: "x@example.com", password: STRONG, name: "X", termsAccepted: false, privacyPolicyAccepted: true }],
+    ["a number as e-mail", { email: 42, password: STRONG, name: "X", termsAccepted: true, privacyPolicyAccepted: true }],
+    ["an invalid e-mail", { email: "not-an-email", password: STRONG, name: "X", termsAccepted: true, privacyPolicyAccepted: true }],
+    ["a huge name", { email: "x@example.com", password: STRONG, name: "n".repeat(5000), termsAccepted: true, privacyPolicyAccepted: true }],
+    ["a huge password", { email: "x@example.com", password: "P".repeat(100_000), name: "X", termsAccepted: true, privacyPolicyAccepted: true }],
+    ["a role", { email: "x@example.com", password: STRONG, name: "X", termsAccepted: true, privacyPolicyAccepted: true, role: "admin" }]
+  ])("answers %s with a 4xx wrapper and creates no account", async (_label, body) => {
+    const before = await userCount()
+    const response = await call("POST", "/api/auth/register", { body })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+    expect(response.body.success).toBe(false)
+    expect(await userCount()).toBe(before)
+  })
+
+  it("answers a body that is not JSON with 400", async () => {
+    const response = await call("POST", "/api/auth/register", { raw: "{email:" })
+    expect(response.status).toBe(400)
+    expect(response.body.error.code).toBe("BAD_REQUEST")
+  })
+})
+
+describe("resend, check and sync of verification", () => {
+  it("answers alike for unknown and unverified addresses, with a 60 s cooldown per address", async () => {
+    const email = newEmail()
+    await register(email)
+    const known = await call("POST", "/api/auth/resend-verification", { body: { email } })
+    // Registration itself started the cooldown.
+    expect(known.status).toBe(429)
+    expect(known.body.error).toMatchObject({ code: "TOO_MANY_REQUESTS", retryAfter: expect.any(Number) })
+
+    now += 61_000
+    const first = await call("POST", "/api/auth/resend-verification", { body: { email } })
+    const unknown = await call("POST", "/api/auth/resend-verification", { body: { email: "nobody-here@example.com" } })
+    expect(first.body).toEqual(unknown.body)
+    expect((await mailTo(email)).filter((message) => message.subject.startsWith("Verify"))).toHaveLength(2)
+
+    const tooSoon = await call("POST", "/api/auth/resend-verification", { body: { email: "nobody-here@example.com" } })
+    expect(tooSoon.status).toBe(429)
+    expect(tooSoon.body.error.message).toBe("Too many attempts. Please wait 60 seconds before trying again.")
+    expect(tooSoon.body.error.retryAfter).toBe(60)
+  })
+
+  it("check-verification and sync-verification say verified only for a verified account", async () => {
+    const email = newEmail()
+    await register(email)
+    const unverified = await call("GET", `/api/auth/check-verification?email=${encodeURIComponent(email)}`)
+    const unknown = await call("GET", "/api/auth/check-verification?email=ghost%40example.com")
+    expect(unverified.body).toEqual({ success: true, data: { verified: false } })
+    expect(unknown.body).toEqual(unverified.body)
+    await verify(email)
+    expect((await call("POST", "/api/auth/sync-verification", { body: { email } })).body).toEqual({ success: true, data: { verified: true } })
+    expect((await call("GET", "/api/auth/check-verification")).status).toBe(400)
+  })
+})
+
+describe("sign-in protection", () => {
+  it("counts failures down, delays progressively, locks after 5 and unlocks after the lockout", async () => {
+    const { email } = await signedUpUser()
+    const wrong = () => login(email, "Not-The-Password-9!")
+
+    let response = await wrong()
+    expect(response.status).toBe(401)
+    expect(response.body.error).toEqual({
+      code: "INVALID_CREDENTIALS",
+      message: "Invalid email or password. 4 login attempts remaining.",
+      remainingAttempts: 4,
+      nextAttemptDelay: 0
+    })
+    response = await wrong()
+    expect(response.body.error).toMatchObject({ remainingAttempts: 3, nextAttemptDelay: 2 })
+
+    response = await login(email)
+    expect(response.status).toBe(429)
+    expect(response.body.error).toMatchObject({ code: "PROGRESSIVE_DELAY", message: "Please wait 2 seconds before trying again.", retryAfter: 2 })
+
+    now += 2000
+    expect((await wrong()).body.error).toMatchObject({ remainingAttempts: 2, nextAttemptDelay: 4 })
+    now += 4000
+    expect((await wrong()).body.error).toMatchObject({ remainingAttempts: 1, nextAttemptDelay: 8 })
+    now += 8000
+    response = await wrong()
+    expect(response.body.error).toMatchObject({
+      code: "INVALID_CREDENTIALS",
+      message: "Invalid email or password. Account temporarily locked.",
+      remainingAttempts: 0,
+      retryAfter: 900
+    })
+
+    response = await login(email)
+    expect(response.status).toBe(423)
+    expect(response.body.error).toEqual({
+      code: "ACCOUNT_LOCKED",
+      message: "Account temporarily locked. Please try again in 15 minutes or reset your password.",
+      retryAfter: 900
+    })
+
+    now += 900_000
+    expect((await login(email)).status).toBe(200)
+    // A success clears the count.
+    expect((await wrong()).body.error.remainingAttempts).toBe(4)
+  })
+
+  it("answers an unknown address exactly like a wrong password", async () => {
+    const ghost = "ghost-account@example.com"
+    const known = (await signedUpUser()).email
+    const forGhost = await login(ghost, "Whatever-123!")
+    const forKnown = await login(known, "Whatever-123!")
+    expect(forGhost).toEqual(forKnown)
+  })
+
+  it("limits sign-in attempts per IP address", async () => {
+    const ip = "192.0.2.77"
+    let last = { status: 0, body: {} as { error?: { code: string; message: string } } }
+    for (let attempt = 0; attempt < 31; attempt++) {
+      last = await call("POST", "/api/auth/login", { ip, body: { email: `spray${attempt}@example.com`, password: "Guess-1234!" } })
+    }
+    expect(last.status).toBe(429)
+    expect(last.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", message: "Too many login attempts from this IP. Please try again later." })
+  })
+
+  it("limits registrations per IP address", async () => {
+    const ip = "192.0.2.78"
+    const results: number[] = []
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await call("POST", "/api/auth/register", {
+        ip,
+        body: { email: newEmail(), password: STRONG, name: "Spammer", termsAccepted: true, privacyPolicyAccepted: true }
+      })
+      results.push(response.status)
+      if (response.status === 429) {
+        expect(response.body.error.message).toBe("Too many registration attempts. Please wait a moment before trying again.")
+      }
+    }
+    expect(results.slice(0, 10).every((status) => status === 201)).toBe(true)
+    expect(results[10]).toBe(429)
+  })
+})
+
+describe("sessions", () => {
+  it("rotates refresh tokens, answers a twin refresh within the grace window and revokes on later reuse", async () => {
+    const { token, refreshToken } = await signedUpUser()
+    const first = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
+    expect(first.status).toBe(200)
+    expect(first.body.data.token).toEqual(expect.any(String))
+    expect(first.body.data.refreshToken).not.toBe(refreshToken)
+
+    now += 10_000
+    const twin = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
+    expect(twin.status).toBe(200)
+    expect(twin.body.data.refreshToken).toBe(first.body.data.refreshToken)
+
+    now += 30_000
+    const reuse = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
+    expect(reuse.status).toBe(401)
+    expect(reuse.body.error.code).toBe("SESSION_EXPIRED")
+    // The whole family is gone: the newest token and the access tokens too.
+    expect((await call("POST", "/api/auth/refresh", { body: { refreshToken: first.body.data.refreshToken } })).status).toBe(401)
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(401)
+  })
+
+  it("keeps sessions apart: refreshing one does not disturb another", async () => {
+    const { email } = await signedUpUser()
+    const second = (await login(email)).body.data
+    const third = (await login(email)).body.data
+    expect((await call("POST", "/api/auth/refresh", { body: { refreshToken: second.refreshToken } })).status).toBe(200)
+    expect((await call("POST", "/api/auth/refresh", { body: { refreshToken: third.refreshToken } })).status).toBe(200)
+  })
+
+  it("refuses expired and forged access tokens", async () => {
+    const { token } = await signedUpUser()
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(200)
+    expect((await call("GET", "/api/auth/profile", { token: token.slice(0, -4) + "AAAA" })).status).toBe(401)
+    expect((await call("GET", "/api/auth/profile", { token: "not.a.jwt" })).status).toBe(401)
+    expect((await call("GET", "/api/auth/profile")).status).toBe(401)
+    now += 3601_000
+    const expired = await call("GET", "/api/auth/profile", { token })
+    expect(expired.status).toBe(401)
+    expect(expired.body.error.code).toBe("UNAUTHORIZED")
+  })
+
+  it("logs out: the session's access and refresh tokens stop working", async () => {
+    const { token, refreshToken } = await signedUpUser()
+    const response = await call("POST", "/api/auth/logout", { token })
+    expect(response.body).toEqual({ success: true, data: { loggedOut: true } })
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(401)
+    expect((await call("POST", "/api/auth/refresh", { body: { refreshToken } })).status).toBe(401)
+    expect((await call("POST", "/api/auth/logout")).status).toBe(200)
+  })
+})
+
+describe("profile, status and account", () => {
+  it("reads and renames on both profile paths, and changes nothing else", async () => {
+    const { email, token } = await signedUpUser()
+    for (const path of ["/api/auth/profile", "/api/users/profile"]) {
+      expect((await call("GET", path, { token })).body.data.user).toMatchObject({ email, role: "user" })
+    }
+    const renamed = await call("PUT", "/api/users/profile", { token, body: { name: "Ada King" } })
+    expect(renamed.body.data.user.name).toBe("Ada King")
+    for (const body of [{ role: "admin" }, { name: "X", role: "admin" }, { email: "other@example.com" }, { name: "" }, { name: "x".repeat(500) }, { plan_id: "pro" }]) {
+      const refused = await call("PUT", "/api/auth/profile", { token, body })
+      expect(refused.status).toBe(400)
+    }
+    expect((await call("GET", "/api/auth/profile", { token })).body.data.user).toMatchObject({ name: "Ada King", role: "user", email })
+  })
+
+  it("reports the sign-in methods", async () => {
+    const { token } = await signedUpUser()
+    expect((await call("GET", "/api/auth/auth-status", { token })).body.data).toEqual({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })
+  })
+
+  it("deletes the account with its sessions", async () => {
+    const { email, token, refreshToken } = await signedUpUser()
+    expect((await call("DELETE", "/api/auth/account", { token })).body).toEqual({ success: true, data: { deleted: true } })
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(401)
+    expect((await call("POST", "/api/auth/refresh", { body: { refreshToken } })).status).toBe(401)
+    expect((await login(email)).body.error.code).toBe("INVALID_CREDENTIALS")
+    expect((await register(email)).status).toBe(201)
+  })
+
+  it("adds e-mail sign-in to an account that has only federated sign-in", async () => {
+    const now_ = new Date(now)
+    const created = await subject.database.db
+      .insertInto("users")
+      .values({ email: "federated@example.com", name: "Fed", google_uid: "google-123", email_verified_at: now_, created_at: now_, updated_at: now_ })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+    const { signIn } = await import("./account-service")
+    const user = await subject.database.db.selectFrom("users").selectAll().where("id", "=", created.id).executeTakeFirstOrThrow()
+    const { token } = await signIn(subject.app, user)
+    expect((await call("GET", "/api/auth/auth-status", { token })).body.data).toEqual({ hasEmailAuth: false, hasGoogleAuth: true, providers: ["google"] })
+    expect((await call("POST", "/api/auth/link-email", { token, body: { email: "other@example.com", password: STRONG } })).status).toBe(400)
+    expect((await call("POST", "/api/auth/link-email", { token, body: { email: "federated@example.com", password: "short" } })).body.error.code).toMatch(/^PASSWORD_/)
+    const linked = await call("POST", "/api/auth/link-email", { token, body: { email: "federated@example.com", password: STRONG } })
+    expect(linked.status).toBe(200)
+    expect((await call("GET", "/api/auth/auth-status", { token })).body.data.providers).toEqual(["email", "google"])
+    expect((await login("federated@example.com")).status).toBe(200)
+    expect((await call("POST", "/api/auth/link-email", { token, body: { email: "federated@example.com", password: STRONGER } })).status).toBe(409)
+  })
+})
+
+describe("password change and reset", () => {
+  it("changes the password, keeps the current session and ends the others", async () => {
+    const { email, token } = await signedUpUser()
+    const other = (await login(email)).body.data
+    const wrongCurrent = await call("POST", "/api/auth/change-password", { token, body: { currentPassword: "Nope-1234!", newPassword: STRONGER } })
+    expect(wrongCurrent.status).toBe(400)
+    expect(wrongCurrent.body.error.code).toBe("INVALID_CREDENTIALS")
+    expect((await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONG, newPassword: STRONG } })).status).toBe(400)
+    expect((await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONG } })).status).toBe(400)
+
+    const changed = await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONG, newPassword: STRONGER } })
+    expect(changed.body).toEqual({ success: true, data: { changed: true } })
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(200)
+    expect((await call("GET", "/api/auth/profile", { token: other.token })).status).toBe(401)
+    expect((await login(email, STRONG)).status).toBe(401)
+    expect((await login(email, STRONGER)).status).toBe(200)
+
+    const back = await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONGER, newPassword: STRONG } })
+    expect(back.status).toBe(400)
+    expect(back.body.error.code).toBe("PASSWORD_RECENTLY_USED")
+  })
+
+  it("resets by e-mail link: same answer for unknown addresses, one use, sessions ended", async () => {
+    const { email, token } = await signedUpUser()
+    const known = await call("POST", "/api/auth/forgot-password", { body: { email } })
+    const unknown = await call("POST", "/api/auth/forgot-password", { body: { email: "no-account@example.com" } })
+    expect(known.body).toEqual(unknown.body)
+    expect((await readOutbox(subject.dataDir)).some((message) => message.to.includes("no-account@example.com"))).toBe(false)
+
+    const mail = (await mailTo(email)).find((message) => message.subject === "Reset your Image Query AI password")!
+    const link = new URL(mail.link!)
+    expect(link.searchParams.get("mode")).toBe("resetPassword")
+    const oobCode = link.searchParams.get("oobCode")!
+
+    const weak = await call("POST", "/api/auth/reset-password", { body: { oobCode, newPassword: "abc" } })
+    expect(weak.body.error.code).toMatch(/^PASSWORD_/)
+    const reset = await call("POST", "/api/auth/reset-password", { body: { oobCode, newPassword: STRONGER } })
+    expect(reset.body).toEqual({ success: true, data: { reset: true } })
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(401)
+    expect((await login(email, STRONGER)).status).toBe(200)
+
+    const reused = await call("POST", "/api/auth/reset-password", { body: { oobCode, newPassword: "Another-Pass-99!" } })
+    expect(reused.body.error).toEqual({ code: "INVALID_OR_EXPIRED_CODE", message: "Invalid password reset link. Please request a new password reset." })
+    expect((await call("POST", "/api/auth/reset-password", { body: { newPassword: STRONGER } })).status).toBe(400)
+  })
+})
+
+describe("the admin account from ADMIN_EMAIL", () => {
+  it("exists, is verified and signs in as admin", async () => {
+    const response = await login("root@example.com", "Stone-Harvest-2026!")
+    expect(response.status).toBe(200)
+    expect(response.body.data.user).toMatchObject({ role: "admin", emailVerified: true })
+  })
+})

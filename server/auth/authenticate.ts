@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
+
+import { ApiError } from "../http/errors"
+import { isSessionActive } from "./sessions"
+import { verifyAccessToken } from "./tokens"
+import { findUserById, type UserRow } from "./users"
+
+export interface Authenticated {
+  user: UserRow
+  sessionId: string
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    auth: Authenticated | null
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (typeof header !== "string") return null
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim())
+  return match?.[1] ?? null
+}
+
+/**
+ * Reads the bearer token of a request: a valid signature, an unexpired token, a live session and
+ * an existing user. Roles come from the database, so a changed role applies at once.
+ */
+export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<Authenticated | null> {
+  const token = bearerToken(request)
+  if (!token) return null
+  const now = app.clock()
+  const claims = await verifyAccessToken(token, app.tokenSecret, now)
+  if (!claims) return null
+  if (!(await isSessionActive(app.database.db, claims.sid, now))) return null
+  const user = await findUserById(app.database.db, claims.sub)
+  return user ? { user, sessionId: claims.sid } : null
+}
+
+export function registerAuthentication(app: FastifyInstance): void {
+  app.decorateRequest("auth", null)
+}
+
+/** preHandler: 401 without a valid token. */
+export async function requireUser(this: FastifyInstance, request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  request.auth = await authenticate(this, request)
+  if (!request.auth) throw new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+}
+
+/** preHandler: 401 without a valid token, 403 for a user who is not an admin. */
+export async function requireAdmin(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await requireUser.call(this, request, reply)
+  if (request.auth?.user.role !== "admin") throw new ApiError(403, "FORBIDDEN", "You do not have permission to do this.")
+}

@@ -1,0 +1,58 @@
+import type { Kysely } from "kysely"
+
+import type { DatabaseSchema, OneTimeCodePurpose } from "../db/schema"
+import { hashToken, randomToken } from "./tokens"
+
+type Db = Kysely<DatabaseSchema>
+
+/** Issues a code for one use; earlier unused codes of the same purpose stop working. */
+export async function issueCode(db: Db, userId: string, purpose: OneTimeCodePurpose, lifetimeMs: number, now: number): Promise<string> {
+  const code = randomToken()
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("one_time_codes")
+      .set({ used_at: new Date(now) })
+      .where("user_id", "=", userId)
+      .where("purpose", "=", purpose)
+      .where("used_at", "is", null)
+      .execute()
+    await trx
+      .insertInto("one_time_codes")
+      .values({ code_hash: hashToken(code), user_id: userId, purpose, created_at: new Date(now), expires_at: new Date(now + lifetimeMs) })
+      .execute()
+  })
+  return code
+}
+
+export type ConsumedCode = { ok: true; userId: string } | { ok: false; reason: "unknown" | "used" | "expired" }
+
+/** Marks a code used and returns its user; a code works once and only before it expires. */
+export async function consumeCode(db: Db, code: string, purpose: OneTimeCodePurpose, now: number): Promise<ConsumedCode> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("one_time_codes")
+      .selectAll()
+      .where("code_hash", "=", hashToken(code))
+      .where("purpose", "=", purpose)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!row) return { ok: false as const, reason: "unknown" as const }
+    if (row.used_at) return { ok: false as const, reason: "used" as const }
+    if (row.expires_at.getTime() <= now) return { ok: false as const, reason: "expired" as const }
+    await trx.updateTable("one_time_codes").set({ used_at: new Date(now) }).where("code_hash", "=", row.code_hash).execute()
+    return { ok: true as const, userId: row.user_id }
+  })
+}
+
+/** When the latest code of a purpose was sent: the resend cooldown counts from it. */
+export async function lastCodeIssuedAt(db: Db, userId: string, purpose: OneTimeCodePurpose): Promise<number | null> {
+  const row = await db
+    .selectFrom("one_time_codes")
+    .select("created_at")
+    .where("user_id", "=", userId)
+    .where("purpose", "=", purpose)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst()
+  return row ? row.created_at.getTime() : null
+}

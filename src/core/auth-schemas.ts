@@ -1,0 +1,36 @@
+/** Request bodies of the auth calls (spec section 7), checked by the server and usable by the forms. */
+import * as z from "zod"
+
+import { PASSWORD_POLICY_LENGTH_CAP } from "./password-policy"
+
+export const MAX_EMAIL_LENGTH = 254
+export const MAX_NAME_LENGTH = 100
+/** As long as any policy allows, so the policy answers with its own message; bounds the hashing cost. */
+export const MAX_PASSWORD_INPUT_LENGTH = PASSWORD_POLICY_LENGTH_CAP
+
+export const emailField = z.string().trim().max(MAX_EMAIL_LENGTH).pipe(z.email({ message: "Please enter a valid email address" }))
+const passwordField = z.string().min(1, "Password is required").max(MAX_PASSWORD_INPUT_LENGTH)
+const nameField = z.string().trim().min(1, "Name is required").max(MAX_NAME_LENGTH)
+const codeField = z.string().trim().min(1, "The link has no code").max(200)
+
+export const registerRequestSchema = z.strictObject({
+  email: emailField,
+  password: passwordField,
+  name: nameField,
+  termsAccepted: z.literal(true, { message: "You must accept the Terms of Service" }),
+  privacyPolicyAccepted: z.literal(true, { message: "You must accept the Privacy Policy" })
+})
+
+export const loginRequestSchema = z.strictObject({ email: emailField, password: passwordField })
+export const emailOnlyRequestSchema = z.strictObject({ email: emailField })
+export const refreshRequestSchema = z.strictObject({ refreshToken: z.string().min(1).max(200) })
+export const logoutRequestSchema = z.strictObject({ refreshToken: z.string().min(1).max(200).optional() }).optional()
+export const verifyEmailRequestSchema = z.strictObject({ oobCode: codeField })
+export const resetPasswordRequestSchema = z.strictObject({ oobCode: codeField, newPassword: passwordField })
+export const changePasswordRequestSchema = z.strictObject({
+  currentPassword: z.string().min(1, "Current password is required").max(MAX_PASSWORD_INPUT_LENGTH),
+  newPassword: z.string().min(1, "New password is required").max(MAX_PASSWORD_INPUT_LENGTH)
+})
+export const linkEmailRequestSchema = z.strictObject({ email: emailField, password: passwordField, name: nameField.optional() })
+/** Only the name can change through the profile; role, e-mail and plan cannot. */
+export const profileUpdateSchema = z.strictObject({ name: nameField })

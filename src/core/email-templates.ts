@@ -1,0 +1,63 @@
+/**
+ * The e-mail templates of spec section 3, each with a subject and a plain-text body. Bodies are
+ * plain text on purpose: nothing a user typed can become markup in a mail client.
+ */
+import { COMPANY, PRODUCT_NAME } from "./company"
+
+export interface EmailContent {
+  subject: string
+  text: string
+}
+
+const signature = `— The ${PRODUCT_NAME} team\n${COMPANY.contact.support.email}`
+
+export const EMAIL_TEMPLATES = {
+  emailVerification({ name, link, expiresInHours }: { name: string; link: string; expiresInHours: number }): EmailContent {
+    return {
+      subject: `Verify your email for ${PRODUCT_NAME}`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `Thank you for signing up for ${PRODUCT_NAME}. Please confirm that this is your email address by opening the link below:`,
+        "",
+        link,
+        "",
+        `The link works once and expires in ${expiresInHours} hours. If you did not create an account, you can ignore this message.`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  welcome({ name, dashboardUrl }: { name: string; dashboardUrl: string }): EmailContent {
+    return {
+      subject: `Welcome to ${PRODUCT_NAME}`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `Your email is verified and your ${PRODUCT_NAME} account is ready. Install the extension, open any web page and right-click an image to analyse it.`,
+        "",
+        `Your dashboard: ${dashboardUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
+    return {
+      subject: `Reset your ${PRODUCT_NAME} password`,
+      text: [
+        `Hello ${name},`,
+        "",
+        "We received a request to reset the password of your account. Choose a new password here:",
+        "",
+        link,
+        "",
+        `The link works once and expires in ${expiresInMinutes} minutes. If you did not ask for this, ignore this message: your password stays as it is.`,
+        "",
+        signature
+      ].join("\n")
+    }
+  }
+} as const
