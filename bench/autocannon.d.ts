@@ -9,6 +9,11 @@ declare module "autocannon" {
     timeout?: number
     /** A run before the measured one whose figures are kept apart. */
     warmup?: { connections?: number; duration?: number }
+    method?: string
+    body?: string
+    headers?: Record<string, string>
+    /** Called before each request; may change its headers. */
+    setupClient?: (client: { setHeaders(headers: Record<string, string>): void; on(event: "response", listener: () => void): void }) => void
   }
 
   interface Result {

@@ -20,13 +20,40 @@ export interface LoadFigures {
 const WARMUP_SECONDS = 1
 const REQUEST_TIMEOUT_SECONDS = 10
 
-export async function measureLoad(url: string, { durationSeconds, connections }: LoadSettings): Promise<LoadFigures> {
+export interface LoadRequest {
+  method: "POST"
+  json: unknown
+  /**
+   * Gives every request its own X-Forwarded-For address (the server runs with TRUST_PROXY), as
+   * many clients behind a proxy would; per-IP limits would otherwise refuse a single load generator.
+   */
+  manyClients?: boolean
+}
+
+let forwardedCounter = 0
+function nextClientAddress(): string {
+  forwardedCounter++
+  return `10.${(forwardedCounter >> 16) & 255}.${(forwardedCounter >> 8) & 255}.${forwardedCounter & 255}`
+}
+
+export async function measureLoad(url: string, { durationSeconds, connections }: LoadSettings, request?: LoadRequest): Promise<LoadFigures> {
+  const headers = request ? { "content-type": "application/json" } : undefined
   const result = await autocannon({
     url,
     connections,
     duration: durationSeconds,
     timeout: REQUEST_TIMEOUT_SECONDS,
-    warmup: { connections, duration: WARMUP_SECONDS }
+    warmup: { connections, duration: WARMUP_SECONDS },
+    ...(request ? { method: request.method, body: JSON.stringify(request.json), headers } : {}),
+    ...(request?.manyClients
+      ? {
+          setupClient: (client) => {
+            const rotate = () => client.setHeaders({ ...headers, "x-forwarded-for": nextClientAddress() })
+            rotate()
+            client.on("response", rotate)
+          }
+        }
+      : {})
   })
   return {
     requestsPerSecond: result.requests.average,

@@ -40,7 +40,7 @@ process.once("SIGTERM", () => process.exit(143))
  * Starts the product as `npm start` does (node scripts/start.mjs) on a free loopback port and times
  * it until it answers. Kills the child itself if it never does.
  */
-export async function startServer(dataDir: string): Promise<RunningServer> {
+export async function startServer(dataDir: string, extraEnvironment: Record<string, string> = {}): Promise<RunningServer> {
   const port = await findFreePort()
   const baseUrl = `http://127.0.0.1:${port}`
   let output = ""
@@ -48,7 +48,7 @@ export async function startServer(dataDir: string): Promise<RunningServer> {
   const spawnedAt = performance.now()
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: projectRoot,
-    env: serverEnvironment(port, dataDir),
+    env: { ...serverEnvironment(port, dataDir), ...extraEnvironment },
     stdio: ["ignore", "pipe", "pipe"]
   })
   liveServers.add(child)

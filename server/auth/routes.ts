@@ -157,7 +157,7 @@ export async function authRoutes(app: FastifyInstance) {
         { remainingAttempts: outcome.remainingAttempts, nextAttemptDelay: outcome.nextAttemptDelay, ...(outcome.locked ? { retryAfter: outcome.retryAfterSeconds } : {}) }
       )
     }
-    await clearSignInFailures(db, email)
+    if (gate.failures > 0) await clearSignInFailures(db, email)
     if (!user.email_verified_at) {
       throw new ApiError(403, "EMAIL_NOT_VERIFIED", "Please verify your email before signing in. Check your inbox for a verification link.")
     }
