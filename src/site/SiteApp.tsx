@@ -3,6 +3,7 @@ import { useEffect, useState } from "react"
 import { BrowserRouter, HashRouter, MemoryRouter, Route, Routes } from "react-router"
 
 import { useSession } from "~auth/session-store"
+import { Toaster } from "~ui/toast"
 
 import { SiteLayout } from "./layout/SiteLayout"
 import { createQueryClient } from "./query-client"
@@ -33,6 +34,7 @@ export function SiteApp({ router, initialPath = "/" }: SiteAppProps) {
 
   return (
     <QueryClientProvider client={queryClient}>
+      <Toaster />
       {router === "browser" && (
         <BrowserRouter>
           <SiteRoutes />

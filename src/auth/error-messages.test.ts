@@ -1,0 +1,65 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest"
+
+import { loginErrorView, passwordRequirementsMessage, registerErrorView, resendErrorView } from "./error-messages"
+
+describe("login errors (spec section 8)", () => {
+  it.each([
+    [{ code: "EMAIL_NOT_VERIFIED", status: 403 }, "Please verify your email before signing in. Check your inbox for a verification link.", "toast"],
+    [{ code: "ACCOUNT_LOCKED", status: 423, retryAfter: 900 }, "Account temporarily locked. Please try again in 15 minutes or reset your password.", "form"],
+    [{ code: "ACCOUNT_LOCKED", status: 423, retryAfter: 61 }, "Account temporarily locked. Please try again in 2 minutes or reset your password.", "form"],
+    [{ code: "PROGRESSIVE_DELAY", status: 429, retryAfter: 4 }, "Please wait 4 seconds before trying again.", "form"],
+    [{ code: "INVALID_CREDENTIALS", status: 401, remainingAttempts: 4, nextAttemptDelay: 0 }, "Invalid email or password. 4 login attempts remaining.", "form"],
+    [
+      { code: "INVALID_CREDENTIALS", status: 401, remainingAttempts: 2, nextAttemptDelay: 4 },
+      "Invalid email or password. 2 login attempts remaining. Please wait 4 seconds before trying again.",
+      "form"
+    ],
+    [{ code: "INVALID_CREDENTIALS", status: 401, remainingAttempts: 0 }, "Invalid email or password. Account temporarily locked.", "form"],
+    [{ code: "RATE_LIMIT_EXCEEDED", status: 429 }, "Too many login attempts from this IP. Please try again later.", "toast"],
+    [{ code: "UNAUTHORIZED", status: 401 }, "Invalid email or password. Please try again.", "toast"],
+    [{ code: "NETWORK_ERROR", status: 0 }, "Connection error. Please check your internet connection and try again.", "toast"],
+    [{ status: 500, message: "Connection error while talking to the database" }, "Connection error. Please check your internet connection and try again.", "toast"],
+    [{ status: 429, message: "Too many requests" }, "Too many requests. Please wait a moment before trying again.", "toast"],
+    [{ status: 500, message: "Server exploded" }, "Server exploded", "toast"],
+    [{ status: 500 }, "Login failed. Please check your credentials and try again.", "toast"]
+  ])("%o shows %s", (error, message, where) => {
+    expect(loginErrorView(error)).toMatchObject({ message, where })
+  })
+
+  it("offers the resend box for an unverified e-mail and the reset link for a lock", () => {
+    expect(loginErrorView({ code: "EMAIL_NOT_VERIFIED" }).showResendVerification).toBe(true)
+    expect(loginErrorView({ code: "ACCOUNT_LOCKED", retryAfter: 60 }).showResetLink).toBe(true)
+  })
+})
+
+describe("registration errors", () => {
+  it.each([
+    [{ status: 409, code: "EMAIL_ALREADY_EXISTS", message: "x" }, "An account with this email address already exists."],
+    [{ status: 400, message: "An account already exists" }, "An account with this email address already exists."],
+    [{ status: 429 }, "Too many registration attempts. Please wait a moment before trying again."],
+    [{ status: 400, message: "Validation failed" }, "Validation failed"],
+    [{ status: 400 }, "Please check your information and try again."],
+    [{ status: 400, code: "PASSWORD_TOO_SHORT", message: "Password requirements not met", details: ["a", "b"] }, "Password requirements not met: a, b"],
+    [{ status: 503 }, "Registration failed. Please try again."]
+  ])("%o shows %s", (error, message) => {
+    expect(registerErrorView(error).message).toBe(message)
+  })
+})
+
+describe("resend errors", () => {
+  it("starts the cooldown from retryAfter, 60 s by default", () => {
+    expect(resendErrorView({ status: 429, retryAfter: 42 })).toEqual({ message: "Too many attempts. Please wait 42 seconds before trying again.", cooldownSeconds: 42 })
+    expect(resendErrorView({ status: 400, message: "Too many attempts here" })).toEqual({
+      message: "Too many attempts. Please wait 60 seconds before trying again.",
+      cooldownSeconds: 60
+    })
+  })
+})
+
+describe("password requirement details", () => {
+  it("joins the details list", () => {
+    expect(passwordRequirementsMessage({ details: ["Too short", "No digit"] }, "x")).toBe("Password requirements not met: Too short, No digit")
+    expect(passwordRequirementsMessage({}, "Failed to reset password. Please try again.")).toBe("Failed to reset password. Please try again.")
+  })
+})

@@ -1,0 +1,22 @@
+import { toast as sonner, Toaster as SonnerToaster } from "sonner"
+
+import {
+  TOAST_DEFAULT_DURATION_MS,
+  TOAST_ERROR_DURATION_MS,
+  TOAST_MAX_VISIBLE,
+  TOAST_SUCCESS_DURATION_MS
+} from "~core/limits"
+
+/** Toasts with the durations of spec section 9: 2 s for success, 4 s for errors and others, loading until dismissed. */
+export const toast = {
+  success: (message: string) => sonner.success(message, { duration: TOAST_SUCCESS_DURATION_MS }),
+  error: (message: string) => sonner.error(message, { duration: TOAST_ERROR_DURATION_MS }),
+  info: (message: string) => sonner(message, { duration: TOAST_DEFAULT_DURATION_MS }),
+  loading: (message: string) => sonner.loading(message, { duration: Infinity }),
+  dismiss: (id?: string | number) => sonner.dismiss(id)
+}
+
+/** Bottom-centre, at most 20 at once (spec section 9). */
+export function Toaster() {
+  return <SonnerToaster position="bottom-center" visibleToasts={TOAST_MAX_VISIBLE} richColors closeButton />
+}
