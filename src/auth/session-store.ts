@@ -1,19 +1,113 @@
+/**
+ * The site's session (spec section 4): who is signed in, token monitoring, the profile fetch after restore,
+ * logout, cross-tab updates and the auth messages to the extension.
+ *
+ * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./api-client; localStorage
+ * unless configured). The stored user is the validated `User` (userSchema), as JSON.
+ *
+ * Extension messages: WEBSITE_AUTH_SYNC on restore with a stored user, on every change of the stored user made
+ * here (profile fetch, setUser) and after every token refresh of this tab's client; WEBSITE_AUTH_LOGIN after a
+ * sign-in; WEBSITE_AUTH_LOGOUT after a logout or when the client ended the session. Changes made by another tab
+ * are notified by that tab, so this tab only follows them (no duplicate message per change).
+ */
+import { toast } from "~ui/toast"
 import { create } from "zustand"
 
+import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/client"
+import {
+  EXTENSION_AUTH_STATUS_REQUEST,
+  EXTENSION_LOGOUT_REQUEST,
+  extensionErrorAnswer,
+  extensionSuccessAnswer,
+  parseExtensionMessage,
+  unknownMessageTypeError,
+  websiteLoginMessage,
+  websiteLogoutMessage,
+  websiteSyncMessage,
+  type ExtensionAnswer,
+  type WebsiteMessage
+} from "~core/extension-messages"
+import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
-export type SessionStatus = "loading" | "loggedOut" | "loggedIn"
+import { createDetachedClient, getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
+import { notifyExtension } from "./extension-notifier"
+import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
-interface SessionState {
-  status: SessionStatus
-  user: User | null
-  /** Restores the session kept in local storage: a token and a valid stored user (spec section 4). */
-  restore(storage?: Storage): void
+export const LOGIN_PATH = "/api/auth/login"
+export const LOGOUT_PATH = "/api/auth/logout"
+export const PROFILE_PATH = "/api/auth/profile"
+export const LOGIN_SUCCESS_MESSAGE = "Successfully logged in!"
+export const LOGOUT_SUCCESS_MESSAGE = "Successfully logged out!"
+export const LOGOUT_SERVER_FAILURE_MESSAGE = "Logout completed locally, but there was an issue with the server"
+/** The window event raised on EXTENSION_LOGOUT_REQUEST (a CustomEvent with detail `{ source: "extension" }`). */
+export const WEBSITE_LOGOUT_EVENT = "website-logout"
+/** Where a logout whose server call failed sends the user, after LOGOUT_FAILURE_REDIRECT_MS. */
+export const LOGOUT_FAILURE_REDIRECT_PATH = "/login"
+
+export type SessionStatus = "loading" | "loggedOut" | "loggedIn"
+export type NavigateFn = (path: string) => void
+
+/** The session part of a login, federated login or accept-terms answer. */
+export interface SignInData {
+  user: User
+  token: string
+  refreshToken?: string | null
 }
 
-export function readStoredUser(storage: Storage): User | null {
-  const token = storage.getItem(SESSION_STORAGE_KEYS.authToken)
-  const rawUser = storage.getItem(SESSION_STORAGE_KEYS.user)
+export interface LogoutOptions {
+  /** Used only when the server call fails: navigate("/login") after 1 s. On success the caller decides. */
+  navigate?: NavigateFn
+}
+
+export interface SessionState {
+  status: SessionStatus
+  user: User | null
+  /** True from the start of a logout until 2 s after it finished (the federated auto sign-in waits for it). */
+  loggingOut: boolean
+  /**
+   * Restores the session kept in storage: a token and a valid stored user (spec section 4); then starts token
+   * monitoring, fetches the profile 1 s later and sends WEBSITE_AUTH_SYNC. Also attaches the cross-tab listener
+   * (once). `storage` defaults to the API client's storage; pass no other one outside tests.
+   */
+  restore(storage?: TokenStorage): void
+  /**
+   * POST /api/auth/login, then as acceptSession. Failures reject with the client's ApiRequestError. A call while
+   * one is running returns the running one's promise (duplicate submits are blocked).
+   */
+  login(email: string, password: string): Promise<User>
+  /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
+  acceptSession(data: SignInData): User
+  /**
+   * Logs out (spec section 4). Resolves true when the server confirmed, false when only the local part was done
+   * (error toast, and navigate("/login") after 1 s when `navigate` is given). Never rejects. A call while one is
+   * running returns the running one's promise.
+   */
+  logout(options?: LogoutOptions): Promise<boolean>
+  /** Replaces the signed-in user (e.g. after a profile PUT) in state and storage; ignored when signed out. */
+  setUser(user: User): void
+}
+
+type Timeout = ReturnType<typeof setTimeout>
+
+/** Everything that is not React state: timers, the monitor, in-flight calls. */
+const runtime = {
+  monitor: null as TokenMonitor | null,
+  profileTimer: null as Timeout | null,
+  flagTimer: null as Timeout | null,
+  redirectTimer: null as Timeout | null,
+  loginInFlight: null as Promise<User> | null,
+  logoutInFlight: null as Promise<boolean> | null,
+  stopSync: null as (() => void) | null,
+  /** Bumped whenever a session starts or ends, so a late profile answer cannot resurrect an old session. */
+  generation: 0
+}
+
+const KEYS = SESSION_STORAGE_KEYS
+
+export function readStoredUser(storage: Pick<Storage, "getItem">): User | null {
+  const token = storage.getItem(KEYS.authToken)
+  const rawUser = storage.getItem(KEYS.user)
   if (!token || !rawUser) return null
   try {
     const parsed = userSchema.safeParse(JSON.parse(rawUser))
@@ -23,11 +117,304 @@ export function readStoredUser(storage: Storage): User | null {
   }
 }
 
-export const useSession = create<SessionState>((set) => ({
+function invalidSignInAnswer(): ApiRequestError {
+  return new ApiRequestError(200, {
+    code: INVALID_RESPONSE_CODE,
+    message: "The server sent an unexpected sign-in response. Please try again later."
+  })
+}
+
+/** Checks a sign-in answer at run time: it comes from the network. */
+function parseSignIn(data: unknown): { user: User; token: string; refreshToken: string | null } {
+  if (typeof data !== "object" || data === null) throw invalidSignInAnswer()
+  const { user, token, refreshToken } = data as Record<string, unknown>
+  const parsedUser = userSchema.safeParse(user)
+  if (!parsedUser.success || typeof token !== "string" || !token) throw invalidSignInAnswer()
+  return { user: parsedUser.data, token, refreshToken: typeof refreshToken === "string" && refreshToken ? refreshToken : null }
+}
+
+function clearTimer(name: "profileTimer" | "flagTimer" | "redirectTimer"): void {
+  const timer = runtime[name]
+  if (timer) clearTimeout(timer)
+  runtime[name] = null
+}
+
+function startMonitoring({ userSet }: { userSet: boolean }): void {
+  runtime.monitor?.stop()
+  const monitor = createTokenMonitor({
+    getToken: () => getSessionStorage().getItem(KEYS.authToken),
+    refresh: () => getApiClient().refreshSession()
+  })
+  runtime.monitor = monitor
+  monitor.start()
+  if (userSet) monitor.userSet()
+}
+
+/** Stops what belongs to the current session (monitor, pending profile fetch) and marks it over. */
+function stopSessionWork(): void {
+  runtime.generation += 1
+  runtime.monitor?.stop()
+  runtime.monitor = null
+  clearTimer("profileTimer")
+}
+
+/** The auth state as the extension sees it: SYNC with the stored tokens, or LOGOUT. */
+function currentAuthMessage(): WebsiteMessage {
+  const { status, user } = useSession.getState()
+  const storage = getSessionStorage()
+  const authToken = storage.getItem(KEYS.authToken)
+  if (status !== "loggedIn" || !user || !authToken) return websiteLogoutMessage()
+  return websiteSyncMessage({ user, authToken, refreshToken: storage.getItem(KEYS.refreshToken) })
+}
+
+function sendSync(): void {
+  const message = currentAuthMessage()
+  if (message.type !== "WEBSITE_AUTH_LOGOUT") void notifyExtension(message)
+}
+
+/** Stores and shows `user`; WEBSITE_AUTH_SYNC when the stored JSON changed. */
+function commitUser(user: User): void {
+  const storage = getSessionStorage()
+  const json = JSON.stringify(user)
+  const changed = storage.getItem(KEYS.user) !== json
+  storage.setItem(KEYS.user, json)
+  useSession.setState({ user, status: "loggedIn" })
+  if (changed) sendSync()
+}
+
+function scheduleProfileFetch(): void {
+  clearTimer("profileTimer")
+  const generation = runtime.generation
+  runtime.profileTimer = setTimeout(() => {
+    runtime.profileTimer = null
+    void fetchProfile(generation)
+  }, PROFILE_FETCH_DELAY_MS)
+}
+
+async function fetchProfile(generation: number): Promise<void> {
+  try {
+    const data = await getApiClient().get<{ user?: unknown } | undefined>(PROFILE_PATH)
+    const parsed = userSchema.safeParse(data?.user)
+    if (!parsed.success) throw new Error("The profile answer has no valid user")
+    // The session ended or changed while the profile was on its way.
+    if (generation !== runtime.generation || useSession.getState().status !== "loggedIn") return
+    commitUser(parsed.data)
+  } catch (error) {
+    console.warn("Could not fetch the profile", error)
+  }
+}
+
+/** The local part of every session end: state, monitor, pending fetch. */
+function endLocalSession(extra: Partial<SessionState> = {}): void {
+  stopSessionWork()
+  useSession.setState({ ...extra, user: null, status: "loggedOut" })
+}
+
+function clearStoredSession(storage: TokenStorage): void {
+  storage.removeItem(KEYS.authToken)
+  storage.removeItem(KEYS.refreshToken)
+  storage.removeItem(KEYS.user)
+  getApiClient().clearCache()
+}
+
+function openSession(data: unknown): User {
+  const { user, token, refreshToken } = parseSignIn(data)
+  const storage = getSessionStorage()
+  clearTimer("redirectTimer")
+  // Cached answers may belong to whoever was signed in before.
+  getApiClient().clearCache()
+  storage.setItem(KEYS.authToken, token)
+  if (refreshToken) storage.setItem(KEYS.refreshToken, refreshToken)
+  else storage.removeItem(KEYS.refreshToken)
+  storage.setItem(KEYS.user, JSON.stringify(user))
+  stopSessionWork()
+  useSession.setState({ user, status: "loggedIn" })
+  startSessionSync()
+  startMonitoring({ userSet: true })
+  void notifyExtension(websiteLoginMessage({ user, authToken: token, refreshToken }))
+  toast.success(LOGIN_SUCCESS_MESSAGE)
+  return user
+}
+
+async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
+  const storage = getSessionStorage()
+  // Taken before clearing: the server call below must carry this session's bearer token.
+  const token = storage.getItem(KEYS.authToken)
+  const refreshToken = storage.getItem(KEYS.refreshToken)
+  clearTimer("flagTimer")
+  clearTimer("redirectTimer")
+
+  // Mark logging out and clear the user; stop monitoring; clear tokens; notify the extension.
+  endLocalSession({ loggingOut: true })
+  clearStoredSession(storage)
+  void notifyExtension(websiteLogoutMessage())
+
+  let serverConfirmed = true
+  if (token || refreshToken) {
+    try {
+      // A client detached from storage sends the captured token; the refresh token lets the server end the
+      // session even when the access token has already expired.
+      await createDetachedClient(token).post(LOGOUT_PATH, refreshToken ? { refreshToken } : undefined)
+    } catch (error) {
+      serverConfirmed = false
+      console.warn("The server logout failed", error)
+    }
+  }
+
+  if (serverConfirmed) {
+    toast.success(LOGOUT_SUCCESS_MESSAGE)
+  } else {
+    toast.error(LOGOUT_SERVER_FAILURE_MESSAGE)
+    if (navigate) {
+      runtime.redirectTimer = setTimeout(() => {
+        runtime.redirectTimer = null
+        navigate(LOGOUT_FAILURE_REDIRECT_PATH)
+      }, LOGOUT_FAILURE_REDIRECT_MS)
+    }
+  }
+  runtime.flagTimer = setTimeout(() => {
+    runtime.flagTimer = null
+    useSession.setState({ loggingOut: false })
+  }, LOGOUT_FLAG_RESET_MS)
+  return serverConfirmed
+}
+
+export const useSession = create<SessionState>(() => ({
   status: "loading",
   user: null,
-  restore(storage = window.localStorage) {
+  loggingOut: false,
+
+  restore(storage = getSessionStorage()) {
     const user = readStoredUser(storage)
-    set({ user, status: user ? "loggedIn" : "loggedOut" })
+    startSessionSync()
+    stopSessionWork()
+    useSession.setState({ user, status: user ? "loggedIn" : "loggedOut" })
+    if (!user) return
+    startMonitoring({ userSet: true })
+    scheduleProfileFetch()
+    sendSync()
+  },
+
+  login(email, password) {
+    runtime.loginInFlight ??= (async () => openSession(await getApiClient().post<unknown>(LOGIN_PATH, { email, password })))().finally(() => {
+      runtime.loginInFlight = null
+    })
+    return runtime.loginInFlight
+  },
+
+  acceptSession(data) {
+    return openSession(data)
+  },
+
+  logout({ navigate }: LogoutOptions = {}) {
+    runtime.logoutInFlight ??= runLogout(navigate).finally(() => {
+      runtime.logoutInFlight = null
+    })
+    return runtime.logoutInFlight
+  },
+
+  setUser(user) {
+    if (useSession.getState().status !== "loggedIn" || !getSessionStorage().getItem(KEYS.authToken)) return
+    commitUser(user)
   }
 }))
+
+/** The client's refresh stored new tokens. */
+onTokensRefreshed(() => {
+  if (useSession.getState().status === "loggedIn") {
+    sendSync()
+    return
+  }
+  // A refresh that was in flight when this tab logged out has stored the tokens of a session that is over.
+  const storage = getSessionStorage()
+  if (!readStoredUser(storage)) {
+    storage.removeItem(KEYS.authToken)
+    storage.removeItem(KEYS.refreshToken)
+  }
+})
+
+/** The client cleared the session: no refresh token, or the server refused the refresh. */
+onSessionCleared(() => {
+  const { status } = useSession.getState()
+  if (status === "loggedOut") return
+  endLocalSession()
+  if (status === "loggedIn") void notifyExtension(websiteLogoutMessage())
+})
+
+function handleStorageEvent(event: StorageEvent): void {
+  const storage = getSessionStorage()
+  if (event.storageArea && event.storageArea !== storage) return
+  // key null: another tab called clear().
+  if (event.key !== null && event.key !== KEYS.authToken && event.key !== KEYS.user) return
+  const user = readStoredUser(storage)
+  const state = useSession.getState()
+  if (!user) {
+    if (state.status !== "loggedIn") return
+    endLocalSession()
+    getApiClient().clearCache()
+    return
+  }
+  if (state.status !== "loggedIn") {
+    // Another tab signed in; it already runs the refresh that follows a sign-in.
+    stopSessionWork()
+    useSession.setState({ user, status: "loggedIn" })
+    startMonitoring({ userSet: false })
+    return
+  }
+  // A new token needs nothing: the monitor reads the stored token at every check.
+  if (JSON.stringify(user) !== JSON.stringify(state.user)) useSession.setState({ user })
+}
+
+/** Follows the session changes of other tabs (storage events). Attaches once; returns the detach function. */
+export function startSessionSync(): () => void {
+  if (runtime.stopSync) return runtime.stopSync
+  if (typeof window === "undefined") return () => {}
+  const listener = (event: StorageEvent) => handleStorageEvent(event)
+  window.addEventListener("storage", listener)
+  const stop = () => {
+    window.removeEventListener("storage", listener)
+    if (runtime.stopSync === stop) runtime.stopSync = null
+  }
+  runtime.stopSync = stop
+  return stop
+}
+
+/**
+ * Answers a message from the extension (spec sections 4 and 5). EXTENSION_AUTH_STATUS_REQUEST: sends
+ * WEBSITE_AUTH_SYNC (WEBSITE_AUTH_LOGOUT when signed out). EXTENSION_LOGOUT_REQUEST: logs out when a session
+ * exists and raises the window event "website-logout". Never throws.
+ */
+export async function handleExtensionMessage(raw: unknown): Promise<ExtensionAnswer> {
+  const parsed = parseExtensionMessage(raw)
+  if (!parsed.ok) return extensionErrorAnswer(parsed.error)
+  const { type } = parsed.message
+  try {
+    switch (type) {
+      case EXTENSION_AUTH_STATUS_REQUEST:
+        await notifyExtension(currentAuthMessage())
+        return extensionSuccessAnswer()
+      case EXTENSION_LOGOUT_REQUEST: {
+        const hasSession = useSession.getState().status === "loggedIn" || Boolean(getSessionStorage().getItem(KEYS.authToken))
+        // The local part of the logout runs synchronously, so listeners of the event see the session gone.
+        const done = hasSession ? useSession.getState().logout() : Promise.resolve(true)
+        if (typeof window !== "undefined") window.dispatchEvent(new CustomEvent(WEBSITE_LOGOUT_EVENT, { detail: { source: "extension" } }))
+        await done
+        return extensionSuccessAnswer()
+      }
+      default:
+        return extensionErrorAnswer(unknownMessageTypeError(type))
+    }
+  } catch (error) {
+    return extensionErrorAnswer(error)
+  }
+}
+
+/** Stops every timer and listener of this module without touching state or storage (tests, hot reload). */
+export function teardownSession(): void {
+  stopSessionWork()
+  clearTimer("flagTimer")
+  clearTimer("redirectTimer")
+  runtime.stopSync?.()
+  runtime.loginInFlight = null
+  runtime.logoutInFlight = null
+}

@@ -1,10 +1,22 @@
+import { useEffect, useState } from "react"
+
+import { configureApi } from "~auth/api-client"
+import { getApiOrigin } from "~extension/api-origin"
 import { SiteApp } from "~site/SiteApp"
+import { Spinner } from "~ui/Spinner"
 
 import "~site/styles"
 
-/** The companion site inside the extension (tabs/site.html), with hash routing. */
+/** The companion site inside the extension (tabs/site.html), with hash routing, talking to the configured API. */
 function SiteTab() {
-  return <SiteApp router="hash" />
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    void getApiOrigin().then((baseUrl) => {
+      configureApi({ baseUrl })
+      setReady(true)
+    })
+  }, [])
+  return ready ? <SiteApp router="hash" /> : <Spinner />
 }
 
 export default SiteTab

@@ -1,0 +1,37 @@
+/** The auth and policy calls of spec section 7, through the app's one API client. */
+import type { PasswordPolicyConfig } from "~core/password-policy"
+import type { User } from "~core/user"
+
+import { getApiClient } from "./api-client"
+
+export type AccountUser = User & { id: string; emailVerified: boolean; createdAt: string }
+
+export interface RegisterInput {
+  email: string
+  password: string
+  name: string
+}
+
+export function register(input: RegisterInput) {
+  return getApiClient().post<{ user: AccountUser; verificationRequired: boolean }>("/api/auth/register", {
+    ...input,
+    // Spec section 5: the request always sends both as true; the form has already required the checkbox.
+    termsAccepted: true,
+    privacyPolicyAccepted: true
+  })
+}
+
+export const resendVerification = (email: string) => getApiClient().post<{ sent: boolean; message: string }>("/api/auth/resend-verification", { email })
+export const forgotPassword = (email: string) => getApiClient().post<{ sent: boolean; message: string }>("/api/auth/forgot-password", { email })
+export const verifyEmail = (oobCode: string) => getApiClient().post<{ email: string; verified: boolean }>("/api/auth/verify-email", { oobCode })
+export const resetPassword = (oobCode: string, newPassword: string) => getApiClient().post<{ reset: boolean }>("/api/auth/reset-password", { oobCode, newPassword })
+export const changePassword = (currentPassword: string, newPassword: string) =>
+  getApiClient().post<{ changed: boolean }>("/api/auth/change-password", { currentPassword, newPassword })
+export const linkEmail = (input: { email: string; password: string; name?: string }) => getApiClient().post<{ user: AccountUser }>("/api/auth/link-email", input)
+export const deleteAccount = () => getApiClient().delete<{ deleted: boolean }>("/api/auth/account")
+export const fetchProfile = () => getApiClient().get<{ user: AccountUser }>("/api/auth/profile")
+export const fetchAuthStatus = () => getApiClient().get<{ hasEmailAuth: boolean; hasGoogleAuth: boolean; providers: string[] }>("/api/auth/auth-status")
+
+/** The public view of the policy: what the password hint is built from. */
+export type PublicPolicy = { config: Pick<PasswordPolicyConfig, "rules" | "customRules" | "strictMode"> }
+export const fetchPasswordPolicy = () => getApiClient().get<PublicPolicy>("/api/password-policy/config")

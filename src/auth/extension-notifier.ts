@@ -1,0 +1,68 @@
+/**
+ * Sends the site's auth messages (WEBSITE_AUTH_*) to the extension.
+ *
+ * Transport, chosen at send time:
+ * 1. a transport given to `configureExtensionNotifier` (tests, or a host with its own channel);
+ * 2. inside an extension page (location.protocol "chrome-extension:"): `chrome.runtime.sendMessage(message)`;
+ * 3. on the web: `chrome.runtime.sendMessage(extensionId, message)`, only when the browser exposes
+ *    chrome.runtime.sendMessage (the extension lists the site in externally_connectable) AND an extension id
+ *    is configured;
+ * 4. otherwise nothing is sent. Never window.postMessage: any other extension's content script on the page
+ *    could read the tokens from it.
+ *
+ * Sending never throws and never rejects: a failure (no receiver, extension reloaded...) is logged as a warning.
+ */
+import { type WebsiteMessage } from "~core/extension-messages"
+
+export type ExtensionTransport = (message: WebsiteMessage) => unknown
+
+export interface ExtensionNotifierConfig {
+  /** The extension's id, needed to reach it from a web page. */
+  extensionId?: string
+  /** Replaces the chrome.runtime transport entirely. */
+  transport?: ExtensionTransport
+}
+
+let notifierConfig: ExtensionNotifierConfig = {}
+
+/** Replaces the whole configuration (call with `{}` to go back to the defaults). */
+export function configureExtensionNotifier(next: ExtensionNotifierConfig): void {
+  notifierConfig = { ...next }
+}
+
+interface RuntimeLike {
+  sendMessage: (...args: unknown[]) => unknown
+}
+
+function chromeRuntime(): RuntimeLike | null {
+  const runtime = (globalThis as { chrome?: { runtime?: Partial<RuntimeLike> } }).chrome?.runtime
+  return typeof runtime?.sendMessage === "function" ? (runtime as RuntimeLike) : null
+}
+
+function insideExtensionPage(): boolean {
+  return typeof location !== "undefined" && location.protocol === "chrome-extension:"
+}
+
+/** The transport that `notifyExtension` would use now, or null when the message would not be sent. */
+export function resolveExtensionTransport(): ExtensionTransport | null {
+  const { transport, extensionId } = notifierConfig
+  if (transport) return transport
+  const runtime = chromeRuntime()
+  if (!runtime) return null
+  if (insideExtensionPage()) return (message) => runtime.sendMessage(message)
+  if (extensionId) return (message) => runtime.sendMessage(extensionId, message)
+  return null
+}
+
+/** Sends `message`; resolves true when a transport accepted it, false when nothing was sent or sending failed. */
+export async function notifyExtension(message: WebsiteMessage): Promise<boolean> {
+  try {
+    const transport = resolveExtensionTransport()
+    if (!transport) return false
+    await transport(message)
+    return true
+  } catch (error) {
+    console.warn(`Could not notify the extension (${message.type})`, error)
+    return false
+  }
+}

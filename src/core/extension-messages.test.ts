@@ -1,0 +1,100 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest"
+
+import {
+  EXTENSION_AUTH_STATUS_REQUEST,
+  EXTENSION_LOGOUT_REQUEST,
+  INVALID_MESSAGE_ERROR,
+  INVALID_TIMESTAMP_ERROR,
+  INVALID_TYPE_ERROR,
+  extensionErrorAnswer,
+  extensionSuccessAnswer,
+  isKnownExtensionMessageType,
+  parseExtensionMessage,
+  unknownMessageTypeError,
+  websiteLoginMessage,
+  websiteLogoutMessage,
+  websiteSyncMessage
+} from "./extension-messages"
+import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
+import { type User } from "./user"
+
+const user: User = { name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
+const now = 1_700_000_000_000
+const clock = () => now
+
+describe("outgoing messages", () => {
+  it("builds WEBSITE_AUTH_LOGIN with the user, the tokens and expiresAt one hour from now", () => {
+    expect(websiteLoginMessage({ user, authToken: "a", refreshToken: "r" }, clock)).toEqual({
+      type: "WEBSITE_AUTH_LOGIN",
+      payload: { user, tokens: { authToken: "a", refreshToken: "r", expiresAt: now + 3_600_000 } },
+      timestamp: now
+    })
+    expect(EXTENSION_TOKEN_LIFETIME_MS).toBe(3_600_000)
+  })
+
+  it("builds WEBSITE_AUTH_SYNC the same way, with a null refresh token when there is none", () => {
+    expect(websiteSyncMessage({ user, authToken: "a" }, clock)).toEqual({
+      type: "WEBSITE_AUTH_SYNC",
+      payload: { user, tokens: { authToken: "a", refreshToken: null, expiresAt: now + EXTENSION_TOKEN_LIFETIME_MS } },
+      timestamp: now
+    })
+  })
+
+  it("builds WEBSITE_AUTH_LOGOUT without user or tokens", () => {
+    expect(websiteLogoutMessage(clock)).toEqual({ type: "WEBSITE_AUTH_LOGOUT", payload: { user: null, tokens: null }, timestamp: now })
+  })
+
+  it("uses the real clock by default", () => {
+    const before = Date.now()
+    const message = websiteSyncMessage({ user, authToken: "a" })
+    expect(message.timestamp).toBeGreaterThanOrEqual(before)
+    expect(message.payload.tokens.expiresAt).toBe(message.timestamp + EXTENSION_TOKEN_LIFETIME_MS)
+  })
+})
+
+describe("parseExtensionMessage", () => {
+  it("accepts an EXTENSION_ type with a numeric timestamp and keeps the other fields", () => {
+    expect(parseExtensionMessage({ type: EXTENSION_AUTH_STATUS_REQUEST, timestamp: 5, payload: { a: 1 } })).toEqual({
+      ok: true,
+      message: { type: EXTENSION_AUTH_STATUS_REQUEST, timestamp: 5, payload: { a: 1 } }
+    })
+    expect(parseExtensionMessage({ type: "EXTENSION_SOMETHING_NEW", timestamp: 0 }).ok).toBe(true)
+  })
+
+  it.each([
+    ["null", null, INVALID_MESSAGE_ERROR],
+    ["a string", "EXTENSION_LOGOUT_REQUEST", INVALID_MESSAGE_ERROR],
+    ["an array", [], INVALID_MESSAGE_ERROR],
+    ["no type", { timestamp: 1 }, INVALID_TYPE_ERROR],
+    ["a non-string type", { type: 42, timestamp: 1 }, INVALID_TYPE_ERROR],
+    ["a type with another prefix", { type: "WEBSITE_AUTH_SYNC", timestamp: 1 }, INVALID_TYPE_ERROR],
+    ["a lower-case prefix", { type: "extension_logout_request", timestamp: 1 }, INVALID_TYPE_ERROR],
+    ["no timestamp", { type: EXTENSION_LOGOUT_REQUEST }, INVALID_TIMESTAMP_ERROR],
+    ["a string timestamp", { type: EXTENSION_LOGOUT_REQUEST, timestamp: "1" }, INVALID_TIMESTAMP_ERROR],
+    ["a NaN timestamp", { type: EXTENSION_LOGOUT_REQUEST, timestamp: Number.NaN }, INVALID_TIMESTAMP_ERROR],
+    ["an infinite timestamp", { type: EXTENSION_LOGOUT_REQUEST, timestamp: Number.POSITIVE_INFINITY }, INVALID_TIMESTAMP_ERROR]
+  ])("refuses %s", (_label, raw, error) => {
+    expect(parseExtensionMessage(raw)).toEqual({ ok: false, error })
+  })
+
+  it("knows the two incoming types", () => {
+    expect(isKnownExtensionMessageType(EXTENSION_AUTH_STATUS_REQUEST)).toBe(true)
+    expect(isKnownExtensionMessageType(EXTENSION_LOGOUT_REQUEST)).toBe(true)
+    expect(isKnownExtensionMessageType("EXTENSION_OTHER")).toBe(false)
+  })
+})
+
+describe("answers", () => {
+  it("answers errors with success false and the message", () => {
+    expect(extensionErrorAnswer("bad")).toEqual({ success: false, error: "bad" })
+    expect(extensionErrorAnswer(new Error("boom"))).toEqual({ success: false, error: "boom" })
+    expect(extensionErrorAnswer(undefined)).toEqual({ success: false, error: "Unknown error" })
+    expect(extensionErrorAnswer(unknownMessageTypeError("EXTENSION_X"))).toEqual({ success: false, error: "Unknown message type: EXTENSION_X" })
+  })
+
+  it("answers success with a fresh object", () => {
+    expect(extensionSuccessAnswer()).toEqual({ success: true })
+    expect(extensionSuccessAnswer()).not.toBe(extensionSuccessAnswer())
+  })
+})
