@@ -10,3 +10,4 @@ export { default as MessageSquareText } from "lucide-react/dist/esm/icons/messag
 export { default as ScanFace } from "lucide-react/dist/esm/icons/scan-face.mjs"
 export { default as ScanText } from "lucide-react/dist/esm/icons/scan-text.mjs"
 export { default as X } from "lucide-react/dist/esm/icons/x.mjs"
+export { default as EyeOff } from "lucide-react/dist/esm/icons/eye-off.mjs"

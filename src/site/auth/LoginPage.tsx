@@ -1,5 +1,134 @@
-import { PendingPage } from "../PendingPage"
+import { useEffect, useRef, useState, type FormEvent } from "react"
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router"
+
+import { loginErrorView } from "~auth/error-messages"
+import { useSession } from "~auth/session-store"
+import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
+import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import type { LoginRedirectState } from "../guard/RouteGuard"
+import { AuthCard } from "./AuthCard"
+import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
+import { GoogleSignInButton } from "./GoogleSignInButton"
+import { ResendVerification } from "./ResendVerification"
+
+const DEFAULT_AFTER_LOGIN = "/dashboard"
+
+/** Where to go after signing in: the page the guard sent the user from, else the dashboard. */
+function destinationOf(state: unknown): string {
+  const from = (state as LoginRedirectState | null)?.from
+  if (!from || from.pathname === "/login") return DEFAULT_AFTER_LOGIN
+  return `${from.pathname}${from.search}${from.hash}`
+}
+
+/** Sign-in started from the extension: say so, then close the tab (spec section 2). */
+function ExtensionSignedIn() {
+  useEffect(() => {
+    const timer = setTimeout(() => window.close(), EXTENSION_TAB_CLOSE_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  return (
+    <AuthCard title="You're signed in" subtitle="Image Query AI in your browser is now signed in too.">
+      <FormMessage tone="success">Signed in successfully. This tab closes by itself in a moment.</FormMessage>
+    </AuthCard>
+  )
+}
 
 export default function LoginPage() {
-  return <PendingPage title="Sign in" />
+  const status = useSession((state) => state.status)
+  const login = useSession((state) => state.login)
+  const navigate = useNavigate()
+  const location = useLocation()
+  const [params] = useSearchParams()
+  const fromExtension = params.get("source") === "extension"
+
+  const [email, setEmail] = useState("")
+  const [password, setPassword] = useState("")
+  const [formError, setFormError] = useState<{ text: string; resetLink?: boolean } | null>(null)
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null)
+  const [submitting, setSubmitting] = useState(false)
+  const submittingRef = useRef(false)
+
+  if (status === "loggedIn") {
+    if (fromExtension) return <ExtensionSignedIn />
+    if (!submitting) return <Navigate to={destinationOf(location.state)} replace />
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (submittingRef.current) return
+    if (!email.trim() || !password) return setFormError({ text: "Please fill in all fields" })
+    submittingRef.current = true
+    setSubmitting(true)
+    setFormError(null)
+    setUnverifiedEmail(null)
+    try {
+      await login(email.trim(), password)
+      if (!fromExtension) navigate(destinationOf(location.state), { replace: true })
+    } catch (failure) {
+      const view = loginErrorView(failure)
+      if (view.showResendVerification) setUnverifiedEmail(email.trim())
+      if (view.where === "form") setFormError({ text: view.message, resetLink: view.showResetLink })
+      else toast.error(view.message)
+    } finally {
+      submittingRef.current = false
+      setSubmitting(false)
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign in"
+      subtitle={fromExtension ? "Sign in to use Image Query AI in your browser." : "Welcome back to Image Query AI."}
+      footer={
+        <>
+          Don&apos;t have an account?{" "}
+          <Link to="/register" className="font-medium text-brand-primary hover:underline">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+        <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+        <PasswordField
+          label="Password"
+          toggleKey="p"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <div className="flex justify-end">
+          <ForgotPasswordDialog initialEmail={email} />
+        </div>
+        {formError && (
+          <FormMessage>
+            {formError.text}
+            {formError.resetLink && (
+              <>
+                {" "}
+                <Link to="/reset-password" className="font-medium underline">
+                  Reset your password
+                </Link>
+              </>
+            )}
+          </FormMessage>
+        )}
+        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
+          {submitting ? "Signing in..." : "Sign in"}
+        </button>
+      </form>
+      {unverifiedEmail && (
+        <div className="mt-4">
+          <ResendVerification email={unverifiedEmail} />
+        </div>
+      )}
+      <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
+        <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
+      </div>
+      <GoogleSignInButton />
+    </AuthCard>
+  )
 }

@@ -1,5 +1,156 @@
-import { PendingPage } from "../PendingPage"
+import { useState, type FormEvent } from "react"
+import { Link, Navigate } from "react-router"
+
+import { register } from "~auth/auth-api"
+import { registerErrorView } from "~auth/error-messages"
+import { useSession } from "~auth/session-store"
+import { PASSWORD_MIN_LENGTH } from "~core/limits"
+import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { TermsModal } from "../legal/TermsModal"
+import { AuthCard } from "./AuthCard"
+import { GoogleSignInButton } from "./GoogleSignInButton"
+import { PasswordHint } from "./PasswordHint"
+import { ResendVerification } from "./ResendVerification"
+
+interface RegisterForm {
+  name: string
+  email: string
+  password: string
+  confirmPassword: string
+  termsChecked: boolean
+}
+
+const EMPTY_FORM: RegisterForm = { name: "", email: "", password: "", confirmPassword: "", termsChecked: false }
+
+/** The checks of spec section 5, in its order; the server checks the full policy again. */
+export function validateRegistration(form: RegisterForm): string | null {
+  if (!form.name.trim() || !form.email.trim() || !form.password || !form.confirmPassword) return "Please fill in all fields"
+  if (form.password !== form.confirmPassword) return "Passwords do not match"
+  if ([...form.password].length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`
+  if (!form.termsChecked) return "Please agree to the Terms of Service and Privacy Policy"
+  return null
+}
+
+function MatchIndicator({ password, confirmPassword }: { password: string; confirmPassword: string }) {
+  if (!confirmPassword) return null
+  const matches = password === confirmPassword
+  return (
+    <p role="status" className={`text-xs font-medium ${matches ? "text-emerald-600" : "text-red-600"}`}>
+      {matches ? "✓ Passwords match" : "✗ Passwords do not match"}
+    </p>
+  )
+}
 
 export default function RegisterPage() {
-  return <PendingPage title="Create your account" />
+  const status = useSession((state) => state.status)
+  const [form, setForm] = useState(EMPTY_FORM)
+  const [error, setError] = useState<{ text: string; accountExists?: boolean } | null>(null)
+  const [termsOpen, setTermsOpen] = useState(false)
+  const [submitting, setSubmitting] = useState(false)
+  const [createdFor, setCreatedFor] = useState<string | null>(null)
+
+  if (status === "loggedIn") return <Navigate to="/dashboard" replace />
+
+  const update = (field: keyof RegisterForm) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setForm((current) => ({ ...current, [field]: field === "termsChecked" ? event.target.checked : event.target.value }))
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const problem = validateRegistration(form)
+    setError(problem ? { text: problem } : null)
+    if (!problem) setTermsOpen(true)
+  }
+
+  const createAccount = async () => {
+    if (submitting) return
+    setSubmitting(true)
+    try {
+      const { user } = await register({ name: form.name.trim(), email: form.email.trim(), password: form.password })
+      setTermsOpen(false)
+      toast.success("Account created successfully!")
+      setCreatedFor(user.email)
+      setForm(EMPTY_FORM)
+    } catch (failure) {
+      setTermsOpen(false)
+      const view = registerErrorView(failure)
+      setError({ text: view.message, accountExists: view.accountExists })
+      if (!view.accountExists) toast.error(view.message)
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  if (createdFor) {
+    return (
+      <AuthCard title="Check your email" subtitle={<>We sent a verification link to <strong>{createdFor}</strong>.</>}>
+        <div className="space-y-4 text-sm text-gray-700">
+          <p>Open the link in that email to verify your address, then sign in. The link works once and expires in 24 hours.</p>
+          <ResendVerification email={createdFor} startWithCooldown />
+          <Link to="/login" className={`${buttonStyles.primary} w-full`}>
+            Go to sign in
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="Start analysing images with Image Query AI."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link to="/login" className="font-medium text-brand-primary hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+        <TextField label="Full name" autoComplete="name" value={form.name} onChange={update("name")} />
+        <TextField label="Email" type="email" autoComplete="email" value={form.email} onChange={update("email")} />
+        <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={update("password")} hint={<PasswordHint />} />
+        <PasswordField label="Confirm password" toggleKey="c" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} />
+        <MatchIndicator password={form.password} confirmPassword={form.confirmPassword} />
+        <label className="flex items-start gap-2 text-sm text-gray-700">
+          <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-gray-300 text-brand-primary" checked={form.termsChecked} onChange={update("termsChecked")} />
+          <span>
+            I agree to the{" "}
+            <Link to="/terms" target="_blank" className="font-medium text-brand-primary hover:underline">
+              Terms of Service
+            </Link>{" "}
+            and{" "}
+            <Link to="/privacy" target="_blank" className="font-medium text-brand-primary hover:underline">
+              Privacy Policy
+            </Link>
+          </span>
+        </label>
+        {error && (
+          <FormMessage>
+            {error.text}
+            {error.accountExists && (
+              <>
+                {" "}
+                <Link to="/login" className="font-medium underline">
+                  Sign in instead
+                </Link>
+              </>
+            )}
+          </FormMessage>
+        )}
+        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
+          {submitting ? "Creating account..." : "Create account"}
+        </button>
+      </form>
+      <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
+        <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
+      </div>
+      <GoogleSignInButton label="Sign up with Google" />
+      <TermsModal open={termsOpen} busy={submitting} onAccept={() => void createAccount()} onDecline={() => setTermsOpen(false)} />
+    </AuthCard>
+  )
 }

@@ -1,5 +1,90 @@
-import { PendingPage } from "../PendingPage"
+import { useEffect, useState, type FormEvent } from "react"
+import { Link, useNavigate, useSearchParams } from "react-router"
 
+import { resetPassword } from "~auth/auth-api"
+import { passwordRequirementsMessage } from "~auth/error-messages"
+import { PASSWORD_MIN_LENGTH, RESET_PASSWORD_REDIRECT_MS } from "~core/limits"
+import { FormMessage, PasswordField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { AuthCard } from "./AuthCard"
+import { PasswordHint } from "./PasswordHint"
+
+const INVALID_LINK = "Invalid password reset link. Please request a new password reset."
+
+/** apiKey and lang of the link are ignored (spec section 2). */
 export default function ResetPasswordPage() {
-  return <PendingPage title="Reset your password" />
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const code = params.get("mode") === "resetPassword" ? params.get("oobCode") : null
+  const [password, setPassword] = useState("")
+  const [confirmPassword, setConfirmPassword] = useState("")
+  const [error, setError] = useState("")
+  const [submitting, setSubmitting] = useState(false)
+  const [done, setDone] = useState(false)
+
+  useEffect(() => {
+    if (!done) return
+    const timer = setTimeout(() => navigate("/login", { replace: true }), RESET_PASSWORD_REDIRECT_MS)
+    return () => clearTimeout(timer)
+  }, [done, navigate])
+
+  if (!code) {
+    return (
+      <AuthCard title="Reset your password">
+        <div className="space-y-4">
+          <FormMessage>{INVALID_LINK}</FormMessage>
+          <Link to="/login" className={`${buttonStyles.secondary} w-full`}>
+            Go to sign in
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (submitting) return
+    if (!password || !confirmPassword) return setError("Please fill in all fields")
+    if (password !== confirmPassword) return setError("Passwords do not match")
+    if ([...password].length < PASSWORD_MIN_LENGTH) return setError(`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`)
+    setError("")
+    setSubmitting(true)
+    try {
+      await resetPassword(code, password)
+      toast.success("Password reset successfully!")
+      setDone(true)
+    } catch (failure) {
+      const message =
+        (failure as { code?: string }).code === "INVALID_OR_EXPIRED_CODE"
+          ? INVALID_LINK
+          : passwordRequirementsMessage(failure, "Failed to reset password. Please try again.")
+      setError(message)
+      toast.error(message)
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  if (done) {
+    return (
+      <AuthCard title="Password reset">
+        <FormMessage tone="success">Password reset successfully! Taking you to sign in…</FormMessage>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard title="Reset your password" subtitle="Choose a new password for your account.">
+      <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+        <PasswordField label="New password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} hint={<PasswordHint />} />
+        <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
+        {error && <FormMessage>{error}</FormMessage>}
+        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
+          {submitting ? "Resetting..." : "Reset password"}
+        </button>
+      </form>
+    </AuthCard>
+  )
 }

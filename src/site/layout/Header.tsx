@@ -2,10 +2,12 @@ import { Menu, X } from "~ui/icons"
 import { useState } from "react"
 import { Link, NavLink, useLocation } from "react-router"
 
+import { useSession } from "~auth/session-store"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
 import { MAIN_NAV } from "../navigation"
+import { accountLinks, Avatar, useLogout, UserMenu } from "./UserMenu"
 
 const AUTH_LINKS = [
   { label: "Login", to: "/login", style: buttonStyles.ghost },
@@ -14,6 +16,8 @@ const AUTH_LINKS = [
 
 export function Header() {
   const location = useLocation()
+  const user = useSession((state) => state.user)
+  const logout = useLogout()
   // The menu belongs to the location it was opened at, so any navigation closes it.
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null)
   const menuOpen = menuOpenAt === location.key
@@ -38,11 +42,15 @@ export function Header() {
         </nav>
 
         <div className="hidden items-center gap-2 md:flex">
-          {AUTH_LINKS.map((link) => (
-            <Link key={link.to} to={link.to} className={link.style}>
-              {link.label}
-            </Link>
-          ))}
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            AUTH_LINKS.map((link) => (
+              <Link key={link.to} to={link.to} className={link.style}>
+                {link.label}
+              </Link>
+            ))
+          )}
         </div>
 
         <button
@@ -69,11 +77,28 @@ export function Header() {
             ))}
           </ul>
           <div className="mt-3 flex flex-col gap-2 border-t border-gray-200 pt-3">
-            {AUTH_LINKS.map((link) => (
-              <Link key={link.to} to={link.to} className={`${link.style} w-full`}>
-                {link.label}
-              </Link>
-            ))}
+            {user ? (
+              <>
+                <div className="flex items-center gap-2 px-3 py-2 text-sm font-medium">
+                  <Avatar name={user.name} />
+                  <span className="truncate">{user.name}</span>
+                </div>
+                {accountLinks(user).map((link) => (
+                  <Link key={link.to} to={link.to} className={`${buttonStyles.ghost} w-full justify-start`}>
+                    {link.label}
+                  </Link>
+                ))}
+                <button type="button" className={`${buttonStyles.ghost} w-full justify-start`} onClick={() => void logout()}>
+                  Logout
+                </button>
+              </>
+            ) : (
+              AUTH_LINKS.map((link) => (
+                <Link key={link.to} to={link.to} className={`${link.style} w-full`}>
+                  {link.label}
+                </Link>
+              ))
+            )}
           </div>
         </nav>
       )}

@@ -1,5 +1,6 @@
-import { PendingPage } from "../PendingPage"
+import { LegalPage } from "./LegalDocument"
+import { PRIVACY_POLICY } from "./legal-content"
 
 export default function PrivacyPage() {
-  return <PendingPage title="Privacy Policy" />
+  return <LegalPage document={PRIVACY_POLICY} />
 }

@@ -1,5 +1,6 @@
-import { PendingPage } from "../PendingPage"
+import { LegalPage } from "./LegalDocument"
+import { TERMS_OF_SERVICE } from "./legal-content"
 
 export default function TermsPage() {
-  return <PendingPage title="Terms of Service" />
+  return <LegalPage document={TERMS_OF_SERVICE} />
 }

@@ -1,0 +1,71 @@
+import * as Dialog from "@radix-ui/react-dialog"
+import { useState, type FormEvent } from "react"
+
+import { forgotPassword } from "~auth/auth-api"
+import { CONNECTION_ERROR_MESSAGE } from "~auth/error-messages"
+import { FormMessage, TextField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+/** "Forgot password?" on the login page: asks for the address and sends the reset e-mail. */
+export function ForgotPasswordDialog({ initialEmail }: { initialEmail: string }) {
+  const [open, setOpen] = useState(false)
+  const [email, setEmail] = useState(initialEmail)
+  const [error, setError] = useState("")
+  const [sending, setSending] = useState(false)
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!email.trim()) return setError("Please enter your email address")
+    setError("")
+    setSending(true)
+    try {
+      await forgotPassword(email.trim())
+      toast.success("Password reset email sent successfully!")
+      setOpen(false)
+    } catch (failure) {
+      const code = (failure as { code?: string }).code
+      const message = code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : (failure as { status?: number }).status === 429 ? (failure as Error).message : "Failed to send password reset email. Please try again."
+      setError(message)
+      toast.error(message)
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next)
+        if (next) {
+          setEmail(initialEmail)
+          setError("")
+        }
+      }}
+    >
+      <Dialog.Trigger className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        Forgot password?
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">
+          <Dialog.Title className="text-lg font-semibold">Reset your password</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-gray-600">
+            Enter the email address of your account and we will send you a link to choose a new password.
+          </Dialog.Description>
+          <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
+            <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
+            {error && <FormMessage>{error}</FormMessage>}
+            <div className="flex justify-end gap-2">
+              <Dialog.Close className={buttonStyles.secondary}>Cancel</Dialog.Close>
+              <button type="submit" className={buttonStyles.primary} disabled={sending}>
+                {sending ? "Sending..." : "Send reset link"}
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}

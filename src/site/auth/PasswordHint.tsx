@@ -1,0 +1,29 @@
+import { useQuery } from "@tanstack/react-query"
+
+import { fetchPasswordPolicy } from "~auth/auth-api"
+import { FALLBACK_PASSWORD_HINTS, passwordRequirementHints } from "~core/password-policy"
+
+/** The server policy is read on every visit: an admin's change shows on the next form. */
+export function usePasswordHints() {
+  const { data, isError } = useQuery({ queryKey: ["password-policy"], queryFn: fetchPasswordPolicy, staleTime: 0 })
+  if (isError || !data) return FALLBACK_PASSWORD_HINTS
+  return passwordRequirementHints(data.config)
+}
+
+/** The requirements a new password must meet, built from the server policy (spec section 5). */
+export function PasswordHint() {
+  const hints = usePasswordHints()
+  return (
+    <div data-testid="password-hint">
+      <p className="font-medium text-gray-600">Password must contain:</p>
+      <ul className="mt-1 list-inside list-disc space-y-0.5">
+        {hints.map((hint) => (
+          <li key={hint.text}>
+            {hint.text}
+            {!hint.required && <span className="text-gray-400"> (optional)</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

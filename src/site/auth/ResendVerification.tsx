@@ -1,0 +1,42 @@
+import { useState } from "react"
+
+import { resendVerification } from "~auth/auth-api"
+import { resendErrorView } from "~auth/error-messages"
+import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
+import { FormMessage } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+
+import { useCooldown } from "./use-cooldown"
+
+/** The resend box: a new verification e-mail, then 60 s to wait (also after a too-many-attempts answer). */
+export function ResendVerification({ email, startWithCooldown = false }: { email: string; startWithCooldown?: boolean }) {
+  const cooldown = useCooldown(startWithCooldown ? RESEND_COOLDOWN_SECONDS : 0)
+  const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null)
+  const [sending, setSending] = useState(false)
+
+  const resend = async () => {
+    setSending(true)
+    setNotice(null)
+    try {
+      await resendVerification(email)
+      setNotice({ tone: "success", text: `Verification email sent to ${email}. Check your inbox.` })
+      cooldown.start(RESEND_COOLDOWN_SECONDS)
+    } catch (failure) {
+      const view = resendErrorView(failure)
+      setNotice({ tone: "error", text: view.message })
+      if (view.cooldownSeconds) cooldown.start(view.cooldownSeconds)
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="resend-verification">
+      <p>Didn&apos;t get the email? Check your spam folder, or send a new verification link to {email}.</p>
+      {notice && <FormMessage tone={notice.tone}>{notice.text}</FormMessage>}
+      <button type="button" className={buttonStyles.secondary} onClick={() => void resend()} disabled={sending || cooldown.secondsLeft > 0}>
+        {cooldown.secondsLeft > 0 ? `Resend available in ${cooldown.secondsLeft} s` : sending ? "Sending..." : "Resend verification email"}
+      </button>
+    </div>
+  )
+}

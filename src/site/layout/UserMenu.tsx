@@ -1,0 +1,67 @@
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu"
+import { useNavigate } from "react-router"
+
+import { useSession } from "~auth/session-store"
+import type { User } from "~core/user"
+
+export interface AccountLink {
+  label: string
+  to: string
+}
+
+/** Dashboard for everyone, Admin Panel for admins (spec section 2). */
+export function accountLinks(user: User): AccountLink[] {
+  return [{ label: "Dashboard", to: "/dashboard" }, ...(user.role === "admin" ? [{ label: "Admin Panel", to: "/admin" }] : [])]
+}
+
+export function Avatar({ name }: { name: string }) {
+  return (
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-primary text-sm font-semibold uppercase text-white">
+      {name.trim().charAt(0) || "?"}
+    </span>
+  )
+}
+
+export function useLogout() {
+  const logout = useSession((state) => state.logout)
+  const navigate = useNavigate()
+  return async () => {
+    const confirmedByServer = await logout({ navigate })
+    // On a server failure the store itself sends the user to /login after a second.
+    if (confirmedByServer) navigate("/")
+  }
+}
+
+const itemStyles =
+  "flex cursor-pointer select-none items-center rounded-md px-3 py-2 text-sm text-gray-700 outline-none data-[highlighted]:bg-gray-100 data-[highlighted]:text-brand-secondary"
+
+/** The signed-in header: avatar with the name's first letter, the name, and a dropdown. */
+export function UserMenu({ user }: { user: User }) {
+  const navigate = useNavigate()
+  const logout = useLogout()
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm font-medium text-brand-secondary hover:bg-gray-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+        aria-label={`Account menu for ${user.name}`}
+      >
+        <Avatar name={user.name} />
+        <span className="max-w-[10rem] truncate">{user.name}</span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 min-w-[12rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg">
+          <DropdownMenu.Label className="px-3 py-2 text-xs text-gray-500">{user.email}</DropdownMenu.Label>
+          {accountLinks(user).map((link) => (
+            <DropdownMenu.Item key={link.to} className={itemStyles} onSelect={() => navigate(link.to)}>
+              {link.label}
+            </DropdownMenu.Item>
+          ))}
+          <DropdownMenu.Separator className="my-1 h-px bg-gray-200" />
+          <DropdownMenu.Item className={itemStyles} onSelect={() => void logout()}>
+            Logout
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}

@@ -1,0 +1,115 @@
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react"
+
+import { Eye, EyeOff } from "./icons"
+
+const inputStyles =
+  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm placeholder:text-gray-400 focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100 aria-[invalid=true]:border-red-500"
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+  label: string
+  error?: string
+  hint?: ReactNode
+}
+
+export function TextField({ label, error, hint, ...input }: FieldProps) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        className={`mt-1 ${inputStyles}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        {...input}
+      />
+      {hint && !error && (
+        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+interface PasswordFieldProps extends Omit<FieldProps, "type"> {
+  /** A key that with Ctrl+Shift toggles visibility (spec: P on login, C for the confirmation). */
+  toggleKey?: string
+}
+
+/** A password input with a show/hide button, and an optional Ctrl+Shift shortcut. */
+export function PasswordField({ label, error, hint, toggleKey, ...input }: PasswordFieldProps) {
+  const id = useId()
+  const [visible, setVisible] = useState(false)
+
+  useEffect(() => {
+    if (!toggleKey) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey && event.shiftKey && event.key.toLowerCase() === toggleKey.toLowerCase()) {
+        event.preventDefault()
+        setVisible((shown) => !shown)
+      }
+    }
+    window.addEventListener("keydown", onKeyDown)
+    return () => window.removeEventListener("keydown", onKeyDown)
+  }, [toggleKey])
+
+  const shortcut = toggleKey ? ` (Ctrl+Shift+${toggleKey.toUpperCase()})` : ""
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <div className="relative mt-1">
+        <input
+          id={id}
+          type={visible ? "text" : "password"}
+          className={`${inputStyles} pr-10`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+          {...input}
+        />
+        <button
+          type="button"
+          onClick={() => setVisible((shown) => !shown)}
+          aria-label={`${visible ? "Hide" : "Show"} ${label.toLowerCase()}${shortcut}`}
+          aria-pressed={visible}
+          className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-3 text-gray-500 hover:text-brand-secondary focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+        >
+          {visible ? <EyeOff aria-hidden="true" className="h-4 w-4" /> : <Eye aria-hidden="true" className="h-4 w-4" />}
+        </button>
+      </div>
+      {hint && !error && (
+        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** A form-level message that screen readers announce. */
+export function FormMessage({ tone = "error", children }: { tone?: "error" | "success" | "info"; children: ReactNode }) {
+  const styles = {
+    error: "border-red-200 bg-red-50 text-red-800",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+    info: "border-blue-200 bg-blue-50 text-blue-800"
+  }[tone]
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-3 py-2 text-sm ${styles}`}>
+      {children}
+    </div>
+  )
+}
