@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 
-import { useSession } from "~auth/session-store"
+import { configureApi } from "~auth/api-client"
+import { teardownSession, useSession } from "~auth/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { SiteApp } from "./SiteApp"
@@ -21,7 +22,12 @@ function renderAt(path: string) {
 
 const heading = (name: string | RegExp) => screen.findByRole("heading", { level: 1, name })
 
+/** These tests are about routing: every API call finds no server behind it. */
+const noServer: typeof fetch = async () => new Response(JSON.stringify({ success: false, error: { code: "SERVICE_UNAVAILABLE", message: "No server in this test" } }), { status: 503 })
+
 beforeEach(() => {
+  teardownSession()
+  configureApi({ baseUrl: "http://api.test", fetch: noServer })
   useSession.setState({ status: "loading", user: null })
   window.scrollTo = vi.fn()
 })

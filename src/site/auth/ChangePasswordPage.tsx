@@ -1,5 +1,108 @@
-import { PendingPage } from "../PendingPage"
+import { useQuery } from "@tanstack/react-query"
+import { useEffect, useState, type FormEvent } from "react"
+import { Link, useNavigate } from "react-router"
+
+import { changePassword, fetchAuthStatus } from "~auth/auth-api"
+import { CONNECTION_ERROR_MESSAGE, passwordRequirementsMessage } from "~auth/error-messages"
+import { CHANGE_PASSWORD_REDIRECT_MS } from "~core/limits"
+import { FormMessage, PasswordField } from "~ui/fields"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { AuthCard } from "./AuthCard"
+import { validateChangePassword, type ChangePasswordField, type ChangePasswordForm } from "./change-password-rules"
+import { PasswordHint } from "./PasswordHint"
+
+const EMPTY: ChangePasswordForm = { currentPassword: "", newPassword: "", confirmPassword: "" }
 
 export default function ChangePasswordPage() {
-  return <PendingPage title="Change password" />
+  const navigate = useNavigate()
+  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
+  const [form, setForm] = useState(EMPTY)
+  const [fieldError, setFieldError] = useState<{ field: ChangePasswordField; message: string } | null>(null)
+  const [formError, setFormError] = useState("")
+  const [submitting, setSubmitting] = useState(false)
+  const [done, setDone] = useState(false)
+
+  useEffect(() => {
+    if (!done) return
+    const timer = setTimeout(() => navigate("/dashboard"), CHANGE_PASSWORD_REDIRECT_MS)
+    return () => clearTimeout(timer)
+  }, [done, navigate])
+
+  if (authStatus.isPending) {
+    return (
+      <AuthCard title="Change password">
+        <Spinner />
+      </AuthCard>
+    )
+  }
+  if (authStatus.data && !authStatus.data.hasEmailAuth) {
+    return (
+      <AuthCard title="Change password">
+        <div className="space-y-4">
+          <FormMessage tone="info">Your account signs in with Google and has no password. Add email sign-in from your dashboard first.</FormMessage>
+          <Link to="/dashboard" className={`${buttonStyles.secondary} w-full`}>
+            Back to dashboard
+          </Link>
+        </div>
+      </AuthCard>
+    )
+  }
+
+  const update = (field: ChangePasswordField) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
+  const errorFor = (field: ChangePasswordField) => (fieldError?.field === field ? fieldError.message : undefined)
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (submitting) return
+    const problem = validateChangePassword(form)
+    setFieldError(problem)
+    setFormError("")
+    if (problem) return
+    setSubmitting(true)
+    try {
+      await changePassword(form.currentPassword, form.newPassword)
+      toast.success("Password changed successfully!")
+      setDone(true)
+    } catch (failure) {
+      const code = (failure as { code?: string }).code
+      if (code === "INVALID_CREDENTIALS") {
+        setFieldError({ field: "currentPassword", message: "Current password is incorrect" })
+      } else {
+        if (code === "PASSWORD_UPDATE_FAILED") setForm((current) => ({ ...current, newPassword: "", confirmPassword: "" }))
+        setFormError(code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : passwordRequirementsMessage(failure, "Failed to change password. Please try again."))
+      }
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  if (done) {
+    return (
+      <AuthCard title="Change password">
+        <FormMessage tone="success">Your password has been changed. Taking you back to your dashboard…</FormMessage>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard title="Change password" subtitle="Other devices signed in to your account will be signed out.">
+      <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
+        <PasswordField label="Current password" autoComplete="current-password" value={form.currentPassword} onChange={update("currentPassword")} error={errorFor("currentPassword")} />
+        <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={update("newPassword")} error={errorFor("newPassword")} hint={<PasswordHint />} />
+        <PasswordField label="Confirm new password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} error={errorFor("confirmPassword")} />
+        {formError && <FormMessage>{formError}</FormMessage>}
+        <div className="flex gap-3">
+          <Link to="/dashboard" className={`${buttonStyles.secondary} flex-1`}>
+            Cancel
+          </Link>
+          <button type="submit" className={`${buttonStyles.primary} flex-1`} disabled={submitting}>
+            {submitting ? "Changing..." : "Change password"}
+          </button>
+        </div>
+      </form>
+    </AuthCard>
+  )
 }

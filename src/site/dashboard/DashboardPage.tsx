@@ -1,5 +1,200 @@
-import { PendingPage } from "../PendingPage"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState, type ReactNode } from "react"
+import { Link, useSearchParams } from "react-router"
+
+import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
+import { useSession } from "~auth/session-store"
+import { getPlan } from "~core/plans"
+import { FormMessage } from "~ui/fields"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
+
+import { PageTitle } from "../PageTitle"
+import { AddEmailAuthForm } from "./AddEmailAuthForm"
+import { DeleteAccountDialog } from "./DeleteAccountDialog"
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+function Card({ title, children, className = "" }: { title: string; children: ReactNode; className?: string }) {
+  return (
+    <section aria-label={title} className={`rounded-2xl border border-gray-200 bg-white p-6 shadow-sm ${className}`}>
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  )
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+      <dt className="text-sm text-gray-500">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold">{value}</dd>
+    </div>
+  )
+}
+
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })
 
 export default function DashboardPage() {
-  return <PendingPage title="Dashboard" />
+  const storedUser = useSession((state) => state.user)
+  const [params] = useSearchParams()
+  const queryClient = useQueryClient()
+  const profile = useQuery({ queryKey: ["profile"], queryFn: fetchProfile })
+  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
+  const [openedAt] = useState(() => Date.now())
+
+  if (!storedUser) return <Spinner />
+  const user = profile.data?.user
+  const name = user?.name ?? storedUser.name
+  const plan = getPlan(user?.subscription?.plan.id ?? storedUser.subscription?.plan.id ?? "free")
+  const status = user?.subscription?.status ?? storedUser.subscription?.status ?? "active"
+  const methods = authStatus.data?.providers ?? []
+  const accountAgeDays = user ? Math.max(0, Math.floor((openedAt - Date.parse(user.createdAt)) / DAY_MS)) : null
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6 lg:px-8">
+      <PageTitle title="Dashboard" />
+      <header>
+        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+        <p className="mt-1 text-gray-600">Welcome back, {name}.</p>
+      </header>
+
+      {params.get("subscription") === "success" && (
+        <FormMessage tone="success">Thank you! Your subscription request was received.</FormMessage>
+      )}
+
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Stat label="Current plan" value={plan.name} />
+        <Stat label="Member for" value={accountAgeDays === null ? "…" : accountAgeDays === 1 ? "1 day" : `${accountAgeDays} days`} />
+        <Stat label="Sign-in methods" value={methods.length ? methods.map((method) => (method === "email" ? "Email" : "Google")).join(" + ") : "…"} />
+      </dl>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card title="Account information" className="lg:col-span-2">
+          <dl className="grid gap-4 text-sm sm:grid-cols-2">
+            <div>
+              <dt className="text-gray-500">Name</dt>
+              <dd className="font-medium">{name}</dd>
+            </div>
+            <div>
+              <dt className="text-gray-500">Email</dt>
+              <dd className="font-medium">{storedUser.email}</dd>
+            </div>
+            <div>
+              <dt className="text-gray-500">Role</dt>
+              <dd className="font-medium">{storedUser.role === "admin" ? "Admin" : "User"}</dd>
+            </div>
+            <div>
+              <dt className="text-gray-500">Member since</dt>
+              <dd className="font-medium">{user ? formatDate(user.createdAt) : "…"}</dd>
+            </div>
+          </dl>
+        </Card>
+
+        <Card title="Subscription">
+          <p className="text-2xl font-semibold">{plan.name}</p>
+          <p className="mt-1 text-sm capitalize text-gray-600">Status: {status}</p>
+          <p className="mt-2 text-sm text-gray-600">
+            {plan.requestLimit.kind === "monthly" ? `Up to ${plan.requestLimit.requests} AI requests per month.` : plan.requestLimit.kind === "unlimited" ? "Unlimited AI requests." : "Custom request limits."}
+          </p>
+          <Link to="/pricing" className={`${buttonStyles.secondary} mt-4 w-full`}>
+            {plan.id === "enterprise" ? "View plans" : "Upgrade plan"}
+          </Link>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Quick actions">
+          <ul className="grid gap-3 sm:grid-cols-2">
+            <li>
+              <Link to="/image-query" className={`${buttonStyles.secondary} w-full`}>
+                Open Image Query AI
+              </Link>
+            </li>
+            <li>
+              <Link to="/pricing" className={`${buttonStyles.secondary} w-full`}>
+                Compare plans
+              </Link>
+            </li>
+            <li>
+              <Link to="/help" className={`${buttonStyles.secondary} w-full`}>
+                Help Center
+              </Link>
+            </li>
+            <li>
+              <Link to={{ pathname: "/", hash: "#feedback" }} className={`${buttonStyles.secondary} w-full`}>
+                Send feedback
+              </Link>
+            </li>
+          </ul>
+        </Card>
+
+        <Card title="Recent activity">
+          <ul className="space-y-3 text-sm">
+            {user ? (
+              <>
+                <li>Account created on {formatDate(user.createdAt)}</li>
+                {user.emailVerified && <li>Email address verified</li>}
+                <li>Signed in on this device</li>
+              </>
+            ) : (
+              <li className="text-gray-500">Loading…</li>
+            )}
+          </ul>
+        </Card>
+      </div>
+
+      <Card title="Sign-in and security">
+        {authStatus.isPending && <Spinner />}
+        {authStatus.data && (
+          <div className="space-y-4 text-sm">
+            {authStatus.data.hasEmailAuth && (
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <p>You sign in with your email address and a password.</p>
+                <Link to="/change-password" className={buttonStyles.secondary}>
+                  Change password
+                </Link>
+              </div>
+            )}
+            {authStatus.data.hasEmailAuth && !authStatus.data.hasGoogleAuth && (
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <p>Link a Google account to sign in with it too.</p>
+                <button type="button" className={buttonStyles.secondary} disabled aria-describedby="link-google-note">
+                  Link Google account
+                </button>
+                <p id="link-google-note" className="w-full text-xs text-gray-500">
+                  Google sign-in is not configured on this server.
+                </p>
+              </div>
+            )}
+            {!authStatus.data.hasEmailAuth && authStatus.data.hasGoogleAuth && (
+              <div className="space-y-3">
+                <p>You sign in with Google only. Add email authentication to sign in with a password as well.</p>
+                <AddEmailAuthForm
+                  email={storedUser.email}
+                  onLinked={() => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })}
+                />
+              </div>
+            )}
+          </div>
+        )}
+      </Card>
+
+      {storedUser.role === "admin" && (
+        <Card title="Admin panel">
+          <p className="text-sm text-gray-600">Manage the password policy and user feedback.</p>
+          <Link to="/admin" className={`${buttonStyles.primary} mt-4`}>
+            Open admin panel
+          </Link>
+        </Card>
+      )}
+
+      <Card title="Danger zone">
+        <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+          <p>Delete your account and all its data. This cannot be undone.</p>
+          <DeleteAccountDialog email={storedUser.email} />
+        </div>
+      </Card>
+    </div>
+  )
 }

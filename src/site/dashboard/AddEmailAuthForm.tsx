@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from "react"
+
+import { linkEmail } from "~auth/auth-api"
+import { PASSWORD_MIN_LENGTH } from "~core/limits"
+import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { PasswordHint } from "../auth/PasswordHint"
+
+/** Add Email Authentication, for an account that signs in only with Google (spec sections 2 and 5). */
+export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked: () => void }) {
+  const [form, setForm] = useState({ email, name: "", password: "", confirmPassword: "" })
+  const [errors, setErrors] = useState<string[]>([])
+  const [submitting, setSubmitting] = useState(false)
+  const update = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!form.email.trim() || !form.password || !form.confirmPassword) return setErrors(["Please fill in all fields"])
+    if (form.password !== form.confirmPassword) return setErrors(["Passwords do not match"])
+    if ([...form.password].length < PASSWORD_MIN_LENGTH) return setErrors([`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`])
+    setErrors([])
+    setSubmitting(true)
+    try {
+      await linkEmail({ email: form.email.trim(), password: form.password, ...(form.name.trim() ? { name: form.name.trim() } : {}) })
+      toast.success("Email sign-in added to your account.")
+      onLinked()
+    } catch (failure) {
+      const { details, message } = failure as { details?: string[]; message?: string }
+      setErrors(details?.length ? details : [message ?? "Failed to add email sign-in. Please try again."])
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  return (
+    <form className="space-y-3" onSubmit={submit} noValidate>
+      <TextField label="Email" type="email" value={form.email} onChange={update("email")} />
+      <TextField label="Name (optional)" value={form.name} onChange={update("name")} />
+      <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={update("password")} hint={<PasswordHint />} />
+      <PasswordField label="Confirm password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} />
+      {errors.length > 0 && (
+        <FormMessage>
+          {errors.length === 1 ? errors[0] : (
+            <ul className="list-inside list-disc">
+              {errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          )}
+        </FormMessage>
+      )}
+      <button type="submit" className={buttonStyles.primary} disabled={submitting}>
+        {submitting ? "Adding..." : "Add Email Authentication"}
+      </button>
+    </form>
+  )
+}
