@@ -1,0 +1,160 @@
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { readOutbox } from "../../server/test-support"
+import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { startServer, type RunningServer } from "./server"
+
+const NAME = "Grace Hopper"
+const EMAIL = "grace.hopper@example.com"
+const FIRST_PASSWORD = "Blue-Harbor-42!"
+const SECOND_PASSWORD = "Quiet-Meadow-73?"
+const THIRD_PASSWORD = "Amber-Falcon-58#"
+
+describe("the e-mail account life cycle in Chromium", () => {
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+  let errors: string[]
+
+  const inputFor = (label: string, scope = "") => `xpath/.${scope}//input[@id=${scope}//label[normalize-space()='${label}']/@for]`
+  const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
+  const link = (text: string) => `xpath/.//a[normalize-space()='${text}']`
+
+  /** Types into the input of a label; `scope` is an XPath step such as //*[@role='dialog']. */
+  async function fill(label: string, value: string, scope = "") {
+    const input = await page.waitForSelector(inputFor(label, scope))
+    await input!.click({ count: 3 })
+    await input!.type(value)
+  }
+
+  async function waitForText(text: string, timeout = 15_000) {
+    await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
+  }
+
+  async function waitForPath(pathname: string) {
+    await page.waitForFunction((expected: string) => location.pathname === expected, { timeout: 15_000 }, pathname)
+  }
+
+  async function latestLink(subject: string): Promise<string> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const message = (await readOutbox(server.dataDir)).filter((mail) => mail.to.includes(EMAIL) && mail.subject === subject).at(-1)
+      if (message?.link) return message.link
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(`No "${subject}" e-mail for ${EMAIL} in the outbox`)
+  }
+
+  async function signIn(password: string) {
+    await page.goto(`${server.url}/login`, { waitUntil: "networkidle0" })
+    await fill("Email", EMAIL)
+    await fill("Password", password)
+    await page.click(button("Sign in"))
+    await waitForPath("/dashboard")
+    await waitForText(`Welcome back, ${NAME}.`)
+  }
+
+  async function signOut() {
+    await page.click(`button[aria-label='Account menu for ${NAME}']`)
+    await page.click("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    await waitForText("Successfully logged out!")
+    await page.waitForSelector("header a[href='/login']")
+  }
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    page = await browser.newPage()
+    await page.setViewport({ width: 1280, height: 900 })
+    errors = watchPageErrors(page)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it("registers through the form, with the policy hint and the terms modal", async () => {
+    await page.goto(`${server.url}/register`, { waitUntil: "networkidle0" })
+    await waitForText("At least 8 characters")
+    await fill("Full name", NAME)
+    await fill("Email", EMAIL)
+    await fill("Password", FIRST_PASSWORD)
+    await fill("Confirm password", FIRST_PASSWORD)
+    await waitForText("Passwords match")
+    await page.click("xpath/.//label[contains(., 'I agree to the')]/input")
+    await page.click(button("Create account"))
+    await page.waitForSelector("[role='dialog']")
+    await screenshot(page, "accounts-terms-modal")
+    await page.click("xpath/.//*[@role='dialog']//label[contains(., 'I have read and agree')]//input")
+    await page.click(button("Accept and continue"))
+    await waitForText("Check your email")
+    await waitForText(EMAIL)
+  })
+
+  it("verifies the address from the link in the outbox", async () => {
+    const mailLink = await latestLink("Verify your email for Image Query AI")
+    await page.goto(mailLink, { waitUntil: "networkidle0" })
+    await waitForPath("/verify-email")
+    await waitForText(`Your email ${EMAIL} is verified.`)
+    await page.click(link("Continue to sign in"))
+    await waitForPath("/login")
+  })
+
+  it("signs in and shows the dashboard with the name and the Free plan", async () => {
+    await signIn(FIRST_PASSWORD)
+    const dashboard = await page.$eval("main", (element) => element.textContent ?? "")
+    expect(dashboard).toContain("Current plan")
+    expect(dashboard).toContain("Free")
+    expect(dashboard).toContain(EMAIL)
+    await page.waitForSelector(`button[aria-label='Account menu for ${NAME}']`)
+    await screenshot(page, "accounts-dashboard")
+  })
+
+  it("changes the password and returns to the dashboard", async () => {
+    await page.click(link("Change password"))
+    await waitForPath("/change-password")
+    await fill("Current password", FIRST_PASSWORD)
+    await fill("New password", SECOND_PASSWORD)
+    await fill("Confirm new password", SECOND_PASSWORD)
+    await page.click(button("Change password"))
+    await waitForText("Password changed successfully!")
+    await waitForPath("/dashboard")
+  })
+
+  it("signs out, and signs in with the new password", async () => {
+    await signOut()
+    await page.goto(`${server.url}/login`, { waitUntil: "networkidle0" })
+    await fill("Email", EMAIL)
+    await fill("Password", FIRST_PASSWORD)
+    await page.click(button("Sign in"))
+    await waitForText("Invalid email or password. 4 login attempts remaining.")
+    await signIn(SECOND_PASSWORD)
+    await signOut()
+  })
+
+  it("resets a forgotten password from the e-mailed link and signs in with it", async () => {
+    await page.goto(`${server.url}/login`, { waitUntil: "networkidle0" })
+    await page.click(button("Forgot password?"))
+    await page.waitForSelector("[role='dialog']")
+    await fill("Email", EMAIL, "//*[@role='dialog']")
+    await page.click(button("Send reset link"))
+    await waitForText("Password reset email sent successfully!")
+
+    const mailLink = await latestLink("Reset your Image Query AI password")
+    await page.goto(mailLink, { waitUntil: "networkidle0" })
+    await waitForPath("/reset-password")
+    await fill("New password", THIRD_PASSWORD)
+    await fill("Confirm new password", THIRD_PASSWORD)
+    await page.click(button("Reset password"))
+    await waitForText("Password reset successfully!")
+    await waitForPath("/login")
+    await signIn(THIRD_PASSWORD)
+  })
+
+  it("reached every step without a console error", () => {
+    // The deliberate wrong password answers 401, which the browser logs as a failed resource.
+    expect(errors.filter((error) => !error.includes("401"))).toEqual([])
+  })
+
+})
