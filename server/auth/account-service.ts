@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import type { OutgoingMail } from "../mail/mailer"
 import { signAccessToken } from "./tokens"
 import { createSession, type SessionClient } from "./sessions"
 import { issueCode } from "./one-time-codes"
@@ -21,28 +22,47 @@ export function resetLink(publicUrl: string, code: string): string {
   return `${publicUrl}/?${params.toString()}`
 }
 
-export async function sendVerificationEmail(app: FastifyInstance, user: UserRow): Promise<void> {
+/**
+ * Sends through the configured transport. A mail server that is down must not turn a finished
+ * registration or reset request into an error (and answers must not differ by account), so a
+ * failure is logged and reported as false; the user can ask again.
+ */
+async function deliver(app: FastifyInstance, message: OutgoingMail, what: string): Promise<boolean> {
+  try {
+    await app.mailer.send(message)
+    return true
+  } catch (error) {
+    app.log.error({ err: error, to: message.to }, `could not send the ${what} email through ${app.mailer.description}`)
+    return false
+  }
+}
+
+export async function sendVerificationEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
   const code = await issueCode(app.database.db, user.id, "verify_email", EMAIL_VERIFICATION_CODE_LIFETIME_MS, app.clock())
   const link = verificationLink(app.config.publicUrl, code)
-  await app.mailer.send({
-    to: user.email,
-    ...EMAIL_TEMPLATES.emailVerification({ name: user.name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 })
-  })
-  if (!app.config.smtpUrl) app.log.info({ to: user.email, link }, "verification email written to the outbox")
+  const sent = await deliver(
+    app,
+    { to: user.email, ...EMAIL_TEMPLATES.emailVerification({ name: user.name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 }) },
+    "verification"
+  )
+  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, "verification email written to the outbox")
+  return sent
 }
 
-export async function sendPasswordResetEmail(app: FastifyInstance, user: UserRow): Promise<void> {
+export async function sendPasswordResetEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
   const code = await issueCode(app.database.db, user.id, "reset_password", PASSWORD_RESET_CODE_LIFETIME_MS, app.clock())
   const link = resetLink(app.config.publicUrl, code)
-  await app.mailer.send({
-    to: user.email,
-    ...EMAIL_TEMPLATES.passwordReset({ name: user.name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 })
-  })
-  if (!app.config.smtpUrl) app.log.info({ to: user.email, link }, "password reset email written to the outbox")
+  const sent = await deliver(
+    app,
+    { to: user.email, ...EMAIL_TEMPLATES.passwordReset({ name: user.name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 }) },
+    "password reset"
+  )
+  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, "password reset email written to the outbox")
+  return sent
 }
 
-export async function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<void> {
-  await app.mailer.send({ to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) })
+export async function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
+  return deliver(app, { to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) }, "welcome")
 }
 
 /** Opens a session and answers what login, refresh-free sign-ins and terms acceptance return. */

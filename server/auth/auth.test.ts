@@ -459,3 +459,21 @@ describe("the admin account from ADMIN_EMAIL", () => {
     expect(response.body.data.user).toMatchObject({ role: "admin", emailVerified: true })
   })
 })
+
+describe("a mail server that is down", () => {
+  it("still creates the account and answers as usual; the user can ask for the e-mail again", async () => {
+    const failing = await startTestApp({ SMTP_URL: "smtp://127.0.0.1:9" })
+    try {
+      const response = await failing.app.inject({
+        method: "POST",
+        url: "/api/auth/register",
+        payload: { email: "offline@example.com", password: STRONG, name: "Off Line", termsAccepted: true, privacyPolicyAccepted: true }
+      })
+      expect(response.statusCode).toBe(201)
+      const forgot = await failing.app.inject({ method: "POST", url: "/api/auth/forgot-password", payload: { email: "offline@example.com" } })
+      expect(forgot.statusCode).toBe(200)
+    } finally {
+      await failing.close()
+    }
+  })
+})

@@ -1,0 +1,77 @@
+import fs from "node:fs/promises"
+import type { AddressInfo } from "node:net"
+import path from "node:path"
+
+import { SMTPServer } from "smtp-server"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { makeTempDir, readOutbox } from "../test-support"
+import { createOutboxMailer, createSmtpMailer, outboxDir } from "./mailer"
+
+const message = { to: "reader@example.com", ...EMAIL_TEMPLATES.welcome({ name: "Ada", dashboardUrl: "http://localhost:8787/dashboard" }) }
+
+describe("the outbox transport", () => {
+  it("writes one .eml file per message, readable by a mail client", async () => {
+    const dataDir = await makeTempDir()
+    try {
+      const mailer = createOutboxMailer(outboxDir(dataDir), () => Date.UTC(2026, 10, 22))
+      await mailer.send(message)
+      await mailer.send({ ...message, to: "second@example.com" })
+      const files = await fs.readdir(path.join(dataDir, "outbox"))
+      expect(files).toHaveLength(2)
+      expect(files.every((file) => file.startsWith("2026-11-22T00-00-00-000Z-") && file.endsWith(".eml"))).toBe(true)
+      const [first, second] = await readOutbox(dataDir)
+      expect(first).toMatchObject({ to: "reader@example.com", subject: "Welcome to Image Query AI", link: "http://localhost:8787/dashboard" })
+      expect(first!.text).toContain("Hello Ada,")
+      expect(second!.to).toBe("second@example.com")
+      const raw = await fs.readFile(path.join(dataDir, "outbox", files.sort()[0]!), "utf8")
+      expect(raw).toMatch(/^From: Image Query AI <noreply@imagequery\.ai>$/m)
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("the SMTP transport", () => {
+  // A local stand-in for the mail provider, which cannot be reached from here.
+  const received: { from: string; to: string[]; data: string }[] = []
+  let server: SMTPServer
+  let port: number
+
+  beforeAll(async () => {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        let data = ""
+        stream.on("data", (chunk: Buffer) => (data += chunk.toString()))
+        stream.on("end", () => {
+          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((rcpt) => rcpt.address), data })
+          callback()
+        })
+      }
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    port = (server.server.address() as AddressInfo).port
+  })
+  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it("delivers the message to the server of SMTP_URL", async () => {
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`)
+    expect(mailer.description).toBe(`SMTP server 127.0.0.1:${port}`)
+    await mailer.send(message)
+    mailer.close()
+    expect(received).toHaveLength(1)
+    expect(received[0]).toMatchObject({ from: "noreply@imagequery.ai", to: ["reader@example.com"] })
+    expect(received[0]!.data).toContain("Subject: Welcome to Image Query AI")
+    expect(received[0]!.data).toContain("Hello Ada,")
+  })
+
+  it("rejects when the server cannot be reached, so callers can report it", async () => {
+    const mailer = createSmtpMailer("smtp://127.0.0.1:9")
+    await expect(mailer.send(message)).rejects.toThrow()
+    mailer.close()
+  })
+})
