@@ -5,6 +5,25 @@ import { Eye, EyeOff } from "./icons"
 const inputStyles =
   "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm placeholder:text-gray-400 focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100 aria-[invalid=true]:border-red-500"
 
+/** A field's hint, or its error in place of the hint; ids match the input's aria-describedby. */
+function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  if (error) {
+    return (
+      <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
+        {error}
+      </p>
+    )
+  }
+  if (!hint) return null
+  return (
+    <div id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
+      {hint}
+    </div>
+  )
+}
+
+const describedBy = (id: string, error?: string, hint?: ReactNode) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined)
+
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   label: string
   error?: string
@@ -22,19 +41,10 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
         id={id}
         className={`mt-1 ${inputStyles}`}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy(id, error, hint)}
         {...input}
       />
-      {hint && !error && (
-        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
-          {hint}
-        </div>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   )
 }
@@ -73,7 +83,7 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
           type={visible ? "text" : "password"}
           className={`${inputStyles} pr-10`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+          aria-describedby={describedBy(id, error, hint)}
           {...input}
         />
         <button
@@ -86,16 +96,7 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
           {visible ? <EyeOff aria-hidden="true" className="h-4 w-4" /> : <Eye aria-hidden="true" className="h-4 w-4" />}
         </button>
       </div>
-      {hint && !error && (
-        <div id={`${id}-hint`} className="mt-1 text-xs text-gray-500">
-          {hint}
-        </div>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   )
 }
@@ -110,6 +111,15 @@ export function FormMessage({ tone = "error", children }: { tone?: "error" | "su
   return (
     <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-3 py-2 text-sm ${styles}`}>
       {children}
+    </div>
+  )
+}
+
+/** The "or" line between a form and the federated sign-in button. */
+export function OrDivider() {
+  return (
+    <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
+      <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
     </div>
   )
 }

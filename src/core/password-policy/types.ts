@@ -2,7 +2,7 @@
  * The password policy of spec sections 3, 5, 8 and 9: its vocabulary (rule names, error codes) and
  * its types. One policy module is used by the server's check and by the forms' hint.
  */
-import type { ErrorCode } from "../api"
+import { PASSWORD_POLICY_ERROR_CODES } from "../api"
 
 /** The built-in rules, in evaluation and reporting order. */
 export const BUILT_IN_RULE_NAMES = [
@@ -21,20 +21,7 @@ export const BUILT_IN_RULE_NAMES = [
 
 export type BuiltInRuleName = (typeof BUILT_IN_RULE_NAMES)[number]
 
-/** The policy error codes of spec section 8 (a subset of ERROR_CODES). */
-export const PASSWORD_POLICY_ERROR_CODES = [
-  "PASSWORD_TOO_SHORT",
-  "PASSWORD_TOO_LONG",
-  "PASSWORD_NO_UPPERCASE",
-  "PASSWORD_NO_LOWERCASE",
-  "PASSWORD_NO_NUMBER",
-  "PASSWORD_NO_SPECIAL_CHAR",
-  "PASSWORD_TOO_COMMON",
-  "PASSWORD_SEQUENTIAL_CHARS",
-  "PASSWORD_REPEATED_CHARS",
-  "PASSWORD_CONTAINS_USER_INFO",
-  "PASSWORD_RECENTLY_USED"
-] as const satisfies readonly ErrorCode[]
+export { PASSWORD_POLICY_ERROR_CODES }
 
 export type PasswordErrorCode = (typeof PASSWORD_POLICY_ERROR_CODES)[number]
 

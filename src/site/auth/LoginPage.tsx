@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react
 import { loginErrorView } from "~auth/error-messages"
 import { useSession } from "~auth/session-store"
 import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
-import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -125,9 +125,7 @@ export default function LoginPage() {
           <ResendVerification email={unverifiedEmail} />
         </div>
       )}
-      <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
-        <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
-      </div>
+      <OrDivider />
       <GoogleSignInButton />
     </AuthCard>
   )

@@ -5,7 +5,7 @@ import { register } from "~auth/auth-api"
 import { registerErrorView } from "~auth/error-messages"
 import { useSession } from "~auth/session-store"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
-import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -146,9 +146,7 @@ export default function RegisterPage() {
           {submitting ? "Creating account..." : "Create account"}
         </button>
       </form>
-      <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
-        <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
-      </div>
+      <OrDivider />
       <GoogleSignInButton label="Sign up with Google" />
       <TermsModal open={termsOpen} busy={submitting} onAccept={() => void createAccount()} onDecline={() => setTermsOpen(false)} />
     </AuthCard>
