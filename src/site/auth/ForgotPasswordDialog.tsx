@@ -7,15 +7,20 @@ import { FormMessage, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-/** "Forgot password?" on the login page: asks for the address and sends the reset e-mail. */
-export function ForgotPasswordDialog({ initialEmail }: { initialEmail: string }) {
-  const [open, setOpen] = useState(false)
+/**
+ * "Forgot password?" on the login page: asks for the address and sends the reset e-mail. The page
+ * also opens it from the lock message, so it can be controlled.
+ */
+export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { initialEmail: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const setOpen = onOpenChange
   const [email, setEmail] = useState(initialEmail)
   const [error, setError] = useState("")
   const [sending, setSending] = useState(false)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
+    // The dialog sits inside the sign-in form in React's tree: its submit must not sign in too.
+    event.stopPropagation()
     if (!email.trim()) return setError("Please enter your email address")
     setError("")
     setSending(true)
@@ -34,16 +39,7 @@ export function ForgotPasswordDialog({ initialEmail }: { initialEmail: string })
   }
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next)
-        if (next) {
-          setEmail(initialEmail)
-          setError("")
-        }
-      }}
-    >
+    <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
         Forgot password?
       </Dialog.Trigger>

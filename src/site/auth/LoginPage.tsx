@@ -49,6 +49,7 @@ export default function LoginPage() {
   const [formError, setFormError] = useState<{ text: string; resetLink?: boolean } | null>(null)
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null)
   const [submitting, setSubmitting] = useState(false)
+  const [forgotOpen, setForgotOpen] = useState(false)
   const submittingRef = useRef(false)
 
   if (status === "loggedIn") {
@@ -101,7 +102,8 @@ export default function LoginPage() {
           onChange={(event) => setPassword(event.target.value)}
         />
         <div className="flex justify-end">
-          <ForgotPasswordDialog initialEmail={email} />
+          {/* Keyed by opening, so each opening starts from the address typed in the form. */}
+          <ForgotPasswordDialog key={String(forgotOpen)} initialEmail={email} open={forgotOpen} onOpenChange={setForgotOpen} />
         </div>
         {formError && (
           <FormMessage>
@@ -109,9 +111,9 @@ export default function LoginPage() {
             {formError.resetLink && (
               <>
                 {" "}
-                <Link to="/reset-password" className="font-medium underline">
+                <button type="button" className="font-medium underline" onClick={() => setForgotOpen(true)}>
                   Reset your password
-                </Link>
+                </button>
               </>
             )}
           </FormMessage>
