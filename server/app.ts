@@ -2,6 +2,7 @@ import helmet from "@fastify/helmet"
 import rateLimit from "@fastify/rate-limit"
 import Fastify, { type FastifyInstance } from "fastify"
 
+import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { authRoutes } from "./auth/routes"
@@ -22,6 +23,8 @@ export interface AppDependencies {
   database?: Database
   clock?: Clock
   mailer?: Mailer
+  /** Time-outs and the loopback allowance of image URLs: set by tests only, never from the environment. */
+  analyze?: AnalyzeRoutesOptions
 }
 
 declare module "fastify" {
@@ -95,6 +98,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
 
   await app.register(statusRoutes, { database, startedAt, now: clock })
   await app.register(authRoutes)
+  await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

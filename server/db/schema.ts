@@ -21,6 +21,8 @@ export interface UsersTable {
   plan_id: ColumnType<"free" | "pro" | "enterprise", "free" | "pro" | "enterprise" | undefined, "free" | "pro" | "enterprise">
   subscription_status: Generated<string>
   terms_accepted_at: Timestamp | null
+  /** Enterprise: monthly request limit set by an admin; null means unlimited. */
+  request_limit: ColumnType<number | null, number | null | undefined, number | null>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
 }
@@ -77,6 +79,14 @@ export interface PolicyViolationsTable {
   created_at: Timestamp
 }
 
+/** Questions to the vision model per user and UTC calendar month ("2026-11"). */
+export interface UsageCountersTable {
+  user_id: string
+  month: string
+  used: number
+  updated_at: Timestamp
+}
+
 export interface DatabaseSchema {
   app_settings: AppSettingsTable
   users: UsersTable
@@ -86,4 +96,5 @@ export interface DatabaseSchema {
   one_time_codes: OneTimeCodesTable
   password_history: PasswordHistoryTable
   policy_violations: PolicyViolationsTable
+  usage_counters: UsageCountersTable
 }

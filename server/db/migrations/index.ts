@@ -2,11 +2,13 @@ import type { Migration, MigrationProvider } from "kysely"
 
 import * as appSettings from "./001-app-settings"
 import * as accounts from "./002-accounts"
+import * as usage from "./003-usage"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
   "001-app-settings": appSettings,
-  "002-accounts": accounts
+  "002-accounts": accounts,
+  "003-usage": usage
 }
 
 export const migrationProvider: MigrationProvider = {

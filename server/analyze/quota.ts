@@ -1,0 +1,95 @@
+import { sql, type Kysely } from "kysely"
+
+import { getPlan, type PlanId } from "../../src/core/plans"
+import type { VqaUsage } from "../../src/core/vqa"
+import type { DatabaseSchema } from "../db/schema"
+import { ApiError } from "../http/errors"
+
+type Db = Kysely<DatabaseSchema>
+
+/** The UTC calendar month of an instant, as stored: "2026-11". */
+export function monthKey(now: number): string {
+  const date = new Date(now)
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`
+}
+
+/** The first instant of the next UTC month, when the count starts again. */
+export function nextMonthStart(now: number): number {
+  const date = new Date(now)
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
+}
+
+/** The monthly limit of an account: null is unlimited (Pro; Enterprise while an admin has set none). */
+export function monthlyLimit(user: { plan_id: PlanId; request_limit: number | null }): number | null {
+  const limit = getPlan(user.plan_id).requestLimit
+  switch (limit.kind) {
+    case "monthly":
+      return limit.requests
+    case "unlimited":
+      return null
+    case "custom":
+      return user.request_limit
+  }
+}
+
+export async function usedThisMonth(db: Db, userId: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom("usage_counters")
+    .select("used")
+    .where("user_id", "=", userId)
+    .where("month", "=", monthKey(now))
+    .executeTakeFirst()
+  return row?.used ?? 0
+}
+
+export function usageSummary(used: number, limit: number | null, now: number): VqaUsage {
+  return { used, limit, resetsAt: new Date(nextMonthStart(now)).toISOString() }
+}
+
+export function quotaExceeded(limit: number, now: number): ApiError {
+  const resetsAt = nextMonthStart(now)
+  const day = new Date(resetsAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+  const message =
+    limit === 0
+      ? `Your plan includes no AI requests. It resets on ${day} (UTC).`
+      : `You have used all ${limit} AI requests of your plan this month. Your quota resets on ${day} (UTC).`
+  return new ApiError(429, "QUOTA_EXCEEDED", message, { retryAfter: Math.max(1, Math.ceil((resetsAt - now) / 1000)) })
+}
+
+export interface Reservation {
+  month: string
+  /** The count including this request. */
+  used: number
+}
+
+/**
+ * Takes one request of this month's quota, or throws QUOTA_EXCEEDED. One conditional upsert, so
+ * parallel requests at the limit cannot both pass: the row lock makes the second wait and then
+ * see the first one's count.
+ */
+export async function reserveRequest(db: Db, userId: string, limit: number | null, now: number): Promise<Reservation> {
+  if (limit !== null && limit <= 0) throw quotaExceeded(limit, now)
+  const month = monthKey(now)
+  const at = new Date(now)
+  const row = await db
+    .insertInto("usage_counters")
+    .values({ user_id: userId, month, used: 1, updated_at: at })
+    .onConflict((conflict) => {
+      const update = conflict.columns(["user_id", "month"]).doUpdateSet({ used: sql<number>`usage_counters.used + 1`, updated_at: at })
+      return limit === null ? update : update.where("usage_counters.used", "<", limit)
+    })
+    .returning("used")
+    .executeTakeFirst()
+  if (!row) throw quotaExceeded(limit ?? 0, now)
+  return { month, used: row.used }
+}
+
+/** Gives a reserved request back (the provider failed): it does not count. */
+export async function releaseRequest(db: Db, userId: string, reservation: Reservation): Promise<void> {
+  await db
+    .updateTable("usage_counters")
+    .set({ used: sql<number>`greatest(used - 1, 0)` })
+    .where("user_id", "=", userId)
+    .where("month", "=", reservation.month)
+    .execute()
+}

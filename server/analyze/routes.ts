@@ -1,0 +1,110 @@
+import type { FastifyError, FastifyInstance } from "fastify"
+
+import { ok } from "../../src/core/api"
+import {
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_DATA_URL_LENGTH,
+  MAX_QUESTION_LENGTH,
+  VQA_MODELS,
+  vqaAskRequestSchema,
+  type VqaAnswer,
+  type VqaUsageReport
+} from "../../src/core/vqa"
+import { requireUser } from "../auth/authenticate"
+import { ApiError, parseInput } from "../http/errors"
+import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
+import { askVisionModel } from "./provider"
+import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
+import { fetchImageBytes } from "./ssrf"
+
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000
+export const DEFAULT_IMAGE_FETCH_TIMEOUT_MS = 10_000
+export const MAX_IMAGE_REDIRECTS = 3
+
+export interface AnalyzeRoutesOptions {
+  /** How long the vision model may take to answer; 30 s by default. */
+  providerTimeoutMs?: number
+  /** How long downloading an image URL may take, redirects included; 10 s by default. */
+  imageFetchTimeoutMs?: number
+  /** Tests only (never set from the environment): allow http:// and loopback image URLs. */
+  allowLoopbackImageUrls?: boolean
+}
+
+/** A JSON body holding the largest image as a data URL and the longest question, escaped. */
+const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + MAX_QUESTION_LENGTH * 6 + 16 * 1024
+
+/** The models a caller may choose: the fixed list and the server's configured VQA_MODEL. */
+export function allowedModels(configured: string): string[] {
+  return [...new Set<string>([configured, ...VQA_MODELS])]
+}
+
+/** POST /api/analyze/ask and GET /api/analyze/usage: questions about an image to the vision model, within the plan's monthly quota. */
+export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
+  const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
+  const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
+  const allowLoopback = options.allowLoopbackImageUrls === true
+
+  app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => {
+    const user = request.auth!.user
+    const now = app.clock()
+    const limit = monthlyLimit(user)
+    const used = await usedThisMonth(app.database.db, user.id, now)
+    const report: VqaUsageReport = { ...usageSummary(used, limit, now), plan: user.plan_id }
+    return ok(report)
+  })
+
+  app.post(
+    "/api/analyze/ask",
+    {
+      preHandler: requireUser,
+      bodyLimit: ASK_BODY_LIMIT,
+      // A body too large to parse can only be an oversized image: answer it like one.
+      errorHandler: (error: FastifyError) => {
+        if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw imageTooLarge()
+        throw error
+      }
+    },
+    async (request) => {
+      const user = request.auth!.user
+      const { apiKey, baseUrl, model: defaultModel } = app.config.openai
+      if (!apiKey) throw new ApiError(503, "VQA_NOT_CONFIGURED", "The vision model is not configured on this server.")
+
+      const input = parseInput(vqaAskRequestSchema, request.body)
+      const model = input.model ?? defaultModel
+      const models = allowedModels(defaultModel)
+      if (!models.includes(model)) {
+        throw new ApiError(400, "MODEL_NOT_ALLOWED", `The model ${JSON.stringify(model)} is not available. Choose one of: ${models.join(", ")}.`)
+      }
+
+      const db = app.database.db
+      const limit = monthlyLimit(user)
+      // Refuse early, before downloading anything, when the month's quota is already spent.
+      if (limit !== null && (await usedThisMonth(db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
+
+      const imageDataUrl =
+        "dataUrl" in input.image
+          ? imageFromDataUrl(input.image.dataUrl)
+          : toImageDataUrl(
+              await fetchImageBytes(input.image.url, {
+                allowLoopback,
+                timeoutMs: imageFetchTimeoutMs,
+                maxBytes: MAX_IMAGE_BYTES,
+                maxRedirects: MAX_IMAGE_REDIRECTS
+              })
+            )
+
+      const now = app.clock()
+      const reservation = await reserveRequest(db, user.id, limit, now)
+      let answer: string
+      try {
+        answer = await askVisionModel({ apiKey, baseUrl, timeoutMs: providerTimeoutMs }, { model, question: input.question, imageDataUrl })
+      } catch (error) {
+        await releaseRequest(db, user.id, reservation)
+        if (!(error instanceof ApiError)) request.log.error({ err: error }, "vision model call failed")
+        throw error
+      }
+      const result: VqaAnswer = { answer, model, usage: usageSummary(reservation.used, limit, now) }
+      return ok(result)
+    }
+  )
+}
