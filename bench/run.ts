@@ -7,6 +7,7 @@ import path from "node:path"
 
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
+import { measurePageScan } from "./page-scan"
 import { startServer, type RunningServer } from "./server-process"
 import { ensureCurrentWebBuild, projectRoot } from "./web-build"
 
@@ -16,6 +17,8 @@ const LOAD_TARGETS = [
   { name: "GET / (index.html)", path: "/" }
 ]
 /** Two starts (60 s limit each) and two stops (15 s each) at worst, plus slack; load time comes on top. */
+/** Three synthetic pages, seven runs each, in headless Chromium. */
+const PAGE_SCAN_TIME_LIMIT_SECONDS = 180
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
@@ -66,7 +69,7 @@ async function main() {
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 8) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -88,6 +91,8 @@ async function main() {
     })
     console.error(`Signing in for ${loginLoad.durationSeconds} s over ${loginLoad.connections} connections, after as long of raw argon2…`)
     const login = await measureLogin(dataDir, loginLoad)
+    console.error("Scanning synthetic pages of 100, 1,000 and 5,000 images in headless Chromium…")
+    const pageScan = await measurePageScan()
 
     const cpus = os.availableParallelism()
     const warnings = [
@@ -113,6 +118,7 @@ async function main() {
         `p99 ${login.login.latencyP99Ms} ms (${login.login.requests} requests over ${loginLoad.connections} connections; ` +
         `${login.login.non2xx} non-2xx, ${login.login.errors} errors)`,
       `Login throughput / raw argon2 throughput: ${login.ratio.toFixed(2)} (near 1: the server adds little to the hash)`,
+      ...pageScan.lines,
       ...warnings
     ]
     console.log(lines.join("\n"))
@@ -132,6 +138,7 @@ async function main() {
       // Its shutdown comes after the load runs.
       warmStart: serverFigures(warm),
       http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
+      pageScan: pageScan.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings
     }

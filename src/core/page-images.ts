@@ -13,10 +13,19 @@ export interface PageImage {
   renderedHeight: number
   alt: string
   source: PageImageSource
+  /** MIME type guessed from the URL (data: URLs carry theirs); "" when the URL does not tell. */
+  mimeType?: string
 }
 
 export const PAGE_IMAGES_REQUEST = "PAGE_IMAGES_REQUEST" as const
 
+/**
+ * Every frame (all_frames) runs its own content script, which answers only for its own document:
+ * ask one frame with chrome.tabs.sendMessage(tabId, request, { frameId }). frameId 0 is the top
+ * page; the ids of the other frames come from chrome.scripting.executeScript({ target: { tabId,
+ * allFrames: true }, func }) results (the extension has "scripting"; webNavigation is not granted).
+ * Without a frameId every frame answers and Chrome keeps the first answer, so always pass one.
+ */
 export interface PageImagesRequest {
   type: typeof PAGE_IMAGES_REQUEST
 }
@@ -30,5 +39,27 @@ export function isPageImagesRequest(message: unknown): message is PageImagesRequ
     typeof message === "object" &&
     message !== null &&
     (message as { type?: unknown }).type === PAGE_IMAGES_REQUEST
+  )
+}
+
+/**
+ * Sent by a content script with chrome.runtime.sendMessage once it has been asked for its images
+ * and the page's images change later (added, removed, another URL, loaded). At most one a second
+ * per frame; sender.tab.id and sender.frameId tell which page and frame. count is the number of
+ * distinct images now found in that frame.
+ */
+export const PAGE_IMAGES_CHANGED = "PAGE_IMAGES_CHANGED" as const
+
+export interface PageImagesChanged {
+  type: typeof PAGE_IMAGES_CHANGED
+  count: number
+}
+
+export function isPageImagesChanged(message: unknown): message is PageImagesChanged {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { type?: unknown }).type === PAGE_IMAGES_CHANGED &&
+    typeof (message as { count?: unknown }).count === "number"
   )
 }
