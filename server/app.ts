@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from "fastify"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
+import { extensionSessionRoutes } from "./auth/extension-session"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
@@ -98,6 +99,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
 
   await app.register(statusRoutes, { database, startedAt, now: clock })
   await app.register(authRoutes)
+  await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })

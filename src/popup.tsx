@@ -1,8 +1,18 @@
-import { useEffect, useState } from "react"
+import { useCallback, useEffect, useState } from "react"
 
 import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
+import type { VqaUsage } from "~core/vqa"
 import { getApiOrigin } from "~extension/api-origin"
+import {
+  endExtensionSession,
+  extensionApiFetch,
+  getExtensionSession,
+  readExtensionSession,
+  watchExtensionSession,
+  type ExtensionSession
+} from "~extension/extension-session"
+import { usageText } from "~extension/usage-text"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
@@ -10,25 +20,72 @@ import "~site/styles"
 
 type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline"; origin: string }
 
+type AccountState =
+  | { kind: "checking" }
+  | { kind: "signedOut" }
+  | { kind: "signedIn"; user: ExtensionSession["user"]; usage: string | null }
+
+/** The extension's own session (refreshed when due) and the month's usage; never throws. */
+async function loadAccount(): Promise<AccountState> {
+  let session: ExtensionSession | null
+  try {
+    session = await getExtensionSession()
+  } catch {
+    // The service is unreachable: show what is stored, without usage.
+    session = await readExtensionSession()
+  }
+  if (!session) return { kind: "signedOut" }
+  let usage: string | null = null
+  try {
+    const response = await extensionApiFetch("/api/analyze/usage", { headers: { accept: "application/json" } })
+    const body = (await response.json()) as { data?: VqaUsage }
+    if (response.ok && body.data) usage = usageText(body.data)
+  } catch {
+    // A refused refresh signs the extension out; the storage watcher reloads the state.
+  }
+  const current = await readExtensionSession()
+  return current ? { kind: "signedIn", user: current.user, usage } : { kind: "signedOut" }
+}
+
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })
+  const [account, setAccount] = useState<AccountState>({ kind: "checking" })
+  const [siteOrigin, setSiteOrigin] = useState<string | null>(null)
 
   useEffect(() => {
     const controller = new AbortController()
     void (async () => {
       const origin = await getApiOrigin()
+      setSiteOrigin(origin)
       const report = await fetchServiceStatus(origin, controller.signal)
       if (!controller.signal.aborted) setService(report ? { kind: "online", report } : { kind: "offline", origin })
     })()
     return () => controller.abort()
   }, [])
 
+  const reloadAccount = useCallback(() => {
+    void loadAccount().then(setAccount)
+  }, [])
+
+  useEffect(() => {
+    reloadAccount()
+    return watchExtensionSession(reloadAccount)
+  }, [reloadAccount])
+
   const openSidePanel = async () => {
     const window = await chrome.windows.getCurrent()
     if (window.id !== undefined) await chrome.sidePanel.open({ windowId: window.id })
   }
 
-  const openSite = () => void chrome.tabs.create({ url: chrome.runtime.getURL("tabs/site.html") })
+  // The site is served by the API's origin.
+  const openSitePage = (path: string) => {
+    if (siteOrigin) void chrome.tabs.create({ url: `${siteOrigin}${path}` })
+  }
+
+  const signOut = async () => {
+    await endExtensionSession()
+    setAccount({ kind: "signedOut" })
+  }
 
   return (
     <div className="w-80 space-y-4 bg-white p-4 font-sans text-brand-secondary">
@@ -38,13 +95,44 @@ function Popup() {
         {service.kind === "online" && `Service online · version ${service.report.version}`}
         {service.kind === "offline" && `Service unreachable at ${service.origin}`}
       </p>
+      <section aria-label="Account" className="space-y-1 rounded-lg border border-gray-200 p-3 text-sm">
+        {account.kind === "checking" && <p className="text-gray-600">Checking your account…</p>}
+        {account.kind === "signedOut" && <p className="text-gray-600">Not signed in. Sign in on the website to use AI features.</p>}
+        {account.kind === "signedIn" && (
+          <>
+            <p className="font-semibold" data-testid="account-name">
+              {account.user.name}
+            </p>
+            <p className="text-gray-600" data-testid="account-email">
+              {account.user.email}
+            </p>
+            <p>
+              Plan: <span data-testid="account-plan">{account.user.subscription?.plan.name ?? "Free"}</span>
+            </p>
+            <p className="text-gray-600" data-testid="account-usage">
+              {account.usage ?? "Usage unavailable"}
+            </p>
+          </>
+        )}
+      </section>
       <div className="flex flex-col gap-2">
         <button type="button" className={buttonStyles.primary} onClick={() => void openSidePanel()}>
           Open side panel
         </button>
-        <button type="button" className={buttonStyles.secondary} onClick={openSite}>
-          Open Image Query AI website
-        </button>
+        {account.kind === "signedIn" ? (
+          <>
+            <button type="button" className={buttonStyles.secondary} onClick={() => openSitePage("/dashboard")}>
+              Dashboard
+            </button>
+            <button type="button" className={buttonStyles.ghost} onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </>
+        ) : (
+          <button type="button" className={buttonStyles.secondary} onClick={() => openSitePage("/login?source=extension")}>
+            Sign in
+          </button>
+        )}
       </div>
     </div>
   )

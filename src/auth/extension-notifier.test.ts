@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
+import { EXTENSION_ID } from "~core/extension-id"
 import { websiteLogoutMessage } from "~core/extension-messages"
 
 import { configureExtensionNotifier, notifyExtension, resolveExtensionTransport } from "./extension-notifier"
@@ -41,8 +42,15 @@ describe("notifyExtension", () => {
     expect(sendMessage).toHaveBeenCalledWith("abcdefghijklmnop", message)
   })
 
-  it("on the web sends nothing without an extension id", async () => {
+  it("on the web sends to the extension's fixed id by default", async () => {
     const sendMessage = stubChrome()
+    await expect(notifyExtension(message)).resolves.toBe(true)
+    expect(sendMessage).toHaveBeenCalledWith(EXTENSION_ID, message)
+  })
+
+  it("on the web sends nothing when the extension id is configured away", async () => {
+    const sendMessage = stubChrome()
+    configureExtensionNotifier({ extensionId: null })
     expect(resolveExtensionTransport()).toBeNull()
     await expect(notifyExtension(message)).resolves.toBe(false)
     expect(sendMessage).not.toHaveBeenCalled()

@@ -6,19 +6,20 @@
  * 2. inside an extension page (location.protocol "chrome-extension:"): `chrome.runtime.sendMessage(message)`;
  * 3. on the web: `chrome.runtime.sendMessage(extensionId, message)`, only when the browser exposes
  *    chrome.runtime.sendMessage (the extension lists the site in externally_connectable) AND an extension id
- *    is configured;
+ *    is configured: EXTENSION_ID (fixed by the manifest key) unless configured otherwise, `null` for none;
  * 4. otherwise nothing is sent. Never window.postMessage: any other extension's content script on the page
  *    could read the tokens from it.
  *
  * Sending never throws and never rejects: a failure (no receiver, extension reloaded...) is logged as a warning.
  */
+import { EXTENSION_ID } from "~core/extension-id"
 import { type WebsiteMessage } from "~core/extension-messages"
 
 export type ExtensionTransport = (message: WebsiteMessage) => unknown
 
 export interface ExtensionNotifierConfig {
-  /** The extension's id, needed to reach it from a web page. */
-  extensionId?: string
+  /** The extension's id, needed to reach it from a web page: EXTENSION_ID when left out, null to send nothing from the web. */
+  extensionId?: string | null
   /** Replaces the chrome.runtime transport entirely. */
   transport?: ExtensionTransport
 }
@@ -45,7 +46,8 @@ function insideExtensionPage(): boolean {
 
 /** The transport that `notifyExtension` would use now, or null when the message would not be sent. */
 export function resolveExtensionTransport(): ExtensionTransport | null {
-  const { transport, extensionId } = notifierConfig
+  const { transport } = notifierConfig
+  const extensionId = notifierConfig.extensionId === undefined ? EXTENSION_ID : notifierConfig.extensionId
   if (transport) return transport
   const runtime = chromeRuntime()
   if (!runtime) return null

@@ -1,5 +1,7 @@
 import { SELECTED_IMAGE_KEY, type SelectedImage } from "~extension/messages"
 
+import { listenToSiteMessages } from "./site-messages"
+
 export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
 
 function registerContextMenu() {
@@ -22,3 +24,6 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
   const selected: SelectedImage = { url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl, selectedAt: Date.now() }
   void chrome.storage.session.set({ [SELECTED_IMAGE_KEY]: selected })
 })
+
+// The companion site's sign-in, sync and logout messages (externally_connectable).
+listenToSiteMessages()

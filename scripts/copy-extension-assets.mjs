@@ -1,0 +1,62 @@
+// Copies the files the local analysis engines load at run time into the built extension, so that
+// nothing is fetched from the network: `npm run build:extension` runs it after `plasmo build`.
+//   engines/ocr/  tesseract.js worker, the three LSTM-only cores (the WebAssembly is embedded in
+//                 each .wasm.js file) and the English model (4.0.0_best_int, gzipped)
+import fs from "node:fs"
+import path from "node:path"
+import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const require = createRequire(path.join(root, "package.json"))
+
+/** The folder of an installed package, found through its package.json. */
+const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`))
+
+const tesseract = packageDir("tesseract.js")
+const core = packageDir("tesseract.js-core")
+const eng = packageDir("@tesseract.js-data/eng")
+
+/** Destination folder (relative to the build) -> files to copy into it. */
+export const ENGINE_ASSETS = {
+  "engines/ocr": [
+    path.join(tesseract, "dist/worker.min.js"),
+    // createWorker(lang, OEM.LSTM_ONLY) picks one of these by the browser's WebAssembly features.
+    path.join(core, "tesseract-core-relaxedsimd-lstm.wasm.js"),
+    path.join(core, "tesseract-core-simd-lstm.wasm.js"),
+    path.join(core, "tesseract-core-lstm.wasm.js"),
+    path.join(eng, "4.0.0_best_int/eng.traineddata.gz")
+  ]
+}
+
+const BUILDS = ["build/chrome-mv3-prod", "build/chrome-mv3-dev"]
+
+export function copyEngineAssets(buildDir) {
+  let bytes = 0
+  let files = 0
+  for (const [folder, sources] of Object.entries(ENGINE_ASSETS)) {
+    const target = path.join(buildDir, folder)
+    fs.mkdirSync(target, { recursive: true })
+    for (const source of sources) {
+      if (!fs.existsSync(source)) throw new Error(`Missing engine file ${source}: run npm install`)
+      fs.copyFileSync(source, path.join(target, path.basename(source)))
+      bytes += fs.statSync(source).size
+      files += 1
+    }
+  }
+  return { files, bytes }
+}
+
+function main() {
+  const present = BUILDS.map((build) => path.join(root, build)).filter((dir) => fs.existsSync(path.join(dir, "manifest.json")))
+  if (present.length === 0) {
+    console.error(`No built extension found in ${BUILDS.join(" or ")}: run plasmo build first.`)
+    process.exit(1)
+  }
+  for (const dir of present) {
+    const { files, bytes } = copyEngineAssets(dir)
+    console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main()

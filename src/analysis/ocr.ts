@@ -1,0 +1,153 @@
+// Local text recognition (OCR) with tesseract.js, entirely from files shipped in the extension
+// (scripts/copy-extension-assets.mjs puts them in engines/ocr/): nothing is fetched at run time.
+import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
+
+import { OnceLoader, SerialQueue, toBlob, withTimeout, type AnalysisEngine, type ImageSource, type ProgressListener } from "./engine"
+
+export interface OcrBox {
+  x0: number
+  y0: number
+  x1: number
+  y1: number
+}
+
+export interface OcrWord {
+  text: string
+  /** 0–1 */
+  confidence: number
+  /** Pixels of the analysed image, top-left origin. */
+  bbox: OcrBox
+}
+
+export interface OcrResult {
+  /** The recognised text, one line of the image per line. */
+  text: string
+  /** Mean confidence of the page, 0–1. */
+  confidence: number
+  words: OcrWord[]
+  /** Time spent recognising this image (not waiting in the queue, not starting the engine). */
+  durationMs: number
+}
+
+export type OcrEngine = AnalysisEngine<OcrResult>
+
+export interface OcrEngineOptions {
+  /** Folder of the shipped engine files inside the extension. */
+  basePath?: string
+  /** Language model(s) in that folder, e.g. "eng". */
+  language?: string
+  startTimeoutMs?: number
+  runTimeoutMs?: number
+}
+
+export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
+export const OCR_RUN_FAILED_MESSAGE = "Text recognition took too long on this image and was stopped. Try again or use a smaller image."
+
+/** tesseract.js logger statuses in words people read. */
+const STAGES: Record<string, string> = {
+  "loading tesseract core": "Loading the text recognition engine",
+  "initializing tesseract": "Starting the text recognition engine",
+  "loading language traineddata": "Loading the language model",
+  "initializing api": "Preparing text recognition",
+  "recognizing text": "Recognising text"
+}
+
+/**
+ * An absolute URL for a folder of the extension. Inside extension pages a root-relative path
+ * would do too (tesseract.js resolves it against the page), but the worker and the WebAssembly
+ * core then resolve their own relative loads against the worker script, so absolute is clearer.
+ */
+export function extensionUrl(path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return path.replace(/\/$/, "")
+  const absolute = path.startsWith("/") ? path : `/${path}`
+  if (typeof chrome !== "undefined" && chrome.runtime?.getURL) return chrome.runtime.getURL(absolute).replace(/\/$/, "")
+  return new URL(absolute, globalThis.location.href).href.replace(/\/$/, "")
+}
+
+const round = (value: number) => Math.round(value * 10) / 10
+
+function wordsOf(blocks: Block[] | null): OcrWord[] {
+  const words: OcrWord[] = []
+  for (const block of blocks ?? [])
+    for (const paragraph of block.paragraphs)
+      for (const line of paragraph.lines)
+        for (const word of line.words) {
+          const text = word.text.trim()
+          if (!text) continue
+          const { x0, y0, x1, y1 } = word.bbox
+          words.push({ text, confidence: round(word.confidence) / 100, bbox: { x0, y0, x1, y1 } })
+        }
+  return words
+}
+
+export function createOcrEngine({
+  basePath = "/engines/ocr",
+  language = "eng",
+  startTimeoutMs = 20_000,
+  runTimeoutMs = 60_000
+}: OcrEngineOptions = {}): OcrEngine {
+  const queue = new SerialQueue()
+  let report: ProgressListener = () => {}
+
+  const loader = new OnceLoader<Worker>(async (onProgress) => {
+    const base = extensionUrl(basePath)
+    report = onProgress
+    onProgress({ stage: "Loading the text recognition engine", fraction: 0 })
+    const starting = createWorker(language, OEM.LSTM_ONLY, {
+      workerPath: `${base}/worker.min.js`,
+      corePath: base,
+      langPath: base,
+      workerBlobURL: false,
+      gzip: true,
+      cacheMethod: "none",
+      logger: (message: LoggerMessage) => {
+        const stage = STAGES[message.status] ?? message.status
+        report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })
+      },
+      errorHandler: (error: unknown) => console.error("Text recognition worker:", error)
+    })
+    try {
+      const worker = await withTimeout(starting, startTimeoutMs, OCR_START_FAILED_MESSAGE)
+      onProgress({ stage: "Text recognition ready", fraction: 1 })
+      return worker
+    } catch (error) {
+      // A worker that starts after the time-out is not used: free it.
+      void starting.then((late) => late.terminate()).catch(() => {})
+      if (error instanceof Error && error.message === OCR_START_FAILED_MESSAGE) throw error
+      throw new Error(OCR_START_FAILED_MESSAGE, { cause: error })
+    }
+  })
+
+  async function recognise(image: ImageSource): Promise<OcrResult> {
+    const worker = await loader.load()
+    const blob = await toBlob(image)
+    const started = performance.now()
+    try {
+      const { data } = await withTimeout(worker.recognize(blob, {}, { text: true, blocks: true }), runTimeoutMs, OCR_RUN_FAILED_MESSAGE)
+      return {
+        text: data.text.trim(),
+        confidence: round(data.confidence) / 100,
+        words: wordsOf(data.blocks),
+        durationMs: Math.round(performance.now() - started)
+      }
+    } catch (error) {
+      // A stuck or crashed worker is replaced on the next run.
+      const stale = await loader.reset()
+      void stale?.terminate().catch(() => {})
+      throw error
+    }
+  }
+
+  return {
+    id: "ocr",
+    load: async (onProgress) => {
+      await loader.load(onProgress)
+    },
+    run: (image) => queue.run(() => recognise(image)),
+    dispose: () =>
+      queue.run(async () => {
+        const worker = await loader.reset()
+        await worker?.terminate()
+      })
+  }
+}

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+
+import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage } from "~core/extension-messages"
+import type { User } from "~core/user"
+import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
+import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
+
+import {
+  handleSiteMessage,
+  INVALID_WEBSITE_MESSAGE_ERROR,
+  INVALID_WEBSITE_PAYLOAD_ERROR,
+  INVALID_WEBSITE_TIMESTAMP_ERROR,
+  INVALID_WEBSITE_TYPE_ERROR,
+  listenToSiteMessages,
+  parseWebsiteMessage,
+  SENDER_NOT_ALLOWED_ERROR
+} from "./site-messages"
+
+const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
+const API = "http://api.test"
+const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
+const bob: User & { id: string } = { id: "u2", name: "Bob", email: "bob@example.com", role: "user", provider: "email" }
+
+let fake: FakeChrome
+let calls: { url: string; authorization: string | null; body: string | null }[]
+let counter = 0
+
+/** A fake API: extension-session opens "ext-N" tokens for the bearer "site-<userId>", logout and refresh answer. */
+const fakeFetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const url = String(input)
+  const authorization = new Headers(init.headers).get("authorization")
+  calls.push({ url, authorization, body: typeof init.body === "string" ? init.body : null })
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+  if (url === `${API}/api/auth/extension-session`) {
+    const user = authorization === "Bearer site-u1" ? ada : authorization === "Bearer site-u2" ? bob : null
+    if (!user) return json(401, { success: false, error: { code: "UNAUTHORIZED", message: "Please sign in to continue." } })
+    counter += 1
+    return json(200, { success: true, data: { user, token: `ext-${counter}`, refreshToken: `ext-refresh-${counter}`, expiresAt: Math.floor(Date.now() / 1000) + 3600 } })
+  }
+  if (url === `${API}/api/auth/logout`) return json(200, { success: true, data: { loggedOut: true } })
+  return json(404, { success: false, error: { message: "not found" } })
+}) as unknown as typeof fetch
+
+beforeEach(async () => {
+  fake = createFakeChrome()
+  vi.stubGlobal("chrome", fake)
+  await fake.storage.local.set({ apiOrigin: API })
+  calls = []
+  counter = 0
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
+
+describe("parseWebsiteMessage", () => {
+  it("accepts the three website messages as the site builds them", () => {
+    expect(parseWebsiteMessage(login(ada))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGIN", authToken: "site-u1", user: ada } })
+    expect(parseWebsiteMessage(websiteSyncMessage({ user: ada, authToken: "t" }))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_SYNC" } })
+    expect(parseWebsiteMessage(websiteLogoutMessage())).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGOUT" } })
+  })
+
+  it.each([
+    [null, INVALID_WEBSITE_MESSAGE_ERROR],
+    ["WEBSITE_AUTH_LOGIN", INVALID_WEBSITE_MESSAGE_ERROR],
+    [[], INVALID_WEBSITE_MESSAGE_ERROR],
+    [{ timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: 42, timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: "EXTENSION_AUTH_STATUS_REQUEST", timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT" }, INVALID_WEBSITE_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: "1" }, INVALID_WEBSITE_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: Number.NaN }, INVALID_WEBSITE_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1 }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1, payload: { user: ada, tokens: { authToken: "" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_AUTH_SYNC", timestamp: 1, payload: { user: { name: "x" }, tokens: { authToken: "t" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_OTHER", timestamp: 1 }, "Unknown message type: WEBSITE_OTHER"]
+  ])("refuses %j", (raw, error) => {
+    expect(parseWebsiteMessage(raw)).toEqual({ ok: false, error })
+  })
+})
+
+describe("handleSiteMessage", () => {
+  it("answers {success: false, error} to a page outside the site's origins and does nothing", async () => {
+    for (const sender of [undefined, {}, { origin: "http://evil.example", url: "http://evil.example/" }, { id: "otherextension", url: "chrome-extension://otherextension/a.html" }]) {
+      await expect(handleSiteMessage(login(ada), sender, fakeFetch)).resolves.toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
+    }
+    expect(calls).toEqual([])
+    expect(await readExtensionSession()).toBeNull()
+  })
+
+  it("answers {success: false, error} to a malformed message", async () => {
+    await expect(handleSiteMessage({ type: "WEBSITE_AUTH_LOGIN", timestamp: "now" }, SITE, fakeFetch)).resolves.toEqual({
+      success: false,
+      error: INVALID_WEBSITE_TIMESTAMP_ERROR
+    })
+    expect(calls).toEqual([])
+  })
+
+  it("opens its own session with the site's token once, stores it under one key and never stores the site's token", async () => {
+    await expect(handleSiteMessage(login(ada), SITE, fakeFetch)).resolves.toEqual({ success: true })
+    await expect(handleSiteMessage(websiteSyncMessage({ user: { ...ada, name: "Ada L." }, authToken: "site-u1" }), SITE, fakeFetch)).resolves.toEqual({ success: true })
+    expect(calls.map((call) => [call.url, call.authorization])).toEqual([[`${API}/api/auth/extension-session`, "Bearer site-u1"]])
+
+    const session = await readExtensionSession()
+    expect(session).toMatchObject({ user: { email: "ada@example.com", name: "Ada L." }, token: "ext-1", refreshToken: "ext-refresh-1" })
+    expect(session!.expiresAt).toBeGreaterThan(Date.now() + 50 * 60_000)
+    const stored = JSON.stringify([...fake.storage.local.items.entries()])
+    expect(stored).not.toContain("site-u1")
+    expect(stored).not.toContain("site-refresh")
+    expect([...fake.storage.local.items.keys()].sort()).toEqual(["apiOrigin", EXTENSION_SESSION_KEY])
+  })
+
+  it("handles a sign-in followed at once by a sync with one session", async () => {
+    const answers = await Promise.all([handleSiteMessage(login(ada), SITE, fakeFetch), handleSiteMessage(websiteSyncMessage({ user: ada, authToken: "site-u1" }), SITE, fakeFetch)])
+    expect(answers).toEqual([{ success: true }, { success: true }])
+    expect(calls.filter((call) => call.url.endsWith("/extension-session"))).toHaveLength(1)
+  })
+
+  it("replaces the session of another user: logs the old one out first", async () => {
+    await handleSiteMessage(login(ada), SITE, fakeFetch)
+    await handleSiteMessage(login(bob), SITE, fakeFetch)
+    expect(calls.map((call) => [call.url, call.authorization])).toEqual([
+      [`${API}/api/auth/extension-session`, "Bearer site-u1"],
+      [`${API}/api/auth/logout`, "Bearer ext-1"],
+      [`${API}/api/auth/extension-session`, "Bearer site-u2"]
+    ])
+    expect(await readExtensionSession()).toMatchObject({ user: { email: "bob@example.com" }, token: "ext-2" })
+  })
+
+  it("ends its session on WEBSITE_AUTH_LOGOUT with its own token", async () => {
+    await handleSiteMessage(login(ada), SITE, fakeFetch)
+    await expect(handleSiteMessage(websiteLogoutMessage(), SITE, fakeFetch)).resolves.toEqual({ success: true })
+    expect(calls.at(-1)).toEqual({ url: `${API}/api/auth/logout`, authorization: "Bearer ext-1", body: JSON.stringify({ refreshToken: "ext-refresh-1" }) })
+    expect(await readExtensionSession()).toBeNull()
+  })
+
+  it("answers the service's refusal as {success: false, error}", async () => {
+    const stranger = { ...ada, id: "u9" }
+    await expect(handleSiteMessage(login(stranger), SITE, fakeFetch)).resolves.toEqual({ success: false, error: "Please sign in to continue." })
+    expect(await readExtensionSession()).toBeNull()
+  })
+})
+
+describe("listenToSiteMessages", () => {
+  it("registers an onMessageExternal listener that answers asynchronously", async () => {
+    listenToSiteMessages(fake.runtime as unknown as typeof chrome.runtime)
+    const [listener] = [...fake.runtime.onMessageExternal.listeners] as ((message: unknown, sender: unknown, respond: (answer: unknown) => void) => unknown)[]
+    const answered = new Promise((resolve) => expect(listener!({ type: "nope", timestamp: 1 }, SITE, resolve)).toBe(true))
+    await expect(answered).resolves.toEqual({ success: false, error: INVALID_WEBSITE_TYPE_ERROR })
+  })
+})

@@ -1,0 +1,59 @@
+/** A minimal chrome.* for unit tests: storage.local / storage.session in memory, onChanged, runtime listeners. */
+type Listener = (...args: never[]) => unknown
+
+function event() {
+  const listeners = new Set<Listener>()
+  return {
+    listeners,
+    addListener: (listener: Listener) => void listeners.add(listener),
+    removeListener: (listener: Listener) => void listeners.delete(listener),
+    hasListener: (listener: Listener) => listeners.has(listener)
+  }
+}
+
+export function createFakeChrome() {
+  const onChanged = event()
+  const area = (name: string) => {
+    const items = new Map<string, unknown>()
+    const keysOf = (keys: unknown): string[] =>
+      keys === undefined || keys === null ? [...items.keys()] : typeof keys === "string" ? [keys] : Array.isArray(keys) ? (keys as string[]) : Object.keys(keys as object)
+    const answer = <T>(value: T, callback?: unknown) => {
+      if (typeof callback === "function") (callback as (value: T) => void)(value)
+      return Promise.resolve(value)
+    }
+    const notify = (changes: Record<string, { oldValue?: unknown; newValue?: unknown }>) => {
+      for (const listener of onChanged.listeners) (listener as (c: typeof changes, a: string) => void)(changes, name)
+    }
+    return {
+      items,
+      get: (keys?: unknown, callback?: unknown) =>
+        answer(Object.fromEntries(keysOf(keys).filter((key) => items.has(key)).map((key) => [key, structuredClone(items.get(key))])), callback),
+      set: (values: Record<string, unknown>, callback?: unknown) => {
+        const changes: Record<string, { oldValue?: unknown; newValue?: unknown }> = {}
+        for (const [key, value] of Object.entries(values)) {
+          changes[key] = { oldValue: items.get(key), newValue: value }
+          items.set(key, structuredClone(value))
+        }
+        notify(changes)
+        return answer(undefined, callback)
+      },
+      remove: (keys: unknown, callback?: unknown) => {
+        const changes: Record<string, { oldValue?: unknown }> = {}
+        for (const key of keysOf(keys)) {
+          if (!items.has(key)) continue
+          changes[key] = { oldValue: items.get(key) }
+          items.delete(key)
+        }
+        if (Object.keys(changes).length) notify(changes)
+        return answer(undefined, callback)
+      },
+      clear: () => Promise.resolve(items.clear())
+    }
+  }
+  return {
+    storage: { local: area("local"), session: area("session"), onChanged },
+    runtime: { id: "ffaglifbbggnijgmaboakodgdepojdjj", onMessageExternal: event(), onMessage: event(), getManifest: () => ({ manifest_version: 3 }) }
+  }
+}
+
+export type FakeChrome = ReturnType<typeof createFakeChrome>

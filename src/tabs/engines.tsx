@@ -1,0 +1,170 @@
+// tabs/engines.html: an internal check that the local analysis engines start and work on this
+// computer (for support: "open this page and tell us what it says"), also driven by the
+// end-to-end tests and the bench. Not linked from the product yet.
+import { useCallback, useEffect, useRef, useState } from "react"
+
+import type { AnalysisProgress, ImageSource } from "~analysis/engine"
+import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
+import { PRODUCT_NAME } from "~core/company"
+import { Logo } from "~ui/Logo"
+import { buttonStyles } from "~ui/styles"
+
+import "~site/styles"
+
+const PAGE_TITLE = `${PRODUCT_NAME} — engine check`
+const SAMPLE_LINES = ["IMAGE QUERY AI", "LOCAL TEXT 2026", "READS WORDS"]
+
+/** One engine for the page's lifetime: it starts on first use and is reused. */
+let ocrEngine: OcrEngine | null = null
+const getOcrEngine = () => (ocrEngine ??= createOcrEngine())
+
+type CheckState =
+  | { kind: "idle" }
+  | { kind: "busy"; progress: AnalysisProgress }
+  | { kind: "done"; result: OcrResult; loadMs: number | null; source: string; sampleRead: boolean | null }
+  | { kind: "error"; message: string }
+
+/** The sample image: black capitals on white, big enough for any working OCR. */
+function drawSample(): HTMLCanvasElement {
+  const canvas = document.createElement("canvas")
+  canvas.width = 900
+  canvas.height = 330
+  const context = canvas.getContext("2d")!
+  context.fillStyle = "#ffffff"
+  context.fillRect(0, 0, canvas.width, canvas.height)
+  context.fillStyle = "#000000"
+  context.font = "bold 64px sans-serif"
+  context.textBaseline = "top"
+  SAMPLE_LINES.forEach((line, index) => context.fillText(line, 40, 40 + index * 90))
+  return canvas
+}
+
+/** Whitespace- and case-insensitive; capital I and small l are the same glyph in sans-serif fonts. */
+const normalise = (text: string) => text.replace(/\s+/g, " ").trim().replace(/l/g, "I").toUpperCase()
+
+function EnginesPage() {
+  const [state, setState] = useState<CheckState>({ kind: "idle" })
+  const [lastImage, setLastImage] = useState<{ image: ImageSource; source: string; isSample: boolean } | null>(null)
+  const loaded = useRef(false)
+  /** Finished analyses (results and errors), so a caller can tell one run's outcome from the next. */
+  const [finished, setFinished] = useState(0)
+
+  useEffect(() => {
+    document.title = PAGE_TITLE
+  }, [])
+
+  const analyse = useCallback(async (image: ImageSource, source: string, isSample: boolean) => {
+    setLastImage({ image, source, isSample })
+    const engine = getOcrEngine()
+    setState({ kind: "busy", progress: { stage: "Starting" } })
+    try {
+      let loadMs: number | null = null
+      if (!loaded.current) {
+        const started = performance.now()
+        await engine.load((progress) => setState({ kind: "busy", progress }))
+        loadMs = Math.round(performance.now() - started)
+        loaded.current = true
+      }
+      setState({ kind: "busy", progress: { stage: "Recognising text" } })
+      const result = await engine.run(image)
+      const sampleRead = isSample ? SAMPLE_LINES.every((line) => normalise(result.text).includes(line)) : null
+      setState({ kind: "done", result, loadMs, source, sampleRead })
+    } catch (error) {
+      loaded.current = false
+      setState({ kind: "error", message: error instanceof Error ? error.message : String(error) })
+    }
+    setFinished((count) => count + 1)
+  }, [])
+
+  const busy = state.kind === "busy"
+
+  return (
+    <main className="mx-auto max-w-3xl space-y-6 p-8 text-gray-900">
+      <Logo />
+      <header className="space-y-2">
+        <h1 className="text-2xl font-semibold text-brand-secondary">Engine check</h1>
+        <p className="text-sm text-gray-600">
+          Checks that local analysis works on this computer. Images are analysed inside the browser and are not sent anywhere.
+        </p>
+      </header>
+
+      <section className="space-y-3 rounded-xl border border-gray-200 p-5" aria-labelledby="ocr-heading">
+        <h2 id="ocr-heading" className="text-lg font-semibold">
+          Text recognition (OCR)
+        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="button" className={buttonStyles.primary} disabled={busy} onClick={() => void analyse(drawSample(), "sample text", true)}>
+            Check with sample text
+          </button>
+          <label className={buttonStyles.secondary + (busy ? " pointer-events-none opacity-50" : " cursor-pointer")}>
+            Choose an image…
+            <input
+              type="file"
+              accept="image/*"
+              className="sr-only"
+              data-testid="ocr-file"
+              disabled={busy}
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0]
+                event.currentTarget.value = ""
+                if (file) void analyse(file, file.name, false)
+              }}
+            />
+          </label>
+          <button
+            type="button"
+            className={buttonStyles.ghost}
+            disabled={busy || !lastImage}
+            onClick={() => lastImage && void analyse(lastImage.image, lastImage.source, lastImage.isSample)}>
+            Run again
+          </button>
+        </div>
+
+        <div data-testid="ocr-status" data-state={state.kind} data-finished={finished} aria-live="polite" className="space-y-3 text-sm">
+          {state.kind === "idle" && <p className="text-gray-600">Not run yet.</p>}
+          {state.kind === "busy" && (
+            <p>
+              {state.progress.stage}
+              {state.progress.fraction !== undefined && ` (${Math.round(state.progress.fraction * 100)} %)`}…
+            </p>
+          )}
+          {state.kind === "error" && (
+            <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-700">
+              {state.message}
+            </p>
+          )}
+          {state.kind === "done" && (
+            <>
+              {state.sampleRead !== null && (
+                <p className={state.sampleRead ? "font-medium text-emerald-700" : "font-medium text-red-700"}>
+                  {state.sampleRead ? "Local text recognition works on this computer." : "The sample text was not read correctly."}
+                </p>
+              )}
+              <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+                <dt className="text-gray-500">Image</dt>
+                <dd>{state.source}</dd>
+                <dt className="text-gray-500">Engine start</dt>
+                <dd data-testid="ocr-load-ms" data-value={state.loadMs ?? ""}>
+                  {state.loadMs === null ? "already running" : `${state.loadMs} ms`}
+                </dd>
+                <dt className="text-gray-500">Recognition</dt>
+                <dd data-testid="ocr-duration-ms" data-value={state.result.durationMs}>
+                  {state.result.durationMs} ms
+                </dd>
+                <dt className="text-gray-500">Confidence</dt>
+                <dd data-testid="ocr-confidence">{Math.round(state.result.confidence * 100)} %</dd>
+                <dt className="text-gray-500">Words</dt>
+                <dd data-testid="ocr-word-count">{state.result.words.length}</dd>
+              </dl>
+              <pre data-testid="ocr-text" className="whitespace-pre-wrap rounded-lg bg-gray-50 p-3 font-mono text-sm">
+                {state.result.text || "(no text found)"}
+              </pre>
+            </>
+          )}
+        </div>
+      </section>
+    </main>
+  )
+}
+
+export default EnginesPage

@@ -1,0 +1,283 @@
+import http from "node:http"
+import net from "node:net"
+
+import type { Browser, Page, WebWorker } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { readOutbox } from "../../server/test-support"
+import { EXTENSION_ID } from "../../src/core/extension-id"
+import { SITE_ORIGINS } from "../../src/extension/site-origins"
+import { installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
+import { startServer, type RunningServer } from "./server"
+
+const NAME = "Ada Lovelace"
+const EMAIL = "ada.extension@example.com"
+const PASSWORD = "Blue-Harbor-42!"
+const SESSION_KEY = "extensionSession"
+
+/**
+ * The site must be reached at an origin of the extension's externally_connectable list (http://127.0.0.1:8787),
+ * while startServer picks a free port: a plain TCP relay from 127.0.0.1:8787 to the server gives the site that origin.
+ */
+async function relay(fromPort: number, toPort: number): Promise<{ close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer((client) => {
+    const upstream = net.connect(toPort, "127.0.0.1")
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on("close", () => sockets.delete(socket))
+      socket.on("error", () => socket.destroy())
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) => reject(new Error(`Port ${fromPort} is needed for the site's allowed origin: ${error.message}`)))
+    server.listen(fromPort, "127.0.0.1", resolve)
+  })
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+/** A page from an origin outside the allow list (another port of 127.0.0.1). */
+async function hostileServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Hostile</title><p>Nothing to see</p>")
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
+  return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
+}
+
+interface StoredSession {
+  user: { name: string; email: string }
+  token: string
+  refreshToken: string
+  expiresAt: number
+}
+
+describe("the extension's own session, opened from the site", () => {
+  const siteOrigin = SITE_ORIGINS.find((origin) => origin.startsWith("http://127.0.0.1:"))!
+  let server: RunningServer
+  let siteRelay: { close(): Promise<void> }
+  let hostile: Awaited<ReturnType<typeof hostileServer>>
+  let browser: Browser
+  let extension: LoadedExtension
+  let site: Page
+  const workerErrors: string[] = []
+
+  const extensionUrl = (file: string) => `chrome-extension://${extension.id}/${file}`
+  const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
+  const inputFor = (label: string) => `xpath/.//input[@id=//label[normalize-space()='${label}']/@for]`
+
+  async function storedSession(): Promise<StoredSession | null> {
+    const raw = await inWorker(extension.worker, async (key: string) => (await chrome.storage.local.get(key))[key] as string | undefined, SESSION_KEY)
+    return raw ? (JSON.parse(raw) as StoredSession) : null
+  }
+
+  async function waitForStoredSession(): Promise<StoredSession> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const session = await storedSession()
+      if (session) return session
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error("The extension stored no session")
+  }
+
+  async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+    const response = await fetch(`${server.url}${path}`, {
+      method: init.method ?? "GET",
+      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}) },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {})
+    })
+    return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> } }
+  }
+
+  beforeAll(async () => {
+    server = await startServer()
+    siteRelay = await relay(Number(new URL(siteOrigin).port), server.port)
+    hostile = await hostileServer()
+    browser = await launchBrowser({ extension: true })
+    extension = await installExtension(browser)
+    extension.worker.on("console", (message) => {
+      if (message.type() === "error") workerErrors.push(message.text())
+    })
+    await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
+
+    // A verified account, made through the API.
+    expect((await api("/api/auth/register", { method: "POST", body: { email: EMAIL, password: PASSWORD, name: NAME, termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
+    let link: string | undefined
+    for (let attempt = 0; attempt < 50 && !link; attempt++) {
+      link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(EMAIL) && mail.subject.startsWith("Verify"))?.link
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const oobCode = new URL(link!).searchParams.get("oobCode")
+    expect((await api("/api/auth/verify-email", { method: "POST", body: { oobCode } })).status).toBe(200)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await hostile?.close()
+    await siteRelay?.close()
+    await server?.stop()
+  })
+
+  it("uses the stable extension id of the manifest key", () => {
+    expect(extension.id).toBe(EXTENSION_ID)
+  })
+
+  it("opens a session of its own when the user signs in on the site, and never stores the site's token", async () => {
+    site = await browser.newPage()
+    const errors = watchPageErrors(site)
+    await site.goto(`${siteOrigin}/login`, { waitUntil: "networkidle0" })
+    expect(await site.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe("function")
+    for (const [label, value] of [
+      ["Email", EMAIL],
+      ["Password", PASSWORD]
+    ] as const) {
+      const input = await site.waitForSelector(inputFor(label))
+      await input!.type(value)
+    }
+    await site.click(button("Sign in"))
+    await site.waitForFunction(() => location.pathname === "/dashboard", { timeout: 15_000 })
+
+    const session = await waitForStoredSession()
+    expect(session.user).toMatchObject({ name: NAME, email: EMAIL })
+    expect(session.expiresAt).toBeGreaterThan(Date.now() + 50 * 60_000)
+
+    const siteTokens = await site.evaluate(() => [localStorage.getItem("authToken"), localStorage.getItem("refreshToken")])
+    expect(siteTokens[0]).toBeTruthy()
+    expect(session.token).not.toBe(siteTokens[0])
+    expect(session.refreshToken).not.toBe(siteTokens[1])
+    const everything = await inWorker(extension.worker, async () => JSON.stringify([await chrome.storage.local.get(null), await chrome.storage.session.get(null)]))
+    for (const token of siteTokens) expect(everything).not.toContain(token)
+
+    // The extension's token is a live session of its own.
+    expect((await api("/api/auth/profile", { token: session.token })).status).toBe(200)
+    expect(errors).toEqual([])
+  })
+
+  it("shows the signed-in user, the plan and the month's usage in the popup", async () => {
+    const popup = await browser.newPage()
+    const errors = watchPageErrors(popup)
+    await popup.goto(extensionUrl("popup.html"))
+    await popup.waitForFunction(() => document.body.innerText.includes("Service online · version 1.0.0"))
+    await popup.waitForFunction((name: string) => document.body.innerText.includes(name), { timeout: 10_000 }, NAME)
+    await popup.waitForFunction(() => document.body.innerText.includes("0 of 10 AI requests used this month"), { timeout: 10_000 })
+    const text = await popup.evaluate(() => document.body.innerText)
+    expect(text).toContain(EMAIL)
+    expect(await popup.$eval("[data-testid='account-plan']", (element) => element.textContent)).toBe("Free")
+    expect(await popup.$(button("Sign out"))).not.toBeNull()
+    await screenshot(popup, "extension-popup-signed-in")
+    await popup.click(button("Dashboard"))
+    const dashboard = await browser.waitForTarget((target) => target.url() === `${server.url}/dashboard`, { timeout: 10_000 })
+    await (await dashboard.page())?.close()
+    expect(errors).toEqual([])
+    await popup.close()
+  })
+
+  it("answers the site itself only {success}: no token comes back, and bad input is refused", async () => {
+    const answers = await site.evaluate(async (id: string) => {
+      const runtime = (globalThis as unknown as { chrome: { runtime: { sendMessage: (id: string, message: unknown) => Promise<unknown> } } }).chrome.runtime
+      return Promise.all([
+        runtime.sendMessage(id, { type: "WEBSITE_AUTH_LOGOUT" }),
+        runtime.sendMessage(id, { type: "WEBSITE_AUTH_SYNC", timestamp: "now" }),
+        runtime.sendMessage(id, { type: "EXTENSION_AUTH_STATUS_REQUEST", timestamp: Date.now() })
+      ])
+    }, EXTENSION_ID)
+    expect(answers).toEqual([
+      { success: false, error: "Invalid message: the timestamp must be a number" },
+      { success: false, error: "Invalid message: the timestamp must be a number" },
+      { success: false, error: "Invalid message type: it must be a string starting with WEBSITE_" }
+    ])
+    expect(await storedSession()).not.toBeNull()
+  })
+
+  it("gives a hostile page of another origin no way to the extension and no token", async () => {
+    const session = (await storedSession())!
+    const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
+    const page = await browser.newPage()
+    await page.goto(`${hostile.url}/`, { waitUntil: "load" })
+    const probe = await page.evaluate(async (id: string) => {
+      const chromeObject = (globalThis as { chrome?: { runtime?: { sendMessage?: (id: string, message: unknown) => Promise<unknown> } } }).chrome
+      let sendOutcome = "no chrome.runtime.sendMessage"
+      if (typeof chromeObject?.runtime?.sendMessage === "function") {
+        try {
+          sendOutcome = JSON.stringify(await chromeObject.runtime.sendMessage(id, { type: "WEBSITE_AUTH_SYNC", timestamp: Date.now() }))
+        } catch (error) {
+          sendOutcome = `failed: ${String(error)}`
+        }
+      }
+      // Everything a page script can read of its own: window's properties, storage, cookies and the document.
+      const windowValues: string[] = []
+      for (const key of Object.getOwnPropertyNames(window)) {
+        try {
+          const value = (window as unknown as Record<string, unknown>)[key]
+          if (typeof value === "string") windowValues.push(value)
+          else if (value && typeof value === "object" && key !== "window" && key !== "self" && key !== "top" && key !== "parent" && key !== "frames" && key !== "globalThis") {
+            try {
+              windowValues.push(JSON.stringify(value))
+            } catch {
+              // Not serialisable: not data a script could lift a token from as is.
+            }
+          }
+        } catch {
+          // Cross-origin or throwing getter.
+        }
+      }
+      const storage = JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })
+      return { runtime: typeof chromeObject?.runtime, sendOutcome, readable: [windowValues.join("\n"), storage, document.cookie, document.documentElement.outerHTML].join("\n") }
+    }, EXTENSION_ID)
+    expect(probe.runtime).toBe("undefined")
+    expect(probe.sendOutcome).toBe("no chrome.runtime.sendMessage")
+    for (const token of [session.token, session.refreshToken, siteToken!]) expect(probe.readable).not.toContain(token)
+    // And the session is still the same one.
+    expect((await storedSession())?.token).toBe(session.token)
+    await page.close()
+  })
+
+  it("signs out from the popup: the extension's session ends, the site's stays", async () => {
+    const session = (await storedSession())!
+    const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
+    const popup = await browser.newPage()
+    await popup.goto(extensionUrl("popup.html"))
+    await popup.waitForSelector(button("Sign out"), { timeout: 10_000 })
+    await popup.click(button("Sign out"))
+    await popup.waitForFunction(() => document.body.innerText.includes("Not signed in"), { timeout: 10_000 })
+    await screenshot(popup, "extension-popup-signed-out")
+    await popup.click(button("Sign in"))
+    const login = await browser.waitForTarget((target) => target.url() === `${server.url}/login?source=extension`, { timeout: 10_000 })
+    await (await login.page())?.close()
+    expect(await storedSession()).toBeNull()
+    for (let attempt = 0; attempt < 50; attempt++) {
+      if ((await api("/api/auth/profile", { token: session.token })).status === 401) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect((await api("/api/auth/profile", { token: session.token })).status).toBe(401)
+    expect((await api("/api/auth/profile", { token: siteToken! })).status).toBe(200)
+    await popup.close()
+  })
+
+  it("ends its session when the site logs out", async () => {
+    // The site's sync on the next page load opens a new extension session; then the site's logout ends it.
+    await site.reload({ waitUntil: "networkidle0" })
+    const session = await waitForStoredSession()
+    await site.click(`button[aria-label='Account menu for ${NAME}']`)
+    await site.click("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    for (let attempt = 0; attempt < 100 && (await storedSession()); attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await storedSession()).toBeNull()
+    expect((await api("/api/auth/profile", { token: session.token })).status).toBe(401)
+  })
+
+  it("logged no error in its service worker", () => {
+    expect(workerErrors).toEqual([])
+  })
+})
