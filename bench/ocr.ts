@@ -14,11 +14,11 @@ import zlib from "node:zlib"
 
 import type { Browser, Page } from "puppeteer-core"
 
+import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "../src/analysis/ocr-sample"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const BUILD_DIR = path.join(root, "build/chrome-mv3-prod")
-const LINES = ["IMAGE QUERY AI", "LOCAL TEXT 2026", "READS WORDS"]
 const COLD_RUNS = 3
 const WARM_RUNS = 5
 const TIMEOUT_MS = 60_000
@@ -56,19 +56,7 @@ function ensureBuild() {
 async function renderImage(browser: Browser): Promise<string> {
   const page = await browser.newPage()
   try {
-    return await page.evaluate((lines: string[]) => {
-      const canvas = document.createElement("canvas")
-      canvas.width = 1000
-      canvas.height = 80 + lines.length * 100
-      const context = canvas.getContext("2d")!
-      context.fillStyle = "#ffffff"
-      context.fillRect(0, 0, canvas.width, canvas.height)
-      context.fillStyle = "#000000"
-      context.font = "bold 64px sans-serif"
-      context.textBaseline = "top"
-      lines.forEach((line, index) => context.fillText(line, 40, 40 + index * 100))
-      return canvas.toDataURL("image/png")
-    }, LINES)
+    return await page.evaluate(sampleTextImageDataUrl, OCR_SAMPLE_LINES)
   } finally {
     await page.close()
   }
@@ -213,7 +201,6 @@ function zippedSize(dir: string): { bytes: number; method: string } {
   }
 }
 
-const normalise = (text: string) => text.replace(/\s+/g, " ").trim()
 
 export function ocrLines(figures: OcrFigures): string[] {
   const mb = (bytes: number) => (bytes / 1_000_000).toFixed(1)
@@ -241,15 +228,13 @@ export async function measureOcr(): Promise<{ figures: OcrFigures; lines: string
     console.error("OCR bench: bare tesseract.js…")
     const bare = await measureBare(browser, pageUrl, dataUrl)
     const zip = zippedSize(BUILD_DIR)
-    const text = normalise(wrapper.text)
-    // Capital I and small l are one glyph in sans-serif fonts ("AI" reads as "Al").
-    const canonical = text.replace(/l/g, "I").toUpperCase()
+    const text = wrapper.text.replace(/\s+/g, " ").trim()
     const figures: OcrFigures = {
       ...wrapper,
       ...bare,
       ratio: wrapper.warmMs / bare.bareWarmMs,
       text,
-      readAll: LINES.every((line) => canonical.includes(line)),
+      readAll: readsEveryLine(wrapper.text),
       zipBytes: zip.bytes,
       unpackedBytes: directorySize(BUILD_DIR),
       zipMethod: zip.method

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "react"
 
 import type { AnalysisProgress, ImageSource } from "~analysis/engine"
+import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { PRODUCT_NAME } from "~core/company"
 import { Logo } from "~ui/Logo"
@@ -12,7 +13,6 @@ import { buttonStyles } from "~ui/styles"
 import "~site/styles"
 
 const PAGE_TITLE = `${PRODUCT_NAME} — engine check`
-const SAMPLE_LINES = ["IMAGE QUERY AI", "LOCAL TEXT 2026", "READS WORDS"]
 
 /** One engine for the page's lifetime: it starts on first use and is reused. */
 let ocrEngine: OcrEngine | null = null
@@ -24,23 +24,10 @@ type CheckState =
   | { kind: "done"; result: OcrResult; loadMs: number | null; source: string; sampleRead: boolean | null }
   | { kind: "error"; message: string }
 
-/** The sample image: black capitals on white, big enough for any working OCR. */
-function drawSample(): HTMLCanvasElement {
-  const canvas = document.createElement("canvas")
-  canvas.width = 900
-  canvas.height = 330
-  const context = canvas.getContext("2d")!
-  context.fillStyle = "#ffffff"
-  context.fillRect(0, 0, canvas.width, canvas.height)
-  context.fillStyle = "#000000"
-  context.font = "bold 64px sans-serif"
-  context.textBaseline = "top"
-  SAMPLE_LINES.forEach((line, index) => context.fillText(line, 40, 40 + index * 90))
-  return canvas
+/** The sample as an image the engine takes. */
+async function sampleImage(): Promise<Blob> {
+  return (await fetch(sampleTextImageDataUrl(OCR_SAMPLE_LINES))).blob()
 }
-
-/** Whitespace- and case-insensitive; capital I and small l are the same glyph in sans-serif fonts. */
-const normalise = (text: string) => text.replace(/\s+/g, " ").trim().replace(/l/g, "I").toUpperCase()
 
 function EnginesPage() {
   const [state, setState] = useState<CheckState>({ kind: "idle" })
@@ -67,7 +54,7 @@ function EnginesPage() {
       }
       setState({ kind: "busy", progress: { stage: "Recognising text" } })
       const result = await engine.run(image)
-      const sampleRead = isSample ? SAMPLE_LINES.every((line) => normalise(result.text).includes(line)) : null
+      const sampleRead = isSample ? readsEveryLine(result.text) : null
       setState({ kind: "done", result, loadMs, source, sampleRead })
     } catch (error) {
       loaded.current = false
@@ -93,7 +80,7 @@ function EnginesPage() {
           Text recognition (OCR)
         </h2>
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" className={buttonStyles.primary} disabled={busy} onClick={() => void analyse(drawSample(), "sample text", true)}>
+          <button type="button" className={buttonStyles.primary} disabled={busy} onClick={() => void sampleImage().then((image) => analyse(image, "sample text", true))}>
             Check with sample text
           </button>
           <label className={buttonStyles.secondary + (busy ? " pointer-events-none opacity-50" : " cursor-pointer")}>

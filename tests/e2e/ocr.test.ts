@@ -5,27 +5,15 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
+import { normaliseOcrText, OCR_SAMPLE_LINES, sampleTextImageDataUrl } from "../../src/analysis/ocr-sample"
+
 import { EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
 
-const OCR_LINES = ["IMAGE QUERY AI", "LOCAL TEXT 2026", "READS WORDS"]
-
 /** Renders text lines black on white in a big sans-serif font on a canvas of an ordinary page; returns PNG bytes. */
-async function renderTextImage(browser: Browser, lines: string[] = OCR_LINES): Promise<Buffer> {
+async function renderTextImage(browser: Browser, lines: string[] = OCR_SAMPLE_LINES): Promise<Buffer> {
   const page = await browser.newPage()
   try {
-    const dataUrl = await page.evaluate((textLines: string[]) => {
-      const canvas = document.createElement("canvas")
-      canvas.width = 1000
-      canvas.height = 80 + textLines.length * 100
-      const context = canvas.getContext("2d")!
-      context.fillStyle = "#ffffff"
-      context.fillRect(0, 0, canvas.width, canvas.height)
-      context.fillStyle = "#000000"
-      context.font = "bold 64px sans-serif"
-      context.textBaseline = "top"
-      textLines.forEach((line, index) => context.fillText(line, 40, 40 + index * 100))
-      return canvas.toDataURL("image/png")
-    }, lines)
+    const dataUrl = await page.evaluate(sampleTextImageDataUrl, lines)
     return Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64")
   } finally {
     await page.close()
@@ -57,7 +45,6 @@ async function waitForOcr(page: Page, after: number, timeout = 45_000) {
  * Whitespace- and case-insensitive. Capital I and small l are the same glyph in sans-serif fonts,
  * so OCR reads "AI" as "Al"; the expected lines have no small l, so this loses nothing else.
  */
-const normalise = (text: string) => text.replace(/\s+/g, " ").trim().replace(/l/g, "I").toUpperCase()
 
 describe("local OCR in the built extension", () => {
   let browser: Browser
@@ -111,8 +98,8 @@ describe("local OCR in the built extension", () => {
 
     expect(outcome.error).toBe("")
     expect(outcome.state).toBe("done")
-    const text = normalise(outcome.text)
-    for (const line of OCR_LINES) expect(text).toContain(line)
+    const text = normaliseOcrText(outcome.text)
+    for (const line of OCR_SAMPLE_LINES) expect(text).toContain(line)
     expect(outcome.words).toBeGreaterThanOrEqual(8)
     expect(outcome.loadMs).toBeGreaterThan(0)
     expect(outcome.durationMs).toBeGreaterThan(0)
@@ -122,7 +109,7 @@ describe("local OCR in the built extension", () => {
     const again = await waitForOcr(page, 1)
     expect(again.state).toBe("done")
     expect(again.loadMs).toBeNull()
-    expect(normalise(again.text)).toBe(text)
+    expect(normaliseOcrText(again.text)).toBe(text)
 
     // The page's own requests and the tesseract worker's (watched from shortly after it starts,
     // which catches the model download): all of them inside the extension.
