@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import type { OneTimeCodePurpose } from "../db/schema"
 import type { OutgoingMail } from "../mail/mailer"
 import { signAccessToken } from "./tokens"
 import { createSession, type SessionClient } from "./sessions"
@@ -12,13 +13,9 @@ import { toPublicUser, type UserRow } from "./users"
 /** Our links carry an apiKey like the identity-service links the spec describes; it is public. */
 export const EMAIL_LINK_API_KEY = "image-query-ai"
 
-export function verificationLink(publicUrl: string, code: string): string {
-  const params = new URLSearchParams({ mode: "verifyEmail", oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
-  return `${publicUrl}/?${params.toString()}`
-}
-
-export function resetLink(publicUrl: string, code: string): string {
-  const params = new URLSearchParams({ mode: "resetPassword", oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
+/** The link formats of the run contract; the landing page forwards them to their pages. */
+function emailLink(publicUrl: string, mode: "verifyEmail" | "resetPassword", code: string): string {
+  const params = new URLSearchParams({ mode, oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
   return `${publicUrl}/?${params.toString()}`
 }
 
@@ -37,29 +34,36 @@ async function deliver(app: FastifyInstance, message: OutgoingMail, what: string
   }
 }
 
-export async function sendVerificationEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
-  const code = await issueCode(app.database.db, user.id, "verify_email", EMAIL_VERIFICATION_CODE_LIFETIME_MS, app.clock())
-  const link = verificationLink(app.config.publicUrl, code)
-  const sent = await deliver(
-    app,
-    { to: user.email, ...EMAIL_TEMPLATES.emailVerification({ name: user.name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 }) },
-    "verification"
-  )
-  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, "verification email written to the outbox")
+/** The e-mails that carry a one-time code: which code, which link, which template. */
+const CODE_EMAILS = {
+  verify_email: {
+    what: "verification",
+    lifetimeMs: EMAIL_VERIFICATION_CODE_LIFETIME_MS,
+    mode: "verifyEmail",
+    content: (name: string, link: string) =>
+      EMAIL_TEMPLATES.emailVerification({ name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 })
+  },
+  reset_password: {
+    what: "password reset",
+    lifetimeMs: PASSWORD_RESET_CODE_LIFETIME_MS,
+    mode: "resetPassword",
+    content: (name: string, link: string) =>
+      EMAIL_TEMPLATES.passwordReset({ name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 })
+  }
+} as const
+
+/** Issues a fresh code and e-mails its link; without SMTP the link is also logged, so a local user can follow it. */
+async function sendCodeEmail(app: FastifyInstance, user: UserRow, purpose: OneTimeCodePurpose): Promise<boolean> {
+  const kind = CODE_EMAILS[purpose]
+  const code = await issueCode(app.database.db, user.id, purpose, kind.lifetimeMs, app.clock())
+  const link = emailLink(app.config.publicUrl, kind.mode, code)
+  const sent = await deliver(app, { to: user.email, ...kind.content(user.name, link) }, kind.what)
+  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, `${kind.what} email written to the outbox`)
   return sent
 }
 
-export async function sendPasswordResetEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
-  const code = await issueCode(app.database.db, user.id, "reset_password", PASSWORD_RESET_CODE_LIFETIME_MS, app.clock())
-  const link = resetLink(app.config.publicUrl, code)
-  const sent = await deliver(
-    app,
-    { to: user.email, ...EMAIL_TEMPLATES.passwordReset({ name: user.name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 }) },
-    "password reset"
-  )
-  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, "password reset email written to the outbox")
-  return sent
-}
+export const sendVerificationEmail = (app: FastifyInstance, user: UserRow) => sendCodeEmail(app, user, "verify_email")
+export const sendPasswordResetEmail = (app: FastifyInstance, user: UserRow) => sendCodeEmail(app, user, "reset_password")
 
 export async function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
   return deliver(app, { to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) }, "welcome")

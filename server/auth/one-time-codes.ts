@@ -24,6 +24,17 @@ export async function issueCode(db: Db, userId: string, purpose: OneTimeCodePurp
   return code
 }
 
+/** The user of a code that is still usable, without spending it (to check input before consuming). */
+export async function findUsableCode(db: Db, code: string, purpose: OneTimeCodePurpose, now: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("one_time_codes")
+    .select(["user_id", "used_at", "expires_at"])
+    .where("code_hash", "=", hashToken(code))
+    .where("purpose", "=", purpose)
+    .executeTakeFirst()
+  return row && !row.used_at && row.expires_at.getTime() > now ? row.user_id : null
+}
+
 export type ConsumedCode = { ok: true; userId: string } | { ok: false; reason: "unknown" | "used" | "expired" }
 
 /** Marks a code used and returns its user; a code works once and only before it expires. */

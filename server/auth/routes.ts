@@ -25,11 +25,11 @@ import {
   signIn
 } from "./account-service"
 import { authenticate, requireUser } from "./authenticate"
-import { consumeCode } from "./one-time-codes"
+import { consumeCode, findUsableCode } from "./one-time-codes"
 import { hashPassword, spendVerificationTime, verifyPassword } from "./passwords"
 import { revokeSession, revokeUserSessions, rotateRefreshToken } from "./sessions"
 import { checkSignInGate, clearSignInFailures, recordSignInFailure } from "./sign-in-protection"
-import { hashToken, signAccessToken } from "./tokens"
+import { signAccessToken } from "./tokens"
 import { findUserByEmail, findUserById, normaliseEmail, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
@@ -223,14 +223,9 @@ export async function authRoutes(app: FastifyInstance) {
   app.post("/api/auth/reset-password", { config: rateLimit(AUTH_RATE_LIMITS.emailLookup) }, async (request) => {
     const { oobCode, newPassword } = parseInput(resetPasswordRequestSchema, request.body)
     const invalidLink = () => new ApiError(400, "INVALID_OR_EXPIRED_CODE", "Invalid password reset link. Please request a new password reset.")
-    const pending = await db
-      .selectFrom("one_time_codes")
-      .innerJoin("users", "users.id", "one_time_codes.user_id")
-      .select(["users.id", "users.email", "users.name", "one_time_codes.used_at", "one_time_codes.expires_at"])
-      .where("one_time_codes.code_hash", "=", hashToken(oobCode))
-      .where("one_time_codes.purpose", "=", "reset_password")
-      .executeTakeFirst()
-    if (!pending || pending.used_at || pending.expires_at.getTime() <= app.clock()) throw invalidLink()
+    const userId = await findUsableCode(db, oobCode, "reset_password", app.clock())
+    const pending = userId ? await findUserById(db, userId) : undefined
+    if (!pending) throw invalidLink()
     // The policy is checked before the code is spent, so a refused password leaves the link usable.
     await enforcePasswordPolicy(app, newPassword, { email: pending.email, name: pending.name, userId: pending.id }, "reset")
     const consumed = await consumeCode(db, oobCode, "reset_password", app.clock())

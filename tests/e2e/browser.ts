@@ -58,6 +58,11 @@ export async function installExtension(browser: Browser): Promise<LoadedExtensio
   return { id, worker }
 }
 
+/** Runs a function in the extension's service worker and returns its result. */
+export function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
+  return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
+}
+
 /** Collects console errors and uncaught exceptions of a page, for assertions. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = []

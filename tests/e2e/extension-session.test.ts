@@ -1,13 +1,13 @@
 import http from "node:http"
 import net from "node:net"
 
-import type { Browser, Page, WebWorker } from "puppeteer-core"
+import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
 import { EXTENSION_ID } from "../../src/core/extension-id"
 import { SITE_ORIGINS } from "../../src/extension/site-origins"
-import { installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
+import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Ada Lovelace"
@@ -51,10 +51,6 @@ async function hostileServer(): Promise<{ url: string; close(): Promise<void> }>
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as net.AddressInfo
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
-
-function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
-  return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
 }
 
 interface StoredSession {

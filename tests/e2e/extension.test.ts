@@ -1,15 +1,10 @@
 import path from "node:path"
 
-import type { Browser, Page, WebWorker } from "puppeteer-core"
+import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
+import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
-
-/** Runs a function in the extension's service worker and returns its result. */
-function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
-  return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
-}
 
 describe("the built extension in Chromium", () => {
   let server: RunningServer

@@ -3,30 +3,17 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { installExtension, launchBrowser, type LoadedExtension } from "./browser"
+import type { PageImage } from "../../src/core/page-images"
+
+import { installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
-
-interface ReportedImage {
-  url: string
-  width: number
-  height: number
-  renderedWidth: number
-  renderedHeight: number
-  alt: string
-  source: string
-  mimeType?: string
-}
-
-function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
-  return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
-}
 
 /**
  * Asks one frame's content script for its images. Frame ids come from chrome.scripting (the
  * extension has "scripting" and <all_urls>; webNavigation is not granted); each frame answers
  * for its own document only.
  */
-function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Promise<ReportedImage[]> {
+function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Promise<PageImage[]> {
   return inWorker(
     worker,
     async (url: string, wanted: string) => {
@@ -35,7 +22,7 @@ function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Pro
       const frame = frames.find((result) => result.result === wanted)
       if (!frame) throw new Error(`No frame ${wanted} in ${JSON.stringify(frames)}`)
       const response = (await chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: frame.frameId })) as {
-        images: ReportedImage[]
+        images: PageImage[]
       }
       return response.images
     },
@@ -44,7 +31,7 @@ function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Pro
   )
 }
 
-const byUrl = (images: ReportedImage[]) => [...images].sort((a, b) => a.url.localeCompare(b.url))
+const byUrl = (images: PageImage[]) => [...images].sort((a, b) => a.url.localeCompare(b.url))
 
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
