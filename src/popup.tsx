@@ -12,6 +12,7 @@ import {
   watchExtensionSession,
   type ExtensionSession
 } from "~extension/extension-session"
+import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
 import { usageText } from "~extension/usage-text"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
@@ -82,8 +83,11 @@ function Popup() {
     if (siteOrigin) void chrome.tabs.create({ url: `${siteOrigin}${path}` })
   }
 
+  // The service worker ends the session and signs the site out too (its open pages now, later ones when opened).
   const signOut = async () => {
-    await endExtensionSession()
+    const request: SignOutRequest = { type: SIGN_OUT_REQUEST }
+    const answer = (await chrome.runtime.sendMessage(request)) as { success: boolean } | undefined
+    if (!answer?.success) await endExtensionSession()
     setAccount({ kind: "signedOut" })
   }
 

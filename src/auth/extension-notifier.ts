@@ -31,13 +31,41 @@ export function configureExtensionNotifier(next: ExtensionNotifierConfig): void 
   notifierConfig = { ...next }
 }
 
+/** The part of a chrome.runtime.Port the site uses. */
+export interface ExtensionPort {
+  postMessage(message: unknown): void
+  disconnect(): void
+  onMessage: { addListener(listener: (message: unknown) => void): void }
+  onDisconnect: { addListener(listener: () => void): void }
+}
+
 interface RuntimeLike {
   sendMessage: (...args: unknown[]) => unknown
+  connect?: (...args: unknown[]) => ExtensionPort
 }
 
 function chromeRuntime(): RuntimeLike | null {
   const runtime = (globalThis as { chrome?: { runtime?: Partial<RuntimeLike> } }).chrome?.runtime
   return typeof runtime?.sendMessage === "function" ? (runtime as RuntimeLike) : null
+}
+
+function configuredExtensionId(): string | null {
+  return notifierConfig.extensionId === undefined ? EXTENSION_ID : notifierConfig.extensionId
+}
+
+/**
+ * Opens the port named `name` to the extension, by the same rules as the transport below (inside an extension
+ * page: our own runtime; on the web: the configured extension id, when the browser exposes chrome.runtime),
+ * or answers null when there is nothing to connect to.
+ */
+export function resolveExtensionConnector(name: string): (() => ExtensionPort) | null {
+  if (notifierConfig.transport) return null
+  const runtime = chromeRuntime()
+  const connect = runtime?.connect
+  if (!runtime || typeof connect !== "function") return null
+  if (insideExtensionPage()) return () => connect.call(runtime, { name })
+  const extensionId = configuredExtensionId()
+  return extensionId ? () => connect.call(runtime, extensionId, { name }) : null
 }
 
 function insideExtensionPage(): boolean {
@@ -47,7 +75,7 @@ function insideExtensionPage(): boolean {
 /** The transport that `notifyExtension` would use now, or null when the message would not be sent. */
 export function resolveExtensionTransport(): ExtensionTransport | null {
   const { transport } = notifierConfig
-  const extensionId = notifierConfig.extensionId === undefined ? EXTENSION_ID : notifierConfig.extensionId
+  const extensionId = configuredExtensionId()
   if (transport) return transport
   const runtime = chromeRuntime()
   if (!runtime) return null

@@ -1,5 +1,6 @@
 import { SELECTED_IMAGE_KEY, type SelectedImage } from "~extension/messages"
 
+import { listenToSiteLinks } from "./site-link"
 import { listenToSiteMessages } from "./site-messages"
 
 export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
@@ -27,3 +28,9 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
 
 // The companion site's sign-in, sync and logout messages (externally_connectable).
 listenToSiteMessages()
+// Requests to the site (status, logout) over the ports its pages open.
+listenToSiteLinks()
+// Tokens live in chrome.storage.local: keep content scripts (which run inside web pages) away from it.
+void chrome.storage.local
+  .setAccessLevel({ accessLevel: "TRUSTED_CONTEXTS" })
+  .catch((error: unknown) => console.warn("Could not restrict chrome.storage.local to the extension", error))

@@ -24,7 +24,9 @@ import {
   saveExtensionSession,
   type SessionUser
 } from "~extension/extension-session"
-import { isAllowedSiteSender, type SenderLike } from "~extension/site-origins"
+import { type SenderLike } from "~extension/site-origins"
+
+import { clearPendingSiteLogout, isSiteLogoutPending, isSiteSender } from "./site-link"
 
 export const WEBSITE_MESSAGE_PREFIX = "WEBSITE_"
 export const SENDER_NOT_ALLOWED_ERROR = "This page may not message Image Query AI"
@@ -32,6 +34,7 @@ export const INVALID_WEBSITE_MESSAGE_ERROR = "Invalid message: expected an objec
 export const INVALID_WEBSITE_TYPE_ERROR = `Invalid message type: it must be a string starting with ${WEBSITE_MESSAGE_PREFIX}`
 export const INVALID_WEBSITE_TIMESTAMP_ERROR = "Invalid message: the timestamp must be a number"
 export const INVALID_WEBSITE_PAYLOAD_ERROR = "Invalid message: the payload must hold a user and an access token"
+export const SIGNED_OUT_IN_EXTENSION_ERROR = "You signed out in the extension. Sign in again to use it."
 
 export type ParsedWebsiteMessage =
   | { type: typeof WEBSITE_AUTH_LOGIN | typeof WEBSITE_AUTH_SYNC; timestamp: number; user: SessionUser; authToken: string }
@@ -65,12 +68,17 @@ function sameUser(a: SessionUser, b: SessionUser): boolean {
 async function apply(message: ParsedWebsiteMessage, fetchImpl: typeof fetch): Promise<void> {
   if (message.type === WEBSITE_AUTH_LOGOUT) {
     await endExtensionSession(fetchImpl)
+    await clearPendingSiteLogout()
     return
   }
+  // The site still holds the session the user ended in the extension; its logout request is on its way.
+  if (message.type === WEBSITE_AUTH_SYNC && (await isSiteLogoutPending())) throw new Error(SIGNED_OUT_IN_EXTENSION_ERROR)
+  if (message.type === WEBSITE_AUTH_LOGIN) await clearPendingSiteLogout()
   const current = await readExtensionSession()
   if (current && sameUser(current.user, message.user)) {
     // Same account: keep our own tokens, take the site's fresher profile (name, plan).
-    await saveExtensionSession({ ...current, user: { ...current.user, ...message.user } })
+    const user = { ...current.user, ...message.user }
+    if (JSON.stringify(user) !== JSON.stringify(current.user)) await saveExtensionSession({ ...current, user })
     return
   }
   if (current) await endExtensionSession(fetchImpl)
@@ -84,7 +92,7 @@ let queue: Promise<unknown> = Promise.resolve()
  * at once by a SYNC opens one session, not two. Never rejects.
  */
 export function handleSiteMessage(raw: unknown, sender: SenderLike | undefined, fetchImpl: typeof fetch = fetch): Promise<ExtensionAnswer> {
-  if (!isAllowedSiteSender(sender)) return Promise.resolve(extensionErrorAnswer(SENDER_NOT_ALLOWED_ERROR))
+  if (!isSiteSender(sender)) return Promise.resolve(extensionErrorAnswer(SENDER_NOT_ALLOWED_ERROR))
   const parsed = parseWebsiteMessage(raw)
   if (!parsed.ok) return Promise.resolve(extensionErrorAnswer(parsed.error))
   const run = queue.then(() => apply(parsed.message, fetchImpl))
@@ -95,9 +103,18 @@ export function handleSiteMessage(raw: unknown, sender: SenderLike | undefined, 
   )
 }
 
-/** Registers the chrome.runtime.onMessageExternal listener of the service worker. */
+/**
+ * Registers the service worker's listeners: onMessageExternal for the site on the web, onMessage for the site
+ * rendered in the extension's own tab page (other internal messages are left to their own listeners).
+ */
 export function listenToSiteMessages(runtime: typeof chrome.runtime = chrome.runtime): void {
   runtime.onMessageExternal.addListener((message, sender, sendResponse) => {
+    void handleSiteMessage(message, sender).then(sendResponse)
+    return true
+  })
+  runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+    const type = (message as { type?: unknown } | null)?.type
+    if (typeof type !== "string" || !type.startsWith(WEBSITE_MESSAGE_PREFIX)) return false
     void handleSiteMessage(message, sender).then(sendResponse)
     return true
   })

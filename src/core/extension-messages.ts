@@ -23,6 +23,13 @@ export const EXTENSION_MESSAGE_PREFIX = "EXTENSION_"
 export const EXTENSION_AUTH_STATUS_REQUEST = "EXTENSION_AUTH_STATUS_REQUEST"
 export const EXTENSION_LOGOUT_REQUEST = "EXTENSION_LOGOUT_REQUEST"
 
+/**
+ * Name of the long-lived port the site opens to the extension (chrome.runtime.connect): the extension sends
+ * its EXTENSION_* requests over it, since a web page cannot receive chrome.runtime messages otherwise, and the
+ * site answers each one on the same port with an ExtensionAnswer.
+ */
+export const SITE_LINK_PORT_NAME = "image-query-ai-site"
+
 /** Incoming types the site knows how to answer. */
 export const KNOWN_EXTENSION_MESSAGE_TYPES = [EXTENSION_AUTH_STATUS_REQUEST, EXTENSION_LOGOUT_REQUEST] as const
 export type KnownExtensionMessageType = (typeof KNOWN_EXTENSION_MESSAGE_TYPES)[number]
@@ -132,4 +139,14 @@ export function extensionSuccessAnswer(): ExtensionAnswer {
 export function extensionErrorAnswer(error: unknown): ExtensionAnswer {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "Unknown error"
   return { success: false, error: message || "Unknown error" }
+}
+
+/** A request the extension sends the site over the site-link port. */
+export interface ExtensionRequest {
+  type: KnownExtensionMessageType
+  timestamp: number
+}
+
+export function extensionRequest(type: KnownExtensionMessageType, clock: Clock = Date.now): ExtensionRequest {
+  return { type, timestamp: clock() }
 }

@@ -52,7 +52,15 @@ export function createFakeChrome() {
   }
   return {
     storage: { local: area("local"), session: area("session"), onChanged },
-    runtime: { id: "ffaglifbbggnijgmaboakodgdepojdjj", onMessageExternal: event(), onMessage: event(), getManifest: () => ({ manifest_version: 3 }) }
+    runtime: {
+      id: "ffaglifbbggnijgmaboakodgdepojdjj",
+      onMessageExternal: event(),
+      onMessage: event(),
+      onConnectExternal: event(),
+      onConnect: event(),
+      getURL: (path: string) => `chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj/${path.replace(/^\//, "")}`,
+      getManifest: () => ({ manifest_version: 3 })
+    }
   }
 }
 

@@ -9,3 +9,10 @@ export interface SelectedImage {
   pageUrl?: string
   selectedAt: number
 }
+
+/** Sent by the extension's own pages (popup, side panel) to the service worker: sign out here and on the site. */
+export const SIGN_OUT_REQUEST = "SIGN_OUT_REQUEST"
+
+export interface SignOutRequest {
+  type: typeof SIGN_OUT_REQUEST
+}

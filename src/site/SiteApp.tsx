@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { BrowserRouter, HashRouter, MemoryRouter, Route, Routes } from "react-router"
 
+import { connectExtensionLink } from "~auth/extension-link"
 import { useSession } from "~auth/session-store"
 import { Toaster } from "~ui/toast"
 
@@ -31,6 +32,7 @@ export function SiteApp({ router, initialPath = "/" }: SiteAppProps) {
   const [queryClient] = useState(createQueryClient)
   const restoreSession = useSession((state) => state.restore)
   useEffect(() => restoreSession(), [restoreSession])
+  useEffect(() => connectExtensionLink(), [])
 
   return (
     <QueryClientProvider client={queryClient}>

@@ -88,6 +88,34 @@ describe("the extension's own session, opened from the site", () => {
     throw new Error("The extension stored no session")
   }
 
+  async function signInOnSite(page: Page) {
+    await page.goto(`${siteOrigin}/login`, { waitUntil: "networkidle0" })
+    for (const [label, value] of [
+      ["Email", EMAIL],
+      ["Password", PASSWORD]
+    ] as const) {
+      const input = await page.waitForSelector(inputFor(label))
+      await input!.type(value)
+    }
+    await page.click(button("Sign in"))
+    await page.waitForFunction(() => location.pathname === "/dashboard", { timeout: 15_000 })
+  }
+
+  const siteToken = (page: Page) => page.evaluate(() => localStorage.getItem("authToken"))
+
+  async function waitForSiteSignedOut(page: Page) {
+    await page.waitForFunction(() => localStorage.getItem("authToken") === null, { timeout: 15_000 })
+  }
+
+  async function signOutInPopup() {
+    const popup = await browser.newPage()
+    await popup.goto(extensionUrl("popup.html"))
+    await popup.waitForSelector(button("Sign out"), { timeout: 10_000 })
+    await popup.click(button("Sign out"))
+    await popup.waitForFunction(() => document.body.innerText.includes("Not signed in"), { timeout: 10_000 })
+    return popup
+  }
+
   async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
     const response = await fetch(`${server.url}${path}`, {
       method: init.method ?? "GET",
@@ -133,17 +161,8 @@ describe("the extension's own session, opened from the site", () => {
   it("opens a session of its own when the user signs in on the site, and never stores the site's token", async () => {
     site = await browser.newPage()
     const errors = watchPageErrors(site)
-    await site.goto(`${siteOrigin}/login`, { waitUntil: "networkidle0" })
+    await signInOnSite(site)
     expect(await site.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe("function")
-    for (const [label, value] of [
-      ["Email", EMAIL],
-      ["Password", PASSWORD]
-    ] as const) {
-      const input = await site.waitForSelector(inputFor(label))
-      await input!.type(value)
-    }
-    await site.click(button("Sign in"))
-    await site.waitForFunction(() => location.pathname === "/dashboard", { timeout: 15_000 })
 
     const session = await waitForStoredSession()
     expect(session.user).toMatchObject({ name: NAME, email: EMAIL })
@@ -240,14 +259,31 @@ describe("the extension's own session, opened from the site", () => {
     await page.close()
   })
 
-  it("signs out from the popup: the extension's session ends, the site's stays", async () => {
+  it("gives a hostile page no way to sign the site out: the site listens to no window message", async () => {
+    const before = await siteToken(site)
+    const page = await browser.newPage()
+    await page.goto(`${hostile.url}/`, { waitUntil: "load" })
+    await page.evaluate(async (target: string) => {
+      const opened = window.open(`${target}/dashboard`)
+      for (let attempt = 0; attempt < 20; attempt++) {
+        for (const type of ["EXTENSION_LOGOUT_REQUEST", "WEBSITE_AUTH_LOGOUT"]) opened?.postMessage({ type, timestamp: Date.now() }, "*")
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }, siteOrigin)
+    const opened = await browser.waitForTarget((target) => target.opener() === page.target())
+    const openedPage = (await opened.page())!
+    expect(await siteToken(openedPage)).toBe(before)
+    expect(await siteToken(site)).toBe(before)
+    expect((await api("/api/auth/profile", { token: before! })).status).toBe(200)
+    expect(await storedSession()).not.toBeNull()
+    await openedPage.close()
+    await page.close()
+  })
+
+  it("signs out from the popup: the extension's session ends and the open site page signs out too", async () => {
     const session = (await storedSession())!
-    const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
-    const popup = await browser.newPage()
-    await popup.goto(extensionUrl("popup.html"))
-    await popup.waitForSelector(button("Sign out"), { timeout: 10_000 })
-    await popup.click(button("Sign out"))
-    await popup.waitForFunction(() => document.body.innerText.includes("Not signed in"), { timeout: 10_000 })
+    const siteTokenBefore = await siteToken(site)
+    const popup = await signOutInPopup()
     await screenshot(popup, "extension-popup-signed-out")
     await popup.click(button("Sign in"))
     const login = await browser.waitForTarget((target) => target.url() === `${server.url}/login?source=extension`, { timeout: 10_000 })
@@ -258,13 +294,32 @@ describe("the extension's own session, opened from the site", () => {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     expect((await api("/api/auth/profile", { token: session.token })).status).toBe(401)
-    expect((await api("/api/auth/profile", { token: siteToken! })).status).toBe(200)
+    // EXTENSION_LOGOUT_REQUEST reached the open page over its port: the site's session ended too.
+    await waitForSiteSignedOut(site)
+    for (let attempt = 0; attempt < 50 && (await api("/api/auth/profile", { token: siteTokenBefore! })).status !== 401; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect((await api("/api/auth/profile", { token: siteTokenBefore! })).status).toBe(401)
     await popup.close()
   })
 
+  it("signs out the site's next page when no page of the site was open at the extension's sign-out", async () => {
+    await signInOnSite(site)
+    await waitForStoredSession()
+    const siteTokenBefore = await siteToken(site)
+    await site.close()
+    await (await signOutInPopup()).close()
+    site = await browser.newPage()
+    await site.goto(`${siteOrigin}/dashboard`, { waitUntil: "networkidle0" })
+    await waitForSiteSignedOut(site)
+    // The page's sync (sent before the logout request arrived) did not sign the extension back in.
+    expect(await storedSession()).toBeNull()
+    expect((await api("/api/auth/profile", { token: siteTokenBefore! })).status).toBe(401)
+  })
+
   it("ends its session when the site logs out", async () => {
-    // The site's sync on the next page load opens a new extension session; then the site's logout ends it.
-    await site.reload({ waitUntil: "networkidle0" })
+    // A new sign-in on the site opens a new extension session; then the site's logout ends it.
+    await signInOnSite(site)
     const session = await waitForStoredSession()
     await site.click(`button[aria-label='Account menu for ${NAME}']`)
     await site.click("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
