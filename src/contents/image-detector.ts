@@ -1,6 +1,14 @@
 import type { PlasmoCSConfig } from "plasmo"
 
-import { isPageImagesRequest, PAGE_IMAGES_CHANGED, type PageImagesChanged, type PageImagesResponse } from "~core/page-images"
+import {
+  isPageImagesRequest,
+  isReadPageBlobRequest,
+  MAX_PAGE_BLOB_BYTES,
+  PAGE_IMAGES_CHANGED,
+  type PageImagesChanged,
+  type PageImagesResponse,
+  type ReadPageBlobResponse
+} from "~core/page-images"
 import { createImageWatcher, throttleLatest, type ImageWatcher } from "~extension/image-watcher"
 
 export const config: PlasmoCSConfig = {
@@ -35,8 +43,33 @@ function pageWatcher(): ImageWatcher {
   return watcher
 }
 
-chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse: (response: PageImagesResponse) => void) => {
-  if (!isPageImagesRequest(message)) return false
-  sendResponse({ images: pageWatcher().images() })
+/** The bytes of one of this page's blob: images, for the side panel (which cannot read the page's blobs). */
+async function readPageBlob(url: string): Promise<ReadPageBlobResponse> {
+  try {
+    const blob = await (await fetch(url)).blob()
+    if (blob.size > MAX_PAGE_BLOB_BYTES) return { error: "The image is too large to analyse." }
+    const dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader()
+      reader.onload = () => resolve(String(reader.result))
+      reader.onerror = () => reject(reader.error ?? new Error("unreadable"))
+      reader.readAsDataURL(blob)
+    })
+    return { dataUrl }
+  } catch {
+    return { error: "The page no longer holds this image. Reload the page and try again." }
+  }
+}
+
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (response: PageImagesResponse | ReadPageBlobResponse) => void) => {
+  // Requests come only from the extension's own pages (the side panel), never from another content script.
+  if (sender.id !== chrome.runtime.id || sender.tab) return false
+  if (isPageImagesRequest(message)) {
+    sendResponse({ images: pageWatcher().images() })
+    return false
+  }
+  if (isReadPageBlobRequest(message)) {
+    void readPageBlob(message.url).then(sendResponse)
+    return true
+  }
   return false
 })

@@ -63,3 +63,28 @@ export function isPageImagesChanged(message: unknown): message is PageImagesChan
     typeof (message as { count?: unknown }).count === "number"
   )
 }
+
+/**
+ * Asks the content script of one frame for the bytes of a blob: image of its page (blob: URLs belong to the
+ * page's origin: the extension's pages cannot fetch them). Answered with a data: URL, or an error in words.
+ */
+export const READ_PAGE_BLOB_REQUEST = "READ_PAGE_BLOB_REQUEST" as const
+/** Largest blob a content script hands over. */
+export const MAX_PAGE_BLOB_BYTES = 25 * 1024 * 1024
+
+export interface ReadPageBlobRequest {
+  type: typeof READ_PAGE_BLOB_REQUEST
+  url: string
+}
+
+export type ReadPageBlobResponse = { dataUrl: string } | { error: string }
+
+export function isReadPageBlobRequest(message: unknown): message is ReadPageBlobRequest {
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { type?: unknown }).type === READ_PAGE_BLOB_REQUEST &&
+    typeof (message as { url?: unknown }).url === "string" &&
+    (message as { url: string }).url.startsWith("blob:")
+  )
+}

@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from "react"
+
+import type { PanelImage } from "./page-images"
+
+export const MAX_CHAT_IMAGES = 4
+
+export interface ChatMessage {
+  id: number
+  role: "user" | "assistant" | "error"
+  text: string
+  /** The image an answer is about, when several are selected. */
+  imageUrl?: string
+}
+
+export interface ChatTabProps {
+  images: PanelImage[]
+  messages: ChatMessage[]
+  busy: boolean
+  onSend: (question: string) => void
+  onClear: () => void
+  usage: string | null
+}
+
+export function ChatTab({ images, messages, busy, onSend, onClear, usage }: ChatTabProps) {
+  const [question, setQuestion] = useState("")
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const text = question.trim()
+    if (!text || busy || images.length === 0) return
+    onSend(text)
+    setQuestion("")
+  }
+  return (
+    <div className="flex min-h-[calc(100vh-9rem)] flex-col gap-3">
+      <div className="flex items-center justify-between">
+        <h1 className="text-base font-semibold">Chat</h1>
+        {messages.length > 0 && (
+          <button type="button" onClick={onClear} className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+            New conversation
+          </button>
+        )}
+      </div>
+      {images.length === 0 ? (
+        <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">Select one or more images in the Images tab, then ask the vision model about them here.</p>
+      ) : (
+        <div className="flex gap-2" aria-label="Images in this conversation">
+          {images.slice(0, MAX_CHAT_IMAGES).map((image) => (
+            <img key={image.url} src={image.url} alt={image.alt || "Selected image"} className="h-14 w-14 rounded border border-gray-200 bg-gray-100 object-cover" />
+          ))}
+          {images.length > MAX_CHAT_IMAGES && <p className="self-center text-xs text-gray-600">Only the first {MAX_CHAT_IMAGES} selected images are asked about.</p>}
+        </div>
+      )}
+      <ol className="flex-1 space-y-2" aria-label="Conversation" aria-live="polite">
+        {messages.map((message) => (
+          <li
+            key={message.id}
+            className={`max-w-[90%] whitespace-pre-wrap rounded-lg p-3 text-sm ${
+              message.role === "user" ? "ml-auto bg-brand-primary text-white" : message.role === "error" ? "border border-red-200 bg-red-50 text-red-800" : "border border-gray-200 bg-white"
+            }`}
+            data-role={message.role}
+          >
+            {message.imageUrl && images.length > 1 && <img src={message.imageUrl} alt="" className="mb-2 h-10 w-10 rounded object-cover" />}
+            {message.text}
+          </li>
+        ))}
+        {busy && (
+          <li role="status" className="text-sm text-gray-600">
+            Asking the vision model…
+          </li>
+        )}
+      </ol>
+      <form onSubmit={submit} className="sticky bottom-14 flex gap-2 bg-gray-50 py-2">
+        <label htmlFor="chat-question" className="sr-only">
+          Your question
+        </label>
+        <input
+          id="chat-question"
+          value={question}
+          onChange={(event) => setQuestion(event.target.value)}
+          maxLength={2000}
+          disabled={images.length === 0}
+          placeholder={images.length === 0 ? "Select an image first" : "Ask about the selected images"}
+          className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100"
+        />
+        <button type="submit" disabled={busy || !question.trim() || images.length === 0} className="rounded-lg bg-brand-primary px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
+          Send
+        </button>
+      </form>
+      {usage && <p className="text-xs text-gray-500" data-testid="chat-usage">{usage}</p>}
+    </div>
+  )
+}

@@ -1,0 +1,54 @@
+import { useState } from "react"
+
+import type { HistoryEntry } from "./history"
+import { ANALYSIS_LABELS } from "./settings"
+
+export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onClear: () => void }) {
+  const [open, setOpen] = useState<string | null>(null)
+  if (entries.length === 0) {
+    return <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">No analyses yet. Results you get are kept here, on this computer only.</p>
+  }
+  return (
+    <div className="space-y-3">
+      <div className="flex items-center justify-between">
+        <h1 className="text-base font-semibold">History</h1>
+        <button type="button" onClick={onClear} className="rounded-md border border-gray-300 px-2 py-1 text-sm font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          Clear history
+        </button>
+      </div>
+      <ul className="space-y-2" aria-label="Past analyses">
+        {entries.map((entry) => (
+          <li key={entry.id} className="rounded-lg border border-gray-200 bg-white">
+            <button
+              type="button"
+              aria-expanded={open === entry.id}
+              onClick={() => setOpen(open === entry.id ? null : entry.id)}
+              className="flex w-full gap-3 p-2 text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary"
+            >
+              {entry.imageUrl.startsWith("data:") ? (
+                <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />
+              ) : (
+                <img src={entry.imageUrl} alt="" className="h-12 w-12 shrink-0 rounded bg-gray-100 object-cover" />
+              )}
+              <span className="min-w-0 flex-1">
+                <span className="block text-xs text-gray-500">
+                  {ANALYSIS_LABELS[entry.kind]} · {new Date(entry.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}
+                </span>
+                <span className="block truncate text-sm">{entry.summary}</span>
+              </span>
+            </button>
+            {open === entry.id && (
+              <div className="space-y-1 border-t border-gray-100 p-3 text-sm">
+                {entry.question && <p className="text-xs font-medium text-gray-600">Question: {entry.question}</p>}
+                <p className="whitespace-pre-wrap">{entry.detail || entry.summary}</p>
+                <p className="truncate text-xs text-gray-500" title={entry.imageUrl}>
+                  {entry.imageUrl}
+                </p>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

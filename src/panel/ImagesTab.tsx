@@ -1,0 +1,107 @@
+import { filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type ImageFilterOptions, type SizeFilter } from "~core/image-size"
+
+import { IMAGE_TYPE_FILTERS, IMAGE_TYPE_LABELS, matchesTypeFilter, type ImageTypeFilter, type PanelImage } from "./page-images"
+
+export interface ImageFilters extends ImageFilterOptions {
+  type: ImageTypeFilter
+}
+
+/** The grid's images under the filters: size and 'Hide small images' by the core rule, then the type. */
+export function filterPanelImages(images: readonly PanelImage[], filters: ImageFilters): PanelImage[] {
+  return filterImagesBySize(images, filters).filter((image) => matchesTypeFilter(image, filters.type))
+}
+
+const selectClass =
+  "rounded-md border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+
+export interface ImagesTabProps {
+  images: PanelImage[]
+  filters: ImageFilters
+  onFiltersChange: (filters: ImageFilters) => void
+  selected: ReadonlySet<string>
+  onToggleSelected: (url: string) => void
+  onClearSelection: () => void
+  onOpen: (image: PanelImage) => void
+  highlighted: string | null
+}
+
+export function ImagesTab({ images, filters, onFiltersChange, selected, onToggleSelected, onClearSelection, onOpen, highlighted }: ImagesTabProps) {
+  const shown = filterPanelImages(images, filters)
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-gray-200 bg-white p-3">
+        <label className="flex items-center gap-2 text-sm">
+          Size
+          <select className={selectClass} value={filters.size} onChange={(event) => onFiltersChange({ ...filters, size: event.target.value as SizeFilter })}>
+            {SIZE_FILTERS.map((size) => (
+              <option key={size} value={size}>
+                {SIZE_FILTER_LABELS[size]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          Type
+          <select className={selectClass} value={filters.type} onChange={(event) => onFiltersChange({ ...filters, type: event.target.value as ImageTypeFilter })}>
+            {IMAGE_TYPE_FILTERS.map((type) => (
+              <option key={type} value={type}>
+                {IMAGE_TYPE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={filters.hideSmall}
+            onChange={(event) => onFiltersChange({ ...filters, hideSmall: event.target.checked })}
+            className="h-4 w-4 accent-brand-primary"
+          />
+          Hide small images
+        </label>
+      </div>
+
+      <div className="flex items-center justify-between">
+        <h1 className="text-base font-semibold" aria-live="polite" data-testid="image-count">
+          {shown.length === images.length ? `${images.length} ${images.length === 1 ? "image" : "images"}` : `${shown.length} of ${images.length} images`}
+        </h1>
+        {selected.size > 0 && (
+          <button type="button" onClick={onClearSelection} className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+            Clear selection ({selected.size})
+          </button>
+        )}
+      </div>
+
+      {shown.length === 0 ? (
+        <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">
+          {images.length === 0 ? "No images found on this page yet." : "No image matches these filters. Change the size or type, or show small images."}
+        </p>
+      ) : (
+        <ul className="grid grid-cols-2 gap-3" aria-label="Images on this page">
+          {shown.map((image) => {
+            const isSelected = selected.has(image.url)
+            return (
+              <li
+                key={image.url}
+                data-url={image.url}
+                aria-current={highlighted === image.url ? "true" : undefined}
+                className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected || highlighted === image.url ? "border-brand-primary ring-2 ring-brand-primary" : "border-gray-200"}`}
+              >
+                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary" aria-label={`Analyse ${image.alt || "image"} (${image.width} × ${image.height})`}>
+                  <img src={image.url} alt="" loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
+                  <p className="px-2 py-1 text-xs text-gray-600">
+                    {image.width} × {image.height}
+                  </p>
+                </button>
+                <label className="absolute right-1.5 top-1.5 flex h-7 w-7 items-center justify-center rounded-md bg-white/90 shadow">
+                  <input type="checkbox" checked={isSelected} onChange={() => onToggleSelected(image.url)} className="h-4 w-4 accent-brand-primary" aria-label={`Select ${image.alt || "image"} for chat`} />
+                </label>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </div>
+  )
+}

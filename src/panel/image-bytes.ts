@@ -1,0 +1,117 @@
+/**
+ * The pixels of a page's image, read without tainted canvases: the extension fetches http(s) and data: URLs
+ * itself (its host permissions lift CORS), and asks the frame's content script for blob: URLs.
+ */
+import { READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~core/page-images"
+import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/vqa"
+
+/** Reading an image may take this long before the user is told it failed. */
+export const IMAGE_READ_TIMEOUT_MS = 20_000
+/** Images larger than this are refused before any analysis (a page's image of 25 MB is not a photo to analyse). */
+export const MAX_ANALYSED_IMAGE_BYTES = 25 * 1024 * 1024
+/** Longest side of an image sent to the vision model; larger ones are scaled down first. */
+export const VQA_MAX_SIDE_PX = 2048
+
+export class ImageReadError extends Error {
+  override readonly name = "ImageReadError"
+}
+
+const RASTER_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"])
+
+export interface ImageLocation {
+  url: string
+  tabId?: number
+  frameId?: number
+}
+
+async function readBlobUrl({ url, tabId, frameId }: ImageLocation): Promise<Blob> {
+  if (tabId === undefined) throw new ImageReadError("This image belongs to a page that is no longer open.")
+  const request: ReadPageBlobRequest = { type: READ_PAGE_BLOB_REQUEST, url }
+  let answer: ReadPageBlobResponse | undefined
+  try {
+    answer = (await chrome.tabs.sendMessage(tabId, request, { frameId: frameId ?? 0 })) as ReadPageBlobResponse | undefined
+  } catch {
+    answer = undefined
+  }
+  if (!answer) throw new ImageReadError("The page no longer answers. Reload it and try again.")
+  if ("error" in answer) throw new ImageReadError(answer.error)
+  return (await fetch(answer.dataUrl)).blob()
+}
+
+/** The image's bytes, or an ImageReadError saying in plain words why not. */
+export async function readImage(location: ImageLocation, fetchImpl: typeof fetch = fetch): Promise<Blob> {
+  const { url } = location
+  let blob: Blob
+  if (url.startsWith("blob:")) {
+    blob = await readBlobUrl(location)
+  } else if (/^(https?|data):/i.test(url)) {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), IMAGE_READ_TIMEOUT_MS)
+    try {
+      const response = await fetchImpl(url, { signal: controller.signal })
+      if (!response.ok) throw new ImageReadError(`The image could not be downloaded (the site answered ${response.status}).`)
+      blob = await response.blob()
+    } catch (error) {
+      if (error instanceof ImageReadError) throw error
+      throw new ImageReadError(controller.signal.aborted ? "Downloading the image took too long." : "The image could not be downloaded. Check your connection and try again.")
+    } finally {
+      clearTimeout(timer)
+    }
+  } else {
+    throw new ImageReadError("This kind of image address cannot be read.")
+  }
+  if (blob.size === 0) throw new ImageReadError("The image is empty.")
+  if (blob.size > MAX_ANALYSED_IMAGE_BYTES) throw new ImageReadError("The image is larger than 25 MB and cannot be analysed.")
+  return blob
+}
+
+async function decode(blob: Blob): Promise<HTMLImageElement> {
+  const url = URL.createObjectURL(blob)
+  const image = new Image()
+  image.src = url
+  try {
+    await image.decode()
+    return image
+  } catch {
+    throw new ImageReadError("The file is not an image this browser can show.")
+  } finally {
+    URL.revokeObjectURL(url)
+  }
+}
+
+async function draw(blob: Blob, maxSide: number, type: "image/png" | "image/jpeg"): Promise<Blob> {
+  const image = await decode(blob)
+  const scale = Math.min(1, maxSide / Math.max(image.naturalWidth, image.naturalHeight))
+  const width = Math.max(1, Math.round(image.naturalWidth * scale))
+  const height = Math.max(1, Math.round(image.naturalHeight * scale))
+  const canvas = new OffscreenCanvas(width, height)
+  const context = canvas.getContext("2d")
+  if (!context) throw new ImageReadError("The image could not be prepared.")
+  if (type === "image/jpeg") {
+    context.fillStyle = "#ffffff"
+    context.fillRect(0, 0, width, height)
+  }
+  context.drawImage(image, 0, 0, width, height)
+  return canvas.convertToBlob({ type, quality: 0.9 })
+}
+
+/** The local engines read common raster formats; SVG and the like are drawn to PNG first. */
+export async function toRasterBlob(blob: Blob): Promise<Blob> {
+  return RASTER_TYPES.has(blob.type) ? blob : draw(blob, 4096, "image/png")
+}
+
+/** A data: URL the vision model accepts: a supported type, at most VQA_MAX_SIDE_PX a side and MAX_IMAGE_BYTES. */
+export async function toVqaDataUrl(blob: Blob): Promise<string> {
+  let prepared = blob
+  const supported = (VQA_IMAGE_TYPES as readonly string[]).includes(blob.type)
+  if (!supported || blob.size > MAX_IMAGE_BYTES / 2) {
+    prepared = await draw(blob, VQA_MAX_SIDE_PX, "image/jpeg")
+  } else {
+    const image = await decode(blob)
+    if (Math.max(image.naturalWidth, image.naturalHeight) > VQA_MAX_SIDE_PX) prepared = await draw(blob, VQA_MAX_SIDE_PX, "image/jpeg")
+  }
+  const bytes = new Uint8Array(await prepared.arrayBuffer())
+  let binary = ""
+  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000))
+  return `data:${prepared.type};base64,${btoa(binary)}`
+}

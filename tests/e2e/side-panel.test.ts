@@ -1,0 +1,306 @@
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
+import { readOutbox } from "../../server/test-support"
+import { OCR_SAMPLE_LINES, readsEveryLine } from "../../src/analysis/ocr-sample"
+import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { solidPng } from "./png"
+import { startServer, serveFixtures, type RunningServer } from "./server"
+
+const EMAIL = "panel.user@example.com"
+const PASSWORD = "Quiet-Lantern-58!"
+const ANSWER = "A harbour at dusk with three people talking."
+
+/** The page the panel scans: every way an image can appear, sizes chosen for each filter. */
+const FIXTURE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Side panel fixture</title>
+<style>body{margin:8px} .bg{width:300px;height:180px;background:url(/bg-large.png) center/cover}</style></head>
+<body>
+<h1>Side panel fixture</h1>
+<img id="text" alt="Drawn text">
+<img src="/sample1.jpg" alt="Three people" width="480">
+<img src="/medium.png" alt="Medium square" width="200">
+<img src="/tiny.png" alt="Tiny icon">
+<img srcset="/srcset-small.png 300w, /srcset-large.png 850w" sizes="850px" alt="Responsive" style="width:200px">
+<div class="bg" title="Background"></div>
+<div id="shadow-host"></div>
+<div id="late-slot"></div>
+<script>
+  // The text image is drawn here and shown from a blob: URL, which only the page can read.
+  const lines = ${JSON.stringify(OCR_SAMPLE_LINES)}
+  const canvas = document.createElement("canvas")
+  canvas.width = 1000
+  canvas.height = 500
+  const context = canvas.getContext("2d")
+  context.fillStyle = "#ffffff"
+  context.fillRect(0, 0, canvas.width, canvas.height)
+  context.fillStyle = "#000000"
+  context.font = "bold 64px sans-serif"
+  context.textBaseline = "top"
+  lines.forEach((line, index) => context.fillText(line, 40, 60 + index * 120))
+  canvas.toBlob((blob) => { document.getElementById("text").src = URL.createObjectURL(blob) }, "image/png")
+  document.getElementById("shadow-host").attachShadow({ mode: "open" }).innerHTML = '<img src="/shadow.png" alt="In a shadow root" width="200">'
+  setTimeout(() => {
+    const late = document.createElement("img")
+    late.src = "/late.png"
+    late.alt = "Late"
+    late.width = 200
+    document.getElementById("late-slot").append(late)
+  }, 800)
+</script>
+</body></html>`
+
+describe("the side panel", () => {
+  let folder: string
+  let fixtures: Awaited<ReturnType<typeof serveFixtures>>
+  let provider: Awaited<ReturnType<typeof startStandIn>>
+  let server: RunningServer
+  let browser: Browser
+  let extension: LoadedExtension
+  let page: Page
+  let panel: Page
+  let panelErrors: string[]
+  let extensionToken: string
+
+  const url = (name: string) => `${fixtures.url}/${name}`
+  const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
+
+  async function api(pathname: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+    const response = await fetch(`${server.url}${pathname}`, {
+      method: init.method ?? "GET",
+      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}) },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {})
+    })
+    return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown>; error?: { code: string; message: string } } }
+  }
+
+  /** The URLs the grid shows now, in page order. */
+  const gridUrls = () => panel.$$eval("ul[aria-label='Images on this page'] li", (items) => items.map((item) => item.getAttribute("data-url") ?? ""))
+
+  async function setFilter(label: "Size" | "Type", value: string) {
+    const select = await panel.waitForSelector(`xpath/.//label[starts-with(normalize-space(), '${label}')]/select`)
+    await select!.select(value)
+  }
+
+  async function openImage(name: string) {
+    await panel.click(`li[data-url='${url(name)}'] > button`)
+    await panel.waitForSelector("xpath/.//button[normalize-space()='← All images']")
+  }
+
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), "panel-fixtures-"))
+    fs.writeFileSync(path.join(folder, "index.html"), FIXTURE_PAGE)
+    fs.copyFileSync(path.resolve("node_modules/@vladmandic/face-api/demo/sample1.jpg"), path.join(folder, "sample1.jpg"))
+    const pngs: [string, number, number, [number, number, number]][] = [
+      ["medium.png", 1000, 900, [90, 160, 230]],
+      ["tiny.png", 64, 64, [230, 90, 90]],
+      ["srcset-small.png", 300, 300, [120, 120, 120]],
+      ["srcset-large.png", 850, 820, [60, 200, 120]],
+      ["bg-large.png", 1500, 900, [240, 200, 80]],
+      ["shadow.png", 820, 820, [160, 90, 220]],
+      ["late.png", 900, 850, [90, 220, 220]]
+    ]
+    for (const [name, width, height, colour] of pngs) fs.writeFileSync(path.join(folder, name), solidPng(width, height, colour))
+    fixtures = await serveFixtures(folder)
+
+    provider = await startStandIn((request, response) => {
+      const body = JSON.parse(request.body) as { messages: { content: { type: string; text?: string }[] }[] }
+      const question = body.messages.at(-1)?.content.find((part) => part.type === "text")?.text ?? ""
+      sendJson(response, 200, completion(question.startsWith("Describe the scene") ? ANSWER : `You asked: ${question}`))
+    })
+    server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test" })
+
+    // A verified Free account, signed in through the API.
+    expect((await api("/api/auth/register", { method: "POST", body: { email: EMAIL, password: PASSWORD, name: "Panel User", termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
+    let link: string | undefined
+    for (let attempt = 0; attempt < 50 && !link; attempt++) {
+      link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(EMAIL))?.link
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect((await api("/api/auth/verify-email", { method: "POST", body: { oobCode: new URL(link!).searchParams.get("oobCode") } })).status).toBe(200)
+    const siteToken = (await api("/api/auth/login", { method: "POST", body: { email: EMAIL, password: PASSWORD } })).body.data!.token as string
+
+    browser = await launchBrowser({ extension: true })
+    extension = await installExtension(browser)
+    // The extension opens its own session with the site's token, as the site's sign-in message makes it do.
+    extensionToken = await inWorker(
+      extension.worker,
+      async (origin: string, token: string) => {
+        await chrome.storage.local.set({ apiOrigin: origin })
+        const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
+        const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
+        const session = { user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }
+        await chrome.storage.local.set({ extensionSession: JSON.stringify(session) })
+        return data.token
+      },
+      server.url,
+      siteToken
+    )
+
+    page = await browser.newPage()
+    await page.setViewport({ width: 1280, height: 900 })
+    await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
+    // The real side panel, opened as a user does: the popup's button (a click is the gesture Chrome requires).
+    const popup = await browser.newPage()
+    await popup.goto(`chrome-extension://${extension.id}/popup.html`)
+    const isPanel = (candidate: { url(): string }) => candidate.url() === `chrome-extension://${extension.id}/sidepanel.html`
+    for (let attempt = 0; attempt < 3 && !browser.targets().some(isPanel); attempt++) {
+      await (await popup.waitForSelector(button("Open side panel")))!.click()
+      await browser.waitForTarget(isPanel, { timeout: 5_000 }).catch(() => null)
+    }
+    await page.bringToFront()
+    panel = (await (await browser.waitForTarget(isPanel, { timeout: 5_000 })).asPage()) as Page
+    panelErrors = watchPageErrors(panel)
+    await popup.close()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await provider?.close()
+    await fixtures?.close()
+    fs.rmSync(folder, { recursive: true, force: true })
+  })
+
+  it("lists exactly the expected images under each filter, the late one included", async () => {
+    const everything = ["text", "sample1.jpg", "medium.png", "srcset-large.png", "bg-large.png", "shadow.png", "late.png"]
+    await panel.waitForFunction(() => document.querySelector("[data-testid='image-count']")?.textContent === "7 of 8 images", { timeout: 15_000 })
+    const shown = await gridUrls()
+    expect(shown).toHaveLength(7)
+    expect(shown.filter((found) => found.startsWith("blob:"))).toHaveLength(1)
+    expect(shown.filter((found) => !found.startsWith("blob:")).sort()).toEqual(everything.filter((name) => name !== "text").map(url).sort())
+    await screenshot(panel, "side-panel-images")
+
+    await setFilter("Size", "large")
+    expect((await gridUrls()).sort()).toEqual([url("bg-large.png"), url("sample1.jpg")])
+    await setFilter("Size", "medium")
+    expect((await gridUrls()).sort()).toEqual([url("late.png"), url("medium.png"), url("shadow.png"), url("srcset-large.png")])
+    await setFilter("Size", "small")
+    expect(await gridUrls()).toEqual([shown.find((found) => found.startsWith("blob:"))])
+    await panel.click("xpath/.//label[contains(., 'Hide small images')]/input")
+    expect((await gridUrls()).filter((found) => !found.startsWith("blob:"))).toEqual([url("tiny.png")])
+    await setFilter("Size", "any")
+    await setFilter("Type", "jpeg")
+    expect(await gridUrls()).toEqual([url("sample1.jpg")])
+    await setFilter("Type", "png")
+    expect(await gridUrls()).toHaveLength(6)
+    await setFilter("Type", "any")
+    await panel.click("xpath/.//label[contains(., 'Hide small images')]/input")
+    expect(await gridUrls()).toHaveLength(7)
+  })
+
+  it("reads the drawn text of a blob: image locally, with word boxes and a copy button", async () => {
+    const blobUrl = (await gridUrls()).find((found) => found.startsWith("blob:"))!
+    await panel.click(`li[data-url='${blobUrl}'] > button`)
+    await panel.click(button("Text (OCR)"))
+    await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 60_000 })
+    const text = await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? "")
+    expect(readsEveryLine(text)).toBe(true)
+    expect(await panel.$$eval("[data-testid='box-overlay'] rect", (rects) => rects.length)).toBeGreaterThanOrEqual(8)
+    await panel.click(button("Copy text"))
+    await panel.waitForSelector(button("Copied"), { timeout: 10_000 })
+    await screenshot(panel, "side-panel-ocr")
+    await panel.click(button("← All images"))
+  })
+
+  it("asks the vision model through the API: the answer shows and the usage goes up", async () => {
+    await openImage("sample1.jpg")
+    await panel.click(button("Ask"))
+    await panel.type("#image-question", "How many people are there?")
+    await panel.click("form button[type='submit']")
+    await panel.waitForFunction(() => document.querySelector("[data-testid='vqa-answer']")?.textContent === "You asked: How many people are there?", { timeout: 20_000 })
+    await panel.waitForFunction(() => document.querySelector("[data-testid='panel-usage']")?.textContent?.includes("1 of 10 AI requests used this month"), { timeout: 10_000 })
+    // The model got the image itself, as a data URL: the server never had to fetch the page's URL.
+    const sent = JSON.parse(provider.requests.at(-1)!.body) as { messages: { content: { type: string; image_url?: { url: string } }[] }[] }
+    expect(sent.messages.at(-1)?.content.find((part) => part.type === "image_url")?.image_url?.url).toMatch(/^data:image\/jpeg;base64,/)
+
+    await panel.click(button("Scene"))
+    await panel.waitForFunction((answer: string) => document.querySelector("[data-testid='vqa-answer']")?.textContent === answer, { timeout: 20_000 }, ANSWER)
+    await screenshot(panel, "side-panel-scene")
+    await panel.click(button("← All images"))
+  })
+
+  it("chats about two selected images", async () => {
+    for (const name of ["medium.png", "shadow.png"]) await panel.click(`li[data-url='${url(name)}'] input[type='checkbox']`)
+    await panel.click("#panel-tab-chat")
+    await panel.type("#chat-question", "What colour is it?")
+    await panel.click(button("Send"))
+    await panel.waitForFunction(() => document.querySelectorAll("li[data-role='assistant']").length === 2, { timeout: 20_000 })
+    expect(await panel.$$eval("li[data-role='assistant']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
+    await panel.waitForFunction(() => document.querySelector("[data-testid='chat-usage']")?.textContent?.startsWith("4 of 10"), { timeout: 10_000 })
+    await screenshot(panel, "side-panel-chat")
+  })
+
+  it("refuses the 11th request of the month of a Free user with the quota code, and says so", async () => {
+    for (let request = 5; request <= 10; request++) {
+      const answer = await api("/api/analyze/ask", { method: "POST", token: extensionToken, body: { image: { dataUrl: `data:image/png;base64,${solidPng(8, 8, [1, 2, 3]).toString("base64")}` }, question: `Question ${request}` } })
+      expect(answer.status).toBe(200)
+    }
+    const refused = await api("/api/analyze/ask", { method: "POST", token: extensionToken, body: { image: { dataUrl: `data:image/png;base64,${solidPng(8, 8, [1, 2, 3]).toString("base64")}` }, question: "Eleven" } })
+    expect(refused.status).toBe(429)
+    expect(refused.body.error?.code).toBe("QUOTA_EXCEEDED")
+
+    await panel.type("#chat-question", "And now?")
+    await panel.click(button("Send"))
+    await panel.waitForSelector("li[data-role='error']", { timeout: 20_000 })
+    expect(await panel.$eval("li[data-role='error']", (item) => item.textContent)).toMatch(/^You have used all 10 AI requests of your plan this month\. Your quota resets on/)
+    expect((await api("/api/analyze/usage", { token: extensionToken })).body.data).toMatchObject({ used: 10, limit: 10 })
+  })
+
+  it("keeps past results in History, and clears them", async () => {
+    await panel.click("#panel-tab-history")
+    await panel.waitForSelector("ul[aria-label='Past analyses'] li")
+    const summaries = await panel.$$eval("ul[aria-label='Past analyses'] li", (items) => items.map((item) => item.textContent ?? ""))
+    expect(summaries.some((summary) => summary.includes("Text (OCR)") && summary.includes("IMAGE QUERY"))).toBe(true)
+    expect(summaries.some((summary) => summary.includes("Scene") && summary.includes("harbour"))).toBe(true)
+    await screenshot(panel, "side-panel-history")
+    await panel.click(button("Clear history"))
+    await panel.waitForFunction(() => document.body.innerText.includes("No analyses yet."))
+    const stored = await inWorker(extension.worker, async () => (await chrome.storage.local.get("analysisHistory")).analysisHistory ?? null)
+    expect(stored).toBeNull()
+  })
+
+  it("keeps settings, refuses a bad service address, and runs the default analysis on an image picked from the page", async () => {
+    await panel.click("#panel-tab-settings")
+    const defaultAnalysis = await panel.waitForSelector("xpath/.//label[starts-with(normalize-space(), 'Default analysis')]/select")
+    await defaultAnalysis!.select("text")
+    await panel.$eval("#api-address", (input) => ((input as HTMLInputElement).value = ""))
+    await panel.type("#api-address", "ftp://example.com/path")
+    await panel.click(button("Save"))
+    await panel.waitForFunction(() => document.querySelector("#api-address-message")?.textContent === "The address must start with https:// or http://")
+    expect(await inWorker(extension.worker, async () => (await chrome.storage.local.get("apiOrigin")).apiOrigin)).toBe(server.url)
+    await screenshot(panel, "side-panel-settings")
+
+    // What the "Analyse image" menu and the on-image button store for the panel.
+    const tabId = await inWorker(extension.worker, async (pageUrl: string) => (await chrome.tabs.query({ url: pageUrl }))[0]!.id!, `${fixtures.url}/index.html`)
+    await inWorker(
+      extension.worker,
+      async (tab: number, imageUrl: string) => chrome.storage.session.set({ selectedImage: { url: imageUrl, tabId: tab, selectedAt: Date.now() } }),
+      tabId,
+      (await page.evaluate(() => (document.getElementById("text") as HTMLImageElement).src))
+    )
+    await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 60_000 })
+    expect(await panel.$eval("#panel-tab-images", (tab) => tab.getAttribute("aria-selected"))).toBe("true")
+    expect(readsEveryLine(await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? ""))).toBe(true)
+  })
+
+  it("moves between tabs with the arrow keys", async () => {
+    await panel.focus("#panel-tab-images")
+    await panel.keyboard.press("ArrowRight")
+    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-chat")
+    await panel.keyboard.press("End")
+    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-settings")
+    await panel.keyboard.press("ArrowRight")
+    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-images")
+  })
+
+  it("logged no error in the panel but the refused request's status", () => {
+    // Chrome logs every non-2xx answer; the quota refusal above is the one expected.
+    expect(panelErrors).toEqual(["Failed to load resource: the server responded with a status of 429 (Too Many Requests)"])
+  })
+})
