@@ -278,6 +278,8 @@ export class ImageButton {
     }
     if (target === this.suppressed) return
     if (isImageElement(target) && this.qualifies(target)) this.show(target, null)
+    // The image was removed under the pointer: no pointerout comes from a detached node.
+    else if (this.image && !this.image.isConnected) this.hide()
   }
 
   private readonly onPointerOut = (event: Event) => {
