@@ -470,6 +470,8 @@ export class ImageButton {
     const label = document.createElement("span")
     label.textContent = BUTTON_LABEL
     button.append(logoMark(document), label)
+    // A mouse click must not move the page's focus onto a button that is about to hide.
+    button.addEventListener("mousedown", (event) => event.preventDefault())
     button.addEventListener("click", this.onButtonClick)
     button.addEventListener("keydown", this.onButtonKeyDown)
     shadow.append(style, button)

@@ -160,6 +160,32 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.waitForSelector(BUTTON, { hidden: true, timeout: 5_000 })
   })
 
+  it("works on images in open shadow roots and in frames, selecting the image with the top page's address", async () => {
+    await page.hover("pierce/#shadow-image")
+    const shadowImage = await page.evaluate(() => {
+      const { left, top, right, bottom } = document.getElementById("shadow-host")!.shadowRoot!.getElementById("shadow-image")!.getBoundingClientRect()
+      return { left, top, right, bottom }
+    })
+    expectOverTopRight((await shownButton()).box, shadowImage, "labelled")
+
+    await resetPanel()
+    const frame = page.frames().find((candidate) => candidate.url().endsWith("/analyse-image-frame.html"))!
+    await frame.hover("#framed")
+    // Each frame has its own button, over its own images.
+    const handle = (await frame.waitForSelector(BUTTON, { visible: true, timeout: 5_000 }))!
+    const frameBox = (await (await page.$("#frame"))!.boundingBox())!
+    const box = (await handle.boundingBox())!
+    expect(box.x).toBeGreaterThan(frameBox.x)
+    expect(box.y).toBeGreaterThan(frameBox.y)
+    expect(box.x + box.width).toBeLessThan(frameBox.x + frameBox.width)
+    await handle.click()
+    await browser.waitForTarget((target) => target.url() === extensionUrl("sidepanel.html"), { timeout: 10_000 })
+    const selected = await eventually(selectedImage, (value) => expect(value?.url).toBe(fixtureUrl("square-512.png?framed")))
+    expect(selected).toMatchObject({ tabId: await pageTabId(), pageUrl })
+    await page.mouse.move(5, 5)
+    await page.evaluate(() => window.scrollTo(0, 0))
+  })
+
   it("keeps the page's styles out of its UI, under a strict CSP and hostile !important rules", async () => {
     await page.hover("#large")
     const { box } = await shownButton()
@@ -177,6 +203,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
   it("opens the real side panel with the clicked image selected", async () => {
     await resetPanel()
     const tabId = await pageTabId()
+    await page.focus("#start")
     await page.hover("#large")
     const { handle } = await shownButton()
     await handle.click()
@@ -184,6 +211,8 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     const selected = await eventually(selectedImage, (value) => expect(value?.url).toBe(fixtureUrl("square-512.png?large")))
     expect(selected).toMatchObject({ tabId, pageUrl })
     await page.waitForSelector(BUTTON, { hidden: true, timeout: 5_000 })
+    // A mouse click leaves the page's focus where it was.
+    expect(await activeId()).toBe("start")
   })
 
   it("is reachable from the keyboard: Tab from the image's link, Shift+Tab back, Escape hides it, Enter activates it", async () => {
@@ -315,7 +344,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
       pageUrl
     )
     expect(images.map(({ url }) => url).sort()).toEqual(
-      ["square-512.png?large", "square-512.png?linked", "square-512.png?narrow", "square-512.png?shrunk", "square-64.png"].map(fixtureUrl).sort()
+      ["square-512.png?large", "square-512.png?linked", "square-512.png?narrow", "square-512.png?shadow", "square-512.png?shrunk", "square-64.png"].map(fixtureUrl).sort()
     )
   })
 
