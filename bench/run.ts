@@ -5,6 +5,7 @@ import fs from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 
+import { measureImageButton } from "./image-button"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
 import { measureOcr } from "./ocr"
@@ -20,6 +21,8 @@ const LOAD_TARGETS = [
 /** Two starts (60 s limit each) and two stops (15 s each) at worst, plus slack; load time comes on top. */
 /** Three synthetic pages, seven runs each, in headless Chromium. */
 const PAGE_SCAN_TIME_LIMIT_SECONDS = 180
+/** The same three page sizes for the on-image button. */
+const IMAGE_BUTTON_TIME_LIMIT_SECONDS = 120
 /** Fresh extension pages for cold runs, five warm runs, the bare comparison and the zip. */
 const OCR_TIME_LIMIT_SECONDS = 240
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
@@ -72,7 +75,7 @@ async function main() {
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 8) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -96,6 +99,8 @@ async function main() {
     const login = await measureLogin(dataDir, loginLoad)
     console.error("Scanning synthetic pages of 100, 1,000 and 5,000 images in headless Chromium…")
     const pageScan = await measurePageScan()
+    console.error("Hovering images with the on-image button on the same page sizes…")
+    const imageButton = await measureImageButton()
     console.error("Running OCR in the built extension, cold and warm, against bare tesseract.js…")
     const ocr = await measureOcr()
 
@@ -124,6 +129,7 @@ async function main() {
         `${login.login.non2xx} non-2xx, ${login.login.errors} errors)`,
       `Login throughput / raw argon2 throughput: ${login.ratio.toFixed(2)} (near 1: the server adds little to the hash)`,
       ...pageScan.lines,
+      ...imageButton.lines,
       ...ocr.lines,
       ...warnings
     ]
@@ -145,6 +151,7 @@ async function main() {
       warmStart: serverFigures(warm),
       http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
       pageScan: pageScan.figures,
+      imageButton: imageButton.figures,
       ocr: ocr.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings

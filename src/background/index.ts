@@ -1,5 +1,6 @@
-import { SELECTED_IMAGE_KEY, type SelectedImage } from "~extension/messages"
+import { isOpenSidePanelForImage, parseOpenSidePanelForImage } from "~extension/messages"
 
+import { openSidePanelWithImage } from "./select-image"
 import { listenToSiteLinks } from "./site-link"
 import { listenToSiteMessages } from "./site-messages"
 
@@ -20,10 +21,21 @@ chrome.runtime.onStartup.addListener(registerContextMenu)
 
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId !== ANALYSE_IMAGE_MENU_ID || tab?.id === undefined || !info.srcUrl) return
-  // sidePanel.open must run synchronously in the click handler: awaiting first loses the user gesture.
-  chrome.sidePanel.open({ tabId: tab.id }).catch((error: unknown) => console.warn("Could not open the side panel", error))
-  const selected: SelectedImage = { url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl, selectedAt: Date.now() }
-  void chrome.storage.session.set({ [SELECTED_IMAGE_KEY]: selected })
+  void openSidePanelWithImage({ url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl })
+})
+
+// The on-image button's content script. The answer is synchronous: returning true (to answer
+// later) is not needed, and the side panel must be opened before anything is awaited.
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (answer: { success: boolean; error?: string }) => void) => {
+  if (!isOpenSidePanelForImage(message)) return false
+  const parsed = parseOpenSidePanelForImage(message, sender, chrome.runtime.id)
+  if (!parsed.ok) {
+    sendResponse({ success: false, error: parsed.error })
+    return false
+  }
+  void openSidePanelWithImage(parsed.request)
+  sendResponse({ success: true })
+  return false
 })
 
 // The companion site's sign-in, sync and logout messages (externally_connectable).

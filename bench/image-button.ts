@@ -1,0 +1,186 @@
+// What the on-image button costs a page (src/extension/image-button.ts, bundled with esbuild and
+// injected into a real page in headless Chromium) on pages of 100, 1,000 and 5,000 large images:
+// start() (its listeners), one hover that shows the button over an image (the handler, the size
+// check with its layout read, the positioning), and one pointer crossing onto a non-image element
+// (the common case). Against it, in the same run: attaching one listener per image, the way the
+// button avoids. Run alone with `node --import tsx bench/image-button.ts`, or call measureImageButton().
+import fs from "node:fs"
+import http from "node:http"
+import type net from "node:net"
+import path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+import { build } from "esbuild"
+import type { Page } from "puppeteer-core"
+
+import type * as ImageButtonModule from "../src/extension/image-button"
+import { launchBrowser } from "../tests/e2e/browser"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const PAGE_SIZES = (process.env.IMAGE_BUTTON_SIZES ?? "100,1000,5000").split(",").map(Number)
+const RUNS = 7
+/** Timer resolution in pages is 0.1 ms: hovers are timed in batches and divided. */
+const HOVERS_PER_BATCH = 200
+
+export interface ImageButtonFigures {
+  images: number
+  /** Medians in ms. */
+  startMs: number
+  hoverMs: number
+  crossingMs: number
+  perImageListenersMs: number
+}
+
+async function bundleButton(): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(root, "src/extension/image-button.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    globalName: "ImageQueryAIButton",
+    target: "chrome120",
+    alias: { "~core": path.join(root, "src/core") },
+    logLevel: "silent"
+  })
+  return result.outputFiles[0]!.text
+}
+
+function pageHtml(count: number): string {
+  // One URL for all: the button's work does not depend on it, and 5,000 distinct 512-px images
+  // would take the browser minutes and gigabytes to decode.
+  const items: string[] = []
+  for (let index = 0; index < count; index++) {
+    items.push(`<a class="card" href="#${index}"><img src="/big.png" alt="Image ${index}" width="120" height="90"><p>Caption ${index}</p></a>`)
+  }
+  return `<!doctype html><html><head><meta charset="utf-8"><style>
+    .card { display: inline-block; margin: 2px; } .card p { margin: 0; font-size: 10px; }
+  </style></head><body><main>${items.join("")}</main></body></html>`
+}
+
+async function serve(): Promise<{ url: string; close(): Promise<void> }> {
+  const png = fs.readFileSync(path.join(root, "tests/fixtures/square-512.png"))
+  const pages = new Map(PAGE_SIZES.map((count) => [`/page-${count}.html`, pageHtml(count)]))
+  const server = http.createServer((request, response) => {
+    const pathname = new URL(request.url ?? "/", "http://bench").pathname
+    if (pathname === "/big.png") {
+      response.writeHead(200, { "content-type": "image/png", "cache-control": "max-age=3600" }).end(png)
+      return
+    }
+    const html = pages.get(pathname)
+    if (html) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html)
+    else response.writeHead(404).end()
+  })
+  server.keepAliveTimeout = 60_000
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+interface InPage {
+  ImageQueryAIButton: typeof ImageButtonModule
+}
+
+async function measurePage(page: Page, baseUrl: string, count: number, bundle: string): Promise<ImageButtonFigures> {
+  await page.goto(`${baseUrl}/page-${count}.html`, { waitUntil: "load", timeout: 120_000 })
+  // tsx compiles the functions below with esbuild's keepNames, which calls a __name helper.
+  await page.addScriptTag({ content: `window.__name = (target) => target;\n${bundle}` })
+
+  const times = await page.evaluate(
+    async (runs: number, batch: number) => {
+      const { ImageButton, HOST_TAG } = (window as unknown as InPage).ImageQueryAIButton
+      const images = Array.from(document.querySelectorAll("img"))
+      const captions = Array.from(document.querySelectorAll("p"))
+      const over = (target: Element) => target.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, composed: true }))
+      const startTimes: number[] = []
+      const hoverTimes: number[] = []
+      const crossingTimes: number[] = []
+      const listenerTimes: number[] = []
+      let shown = 0
+      for (let run = 0; run < runs; run++) {
+        let start = performance.now()
+        const button = new ImageButton({ onActivate: () => {} }).start()
+        startTimes.push(performance.now() - start)
+
+        // Each hover lands on another image, so each one checks it and moves the button.
+        start = performance.now()
+        for (let index = 0; index < batch; index++) over(images[(index * 7919 + run) % images.length]!)
+        hoverTimes.push((performance.now() - start) / batch)
+        shown += document.querySelector(HOST_TAG) ? 1 : 0
+
+        start = performance.now()
+        for (let index = 0; index < batch; index++) over(captions[(index * 7919 + run) % captions.length]!)
+        crossingTimes.push((performance.now() - start) / batch)
+        button.stop()
+
+        const listener = () => {}
+        start = performance.now()
+        for (const image of document.querySelectorAll("img")) image.addEventListener("mouseenter", listener)
+        listenerTimes.push(performance.now() - start)
+        for (const image of images) image.removeEventListener("mouseenter", listener)
+      }
+      return { startTimes, hoverTimes, crossingTimes, listenerTimes, shown }
+    },
+    RUNS,
+    HOVERS_PER_BATCH
+  )
+  if (times.shown !== RUNS) throw new Error(`The button showed in ${times.shown} of ${RUNS} runs on the ${count}-image page`)
+  return {
+    images: count,
+    startMs: median(times.startTimes),
+    hoverMs: median(times.hoverTimes),
+    crossingMs: median(times.crossingTimes),
+    perImageListenersMs: median(times.listenerTimes)
+  }
+}
+
+const ms = (value: number) => (value < 1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value.toFixed(1))
+
+export function imageButtonLines(figures: ImageButtonFigures[]): string[] {
+  return figures.map(
+    (figure) =>
+      `On-image button, page of ${figure.images} images: start ${ms(figure.startMs)} ms, hover onto an image ${ms(figure.hoverMs)} ms, ` +
+      `crossing onto another element ${ms(figure.crossingMs)} ms (one listener per image would take ${ms(figure.perImageListenersMs)} ms to attach)`
+  )
+}
+
+/** Launches headless Chromium, measures every page size, and returns the figures (medians of several runs). */
+export async function measureImageButton(): Promise<{ figures: ImageButtonFigures[]; lines: string[] }> {
+  const bundle = await bundleButton()
+  const server = await serve()
+  const browser = await launchBrowser()
+  try {
+    const page = await browser.newPage()
+    const figures: ImageButtonFigures[] = []
+    for (const count of PAGE_SIZES) {
+      console.error(`On-image button: ${count} images…`)
+      figures.push(await measurePage(page, server.url, count, bundle))
+    }
+    return { figures, lines: imageButtonLines(figures) }
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  measureImageButton().then(
+    ({ lines }) => console.log(lines.join("\n")),
+    (error: unknown) => {
+      console.error("The on-image button bench failed:", error instanceof Error ? error.message : error)
+      process.exitCode = 1
+    }
+  )
+}

@@ -1,0 +1,22 @@
+import { isAnalysableImageUrl, SELECTED_IMAGE_KEY, type ImageRequest, type SelectedImage } from "~extension/messages"
+
+/**
+ * Opens the side panel on the tab and selects the image there: the one path shared by the
+ * context-menu entry and the on-image button.
+ *
+ * Call it synchronously from the event that carries the user's gesture (contextMenus.onClicked,
+ * or runtime.onMessage for the button's message): chrome.sidePanel.open is refused once anything
+ * has been awaited. It is therefore the first thing done here, before the selection is written;
+ * the side panel reads the selection on load and follows later changes of it.
+ */
+export function openSidePanelWithImage({ url, tabId, pageUrl }: ImageRequest): Promise<void> {
+  const opened = chrome.sidePanel.open({ tabId }).catch((error: unknown) => console.warn("Could not open the side panel", error))
+  if (!isAnalysableImageUrl(url)) {
+    // The panel still opens (the user asked for it) but cannot hold this image.
+    console.warn("Image Query AI cannot select this image: its address is not an http, https, blob or data:image URL of at most 4 MB")
+    return opened
+  }
+  const selected: SelectedImage = { url, tabId, pageUrl, selectedAt: Date.now() }
+  const stored = chrome.storage.session.set({ [SELECTED_IMAGE_KEY]: selected })
+  return Promise.all([opened, stored]).then(() => undefined)
+}

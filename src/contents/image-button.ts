@@ -1,0 +1,23 @@
+import type { PlasmoCSConfig } from "plasmo"
+
+import { ImageButton } from "~extension/image-button"
+import { OPEN_SIDE_PANEL_FOR_IMAGE, type OpenSidePanelForImage } from "~extension/messages"
+
+export const config: PlasmoCSConfig = {
+  matches: ["<all_urls>"],
+  all_frames: true,
+  run_at: "document_idle"
+}
+
+const button = new ImageButton({
+  onActivate({ url }) {
+    const message: OpenSidePanelForImage = { type: OPEN_SIDE_PANEL_FOR_IMAGE, url }
+    try {
+      // Sent inside the click: the service worker opens the side panel with this user gesture.
+      chrome.runtime.sendMessage(message).catch(() => {})
+    } catch {
+      // The extension was reloaded or removed: this content script is orphaned.
+      button.stop()
+    }
+  }
+}).start()

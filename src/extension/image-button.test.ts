@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from "vitest"
+
+import { HIDE_SMALL_BELOW_PX } from "~core/image-size"
+
+import { OWN_NODE_ATTRIBUTE } from "./collect-images"
+import {
+  BUTTON_INSET_PX,
+  COMPACT_BUTTON_SIZE,
+  HOST_TAG,
+  ImageButton,
+  isLargeEnoughForButton,
+  MIN_RENDERED_SIZE,
+  placeButton
+} from "./image-button"
+import { createImageWatcher, microtaskScheduler } from "./image-watcher"
+
+const viewport = { width: 1000, height: 800 }
+const FULL_WIDTH = 130
+const box = (left: number, top: number, width: number, height: number) => ({ left, top, right: left + width, bottom: top + height })
+
+describe("where the button goes", () => {
+  it("sits in the image's top-right corner, inset", () => {
+    expect(placeButton(box(100, 50, 400, 300), viewport, FULL_WIDTH)).toEqual({
+      x: 100 + 400 - BUTTON_INSET_PX - FULL_WIDTH,
+      y: 50 + BUTTON_INSET_PX,
+      compact: false
+    })
+  })
+
+  it("stays on the visible part of an image partly scrolled out of the viewport", () => {
+    // Scrolled up by 120 px and running past the right edge.
+    expect(placeButton(box(700, -120, 500, 400), viewport, FULL_WIDTH)).toEqual({
+      x: 1000 - BUTTON_INSET_PX - FULL_WIDTH,
+      y: BUTTON_INSET_PX,
+      compact: false
+    })
+  })
+
+  it("drops the label when the image is too narrow for it, and the button when not even the icon fits", () => {
+    const justIcon = COMPACT_BUTTON_SIZE.width + 2 * BUTTON_INSET_PX
+    expect(placeButton(box(0, 0, FULL_WIDTH + 2 * BUTTON_INSET_PX, 100), viewport, FULL_WIDTH)?.compact).toBe(false)
+    expect(placeButton(box(0, 0, FULL_WIDTH + 2 * BUTTON_INSET_PX - 1, 100), viewport, FULL_WIDTH)).toEqual({
+      x: FULL_WIDTH + 2 * BUTTON_INSET_PX - 1 - BUTTON_INSET_PX - COMPACT_BUTTON_SIZE.width,
+      y: BUTTON_INSET_PX,
+      compact: true
+    })
+    expect(placeButton(box(0, 0, justIcon, justIcon), viewport, FULL_WIDTH)?.compact).toBe(true)
+    expect(placeButton(box(0, 0, justIcon - 1, 300), viewport, FULL_WIDTH)).toBeNull()
+    expect(placeButton(box(0, 0, 300, justIcon - 1), viewport, FULL_WIDTH)).toBeNull()
+  })
+
+  it("offers nothing for an image out of view", () => {
+    expect(placeButton(box(0, -500, 400, 400), viewport, FULL_WIDTH)).toBeNull()
+    expect(placeButton(box(0, 900, 400, 400), viewport, FULL_WIDTH)).toBeNull()
+    expect(placeButton(box(1100, 0, 400, 400), viewport, FULL_WIDTH)).toBeNull()
+  })
+})
+
+describe("which images get the button", () => {
+  const big = { width: 1200, height: 800 }
+
+  it("follows the core rule for small images on the intrinsic size", () => {
+    expect(isLargeEnoughForButton({ width: HIDE_SMALL_BELOW_PX, height: HIDE_SMALL_BELOW_PX }, big)).toBe(true)
+    expect(isLargeEnoughForButton({ width: HIDE_SMALL_BELOW_PX - 1, height: 2000 }, big)).toBe(false)
+    expect(isLargeEnoughForButton({ width: 2000, height: HIDE_SMALL_BELOW_PX - 1 }, big)).toBe(false)
+  })
+
+  it("waits for the image to load", () => {
+    expect(isLargeEnoughForButton({ width: 0, height: 0 }, big)).toBe(false)
+  })
+
+  it("needs room for the button on the page", () => {
+    expect(isLargeEnoughForButton(big, MIN_RENDERED_SIZE)).toBe(true)
+    expect(isLargeEnoughForButton(big, { width: MIN_RENDERED_SIZE.width - 1, height: 600 })).toBe(false)
+    expect(isLargeEnoughForButton(big, { width: 600, height: MIN_RENDERED_SIZE.height - 1 })).toBe(false)
+  })
+})
+
+/** happy-dom neither loads images nor lays out: the sizes are given. */
+function addImage(natural: number, rendered: number, src: string): HTMLImageElement {
+  const image = document.createElement("img")
+  image.src = src
+  Object.defineProperty(image, "naturalWidth", { value: natural })
+  Object.defineProperty(image, "naturalHeight", { value: natural })
+  image.getBoundingClientRect = () => ({ ...box(10, 10, rendered, rendered), x: 10, y: 10, width: rendered, height: rendered, toJSON: () => ({}) }) as DOMRect
+  document.body.append(image)
+  return image
+}
+
+const hover = (element: Element) => element.dispatchEvent(new MouseEvent("pointerover", { bubbles: true, composed: true }))
+
+describe("the button's host", () => {
+  let button: ImageButton | undefined
+  afterEach(() => {
+    button?.stop()
+    document.body.replaceChildren()
+  })
+
+  it("is created on the first hover of a large image, once, in a closed shadow root the image watcher ignores", async () => {
+    button = new ImageButton({ onActivate: () => {} }).start()
+    const watcher = createImageWatcher({ schedule: microtaskScheduler, probeBackgrounds: false }).start()
+    const small = addImage(200, 200, "https://example.com/small.png")
+    hover(small)
+    expect(document.querySelector(HOST_TAG)).toBeNull()
+
+    hover(addImage(800, 400, "https://example.com/one.png"))
+    hover(addImage(900, 300, "https://example.com/two.png"))
+    const hosts = document.querySelectorAll(HOST_TAG)
+    expect(hosts).toHaveLength(1)
+    expect(hosts[0]!.parentElement).toBe(document.documentElement)
+    expect(hosts[0]!.hasAttribute(OWN_NODE_ATTRIBUTE)).toBe(true)
+    expect(hosts[0]!.shadowRoot).toBeNull()
+    // Let the watcher's MutationObserver see the host's insertion.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(watcher.images().map(({ url }) => url).sort()).toEqual([
+      "https://example.com/one.png",
+      "https://example.com/small.png",
+      "https://example.com/two.png"
+    ])
+    watcher.stop()
+  })
+
+  it("is removed when the content script stops", () => {
+    button = new ImageButton({ onActivate: () => {} }).start()
+    hover(addImage(800, 400, "https://example.com/one.png"))
+    expect(document.querySelector(HOST_TAG)).not.toBeNull()
+    button.stop()
+    expect(document.querySelector(HOST_TAG)).toBeNull()
+  })
+})

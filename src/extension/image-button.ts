@@ -1,0 +1,482 @@
+import { PRODUCT_NAME } from "~core/company"
+import { isHiddenAsSmall, type ImageDimensions } from "~core/image-size"
+
+import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./collect-images"
+import { isAnalysableImageUrl } from "./messages"
+
+/**
+ * The on-image "Analyse image" button: one host element for the whole document, shown over the
+ * image under the pointer (or the image of the focused link) when that image is large enough.
+ *
+ * Cost on pages with thousands of images: five listeners on the window (capturing, so the page
+ * cannot swallow the events first) and none per image. Layout is read only when the pointer enters
+ * an image or focus enters a link, and while the button is shown (scroll and resize, once per
+ * animation frame). The host is created on the first hover, carries OWN_NODE_ATTRIBUTE so the image
+ * watcher never indexes or observes it, and is reused for every image.
+ *
+ * Keyboard route: when focus enters an image's link or button (a[href], button, role link or
+ * button) or a focusable image, the button appears and Tab moves to it next; Tab from the button
+ * goes on to whatever follows that link, Shift+Tab returns to the link, Enter or Space activates it
+ * and Escape hides it (until focus leaves the link). Tab is redirected by hand because the host
+ * sits at the end of the document, not beside the link: inserting it into the page's own markup
+ * would change its selectors (:last-child, + and ~) and could upset the page's framework.
+ */
+
+export const BUTTON_LABEL = "Analyse image"
+export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
+export const HOST_TAG = "image-query-ai-button"
+
+/** Time the pointer has to travel from the image to the button before it hides. */
+export const HIDE_DELAY_MS = 300
+/** Gap between the button and the image's visible edges. */
+export const BUTTON_INSET_PX = 8
+export const BUTTON_HEIGHT_PX = 32
+/** Icon only, for images too narrow for the label. */
+export const COMPACT_BUTTON_SIZE = { width: BUTTON_HEIGHT_PX, height: BUTTON_HEIGHT_PX } as const
+/** Below this rendered size the button would hide the image it is about. */
+export const MIN_RENDERED_SIZE = {
+  width: COMPACT_BUTTON_SIZE.width + 2 * BUTTON_INSET_PX,
+  height: COMPACT_BUTTON_SIZE.height + 2 * BUTTON_INSET_PX
+} as const
+
+/** What the button needs to know about the image and the page's viewport (a DOMRect fits). */
+export interface Box {
+  left: number
+  top: number
+  right: number
+  bottom: number
+}
+
+export interface Placement {
+  /** Viewport coordinates of the button's top-left corner. */
+  x: number
+  y: number
+  compact: boolean
+}
+
+/**
+ * Where the button goes: the top-right corner of the image's visible part (so it stays on screen
+ * while the image is partly scrolled away), inset a little; icon only when the labelled button
+ * (`fullWidth` wide, which depends on the fonts) does not fit; null when not even the icon fits.
+ */
+export function placeButton(image: Box, viewport: ImageDimensions, fullWidth: number): Placement | null {
+  const left = Math.max(image.left, 0)
+  const top = Math.max(image.top, 0)
+  const right = Math.min(image.right, viewport.width)
+  const bottom = Math.min(image.bottom, viewport.height)
+  const sizes = [
+    [{ width: fullWidth, height: BUTTON_HEIGHT_PX }, false],
+    [COMPACT_BUTTON_SIZE, true]
+  ] as const
+  for (const [size, compact] of sizes) {
+    if (right - left >= size.width + 2 * BUTTON_INSET_PX && bottom - top >= size.height + 2 * BUTTON_INSET_PX) {
+      return { x: Math.round(right - BUTTON_INSET_PX - size.width), y: Math.round(top + BUTTON_INSET_PX), compact }
+    }
+  }
+  return null
+}
+
+/**
+ * The button is offered on the images the side panel lists by default: loaded, and not small by
+ * the core rule ('Hide small images', either side under 400 px, on the intrinsic size). The
+ * rendered size must also leave room for the button, or it would cover the whole image.
+ */
+export function isLargeEnoughForButton(natural: ImageDimensions, rendered: ImageDimensions): boolean {
+  if (natural.width <= 0 || natural.height <= 0 || isHiddenAsSmall(natural)) return false
+  return rendered.width >= MIN_RENDERED_SIZE.width && rendered.height >= MIN_RENDERED_SIZE.height
+}
+
+export function imageUrlOf(image: HTMLImageElement): string {
+  return image.currentSrc || image.src
+}
+
+const ANCHOR_SELECTOR = "a[href], area[href], button, [role='link'], [role='button']"
+/** A link may wrap a whole card; its first few images are enough to find the picture. */
+const IMAGES_CHECKED_PER_ANCHOR = 8
+
+function isImageElement(node: EventTarget | null | undefined): node is HTMLImageElement {
+  return !!node && (node as Element).localName === "img" && (node as Element).namespaceURI === "http://www.w3.org/1999/xhtml"
+}
+
+/** The innermost target, inside open shadow roots too (closed ones stay opaque, ours included). */
+function deepTarget(event: Event): EventTarget | null {
+  return event.composedPath()[0] ?? event.target
+}
+
+function deepActiveElement(document: Document): Element | null {
+  let active = document.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  return active
+}
+
+const CAPTURE_PASSIVE: AddEventListenerOptions = { capture: true, passive: true }
+
+/*
+ * The host is styled inline with !important, which beats every page rule, so the page cannot
+ * hide, move or resize it; everything inside is styled from the shadow root only. Page styles do
+ * not cross the shadow boundary except by inheritance, which `all: initial` on the host cuts.
+ */
+const HOST_STYLE = [
+  "all: initial",
+  "display: block",
+  "position: fixed",
+  "top: 0",
+  "left: 0",
+  "width: 0",
+  "height: 0",
+  "overflow: visible",
+  "z-index: 2147483647",
+  "pointer-events: none"
+]
+  .map((declaration) => `${declaration} !important;`)
+  .join(" ")
+
+const BUTTON_CSS = `
+button {
+  all: initial;
+  position: fixed;
+  top: 0;
+  left: 0;
+  box-sizing: border-box;
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  width: max-content;
+  height: ${BUTTON_HEIGHT_PX}px;
+  padding: 0 12px 0 6px;
+  border: 1px solid rgba(255, 255, 255, 0.7);
+  border-radius: 16px;
+  background: #1F2937;
+  color: #FFFFFF;
+  font-family: Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  font-size: 13px;
+  font-weight: 600;
+  line-height: 1;
+  white-space: nowrap;
+  overflow: hidden;
+  box-shadow: 0 2px 8px rgba(0, 0, 0, 0.35);
+  cursor: pointer;
+  pointer-events: auto;
+  user-select: none;
+  -webkit-user-select: none;
+}
+button[hidden] { display: none; }
+button:hover { background: #111827; border-color: #3B82F6; }
+button:focus-visible {
+  outline: 2px solid #FFFFFF;
+  outline-offset: 1px;
+  box-shadow: 0 0 0 5px #3B82F6, 0 2px 8px rgba(0, 0, 0, 0.35);
+}
+button.compact { width: ${COMPACT_BUTTON_SIZE.width}px; padding: 0; justify-content: center; }
+button.compact span { display: none; }
+svg { width: 20px; height: 20px; flex: none; }
+`
+
+const SVG_NS = "http://www.w3.org/2000/svg"
+
+/** The brand mark of src/ui/Logo.tsx, built with DOM calls (no innerHTML: pages may enforce Trusted Types). */
+function logoMark(document: Document): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, "svg")
+  svg.setAttribute("viewBox", "0 0 32 32")
+  svg.setAttribute("aria-hidden", "true")
+  svg.setAttribute("focusable", "false")
+  const shapes: [string, Record<string, string>][] = [
+    ["rect", { x: "1", y: "1", width: "30", height: "30", rx: "8", fill: "#3B82F6" }],
+    ["path", { d: "M7 22l5-6 4 4 3-3 6 5v1H7z", fill: "#FFFFFF", opacity: "0.9" }],
+    ["circle", { cx: "21", cy: "11", r: "4.5", fill: "none", stroke: "#FFFFFF", "stroke-width": "2" }],
+    ["circle", { cx: "21", cy: "11", r: "1.8", fill: "#10B981" }]
+  ]
+  for (const [name, attributes] of shapes) {
+    const shape = document.createElementNS(SVG_NS, name)
+    for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value)
+    svg.append(shape)
+  }
+  return svg
+}
+
+export interface ImageButtonOptions {
+  /** Called synchronously inside the trusted click (the service worker needs the user's gesture). */
+  onActivate(image: { url: string }): void
+  document?: Document
+}
+
+export class ImageButton {
+  private readonly document: Document
+  private readonly window: Window
+  private readonly onActivate: (image: { url: string }) => void
+  private host: HTMLElement | null = null
+  private button: HTMLButtonElement | null = null
+  /** The image the button is shown for. */
+  private image: HTMLImageElement | null = null
+  /** The focused link (or image) that brought the button up from the keyboard. */
+  private anchor: HTMLElement | null = null
+  /**
+   * The anchor or image whose button was just used or dismissed: not shown again for it until
+   * focus or the pointer leaves it (hiding the button puts the pointer back over the image).
+   */
+  private suppressed: EventTarget | null = null
+  private hideTimer: ReturnType<typeof setTimeout> | undefined
+  private frame = 0
+  private tracking = false
+  /** The labelled button's width, measured once: it depends on the fonts of the machine. */
+  private fullWidth = 0
+
+  constructor({ onActivate, document: root = document }: ImageButtonOptions) {
+    this.document = root
+    this.window = root.defaultView!
+    this.onActivate = onActivate
+  }
+
+  start(): this {
+    this.window.addEventListener("pointerover", this.onPointerOver, CAPTURE_PASSIVE)
+    this.window.addEventListener("pointerout", this.onPointerOut, CAPTURE_PASSIVE)
+    this.window.addEventListener("focusin", this.onFocusIn, CAPTURE_PASSIVE)
+    this.window.addEventListener("focusout", this.onFocusOut, CAPTURE_PASSIVE)
+    // Not passive: Tab on the anchor is redirected to the button.
+    this.window.addEventListener("keydown", this.onKeyDown, true)
+    return this
+  }
+
+  stop(): void {
+    this.window.removeEventListener("pointerover", this.onPointerOver, CAPTURE_PASSIVE)
+    this.window.removeEventListener("pointerout", this.onPointerOut, CAPTURE_PASSIVE)
+    this.window.removeEventListener("focusin", this.onFocusIn, CAPTURE_PASSIVE)
+    this.window.removeEventListener("focusout", this.onFocusOut, CAPTURE_PASSIVE)
+    this.window.removeEventListener("keydown", this.onKeyDown, true)
+    this.hide()
+    this.host?.remove()
+    this.host = null
+    this.button = null
+  }
+
+  /** Whether the button can be offered for this image now (reads its layout box). */
+  private qualifies(image: HTMLImageElement): boolean {
+    if (isOwnNode(image) || !isAnalysableImageUrl(imageUrlOf(image))) return false
+    const natural = { width: image.naturalWidth, height: image.naturalHeight }
+    // The intrinsic size costs no layout: check it before the rendered box.
+    if (natural.width <= 0 || natural.height <= 0 || isHiddenAsSmall(natural)) return false
+    const box = image.getBoundingClientRect()
+    return isLargeEnoughForButton(natural, box)
+  }
+
+  private imageForFocus(target: EventTarget | null): HTMLImageElement | null {
+    if (isImageElement(target)) return this.qualifies(target) ? target : null
+    const element = target as Element | null
+    if (!element?.matches?.(ANCHOR_SELECTOR)) return null
+    const images = element.getElementsByTagName("img")
+    for (let index = 0; index < images.length && index < IMAGES_CHECKED_PER_ANCHOR; index++) {
+      if (this.qualifies(images[index]!)) return images[index]!
+    }
+    return null
+  }
+
+  private readonly onPointerOver = (event: Event) => {
+    const target = deepTarget(event)
+    if (target === this.host || (target && target === this.image)) {
+      this.cancelHide()
+      return
+    }
+    if (target === this.suppressed) return
+    if (isImageElement(target) && this.qualifies(target)) this.show(target, null)
+    // The image was removed under the pointer: no pointerout comes from a detached node.
+    else if (this.image && !this.image.isConnected) this.hide()
+  }
+
+  private readonly onPointerOut = (event: Event) => {
+    const from = deepTarget(event)
+    if (from === this.suppressed) this.suppressed = null
+    if (!this.image) return
+    if (from !== this.image && from !== this.host) return
+    const to = (event as PointerEvent).relatedTarget
+    if (to === this.image || to === this.host) return
+    // Shown from the keyboard: the pointer passing by does not take it away.
+    if (this.anchor && deepActiveElement(this.document) === this.anchor) return
+    if (this.host && deepActiveElement(this.document) === this.host) return
+    this.scheduleHide()
+  }
+
+  private readonly onFocusIn = (event: Event) => {
+    const target = deepTarget(event)
+    if (target === this.host) {
+      this.cancelHide()
+      return
+    }
+    if (target === this.suppressed) return
+    this.suppressed = null
+    const image = this.imageForFocus(target)
+    if (image) this.show(image, target as HTMLElement)
+    else if (this.anchor) this.hide()
+  }
+
+  private readonly onFocusOut = (event: Event) => {
+    const from = deepTarget(event)
+    const to = (event as FocusEvent).relatedTarget
+    if (from === this.suppressed) this.suppressed = null
+    if (!this.anchor) return
+    if ((from === this.anchor && to === this.host) || (from === this.host && to === this.anchor)) return
+    if (from === this.anchor || from === this.host) this.hide()
+  }
+
+  private readonly onKeyDown = (event: KeyboardEvent) => {
+    if (!this.anchor || !this.button || this.button.hidden || event.defaultPrevented) return
+    if (deepTarget(event) !== this.anchor) return
+    if (event.key === "Tab" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault()
+      this.button.focus()
+    } else if (event.key === "Escape") {
+      this.suppressed = this.anchor
+      this.hide()
+    }
+  }
+
+  private readonly onButtonKeyDown = (event: KeyboardEvent) => {
+    const anchor = this.anchor
+    if (event.key === "Escape") {
+      // Ours alone: the page must not also close its dialog or menu.
+      event.preventDefault()
+      event.stopPropagation()
+      this.dismiss()
+    } else if (event.key === "Tab" && anchor && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      if (event.shiftKey) {
+        event.preventDefault()
+        anchor.focus({ preventScroll: true })
+      } else {
+        // Focus goes back to the anchor and the browser's own Tab then moves on from there.
+        this.suppressed = anchor
+        anchor.focus({ preventScroll: true })
+        this.hide()
+      }
+    }
+  }
+
+  private readonly onButtonClick = (event: MouseEvent) => {
+    event.stopPropagation()
+    // Only the user's own click or key press: a page script cannot reach into the closed root,
+    // and the side panel opens only with a real gesture anyway.
+    if (!event.isTrusted || !this.image) return
+    this.onActivate({ url: imageUrlOf(this.image) })
+    this.dismiss()
+  }
+
+  /** Hides the button and gives focus back to the anchor; neither brings it up again at once. */
+  private dismiss() {
+    const anchor = this.anchor
+    if (anchor) {
+      this.suppressed = anchor
+      anchor.focus({ preventScroll: true })
+    } else this.suppressed = this.image
+    this.hide()
+  }
+
+  private readonly onViewportChange = () => {
+    if (this.frame) return
+    this.frame = this.window.requestAnimationFrame(() => {
+      this.frame = 0
+      this.position()
+    })
+  }
+
+  private show(image: HTMLImageElement, anchor: HTMLElement | null) {
+    this.cancelHide()
+    this.image = image
+    this.anchor = anchor
+    this.ensureHost()
+    this.track(true)
+    this.position()
+  }
+
+  private hide() {
+    this.cancelHide()
+    this.image = null
+    this.anchor = null
+    this.track(false)
+    if (this.button) this.button.hidden = true
+  }
+
+  private scheduleHide() {
+    this.cancelHide()
+    this.hideTimer = setTimeout(() => this.hide(), HIDE_DELAY_MS)
+  }
+
+  private cancelHide() {
+    clearTimeout(this.hideTimer)
+    this.hideTimer = undefined
+  }
+
+  private track(on: boolean) {
+    if (on === this.tracking) return
+    this.tracking = on
+    const method = on ? "addEventListener" : "removeEventListener"
+    // Capturing on the window sees the scrolling of every scroll container, not just the page's.
+    this.window[method]("scroll", this.onViewportChange, CAPTURE_PASSIVE)
+    this.window[method]("resize", this.onViewportChange, CAPTURE_PASSIVE)
+    if (!on && this.frame) {
+      this.window.cancelAnimationFrame(this.frame)
+      this.frame = 0
+    }
+  }
+
+  private position() {
+    const { image, button } = this
+    if (!image || !button) return
+    if (!image.isConnected) {
+      this.hide()
+      return
+    }
+    const root = this.document.documentElement
+    // clientWidth leaves out the scroll bars; innerWidth covers documents without a layout box.
+    const viewport = {
+      width: Math.min(this.window.innerWidth, root.clientWidth || this.window.innerWidth),
+      height: Math.min(this.window.innerHeight, root.clientHeight || this.window.innerHeight)
+    }
+    if (!this.fullWidth) {
+      button.classList.remove("compact")
+      button.hidden = false
+      this.fullWidth = Math.ceil(button.getBoundingClientRect().width)
+    }
+    const placement = placeButton(image.getBoundingClientRect(), viewport, this.fullWidth)
+    if (!placement) {
+      // A hidden button loses focus to the document's end: hand it back to the anchor instead.
+      if (this.anchor && deepActiveElement(this.document) === this.host) this.anchor.focus({ preventScroll: true })
+      button.hidden = true
+      return
+    }
+    button.classList.toggle("compact", placement.compact)
+    button.style.transform = `translate(${placement.x}px, ${placement.y}px)`
+    button.hidden = false
+  }
+
+  private ensureHost() {
+    if (this.host) {
+      // The page may have replaced the markup the host was in.
+      if (!this.host.isConnected) this.document.documentElement.append(this.host)
+      return
+    }
+    const document = this.document
+    const host = document.createElement(HOST_TAG)
+    host.setAttribute(OWN_NODE_ATTRIBUTE, "")
+    host.setAttribute("style", HOST_STYLE)
+    // Closed: page scripts cannot reach the button through host.shadowRoot, so they can neither
+    // restyle it nor script it (its click handler also insists on trusted events). Tests find it
+    // through the accessibility tree, as assistive technology does.
+    const shadow = host.attachShadow({ mode: "closed" })
+    const style = document.createElement("style")
+    style.textContent = BUTTON_CSS
+    const button = document.createElement("button")
+    button.type = "button"
+    button.hidden = true
+    button.setAttribute("aria-label", BUTTON_ACCESSIBLE_NAME)
+    button.title = BUTTON_ACCESSIBLE_NAME
+    const label = document.createElement("span")
+    label.textContent = BUTTON_LABEL
+    button.append(logoMark(document), label)
+    // A mouse click must not move the page's focus onto a button that is about to hide.
+    button.addEventListener("mousedown", (event) => event.preventDefault())
+    button.addEventListener("click", this.onButtonClick)
+    button.addEventListener("keydown", this.onButtonKeyDown)
+    shadow.append(style, button)
+    document.documentElement.append(host)
+    this.host = host
+    this.button = button
+  }
+}
