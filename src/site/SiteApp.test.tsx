@@ -55,7 +55,7 @@ describe("the route table", () => {
   it.each([
     ["/pricing", "Pricing"],
     ["/blog", "Blog"],
-    ["/blog/how-ocr-works", "Blog post"],
+    ["/blog/how-ocr-works", "How on-device text extraction works"],
     ["/image-query", "Image Query AI"],
     ["/terms", "Terms of Service"],
     ["/privacy", "Privacy Policy"],
