@@ -116,13 +116,15 @@ export default function ImageQueryPage() {
     <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:px-8">
       <PageTitle title="Image Query AI" />
       <h1 className="text-3xl font-bold tracking-tight">Image Query AI</h1>
-      <p className="mt-2 flex flex-wrap items-center gap-2 rounded-lg border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-900">
-        <Puzzle aria-hidden="true" className="h-4 w-4" />
-        This is a preview with generated sample images. The real Image Query AI lives in the browser extension, where it finds and analyses the images of any page.
-        <Link to="/register" className="font-semibold underline">
-          Get the extension
-        </Link>
-      </p>
+      <div className="mt-2 flex gap-2 rounded-lg border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-900">
+        <Puzzle aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+        <p>
+          This is a preview with generated sample images. The real Image Query AI lives in the browser extension, where it finds and analyses the images of any page.{" "}
+          <Link to="/register" className="font-semibold underline">
+            Get the extension
+          </Link>
+        </p>
+      </div>
 
       <div className="mt-6">
         {TABS.map(({ id, label }) => (
