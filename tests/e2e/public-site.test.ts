@@ -126,6 +126,19 @@ describe("the public site served by npm start", () => {
     expect(foreignRequests).toEqual([])
   })
 
+  it("switches the pricing page to annual billing", async () => {
+    await page.setViewport({ width: 375, height: 812 })
+    await open(ROUTES.find((route) => route.name === "pricing")!)
+    const [annual] = await page.$$("xpath/.//button[text()='Annual']")
+    await annual!.click()
+    await page.waitForFunction(() => document.body.innerText.includes("$190 billed yearly"))
+    const text = await textOf()
+    expect(text).toContain("$16")
+    expect(text).toContain("$990 billed yearly")
+    await screenshot(page, "public-pricing-annual-375")
+    await page.setViewport({ width: 1280, height: 900 })
+  })
+
   it("gives the blog post its SEO title and description in the document head", async () => {
     await open(ROUTES.find((route) => route.name === "blog-post")!)
     expect(await page.title()).toBe("How on-device OCR works in Image Query AI")

@@ -124,8 +124,15 @@ export default function AboutPage() {
       <section className="px-4 py-16 text-center sm:px-6 lg:px-8">
         <h2 className="text-2xl font-bold tracking-tight">Try it on the pages you read today</h2>
         <p className="mx-auto mt-3 max-w-xl text-gray-600">
-          {COMPANY.legalName}, {formatAddress()}.
+          Questions first? Write to{" "}
+          <a href={`mailto:${COMPANY.contact.support.email}`} className="font-medium text-blue-700 hover:underline">
+            {COMPANY.contact.support.email}
+          </a>{" "}
+          or call {COMPANY.contact.phone.phone}.
         </p>
+        <address className="mx-auto mt-2 max-w-xl text-sm not-italic text-gray-600">
+          {COMPANY.legalName}, {formatAddress()}
+        </address>
         <div className="mt-8 flex flex-wrap justify-center gap-4">
           <Link to="/register" className={buttonStyles.primary}>
             Create a free account
