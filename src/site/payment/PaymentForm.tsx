@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from "react"
 import { Link, useNavigate } from "react-router"
 
+import { useSession } from "~auth/session-store"
 import { MOCK_PAYMENT_WAIT_MS } from "~core/limits"
 import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
 import { FormMessage, TextField } from "~ui/fields"
@@ -71,7 +72,8 @@ export interface PaymentFormProps {
  */
 export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFormProps) {
   const navigate = useNavigate()
-  const [values, setValues] = useState<PaymentValues>(EMPTY_PAYMENT)
+  const signedInEmail = useSession((state) => state.user?.email)
+  const [values, setValues] = useState<PaymentValues>(() => ({ ...EMPTY_PAYMENT, email: signedInEmail ?? "" }))
   const [errors, setErrors] = useState<PaymentErrors>({})
   const [submitting, setSubmitting] = useState(false)
   const formRef = useRef<HTMLFormElement>(null)

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from "@testing-library/react"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
+import { useSession } from "~auth/session-store"
 import { getPlan } from "~core/plans"
 
 import { PaymentForm } from "./PaymentForm"
@@ -87,7 +88,10 @@ function renderForm(annual: boolean) {
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
 
 describe("the payment form", () => {
-  beforeEach(() => vi.useFakeTimers())
+  beforeEach(() => {
+    vi.useFakeTimers()
+    useSession.setState({ status: "loggedOut", user: null })
+  })
   afterEach(() => vi.useRealTimers())
 
   it("shows the price with a rupee sign and India as the default country of four", () => {
@@ -96,6 +100,12 @@ describe("the payment form", () => {
     const country = screen.getByLabelText("Country") as HTMLSelectElement
     expect(country.value).toBe("IN")
     expect([...country.options].map((option) => option.text)).toEqual(["India", "United States", "United Kingdom", "Canada"])
+  })
+
+  it("starts with the signed-in user's e-mail address", () => {
+    useSession.setState({ status: "loggedIn", user: { name: "Ada", email: "ada@example.com", role: "user", provider: "email" } })
+    renderForm(false)
+    expect((screen.getByLabelText("Email") as HTMLInputElement).value).toBe("ada@example.com")
   })
 
   it("shows the errors, focuses the first bad field and does not leave", () => {
