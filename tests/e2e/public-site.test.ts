@@ -135,6 +135,7 @@ describe("the public site served by npm start", () => {
     const text = await textOf()
     expect(text).toContain("$16")
     expect(text).toContain("$990 billed yearly")
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
     await screenshot(page, "public-pricing-annual-375")
     await page.setViewport({ width: 1280, height: 900 })
   })
