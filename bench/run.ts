@@ -12,6 +12,7 @@ import { measureOcr } from "./ocr"
 import { measurePageScan } from "./page-scan"
 import { startServer, type RunningServer } from "./server-process"
 import { ensureCurrentWebBuild, projectRoot } from "./web-build"
+import { measureWebSize } from "./web-size"
 
 const RESULTS_FILE = path.join(projectRoot, "bench/results/latest.json")
 const LOAD_TARGETS = [
@@ -25,6 +26,8 @@ const PAGE_SCAN_TIME_LIMIT_SECONDS = 180
 const IMAGE_BUTTON_TIME_LIMIT_SECONDS = 120
 /** Fresh extension pages for cold runs, five warm runs, the bare comparison and the zip. */
 const OCR_TIME_LIMIT_SECONDS = 240
+/** A server start and five cold visits of the landing page in headless Chromium. */
+const WEB_SIZE_TIME_LIMIT_SECONDS = 120
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
@@ -75,7 +78,7 @@ async function main() {
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 8) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -103,6 +106,8 @@ async function main() {
     const imageButton = await measureImageButton()
     console.error("Running OCR in the built extension, cold and warm, against bare tesseract.js…")
     const ocr = await measureOcr()
+    console.error("Visiting the landing page cold in headless Chromium: JavaScript downloaded and first contentful paint…")
+    const webSize = await measureWebSize()
 
     const cpus = os.availableParallelism()
     const warnings = [
@@ -131,6 +136,7 @@ async function main() {
       ...pageScan.lines,
       ...imageButton.lines,
       ...ocr.lines,
+      ...webSize.lines,
       ...warnings
     ]
     console.log(lines.join("\n"))
@@ -153,6 +159,7 @@ async function main() {
       pageScan: pageScan.figures,
       imageButton: imageButton.figures,
       ocr: ocr.figures,
+      webSize: webSize.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings
     }

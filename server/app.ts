@@ -97,7 +97,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(rateLimit, { global: false })
   registerAuthentication(app)
 
-  await app.register(statusRoutes, { database, startedAt, now: clock })
+  await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })
   await app.register(authRoutes)
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})

@@ -2,33 +2,69 @@ import type { FastifyInstance } from "fastify"
 
 import { fail, ok, type StatusReport } from "../../src/core/api"
 import { PRODUCT_NAME } from "../../src/core/company"
+import { STATUS_SERVICES, type ServiceId, type ServiceStatusEntry } from "../../src/core/service-status"
 import { APP_VERSION } from "../../src/core/version"
 import type { Database } from "../db/database"
+import {
+  apiCheck,
+  authenticationCheck,
+  CRITICAL_SERVICES,
+  databaseCheck,
+  paymentCheck,
+  runCheck,
+  websiteCheck,
+  type ServiceCheck
+} from "./checks"
 
 export interface StatusDependencies {
   database: Database
   startedAt: number
   now: () => number
+  webRoot: string
+  tokenSecret: string
 }
 
-export async function statusRoutes(app: FastifyInstance, { database, startedAt, now }: StatusDependencies) {
+export async function statusRoutes(app: FastifyInstance, { database, startedAt, now, webRoot, tokenSecret }: StatusDependencies) {
+  // The last failure each service had while this process runs: shown as the service's last incident.
+  const lastIncident = new Map<ServiceId, string>()
+
   app.get("/api/status", async (request, reply) => {
+    const requestStartedAt = performance.now()
+    const checks: Record<ServiceId, ServiceCheck> = {
+      website: websiteCheck(webRoot),
+      api: apiCheck(requestStartedAt),
+      database: databaseCheck(database),
+      authentication: authenticationCheck(tokenSecret, now),
+      payments: paymentCheck()
+    }
+    const checkedAt = new Date(now()).toISOString()
+    const services: ServiceStatusEntry[] = await Promise.all(
+      STATUS_SERVICES.map(async ({ id, name }) => {
+        const result = await runCheck(checks[id])
+        if (result.status === "outage" || result.status === "degraded") lastIncident.set(id, checkedAt)
+        const incident = lastIncident.get(id)
+        return { id, name, ...result, ...(incident ? { lastIncident: incident } : {}) }
+      })
+    )
+    const database_ = services.find((service) => service.id === "database")!
     const report: StatusReport = {
       name: PRODUCT_NAME,
       version: APP_VERSION,
       uptimeSeconds: Math.floor((now() - startedAt) / 1000),
-      checks: { database: { status: "ok" } }
+      checks: {
+        database:
+          database_.status === "operational"
+            ? { status: "ok", latencyMs: database_.latencyMs }
+            : { status: "error", message: database_.message }
+      },
+      services,
+      checkedAt
     }
     reply.header("cache-control", "no-store")
-    try {
-      report.checks.database.latencyMs = Math.round((await database.ping()) * 100) / 100
-      return ok(report)
-    } catch (error) {
-      request.log.warn({ err: error }, "database health check failed")
-      report.checks.database = { status: "error", message: "The database is not reachable." }
-      return reply
-        .status(503)
-        .send({ ...fail("SERVICE_UNAVAILABLE", "The database is not reachable."), data: report })
-    }
+
+    const down = services.filter((service) => CRITICAL_SERVICES.includes(service.id) && service.status === "outage")
+    if (down.length === 0) return ok(report)
+    for (const service of down) request.log.warn({ service: service.id }, `status check failed: ${service.message}`)
+    return reply.status(503).send({ ...fail("SERVICE_UNAVAILABLE", down.map((service) => service.message).join(" ")), data: report })
   })
 }

@@ -81,3 +81,8 @@ export function createDetachedClient(token: string | null): ApiClient {
   if (token) storage.setItem(SESSION_STORAGE_KEYS.authToken, token)
   return detached
 }
+
+/** The API origin the client talks to ("" for the page's own origin), for calls made outside the client. */
+export function getApiBaseUrl(): string {
+  return config.baseUrl ?? ""
+}

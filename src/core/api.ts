@@ -1,5 +1,7 @@
 /** The backend response wrapper of spec section 7 and the error codes of section 8. */
 
+import type { ServiceStatusEntry } from "./service-status"
+
 /** The password policy codes of section 8. */
 export const PASSWORD_POLICY_ERROR_CODES = [
   "PASSWORD_TOO_SHORT",
@@ -96,4 +98,8 @@ export interface StatusReport {
   checks: {
     database: { status: HealthState; latencyMs?: number; message?: string }
   }
+  /** One real check per service of the status page (beyond the spec, which hard-codes them). */
+  services?: ServiceStatusEntry[]
+  /** ISO time the checks ran. */
+  checkedAt?: string
 }

@@ -55,11 +55,11 @@ describe("the route table", () => {
   it.each([
     ["/pricing", "Pricing"],
     ["/blog", "Blog"],
-    ["/blog/how-ocr-works", "Blog post"],
+    ["/blog/how-ocr-works", "How on-device text extraction works"],
     ["/image-query", "Image Query AI"],
     ["/terms", "Terms of Service"],
     ["/privacy", "Privacy Policy"],
-    ["/about", "About"],
+    ["/about", "About Image Query AI"],
     ["/help", "Help Center"],
     ["/cookies", "Cookie Policy"],
     ["/status", "System Status"],
@@ -200,7 +200,7 @@ describe("the shell", () => {
 
   it("has the footer groups, tagline, social links and this year's copyright", async () => {
     renderAt("/about")
-    await heading("About")
+    await heading("About Image Query AI")
     const footer = screen.getByRole("contentinfo")
     const group = (name: string) =>
       within(within(footer).getByRole("navigation", { name })).getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")])

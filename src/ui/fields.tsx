@@ -118,7 +118,7 @@ export function FormMessage({ tone = "error", children }: { tone?: "error" | "su
 /** The "or" line between a form and the federated sign-in button. */
 export function OrDivider() {
   return (
-    <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-400">
+    <div className="my-6 flex items-center gap-3 text-xs uppercase tracking-wide text-gray-500">
       <span className="h-px flex-1 bg-gray-200" /> or <span className="h-px flex-1 bg-gray-200" />
     </div>
   )

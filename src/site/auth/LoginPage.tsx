@@ -86,7 +86,7 @@ export default function LoginPage() {
       footer={
         <>
           Don&apos;t have an account?{" "}
-          <Link to="/register" className="font-medium text-brand-primary hover:underline">
+          <Link to="/register" className="font-medium text-blue-700 hover:underline">
             Sign up
           </Link>
         </>

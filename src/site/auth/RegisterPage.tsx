@@ -104,7 +104,7 @@ export default function RegisterPage() {
       footer={
         <>
           Already have an account?{" "}
-          <Link to="/login" className="font-medium text-brand-primary hover:underline">
+          <Link to="/login" className="font-medium text-blue-700 hover:underline">
             Sign in
           </Link>
         </>
@@ -120,11 +120,11 @@ export default function RegisterPage() {
           <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-gray-300 text-brand-primary" checked={form.termsChecked} onChange={update("termsChecked")} />
           <span>
             I agree to the{" "}
-            <Link to="/terms" target="_blank" className="font-medium text-brand-primary hover:underline">
+            <Link to="/terms" target="_blank" className="font-medium text-blue-700 hover:underline">
               Terms of Service
             </Link>{" "}
             and{" "}
-            <Link to="/privacy" target="_blank" className="font-medium text-brand-primary hover:underline">
+            <Link to="/privacy" target="_blank" className="font-medium text-blue-700 hover:underline">
               Privacy Policy
             </Link>
           </span>

@@ -16,7 +16,7 @@ export function accountLinks(user: User): AccountLink[] {
 
 export function Avatar({ name }: { name: string }) {
   return (
-    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-primary text-sm font-semibold uppercase text-white">
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-blue-600 text-sm font-semibold uppercase text-white">
       {name.trim().charAt(0) || "?"}
     </span>
   )

@@ -137,7 +137,7 @@ function TermsModalBody({ onAccept, onDecline, busy }: Omit<TermsModalProps, "op
             onClick={onAccept}
             disabled={!agreed || busy}
             aria-busy={busy || undefined}
-            className={`${buttonStyles.primary} disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-brand-primary`}
+            className={`${buttonStyles.primary} disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-blue-600`}
           >
             {busy && (
               <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" />

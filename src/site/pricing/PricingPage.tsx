@@ -1,5 +1,147 @@
-import { PendingPage } from "../PendingPage"
+import { useState } from "react"
+import { Link } from "react-router"
+
+import { useSession } from "~auth/session-store"
+import { COMPANY } from "~core/company"
+import { FREE_TRIAL_DAYS } from "~core/limits"
+import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/plans"
+import { Check } from "~ui/icons"
+import { buttonStyles } from "~ui/styles"
+
+import { PageTitle } from "../PageTitle"
+import { Accordion } from "./Accordion"
+import { currentPlanIdOf, planAction, priceView, PRICING_FAQ, type Billing } from "./pricing"
+
+function BillingToggle({ billing, onChange }: { billing: Billing; onChange: (billing: Billing) => void }) {
+  const option = (value: Billing, label: string) => (
+    <button
+      type="button"
+      aria-pressed={billing === value}
+      onClick={() => onChange(value)}
+      className={`rounded-full px-4 py-2 text-sm font-semibold transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+        billing === value ? "bg-brand-secondary text-white shadow" : "text-gray-700 hover:text-brand-secondary"
+      }`}
+    >
+      {label}
+    </button>
+  )
+  return (
+    <div className="mt-8 flex flex-wrap items-center justify-center gap-3">
+      <div role="group" aria-label="Billing period" className="inline-flex rounded-full border border-gray-300 bg-white p-1">
+        {option("monthly", "Monthly")}
+        {option("annual", "Annual")}
+      </div>
+      <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-semibold text-emerald-800">
+        Save {ANNUAL_SAVINGS_PERCENT}% with annual billing
+      </span>
+    </div>
+  )
+}
 
 export default function PricingPage() {
-  return <PendingPage title="Pricing" />
+  const [billing, setBilling] = useState<Billing>("monthly")
+  const user = useSession((state) => state.user)
+  const currentPlanId = currentPlanIdOf(user)
+
+  return (
+    <>
+      <PageTitle title="Pricing" />
+      <section className="bg-gradient-to-b from-white to-blue-50 px-4 pb-16 pt-16 sm:px-6 lg:px-8">
+        <div className="mx-auto max-w-3xl text-center">
+          <h1 className="text-4xl font-bold tracking-tight">Pricing</h1>
+          <p className="mt-4 text-lg text-gray-600">
+            Start free with local text, face and object analysis. Upgrade when you want more questions answered by the vision model.
+          </p>
+          <BillingToggle billing={billing} onChange={setBilling} />
+        </div>
+
+        <ul className="mx-auto mt-12 grid max-w-6xl gap-6 lg:grid-cols-3">
+          {PLANS.map((plan) => {
+            const price = priceView(plan, billing)
+            const action = planAction(plan, currentPlanId, billing)
+            const headingId = `plan-${plan.id}`
+            return (
+              <li
+                key={plan.id}
+                aria-labelledby={headingId}
+                className={`relative flex flex-col rounded-2xl border bg-white p-8 shadow-sm ${
+                  plan.popular ? "border-brand-primary ring-2 ring-brand-primary" : "border-gray-200"
+                }`}
+              >
+                {plan.popular && (
+                  <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-blue-700 px-3 py-1 text-xs font-semibold text-white">
+                    Most popular
+                  </p>
+                )}
+                <h2 id={headingId} className="text-xl font-semibold">
+                  {plan.name}
+                </h2>
+                <p className="mt-4 flex items-baseline gap-1">
+                  <span className="text-4xl font-bold tracking-tight">${price.perMonth}</span>
+                  <span className="text-sm text-gray-600">/month</span>
+                </p>
+                <p className="mt-1 text-sm text-gray-600">{price.note}</p>
+                {billing === "annual" && plan.price > 0 && (
+                  <p className="mt-1 text-sm font-medium text-emerald-700">Save {ANNUAL_SAVINGS_PERCENT}%</p>
+                )}
+                <ul className="mt-6 flex-1 space-y-3 text-sm text-gray-700">
+                  {plan.features.map((feature) => (
+                    <li key={feature} className="flex gap-2">
+                      <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-brand-accent" />
+                      {feature}
+                    </li>
+                  ))}
+                </ul>
+                {action.to ? (
+                  <Link
+                    to={action.to}
+                    aria-label={`${action.label}: ${plan.name}`}
+                    className={`mt-8 ${plan.popular ? buttonStyles.primary : buttonStyles.secondary}`}
+                  >
+                    {action.label}
+                  </Link>
+                ) : (
+                  <button type="button" disabled aria-label={`${action.label}: ${plan.name}`} className={`mt-8 ${buttonStyles.secondary}`}>
+                    {action.label}
+                  </button>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      </section>
+
+      <section aria-labelledby="pricing-faq-heading" className="bg-white px-4 py-16 sm:px-6 lg:px-8">
+        <div className="mx-auto max-w-3xl">
+          <h2 id="pricing-faq-heading" className="text-center text-3xl font-bold tracking-tight">
+            Frequently asked questions
+          </h2>
+          <div className="mt-10">
+            <Accordion items={PRICING_FAQ} />
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="pricing-cta-heading" className="bg-brand-secondary px-4 py-16 text-center text-white sm:px-6 lg:px-8">
+        <h2 id="pricing-cta-heading" className="text-3xl font-bold tracking-tight">
+          Try every Pro feature free for {FREE_TRIAL_DAYS} days
+        </h2>
+        <p className="mx-auto mt-4 max-w-xl text-gray-300">
+          No card required. Need more seats, a custom request limit or an invoice? Write to{" "}
+          <a className="font-medium text-white underline" href={`mailto:${COMPANY.contact.sales.email}`}>
+            {COMPANY.contact.sales.email}
+          </a>
+          .
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-4">
+          <Link to="/register" className={buttonStyles.primary}>
+            Start your free trial
+          </Link>
+          <Link to="/help" className="inline-flex items-center justify-center rounded-lg border border-white/30 px-5 py-2.5 text-sm font-semibold text-white hover:bg-white/10">
+            Visit the Help Center
+          </Link>
+        </div>
+      </section>
+    </>
+  )
 }

@@ -1,0 +1,52 @@
+/**
+ * Service status of spec section 3 and the banner rule of the status page (spec section 2).
+ * The spec hard-codes every service as operational; our GET /api/status reports a real check for
+ * each one instead, and the status page shows what the server reports.
+ */
+
+export const SERVICE_STATES = ["operational", "degraded", "outage", "maintenance"] as const
+export type ServiceState = (typeof SERVICE_STATES)[number]
+
+/** The five services of the status page, in the spec's order. */
+export const STATUS_SERVICES = [
+  { id: "website", name: "Website" },
+  { id: "api", name: "API" },
+  { id: "database", name: "Database" },
+  { id: "authentication", name: "Authentication" },
+  { id: "payments", name: "Payment Processing" }
+] as const
+
+export type ServiceId = (typeof STATUS_SERVICES)[number]["id"]
+
+export interface ServiceStatusEntry {
+  id: ServiceId
+  name: string
+  status: ServiceState
+  /** What the check found, in plain words. */
+  message: string
+  /** How long the check took, when it did real work. */
+  latencyMs?: number
+  /** ISO time of the last failed check this server process saw, if any. */
+  lastIncident?: string
+}
+
+export type OverallStatus = "operational" | "partial" | "major"
+
+export const OVERALL_STATUS_LABELS: Record<OverallStatus, string> = {
+  operational: "All Systems Operational",
+  partial: "Partial System Outage",
+  major: "Major System Outage"
+}
+
+/**
+ * The banner: 'Major System Outage' if any service is in outage, 'Partial System Outage' if any is
+ * degraded, else 'All Systems Operational'. Maintenance is planned work, not an outage, so it alone
+ * leaves the banner operational.
+ */
+export function overallStatus(states: readonly ServiceState[]): OverallStatus {
+  if (states.includes("outage")) return "major"
+  if (states.includes("degraded")) return "partial"
+  return "operational"
+}
+
+export const NO_INCIDENTS_TEXT = "No Recent Incidents"

@@ -1,0 +1,53 @@
+import { Link } from "react-router"
+
+import { coverImage } from "./cover"
+import { readTimeMinutes, type BlogPost } from "./posts"
+
+export const formatPostDate = (iso: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+
+export function AuthorAvatar({ name, size = "h-10 w-10" }: { name: string; size?: string }) {
+  const initials = name
+    .split(" ")
+    .map((part) => part[0])
+    .join("")
+  return (
+    <span aria-hidden="true" className={`flex ${size} shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-bold text-blue-800`}>
+      {initials}
+    </span>
+  )
+}
+
+export function PostMeta({ post }: { post: BlogPost }) {
+  return (
+    <p className="text-sm text-gray-600">
+      <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time> · {readTimeMinutes(post)} min read
+    </p>
+  )
+}
+
+/** A post in a list: cover, category, title (the link), excerpt, author and date. */
+export function PostCard({ post, headingLevel = 3 }: { post: BlogPost; headingLevel?: 2 | 3 }) {
+  const Heading = `h${headingLevel}` as const
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm">
+      <img src={coverImage(post)} alt="" width={1200} height={630} className="aspect-[1200/630] w-full object-cover" />
+      <div className="flex flex-1 flex-col p-6">
+        <p className="text-xs font-semibold uppercase tracking-wide text-emerald-800">{post.category.name}</p>
+        <Heading className="mt-2 text-lg font-semibold leading-snug">
+          <Link to={`/blog/${post.slug}`} className="hover:underline focus-visible:underline">
+            {post.title}
+          </Link>
+        </Heading>
+        <p className="mt-2 flex-1 text-sm leading-6 text-gray-600">{post.excerpt}</p>
+        <div className="mt-4 flex items-center gap-3">
+          <AuthorAvatar name={post.author.name} size="h-8 w-8" />
+          <div>
+            <p className="text-sm font-medium">{post.author.name}</p>
+            <PostMeta post={post} />
+          </div>
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,127 @@
+import { fireEvent, render, screen, within } from "@testing-library/react"
+import { MemoryRouter } from "react-router"
+import { beforeEach, describe, expect, it } from "vitest"
+
+import { useSession } from "~auth/session-store"
+import { PLANS, type PlanId } from "~core/plans"
+import type { User } from "~core/user"
+
+import PricingPage from "./PricingPage"
+import { planAction, priceView } from "./pricing"
+
+const userOn = (plan: PlanId | null): User => ({
+  name: "Ada",
+  email: "ada@example.com",
+  role: "user",
+  provider: "email",
+  ...(plan ? { subscription: { plan: { id: plan, name: plan }, status: "active" } } : {})
+})
+
+function renderPricing(user: User | null) {
+  useSession.setState({ status: user ? "loggedIn" : "loggedOut", user })
+  return render(
+    <MemoryRouter>
+      <PricingPage />
+    </MemoryRouter>
+  )
+}
+
+function card(name: string) {
+  return screen.getByRole("listitem", { name })
+}
+
+function buttonLabels() {
+  return Object.fromEntries(
+    ["Free", "Pro", "Enterprise"].map((name) => {
+      const control = card(name).querySelector(`a[aria-label$=": ${name}"], button[aria-label$=": ${name}"]`)!
+      return [name, { text: control.textContent, disabled: control.hasAttribute("disabled") }]
+    })
+  )
+}
+
+beforeEach(() => useSession.setState({ status: "loggedOut", user: null }))
+
+describe("the pricing page's plan buttons", () => {
+  it("offers Select Plan on every plan to an anonymous visitor", () => {
+    renderPricing(null)
+    expect(buttonLabels()).toEqual({
+      Free: { text: "Select Plan", disabled: false },
+      Pro: { text: "Select Plan", disabled: false },
+      Enterprise: { text: "Select Plan", disabled: false }
+    })
+  })
+
+  it.each([
+    ["free", { Free: "Current Plan", Pro: "Upgrade", Enterprise: "Upgrade" }],
+    ["pro", { Free: "Downgrade", Pro: "Current Plan", Enterprise: "Upgrade" }],
+    ["enterprise", { Free: "Downgrade", Pro: "Downgrade", Enterprise: "Current Plan" }]
+  ] as const)("labels the buttons by rank for a %s user, the current one disabled", (plan, expected) => {
+    renderPricing(userOn(plan))
+    const labels = buttonLabels()
+    for (const [name, text] of Object.entries(expected)) {
+      expect(labels[name]).toEqual({ text, disabled: text === "Current Plan" })
+    }
+  })
+
+  it("treats a signed-in user without a subscription record as Free", () => {
+    renderPricing(userOn(null))
+    expect(buttonLabels().Free).toEqual({ text: "Current Plan", disabled: true })
+  })
+
+  it("leads paid plans to the payment form with the chosen billing", () => {
+    const pro = PLANS[1]!
+    expect(planAction(pro, null, "annual").to).toBe("/payment?plan=pro&annual=true")
+    expect(planAction(pro, "free", "monthly").to).toBe("/payment?plan=pro&annual=false")
+    expect(planAction(PLANS[0]!, null, "monthly").to).toBe("/register")
+  })
+})
+
+describe("annual billing", () => {
+  it("shows the annual price divided by 12 and rounded, billed yearly, with 20% savings", () => {
+    renderPricing(null)
+    expect(within(card("Pro")).getByText("$19")).toBeTruthy()
+    expect(within(card("Enterprise")).getByText("$99")).toBeTruthy()
+    fireEvent.click(screen.getByRole("button", { name: "Annual" }))
+    expect(screen.getByRole("button", { name: "Annual" }).getAttribute("aria-pressed")).toBe("true")
+    // 190 / 12 = 15.83 → 16; 990 / 12 = 82.5 → 83
+    expect(within(card("Pro")).getByText("$16")).toBeTruthy()
+    expect(within(card("Pro")).getByText("$190 billed yearly")).toBeTruthy()
+    expect(within(card("Enterprise")).getByText("$83")).toBeTruthy()
+    expect(within(card("Enterprise")).getByText("$990 billed yearly")).toBeTruthy()
+    expect(within(card("Pro")).getByText("Save 20%")).toBeTruthy()
+    expect(within(card("Free")).queryByText("Save 20%")).toBeNull()
+    expect(within(card("Pro")).getByRole("link", { name: "Select Plan: Pro" }).getAttribute("href")).toBe("/payment?plan=pro&annual=true")
+  })
+
+  it("computes the views from the plans", () => {
+    expect(priceView(PLANS[1]!, "monthly")).toEqual({ perMonth: 19, note: "Billed monthly" })
+    expect(priceView(PLANS[2]!, "annual")).toEqual({ perMonth: 83, note: "$990 billed yearly" })
+    expect(priceView(PLANS[0]!, "annual")).toEqual({ perMonth: 0, note: "Free forever" })
+  })
+
+  it("marks Pro as the popular plan", () => {
+    renderPricing(null)
+    expect(within(card("Pro")).getByText("Most popular")).toBeTruthy()
+    expect(within(card("Free")).queryByText("Most popular")).toBeNull()
+  })
+})
+
+describe("the pricing FAQ", () => {
+  it("has four questions that open and close their answers", () => {
+    renderPricing(null)
+    const faq = screen.getByRole("heading", { name: "Frequently asked questions" }).parentElement!
+    const questions = within(faq).getAllByRole("button")
+    expect(questions).toHaveLength(4)
+    const trial = within(faq).getByRole("button", { name: "Is there a free trial?" })
+    const panel = document.getElementById(trial.getAttribute("aria-controls")!)!
+    expect(panel.hidden).toBe(true)
+    fireEvent.click(trial)
+    expect(trial.getAttribute("aria-expanded")).toBe("true")
+    expect(panel.hidden).toBe(false)
+    expect(panel.textContent).toMatch(/14-day free trial, and no card is required/)
+    fireEvent.click(trial)
+    expect(panel.hidden).toBe(true)
+    expect(faq.textContent).toMatch(/30-day money-back guarantee/)
+    expect(faq.textContent).toMatch(/within 24 hours/)
+  })
+})

@@ -1,0 +1,63 @@
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/limits"
+import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/plans"
+import type { User } from "~core/user"
+
+export type Billing = "monthly" | "annual"
+
+export interface PriceView {
+  /** The big figure, in USD per month. */
+  perMonth: number
+  /** The line under it. */
+  note: string
+}
+
+/** Monthly: the monthly price. Annual: the annual price divided by 12 and rounded, billed once a year. */
+export function priceView(plan: Plan, billing: Billing): PriceView {
+  if (plan.price === 0) return { perMonth: 0, note: "Free forever" }
+  if (billing === "monthly") return { perMonth: plan.price, note: "Billed monthly" }
+  return { perMonth: monthlyEquivalentOfAnnual(plan), note: `$${plan.annualPrice} billed yearly` }
+}
+
+/** The plan the signed-in user has (Free when the record carries none); null when nobody is signed in. */
+export function currentPlanIdOf(user: User | null): PlanId | null {
+  if (!user) return null
+  return user.subscription?.plan.id ?? "free"
+}
+
+export interface PlanAction {
+  label: string
+  disabled: boolean
+  /** Where the button leads; absent when disabled. */
+  to?: string
+}
+
+/**
+ * The button of a plan card. Paid plans lead to the payment form with the chosen billing. The Free plan
+ * needs no payment: an anonymous visitor signs up, a paying user manages the plan from the dashboard.
+ */
+export function planAction(plan: Plan, currentPlanId: PlanId | null, billing: Billing): PlanAction {
+  const change = planChangeFor(plan, currentPlanId)
+  const label = PLAN_CHANGE_LABELS[change]
+  if (change === "current") return { label, disabled: true }
+  if (plan.price === 0) return { label, disabled: false, to: currentPlanId === null ? "/register" : "/dashboard" }
+  return { label, disabled: false, to: `/payment?plan=${plan.id}&annual=${billing === "annual"}` }
+}
+
+export const PRICING_FAQ = [
+  {
+    question: "Is there a free trial?",
+    answer: `Yes. Every paid plan starts with a ${FREE_TRIAL_DAYS}-day free trial, and no card is required to start it. You keep all your settings whether you stay or go back to Free.`
+  },
+  {
+    question: "Can I get a refund?",
+    answer: `Yes. We offer a ${MONEY_BACK_GUARANTEE_DAYS}-day money-back guarantee: if Image Query AI is not right for you, write to us within ${MONEY_BACK_GUARANTEE_DAYS} days of paying and we refund you in full.`
+  },
+  {
+    question: "Which payment methods do you accept?",
+    answer: "You can pay by credit or debit card through our card payment provider, or with an online wallet. Annual plans are billed once a year, monthly plans every month."
+  },
+  {
+    question: "How fast is support?",
+    answer: `We reply to every support request within ${SUPPORT_REPLY_HOURS} hours. Pro and Enterprise requests go to the front of the queue, and Enterprise customers get a dedicated contact.`
+  }
+] as const

@@ -1,0 +1,203 @@
+import fs from "node:fs"
+import { createRequire } from "node:module"
+
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { startServer, type RunningServer } from "./server"
+
+const require = createRequire(import.meta.url)
+const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
+
+interface PublicRoute {
+  path: string
+  name: string
+  heading: string | RegExp
+  /** Text the page shows once its content is there. */
+  content: string[]
+}
+
+const ROUTES: PublicRoute[] = [
+  { path: "/", name: "home", heading: "Understand every image on the web with Image Query AI", content: ["Install Extension", "How it works"] },
+  { path: "/pricing", name: "pricing", heading: "Pricing", content: ["Most popular", "Select Plan", "Frequently asked questions"] },
+  { path: "/payment?plan=pro&annual=true", name: "payment", heading: "Payment: Pro plan", content: ["₹190 / year", "Cardholder name"] },
+  { path: "/blog", name: "blog", heading: "Blog", content: ["Introducing Image Query AI: ask questions about any image on the web", "Load more", "Get new posts by e-mail"] },
+  { path: "/blog/how-ocr-works", name: "blog-post", heading: "How on-device text extraction works", content: ["Related articles", "#ocr", "Copy link"] },
+  { path: "/image-query", name: "image-query", heading: "Image Query AI", content: ["Hide small images", "Ask about selected", "The real Image Query AI lives in the browser extension"] },
+  { path: "/terms", name: "terms", heading: "Terms of Service", content: ["Go Back"] },
+  { path: "/privacy", name: "privacy", heading: "Privacy Policy", content: ["Go Back"] },
+  { path: "/cookies", name: "cookies", heading: "Cookie Policy", content: ["privacy@imagequery.ai", "Go Back"] },
+  { path: "/about", name: "about", heading: "About Image Query AI", content: ["Our mission", "Our team", "Create a free account"] },
+  { path: "/help", name: "help", heading: "Help Center", content: ["All (12)", "Getting Started (3)", "Still need help?"] },
+  { path: "/status", name: "status", heading: "System Status", content: ["All Systems Operational", "Payment Processing", "No Recent Incidents"] },
+  { path: "/login", name: "login", heading: "Sign in", content: [] },
+  { path: "/register", name: "register", heading: "Create your account", content: [] }
+]
+
+/**
+ * The landing page's #feedback section is a placeholder that the feedback issue replaces with its form
+ * (and its own accessibility checks); this suite does not own it.
+ */
+const AXE_EXCLUDED = ["#feedback"]
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: string[] }[]
+}
+
+describe("the public site served by npm start", () => {
+  let server: RunningServer
+  let browser: Browser
+  let page: Page
+  let errors: string[]
+  const foreignRequests: string[] = []
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+    page = await browser.newPage()
+    errors = watchPageErrors(page)
+    page.on("request", (request) => {
+      const url = request.url()
+      if (!url.startsWith(server.url) && !url.startsWith("data:")) foreignRequests.push(url)
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  const textOf = () => page.$eval("main", (element) => (element as HTMLElement).innerText)
+  const where = () => {
+    const url = new URL(page.url())
+    return url.pathname + url.search
+  }
+
+  async function open(route: PublicRoute) {
+    await page.goto(server.url + route.path, { waitUntil: "networkidle0" })
+    await page.waitForSelector("main h1")
+    await page.waitForFunction(
+      (expected: string[]) => expected.every((text) => document.querySelector("main")!.innerText.includes(text)),
+      { timeout: 10_000 },
+      route.content
+    )
+  }
+
+  async function seriousAxeViolations(): Promise<AxeViolation[]> {
+    // Evaluated over the DevTools protocol, so the page's script-src 'self' policy does not block it.
+    await page.evaluate(AXE_SOURCE)
+    const violations = await page.evaluate(async (exclude: string[]) => {
+      const axe = (window as unknown as { axe: { run(context: object, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
+      const result = await axe.run({ include: [document], exclude }, { resultTypes: ["violations"] })
+      return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }))
+    }, AXE_EXCLUDED)
+    return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+  }
+
+  for (const width of [1280, 375]) {
+    describe(`at ${width} px`, () => {
+      beforeAll(async () => page.setViewport({ width, height: width === 375 ? 812 : 900 }))
+
+      for (const route of ROUTES) {
+        it(`renders ${route.path} with its key content, no console errors and no serious accessibility problems`, async () => {
+          errors.length = 0
+          await open(route)
+          const heading = await page.$eval("main h1", (element) => element.textContent)
+          if (typeof route.heading === "string") expect(heading).toBe(route.heading)
+          else expect(heading).toMatch(route.heading)
+          const text = await textOf()
+          for (const expected of route.content) expect(text).toContain(expected)
+          // Nothing wider than the viewport: no sideways scrolling on a phone.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+          expect(overflow).toBeLessThanOrEqual(0)
+          await screenshot(page, `public-${route.name}-${width}`)
+          expect(await seriousAxeViolations()).toEqual([])
+          expect(errors).toEqual([])
+        })
+      }
+    })
+  }
+
+  it("loads nothing from another origin (no third-party analytics, fonts or images)", () => {
+    expect(foreignRequests).toEqual([])
+  })
+
+  it("switches the pricing page to annual billing", async () => {
+    await page.setViewport({ width: 375, height: 812 })
+    await open(ROUTES.find((route) => route.name === "pricing")!)
+    const [annual] = await page.$$("xpath/.//button[text()='Annual']")
+    await annual!.click()
+    await page.waitForFunction(() => document.body.innerText.includes("$190 billed yearly"))
+    const text = await textOf()
+    expect(text).toContain("$16")
+    expect(text).toContain("$990 billed yearly")
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)))
+    await screenshot(page, "public-pricing-annual-375")
+    await page.setViewport({ width: 1280, height: 900 })
+  })
+
+  it("gives the blog post its SEO title and description in the document head", async () => {
+    await open(ROUTES.find((route) => route.name === "blog-post")!)
+    expect(await page.title()).toBe("How on-device OCR works in Image Query AI")
+    const description = await page.$eval('meta[name="description"]', (element) => element.getAttribute("content"))
+    expect(description).toMatch(/^A look inside Image Query AI's text extraction/)
+  })
+
+  it("draws the generated sample images of the Image Query page", async () => {
+    await open(ROUTES.find((route) => route.name === "image-query")!)
+    const sizes = await page.$$eval("ul[aria-label='Sample images'] img", (images) =>
+      images.map((image) => (image as HTMLImageElement).naturalWidth)
+    )
+    expect(sizes.length).toBeGreaterThan(20)
+    for (const width of sizes) expect([800, 1024, 1200, 1600]).toContain(width)
+  })
+
+  it.each([
+    ["/payment", "/pricing"],
+    ["/payment?plan=gold&annual=true", "/pricing"],
+    ["/?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en", "/verify-email?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en"],
+    ["/?mode=resetPassword&oobCode=xyz789", "/reset-password?mode=resetPassword&oobCode=xyz789"]
+  ])("redirects %s to %s", async (from, to) => {
+    await page.goto(server.url + from, { waitUntil: "networkidle0" })
+    await page.waitForFunction((expected: string) => location.pathname + location.search === expected, { timeout: 10_000 }, to)
+    expect(where()).toBe(to)
+  })
+
+  it("refuses a bad card, then after a valid submit waits and goes to the dashboard (login first for a visitor)", async () => {
+    await page.setViewport({ width: 1280, height: 900 })
+    await page.goto(`${server.url}/payment?plan=pro&annual=false`, { waitUntil: "networkidle0" })
+    const fill = async (label: string, value: string) => {
+      const [input] = await page.$$(`xpath/.//label[text()='${label}']/following-sibling::*[self::input or self::select][1]`)
+      if (!input) throw new Error(`No field labelled ${label}`)
+      if ((await input.evaluate((element) => element.tagName)) === "SELECT") await input.select(value)
+      else await input.type(value)
+    }
+    await fill("Email", "ada@example.com")
+    await fill("Card number", "4242 4242 4242 4241")
+    await page.click("button[type='submit']")
+    await page.waitForFunction(() => document.body.innerText.includes("This card number is not valid"))
+    await page.$eval("input[name='cardNumber']", (element) => ((element as HTMLInputElement).value = ""))
+    await page.click("input[name='cardNumber']", { count: 3 })
+    await page.keyboard.press("Backspace")
+    await fill("Card number", "4242 4242 4242 4242")
+    await fill("Expiry month", "12")
+    await fill("Expiry year", String(new Date().getFullYear() + 1))
+    await fill("CVC", "123")
+    await fill("Cardholder name", "Ada Lovelace")
+    await fill("Billing address", "12 MG Road, Bengaluru")
+    const apiCalls: string[] = []
+    const record = (request: { url(): string }) => {
+      if (request.url().includes("/api/")) apiCalls.push(request.url())
+    }
+    page.on("request", record)
+    await page.click("button[type='submit']")
+    await page.waitForFunction(() => document.body.innerText.includes("Processing payment"))
+    await page.waitForFunction(() => location.pathname === "/login", { timeout: 10_000 })
+    page.off("request", record)
+    expect(apiCalls).toEqual([])
+  })
+})
