@@ -18,6 +18,7 @@ import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
 import "~site/styles"
+import "~ui/document-language"
 
 type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline"; origin: string }
 

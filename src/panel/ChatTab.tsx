@@ -35,7 +35,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold">Chat</h1>
         {messages.length > 0 && (
-          <button type="button" onClick={onClear} className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          <button type="button" onClick={onClear} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
             New conversation
           </button>
         )}
@@ -55,7 +55,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
           <li
             key={message.id}
             className={`max-w-[90%] whitespace-pre-wrap rounded-lg p-3 text-sm ${
-              message.role === "user" ? "ml-auto bg-brand-primary text-white" : message.role === "error" ? "border border-red-200 bg-red-50 text-red-800" : "border border-gray-200 bg-white"
+              message.role === "user" ? "ml-auto bg-blue-600 text-white" : message.role === "error" ? "border border-red-200 bg-red-50 text-red-800" : "border border-gray-200 bg-white"
             }`}
             data-role={message.role}
           >
@@ -82,7 +82,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
           placeholder={images.length === 0 ? "Select an image first" : "Ask about the selected images"}
           className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100"
         />
-        <button type="submit" disabled={busy || !question.trim() || images.length === 0} className="rounded-lg bg-brand-primary px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
+        <button type="submit" disabled={busy || !question.trim() || images.length === 0} className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
           Send
         </button>
       </form>

@@ -210,7 +210,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
 
   return (
     <div className="space-y-4">
-      <button type="button" onClick={onBack} className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <button type="button" onClick={onBack} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
         ← All images
       </button>
       <figure className="space-y-1">
@@ -237,7 +237,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
             disabled={state.status === "running"}
             onClick={() => start(option)}
             className={`rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60 ${
-              kind === option ? "border-brand-primary bg-brand-primary text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"
+              kind === option ? "border-blue-600 bg-blue-600 text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"
             }`}
           >
             {ANALYSIS_LABELS[option]}
@@ -258,7 +258,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
             placeholder="Ask something about this image"
             className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
           />
-          <button type="submit" disabled={!question.trim() || state.status === "running"} className="rounded-lg bg-brand-primary px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
+          <button type="submit" disabled={!question.trim() || state.status === "running"} className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
             Ask
           </button>
         </form>
@@ -269,7 +269,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
         <div role="alert" className="space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           <p>{state.message}</p>
           {state.signedOut && (
-            <button type="button" onClick={onSignIn} className="font-semibold text-brand-primary hover:underline">
+            <button type="button" onClick={onSignIn} className="font-semibold text-blue-700 hover:underline">
               Sign in
             </button>
           )}

@@ -67,7 +67,7 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
           {shown.length === images.length ? `${images.length} ${images.length === 1 ? "image" : "images"}` : `${shown.length} of ${images.length} images`}
         </h1>
         {selected.size > 0 && (
-          <button type="button" onClick={onClearSelection} className="text-sm font-medium text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
             Clear selection ({selected.size})
           </button>
         )}
@@ -88,8 +88,8 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
                 aria-current={highlighted === image.url ? "true" : undefined}
                 className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected || highlighted === image.url ? "border-brand-primary ring-2 ring-brand-primary" : "border-gray-200"}`}
               >
-                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary" aria-label={`Analyse ${image.alt || "image"} (${image.width} × ${image.height})`}>
-                  <img src={image.url} alt="" loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
+                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary">
+                  <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
                   <p className="px-2 py-1 text-xs text-gray-600">
                     {image.width} × {image.height}
                   </p>

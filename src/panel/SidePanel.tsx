@@ -198,7 +198,7 @@ export function SidePanel() {
               setScan({ kind: "loading" })
               rescan(scannedTab.current)
             }}
-            className="rounded-md px-2 py-1 text-sm font-medium text-brand-primary hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+            className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
           >
             Rescan
           </button>
@@ -208,7 +208,7 @@ export function SidePanel() {
           {account.kind === "signedOut" && (
             <>
               <span>Not signed in: local analyses only.</span>
-              <button type="button" onClick={signIn} className="font-semibold text-brand-primary hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              <button type="button" onClick={signIn} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
                 Sign in
               </button>
             </>

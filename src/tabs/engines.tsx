@@ -11,6 +11,7 @@ import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
 import "~site/styles"
+import "~ui/document-language"
 
 const PAGE_TITLE = `${PRODUCT_NAME} — engine check`
 

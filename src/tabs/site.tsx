@@ -6,6 +6,7 @@ import { SiteApp } from "~site/SiteApp"
 import { Spinner } from "~ui/Spinner"
 
 import "~site/styles"
+import "~ui/document-language"
 
 /** The companion site inside the extension (tabs/site.html), with hash routing, talking to the configured API. */
 function SiteTab() {

@@ -1,14 +1,10 @@
-import fs from "node:fs"
-import { createRequire } from "node:module"
-
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
+import { seriousAxeViolations } from "./axe"
 import { launchBrowser, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
-const require = createRequire(import.meta.url)
-const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
 
 interface PublicRoute {
   path: string
@@ -40,13 +36,6 @@ const ROUTES: PublicRoute[] = [
  * (and its own accessibility checks); this suite does not own it.
  */
 const AXE_EXCLUDED = ["#feedback"]
-
-interface AxeViolation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: { target: string[] }[]
-}
 
 describe("the public site served by npm start", () => {
   let server: RunningServer
@@ -87,17 +76,6 @@ describe("the public site served by npm start", () => {
     )
   }
 
-  async function seriousAxeViolations(): Promise<AxeViolation[]> {
-    // Evaluated over the DevTools protocol, so the page's script-src 'self' policy does not block it.
-    await page.evaluate(AXE_SOURCE)
-    const violations = await page.evaluate(async (exclude: string[]) => {
-      const axe = (window as unknown as { axe: { run(context: object, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
-      const result = await axe.run({ include: [document], exclude }, { resultTypes: ["violations"] })
-      return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }))
-    }, AXE_EXCLUDED)
-    return violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-  }
-
   for (const width of [1280, 375]) {
     describe(`at ${width} px`, () => {
       beforeAll(async () => page.setViewport({ width, height: width === 375 ? 812 : 900 }))
@@ -115,7 +93,7 @@ describe("the public site served by npm start", () => {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
           expect(overflow).toBeLessThanOrEqual(0)
           await screenshot(page, `public-${route.name}-${width}`)
-          expect(await seriousAxeViolations()).toEqual([])
+          expect(await seriousAxeViolations(page, AXE_EXCLUDED)).toEqual([])
           expect(errors).toEqual([])
         })
       }

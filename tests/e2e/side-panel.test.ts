@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
 import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "../../src/analysis/ocr-sample"
+import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { startServer, serveFixtures, type RunningServer } from "./server"
@@ -175,6 +176,7 @@ describe("the side panel", () => {
     expect(shown.filter((found) => found.startsWith("blob:"))).toHaveLength(1)
     expect(shown.filter((found) => !found.startsWith("blob:")).sort()).toEqual(everything.filter((name) => name !== "text").map(url).sort())
     await screenshot(panel, "side-panel-images")
+    expect(await seriousAxeViolations(panel)).toEqual([])
 
     await setFilter("Size", "large")
     expect((await gridUrls()).sort()).toEqual([url("bg-large.png"), url("sample1.jpg")])
@@ -205,6 +207,7 @@ describe("the side panel", () => {
     await panel.click(button("Copy text"))
     await panel.waitForSelector(button("Copied"), { timeout: 10_000 })
     await screenshot(panel, "side-panel-ocr")
+    expect(await seriousAxeViolations(panel)).toEqual([])
     await panel.click(button("← All images"))
   })
 
@@ -234,6 +237,7 @@ describe("the side panel", () => {
     expect(await panel.$$eval("li[data-role='assistant']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
     await panel.waitForFunction(() => document.querySelector("[data-testid='chat-usage']")?.textContent?.startsWith("4 of 10"), { timeout: 10_000 })
     await screenshot(panel, "side-panel-chat")
+    expect(await seriousAxeViolations(panel)).toEqual([])
   })
 
   it("refuses the 11th request of the month of a Free user with the quota code, and says so", async () => {
@@ -275,6 +279,7 @@ describe("the side panel", () => {
     await panel.waitForFunction(() => document.querySelector("#api-address-message")?.textContent === "The address must start with https:// or http://")
     expect(await inWorker(extension.worker, async () => (await chrome.storage.local.get("apiOrigin")).apiOrigin)).toBe(server.url)
     await screenshot(panel, "side-panel-settings")
+    expect(await seriousAxeViolations(panel)).toEqual([])
 
     // What the "Analyse image" menu and the on-image button store for the panel.
     const tabId = await inWorker(extension.worker, async (pageUrl: string) => (await chrome.tabs.query({ url: pageUrl }))[0]!.id!, `${fixtures.url}/index.html`)
