@@ -117,12 +117,9 @@ export function toDetectedFace(raw: RawFace, imageWidth: number, imageHeight: nu
   return face
 }
 
-/** Faces in reading order: top to bottom, then left to right within a row. */
+/** Faces numbered left to right (as people in a group photo are named), then top to bottom. */
 export function sortFaces(faces: DetectedFace[]): DetectedFace[] {
-  return [...faces].sort((a, b) => {
-    const rowTolerance = Math.min(a.box.height, b.box.height) / 2
-    return Math.abs(a.box.y - b.box.y) > rowTolerance ? a.box.y - b.box.y : a.box.x - b.box.x
-  })
+  return [...faces].sort((a, b) => a.box.x + a.box.width / 2 - (b.box.x + b.box.width / 2) || a.box.y - b.box.y)
 }
 
 type FaceApi = typeof FaceApiModule
