@@ -5,6 +5,7 @@ import fs from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 
+import { measureFacesObjects } from "./faces-objects"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
 import { measureOcr } from "./ocr"
@@ -22,6 +23,8 @@ const LOAD_TARGETS = [
 const PAGE_SCAN_TIME_LIMIT_SECONDS = 180
 /** Fresh extension pages for cold runs, five warm runs, the bare comparison and the zip. */
 const OCR_TIME_LIMIT_SECONDS = 240
+/** Four set-ups, each three fresh extension pages (cold) and seven warm runs. */
+const FACES_OBJECTS_TIME_LIMIT_SECONDS = 300
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
@@ -72,7 +75,7 @@ async function main() {
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 8) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -98,6 +101,8 @@ async function main() {
     const pageScan = await measurePageScan()
     console.error("Running OCR in the built extension, cold and warm, against bare tesseract.js…")
     const ocr = await measureOcr()
+    console.error("Running faces and objects in the built extension on sample1, cold and warm…")
+    const facesObjects = await measureFacesObjects()
 
     const cpus = os.availableParallelism()
     const warnings = [
@@ -125,6 +130,7 @@ async function main() {
       `Login throughput / raw argon2 throughput: ${login.ratio.toFixed(2)} (near 1: the server adds little to the hash)`,
       ...pageScan.lines,
       ...ocr.lines,
+      ...facesObjects.lines,
       ...warnings
     ]
     console.log(lines.join("\n"))
@@ -146,6 +152,7 @@ async function main() {
       http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
       pageScan: pageScan.figures,
       ocr: ocr.figures,
+      facesObjects: facesObjects.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings
     }
