@@ -112,6 +112,10 @@ describe("local faces and objects in the built extension", () => {
     page.on("request", (request) => requests.push(request.url()))
     await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
     await page.waitForSelector('[data-testid="detect-status"][data-state="idle"]')
+    // tfjs, face-api and Human are not part of the page's first load.
+    const scripts = requests.filter((url) => url.endsWith(".js"))
+    expect(scripts.length).toBeGreaterThan(0)
+    expect(scripts.filter((url) => !/\/tabs\/engines\.[0-9a-f]+\.js$/.test(url))).toEqual([])
 
     // The tiny detector on a picked file: the engine starts, only the models it needs load.
     await choose(page, "faces-tiny")
