@@ -26,8 +26,12 @@ export interface Box {
 
 const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high)
 
-/** A box in whole pixels, cut to the image (detectors can overshoot its edges). */
-export function clampBox(box: Box, imageWidth: number, imageHeight: number): Box {
+/**
+ * A box in whole pixels, cut to the image (detectors can overshoot its edges). `scale` first
+ * maps it from a shrunk copy the detector saw back to the image.
+ */
+export function clampBox(box: Box, imageWidth: number, imageHeight: number, scale = 1): Box {
+  if (scale !== 1) box = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale }
   const x = clamp(Math.round(box.x), 0, imageWidth)
   const y = clamp(Math.round(box.y), 0, imageHeight)
   const right = clamp(Math.round(box.x + box.width), x, imageWidth)

@@ -27,6 +27,10 @@ describe("clampBox", () => {
     expect(clampBox({ x: -5, y: 90, width: 20, height: 30 }, 100, 100)).toEqual({ x: 0, y: 90, width: 15, height: 10 })
     expect(clampBox({ x: 120, y: 10, width: 5, height: 5 }, 100, 100)).toEqual({ x: 100, y: 10, width: 0, height: 5 })
   })
+
+  it("maps a box from a shrunk copy back to the image", () => {
+    expect(clampBox({ x: 100, y: 50, width: 80, height: 90 }, 1920, 1280, 1.5)).toEqual({ x: 150, y: 75, width: 120, height: 135 })
+  })
 })
 
 describe("toDetectedFace", () => {

@@ -61,6 +61,12 @@ export interface FacesEngineOptions {
 export const FACES_START_FAILED_MESSAGE = "The face detection engine did not start. Reload the extension and try again."
 export const FACES_RUN_FAILED_MESSAGE = "Face detection took too long on this image and was stopped. Try again or use a smaller image."
 
+/**
+ * Longer side the detectors get (TinyFaceDetector looks at 416 pixels, SSD at 512); large enough
+ * that the 112-pixel age, gender and expression crops of smaller faces keep their detail.
+ */
+const MAX_SIDE = 1280
+
 export const DEFAULT_FACES_OPTIONS: FacesOptions = { detector: "tiny", attributes: false }
 
 /** face-api networks this engine uses, by their key in `faceapi.nets`. */
@@ -98,8 +104,9 @@ export interface RawFace {
 
 const roundScore = (value: number) => Math.round(value * 1000) / 1000
 
-export function toDetectedFace(raw: RawFace, imageWidth: number, imageHeight: number): DetectedFace {
-  const face: DetectedFace = { box: clampBox(raw.detection.box, imageWidth, imageHeight), score: roundScore(raw.detection.score) }
+/** One face as we report it; `scale` maps boxes from the shrunk copy the detector saw back to the image. */
+export function toDetectedFace(raw: RawFace, imageWidth: number, imageHeight: number, scale = 1): DetectedFace {
+  const face: DetectedFace = { box: clampBox(raw.detection.box, imageWidth, imageHeight, scale), score: roundScore(raw.detection.score) }
   if (typeof raw.age === "number") face.age = Math.round(raw.age)
   if (raw.gender === "male" || raw.gender === "female") {
     face.gender = raw.gender
@@ -174,7 +181,7 @@ export function createFacesEngine({ basePath = "/engines/faces", startTimeoutMs 
 
   async function detect(image: ImageSource, options: FacesOptions): Promise<FacesResult> {
     const { faceapi, tf } = await prepare(options)
-    const { tensor, width, height } = await imageTensor(tf, image)
+    const { tensor, width, height, scale } = await imageTensor(tf, image, MAX_SIDE)
     try {
       const detectorOptions =
         options.detector === "ssd"
@@ -188,7 +195,7 @@ export function createFacesEngine({ basePath = "/engines/faces", startTimeoutMs 
           )
         : await withTimeout(task.run(), runTimeoutMs, FACES_RUN_FAILED_MESSAGE).then((faces) => faces.map((detection) => ({ detection })))
       return {
-        faces: sortFaces(found.map((face) => toDetectedFace(face, width, height))),
+        faces: sortFaces(found.map((face) => toDetectedFace(face, width, height, scale))),
         imageWidth: width,
         imageHeight: height,
         detector: options.detector

@@ -20,6 +20,12 @@ describe("toDetectedObjects", () => {
     ])
   })
 
+  it("maps boxes from the shrunk copy the detector saw back to the image", () => {
+    expect(toDetectedObjects([{ label: "person", score: 0.5, box: [100, 50, 200, 300] }], 1920, 1280, 0.3, 1.875)).toEqual([
+      { label: "person", score: 0.5, box: { x: 188, y: 94, width: 375, height: 562 } }
+    ])
+  })
+
   it("drops boxes that lie wholly outside the image", () => {
     expect(toDetectedObjects([{ label: "dog", score: 0.9, box: [2000, 10, 50, 50] }], 1920, 1280, 0.3)).toEqual([])
   })

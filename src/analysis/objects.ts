@@ -43,13 +43,19 @@ export interface RawObject {
   box: readonly [number, number, number, number]
 }
 
-/** Human's detections as ours: boxes cut to the image, best score first, weak ones dropped. */
-export function toDetectedObjects(raw: readonly RawObject[], imageWidth: number, imageHeight: number, minScore: number): DetectedObject[] {
+/** CenterNet looks at 512 × 512 pixels; a larger copy only costs time. */
+const MAX_SIDE = 1024
+
+/**
+ * Human's detections as ours: boxes mapped from the shrunk copy it saw (`scale`) and cut to the
+ * image, best score first, weak ones dropped.
+ */
+export function toDetectedObjects(raw: readonly RawObject[], imageWidth: number, imageHeight: number, minScore: number, scale = 1): DetectedObject[] {
   return raw
     .filter((object) => object.score >= minScore)
     .map((object) => {
       const [x, y, width, height] = object.box
-      return { label: object.label, score: Math.round(object.score * 1000) / 1000, box: clampBox({ x, y, width, height }, imageWidth, imageHeight) }
+      return { label: object.label, score: Math.round(object.score * 1000) / 1000, box: clampBox({ x, y, width, height }, imageWidth, imageHeight, scale) }
     })
     .filter((object) => object.box.width > 0 && object.box.height > 0)
     .sort((a, b) => b.score - a.score)
@@ -122,11 +128,11 @@ export function createObjectsEngine({
 
   async function detect(image: ImageSource): Promise<ObjectsResult> {
     const { human, tf } = await runtime.load()
-    const { tensor, width, height } = await imageTensor(tf, image)
+    const { tensor, width, height, scale } = await imageTensor(tf, image, MAX_SIDE)
     try {
       const result = await withTimeout(human.detect(tensor), runTimeoutMs, OBJECTS_RUN_FAILED_MESSAGE)
       if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-      return { objects: toDetectedObjects(result.object, width, height, minScore), imageWidth: width, imageHeight: height }
+      return { objects: toDetectedObjects(result.object, width, height, minScore, scale), imageWidth: width, imageHeight: height }
     } finally {
       tensor.dispose()
     }

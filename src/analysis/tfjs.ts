@@ -52,13 +52,33 @@ export async function decodeImage(image: ImageSource): Promise<{ pixels: ImageBi
   }
 }
 
-/** The image as an int32 [height, width, 3] tensor (the caller disposes it) with its size. */
-export async function imageTensor(tf: Tf, image: ImageSource): Promise<{ tensor: TfCore.Tensor3D; width: number; height: number }> {
+/**
+ * The image as an int32 [height, width, 3] tensor (the caller disposes it), shrunk first so that
+ * its longer side is at most `maxSide`: the detectors look at 416–512 pixels anyway, and a full
+ * photo costs tens of megabytes of copies per run. `scale` turns the tensor's pixels back into
+ * the image's (`width` and `height` are the image's own).
+ */
+export async function imageTensor(
+  tf: Tf,
+  image: ImageSource,
+  maxSide = Infinity
+): Promise<{ tensor: TfCore.Tensor3D; width: number; height: number; scale: number }> {
   const { pixels, owned } = await decodeImage(image)
+  let resized: ImageBitmap | null = null
   try {
-    if (pixels.width === 0 || pixels.height === 0) throw new Error("The image is empty.")
-    return { tensor: tf.browser.fromPixels(pixels), width: pixels.width, height: pixels.height }
+    const { width, height } = pixels
+    if (width === 0 || height === 0) throw new Error("The image is empty.")
+    const scale = Math.max(1, Math.max(width, height) / maxSide)
+    if (scale > 1) {
+      resized = await createImageBitmap(pixels, {
+        resizeWidth: Math.max(1, Math.round(width / scale)),
+        resizeHeight: Math.max(1, Math.round(height / scale)),
+        resizeQuality: "high"
+      })
+    }
+    return { tensor: tf.browser.fromPixels(resized ?? pixels), width, height, scale }
   } finally {
+    resized?.close()
     if (owned) (pixels as ImageBitmap).close()
   }
 }
