@@ -8,7 +8,7 @@ import { buttonStyles } from "~ui/styles"
 import type { AnalysisProgress, Box, ImageSource } from "./engine"
 import { createFacesEngine, type DetectedFace, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
-import { decodeImage } from "./tfjs"
+import { decodeImage, startTfjs } from "./tfjs"
 
 export const SAMPLE_PHOTO_PATH = "/engines/samples/sample1.jpg"
 
@@ -60,6 +60,18 @@ function linesOf(outcome: Outcome): string[] {
 /** Engine set-ups already loaded in this page, so a start-up time is shown only when there was one. */
 const prepared = new Set<string>()
 
+/** What tfjs holds now, once it has started (the engines start it): tensors and bytes. */
+async function tfjsMemory(): Promise<{ tensors: number; bytes: number }> {
+  const { numTensors, numBytes } = (await startTfjs()).memory()
+  return { tensors: numTensors, bytes: numBytes }
+}
+
+/** Frees both engines' models; the next analysis loads them again. */
+async function unloadEngines() {
+  await Promise.all([facesEngine?.dispose(), objectsEngine?.dispose()])
+  prepared.clear()
+}
+
 /** Runs `load` unless this set-up was loaded before in this page; returns how long it took, or null. */
 async function timedLoad(setup: string, load: () => Promise<void>): Promise<number | null> {
   if (prepared.has(setup)) return null
@@ -95,6 +107,22 @@ export function DetectionCheck() {
   const [lastImage, setLastImage] = useState<{ pixels: ImageBitmap | HTMLCanvasElement; file: Blob; source: string } | null>(null)
   /** Finished analyses (results and errors), so a caller can tell one run's outcome from the next. */
   const [finished, setFinished] = useState(0)
+  const [memory, setMemory] = useState<{ tensors: number; bytes: number } | null>(null)
+  const [unloading, setUnloading] = useState(false)
+
+  useEffect(() => {
+    if (finished > 0 && (facesEngine || objectsEngine)) void tfjsMemory().then(setMemory, () => setMemory(null))
+  }, [finished])
+
+  const unload = useCallback(async () => {
+    setUnloading(true)
+    try {
+      await unloadEngines()
+      setMemory(await tfjsMemory())
+    } finally {
+      setUnloading(false)
+    }
+  }, [])
 
   const imageUrl = state.kind === "done" ? state.imageUrl : null
   useEffect(() => () => {
@@ -147,7 +175,7 @@ export function DetectionCheck() {
     }
   }, [run])
 
-  const busy = state.kind === "busy"
+  const busy = state.kind === "busy" || unloading
   const count = state.kind === "done" ? (state.outcome.kind === "faces" ? state.outcome.result.faces.length : state.outcome.result.objects.length) : 0
   const noun = state.kind === "done" && state.outcome.kind === "objects" ? "object" : "face"
 
@@ -202,8 +230,16 @@ export function DetectionCheck() {
           onClick={() => lastImage && void analyseImage(lastImage.pixels, lastImage.file, lastImage.source, null)}>
           Run again
         </button>
+        <button type="button" data-testid="detect-unload" className={buttonStyles.ghost} disabled={busy || memory === null} onClick={() => void unload()}>
+          Unload engines
+        </button>
       </div>
 
+      {memory && (
+        <p data-testid="detect-memory" data-tensors={memory.tensors} data-bytes={memory.bytes} className="text-sm text-gray-600">
+          Engine memory: {memory.tensors} tensors, {(memory.bytes / 1_000_000).toFixed(1)} MB
+        </p>
+      )}
       <div data-testid="detect-status" data-state={state.kind} data-finished={finished} aria-live="polite" className="space-y-3 text-sm">
         {state.kind === "idle" && <p className="text-gray-600">Not run yet.</p>}
         {state.kind === "busy" && (

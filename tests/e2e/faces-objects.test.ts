@@ -195,6 +195,41 @@ describe("local faces and objects in the built extension", () => {
     await page.close()
   })
 
+  it("frees the models when the engines are unloaded and loads them again on the next analysis", async () => {
+    const page = await browser.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
+    await page.waitForSelector('[data-testid="detect-status"][data-state="idle"]')
+    const tensors = () => page.$eval('[data-testid="detect-memory"]', (element) => Number(element.getAttribute("data-tensors")))
+
+    await choose(page, "faces-tiny", true)
+    expect(facesOf(await checkSample(page)).faces).toHaveLength(3)
+    await choose(page, "objects")
+    expect((await checkSample(page)).state).toBe("done")
+    await page.waitForSelector('[data-testid="detect-memory"]')
+    const loaded = await tensors()
+    expect(loaded).toBeGreaterThan(100)
+
+    await page.click('[data-testid="detect-unload"]')
+    await page.waitForFunction((before: number) => Number(document.querySelector('[data-testid="detect-memory"]')?.getAttribute("data-tensors")) < before, {}, loaded)
+    // What stays are Human's six shared constants (five scalars and an RGB weight vector, 32 bytes).
+    expect(await tensors()).toBeLessThanOrEqual(6)
+    expect(await page.$eval('[data-testid="detect-memory"]', (element) => Number(element.getAttribute("data-bytes")))).toBeLessThanOrEqual(32)
+
+    await choose(page, "faces-tiny")
+    const again = await runOnPage(page, () => page.click('[data-testid="detect-again"]'))
+    expect(again.loadMs).toBeGreaterThan(0)
+    expect(facesOf(again).faces).toHaveLength(3)
+    await choose(page, "objects")
+    const objectsAgain = await runOnPage(page, () => page.click('[data-testid="detect-again"]'))
+    expect(objectsAgain.error).toBe("")
+    expect(objectsAgain.loadMs).toBeGreaterThan(0)
+    if (objectsAgain.outcome?.kind !== "objects") throw new Error(`Expected an objects result, got ${JSON.stringify(objectsAgain.outcome)}`)
+    expect(objectsAgain.outcome.result.objects.some((object) => object.label === "person")).toBe(true)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
   it("says in words when an image cannot be read", async () => {
     const page = await browser.newPage()
     await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
