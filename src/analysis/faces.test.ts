@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 
 import { clampBox } from "./engine"
-import { modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "./faces"
+import { analysisSide, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "./faces"
 
 describe("face options", () => {
   it("defaults to the tiny detector without attributes and keeps what was asked", () => {
@@ -18,6 +18,15 @@ describe("face options", () => {
     expect(modelsFor({ detector: "tiny", attributes: false })).toEqual(["tinyFaceDetector"])
     expect(modelsFor({ detector: "ssd", attributes: false })).toEqual(["ssdMobilenetv1"])
     expect(modelsFor({ detector: "ssd", attributes: true })).toEqual(["ssdMobilenetv1", "ageGenderNet", "faceExpressionNet"])
+  })
+})
+
+describe("analysisSide", () => {
+  it("gives the detectors twice their input size and the attribute models more", () => {
+    expect(analysisSide({ detector: "tiny", attributes: false })).toBe(832)
+    expect(analysisSide({ detector: "ssd", attributes: false })).toBe(1024)
+    expect(analysisSide({ detector: "tiny", attributes: true })).toBe(1280)
+    expect(analysisSide({ detector: "ssd", attributes: true })).toBe(1280)
   })
 })
 
