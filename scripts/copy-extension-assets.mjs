@@ -2,6 +2,11 @@
 // nothing is fetched from the network: `npm run build:extension` runs it after `plasmo build`.
 //   engines/ocr/  tesseract.js worker, the three LSTM-only cores (the WebAssembly is embedded in
 //                 each .wasm.js file) and the English model (4.0.0_best_int, gzipped)
+//   engines/tfjs/  the single-threaded tfjs WebAssembly backend, plain and SIMD (the faces and
+//                  objects engines share it; the threaded build needs blob workers MV3 refuses)
+//   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
+//   engines/objects/ Human's CenterNet (COCO labels)
+//   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
 import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
@@ -16,6 +21,13 @@ const packageDir = (name) => path.dirname(require.resolve(`${name}/package.json`
 const tesseract = packageDir("tesseract.js")
 const core = packageDir("tesseract.js-core")
 const eng = packageDir("@tesseract.js-data/eng")
+const tfjsWasm = packageDir("@tensorflow/tfjs-backend-wasm")
+const faceApi = packageDir("@vladmandic/face-api")
+// Human's `exports` map hides its package.json from require.resolve.
+const human = path.join(root, "node_modules/@vladmandic/human")
+
+/** A face-api model: its weights manifest and the weights it names. */
+const faceModel = (name) => [path.join(faceApi, `model/${name}-weights_manifest.json`), path.join(faceApi, `model/${name}.bin`)]
 
 /** Destination folder (relative to the build) -> files to copy into it. */
 export const ENGINE_ASSETS = {
@@ -26,7 +38,17 @@ export const ENGINE_ASSETS = {
     path.join(core, "tesseract-core-simd-lstm.wasm.js"),
     path.join(core, "tesseract-core-lstm.wasm.js"),
     path.join(eng, "4.0.0_best_int/eng.traineddata.gz")
-  ]
+  ],
+  // With WASM_HAS_MULTITHREAD_SUPPORT off, tfjs asks for one of these by the browser's SIMD support.
+  "engines/tfjs": [path.join(tfjsWasm, "dist/tfjs-backend-wasm.wasm"), path.join(tfjsWasm, "dist/tfjs-backend-wasm-simd.wasm")],
+  "engines/faces": [
+    ...faceModel("tiny_face_detector_model"),
+    ...faceModel("ssd_mobilenetv1_model"),
+    ...faceModel("age_gender_model"),
+    ...faceModel("face_expression_model")
+  ],
+  "engines/objects": [path.join(human, "models/centernet.json"), path.join(human, "models/centernet.bin")],
+  "engines/samples": [path.join(faceApi, "demo/sample1.jpg")]
 }
 
 const BUILDS = ["build/chrome-mv3-prod", "build/chrome-mv3-dev"]

@@ -1,5 +1,5 @@
-// The interface every local analysis engine (OCR now; faces and objects later) implements, and
-// the helpers they share: a time-out, a serial queue and load-once semantics.
+// The interface every local analysis engine (OCR, faces, objects) implements, and the helpers
+// they share: a time-out, a serial queue and load-once semantics.
 
 /** What an engine reports while it starts: a stage in words and, when known, how far it is (0–1). */
 export interface AnalysisProgress {
@@ -16,15 +16,54 @@ export type ProgressListener = (progress: AnalysisProgress) => void
  */
 export type ImageSource = Blob | ImageBitmap | HTMLCanvasElement | OffscreenCanvas
 
-export interface AnalysisEngine<Result> {
+/** A rectangle in pixels of the analysed image, top-left origin. */
+export interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high)
+
+/**
+ * A box in whole pixels, cut to the image (detectors can overshoot its edges). `scale` first
+ * maps it from a shrunk copy the detector saw back to the image.
+ */
+export function clampBox(box: Box, imageWidth: number, imageHeight: number, scale = 1): Box {
+  if (scale !== 1) box = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale }
+  const x = clamp(Math.round(box.x), 0, imageWidth)
+  const y = clamp(Math.round(box.y), 0, imageHeight)
+  const right = clamp(Math.round(box.x + box.width), x, imageWidth)
+  const bottom = clamp(Math.round(box.y + box.height), y, imageHeight)
+  return { x, y, width: right - x, height: bottom - y }
+}
+
+/** `Options` are per run (e.g. which face detector); engines without any use the default `void`. */
+export interface AnalysisEngine<Result, Options = void> {
   /** Stable identifier, e.g. "ocr". */
   readonly id: string
-  /** Starts the engine; later calls share the first start-up (and retry after a failure). */
-  load(onProgress?: ProgressListener): Promise<void>
-  /** Analyses one image, loading the engine first if needed; calls on one engine run one at a time. */
-  run(image: ImageSource): Promise<Result>
+  /**
+   * Starts the engine; later calls share the first start-up (and retry after a failure). With
+   * `options`, also loads the models those options need, so that their progress is reported.
+   */
+  load(onProgress?: ProgressListener, options?: Options): Promise<void>
+  /** Analyses one image, loading the engine (and models) first if needed; calls on one engine run one at a time. */
+  run(image: ImageSource, options?: Options): Promise<Result>
   /** Frees the engine's worker and memory; a later load() starts it again. */
   dispose(): Promise<void>
+}
+
+/**
+ * An absolute URL for a folder of the extension. Inside extension pages a root-relative path
+ * would do too (e.g. tesseract.js resolves it against the page), but the worker and the WebAssembly
+ * core then resolve their own relative loads against the worker script, so absolute is clearer.
+ */
+export function extensionUrl(path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return path.replace(/\/$/, "")
+  const absolute = path.startsWith("/") ? path : `/${path}`
+  if (typeof chrome !== "undefined" && chrome.runtime?.getURL) return chrome.runtime.getURL(absolute).replace(/\/$/, "")
+  return new URL(absolute, globalThis.location.href).href.replace(/\/$/, "")
 }
 
 export class AnalysisTimeoutError extends Error {

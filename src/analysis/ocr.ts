@@ -2,7 +2,7 @@
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/): nothing is fetched at run time.
 import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
 
-import { OnceLoader, SerialQueue, toBlob, withTimeout, type AnalysisEngine, type ImageSource, type ProgressListener } from "./engine"
+import { extensionUrl, OnceLoader, SerialQueue, toBlob, withTimeout, type AnalysisEngine, type ImageSource, type ProgressListener } from "./engine"
 
 export interface OcrBox {
   x0: number
@@ -50,18 +50,6 @@ const STAGES: Record<string, string> = {
   "loading language traineddata": "Loading the language model",
   "initializing api": "Preparing text recognition",
   "recognizing text": "Recognising text"
-}
-
-/**
- * An absolute URL for a folder of the extension. Inside extension pages a root-relative path
- * would do too (tesseract.js resolves it against the page), but the worker and the WebAssembly
- * core then resolve their own relative loads against the worker script, so absolute is clearer.
- */
-export function extensionUrl(path: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path)) return path.replace(/\/$/, "")
-  const absolute = path.startsWith("/") ? path : `/${path}`
-  if (typeof chrome !== "undefined" && chrome.runtime?.getURL) return chrome.runtime.getURL(absolute).replace(/\/$/, "")
-  return new URL(absolute, globalThis.location.href).href.replace(/\/$/, "")
 }
 
 const round = (value: number) => Math.round(value * 10) / 10

@@ -3,6 +3,7 @@
 // end-to-end tests and the bench. Not linked from the product yet.
 import { useCallback, useEffect, useRef, useState } from "react"
 
+import { DetectionCheck } from "~analysis/DetectionCheck"
 import type { AnalysisProgress, ImageSource } from "~analysis/engine"
 import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
@@ -151,6 +152,8 @@ function EnginesPage() {
           )}
         </div>
       </section>
+
+      <DetectionCheck />
     </main>
   )
 }

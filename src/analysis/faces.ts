@@ -1,0 +1,227 @@
+// Local face detection with @vladmandic/face-api on the shared tfjs runtime (./tfjs.ts), from the
+// models scripts/copy-extension-assets.mjs ships in engines/faces/: nothing is fetched at run
+// time. TinyFaceDetector is the fast default, SSD MobileNet v1 the accurate option; age, gender
+// and expression models load only once someone asks for them.
+import type * as FaceApiModule from "@vladmandic/face-api/dist/face-api.esm-nobundle.js"
+
+import {
+  clampBox,
+  OnceLoader,
+  SerialQueue,
+  withTimeout,
+  type AnalysisEngine,
+  type Box,
+  type ImageSource,
+  type ProgressListener
+} from "./engine"
+import { imageTensor, startTfjs, type Tf } from "./tfjs"
+
+export type { Box } from "./engine"
+
+/** "tiny": TinyFaceDetector (fast, default); "ssd": SSD MobileNet v1 (accurate, slower). */
+export type FaceDetector = "tiny" | "ssd"
+
+export interface FacesOptions {
+  detector: FaceDetector
+  /** Also estimate age, gender and expression of each face. */
+  attributes: boolean
+}
+
+export interface DetectedFace {
+  box: Box
+  /** Detection confidence, 0–1. */
+  score: number
+  /** Estimated age in years. */
+  age?: number
+  gender?: "male" | "female"
+  /** 0–1 */
+  genderScore?: number
+  /** The most likely of neutral, happy, sad, angry, fearful, disgusted, surprised. */
+  expression?: string
+  /** 0–1 */
+  expressionScore?: number
+}
+
+export interface FacesResult {
+  faces: DetectedFace[]
+  imageWidth: number
+  imageHeight: number
+  detector: FaceDetector
+}
+
+export type FacesEngine = AnalysisEngine<FacesResult, FacesOptions>
+
+export interface FacesEngineOptions {
+  /** Root-relative folder of the shipped models: face-api mangles chrome-extension:// URLs. */
+  basePath?: string
+  startTimeoutMs?: number
+  runTimeoutMs?: number
+}
+
+export const FACES_START_FAILED_MESSAGE = "The face detection engine did not start. Reload the extension and try again."
+export const FACES_RUN_FAILED_MESSAGE = "Face detection took too long on this image and was stopped. Try again or use a smaller image."
+
+/**
+ * The longer side of the copy the engine analyses. The detectors shrink the image to a square
+ * anyway (TinyFaceDetector to 416 pixels, SSD to 512), so twice that loses nothing; the age,
+ * gender and expression models crop faces at 112 pixels, so they get more, for smaller faces.
+ */
+export function analysisSide(options: FacesOptions): number {
+  if (options.attributes) return 1280
+  return options.detector === "ssd" ? 1024 : 832
+}
+
+export const DEFAULT_FACES_OPTIONS: FacesOptions = { detector: "tiny", attributes: false }
+
+/** face-api networks this engine uses, by their key in `faceapi.nets`. */
+export type FaceModel = "tinyFaceDetector" | "ssdMobilenetv1" | "ageGenderNet" | "faceExpressionNet"
+
+const MODEL_STAGES: Record<FaceModel, string> = {
+  tinyFaceDetector: "Loading face model",
+  ssdMobilenetv1: "Loading accurate face model",
+  ageGenderNet: "Loading age and gender model",
+  faceExpressionNet: "Loading expression model"
+}
+
+/** Fills in defaults and refuses what the engine cannot do, in words. */
+export function resolveFacesOptions(options?: Partial<FacesOptions>): FacesOptions {
+  const detector = options?.detector ?? DEFAULT_FACES_OPTIONS.detector
+  if (detector !== "tiny" && detector !== "ssd") throw new Error(`Unknown face detector "${String(detector)}": use "tiny" or "ssd".`)
+  return { detector, attributes: options?.attributes ?? DEFAULT_FACES_OPTIONS.attributes }
+}
+
+/** The networks a run with these options needs, detector first. */
+export function modelsFor(options: FacesOptions): FaceModel[] {
+  const models: FaceModel[] = [options.detector === "ssd" ? "ssdMobilenetv1" : "tinyFaceDetector"]
+  if (options.attributes) models.push("ageGenderNet", "faceExpressionNet")
+  return models
+}
+
+/** What face-api returns for one face, reduced to what we read (detections alone, or with attributes). */
+export interface RawFace {
+  detection: { box: Box; score: number }
+  age?: number
+  gender?: string
+  genderProbability?: number
+  expressions?: Record<string, number>
+}
+
+const roundScore = (value: number) => Math.round(value * 1000) / 1000
+
+/** One face as we report it; `scale` maps boxes from the shrunk copy the detector saw back to the image. */
+export function toDetectedFace(raw: RawFace, imageWidth: number, imageHeight: number, scale = 1): DetectedFace {
+  const face: DetectedFace = { box: clampBox(raw.detection.box, imageWidth, imageHeight, scale), score: roundScore(raw.detection.score) }
+  if (typeof raw.age === "number") face.age = Math.round(raw.age)
+  if (raw.gender === "male" || raw.gender === "female") {
+    face.gender = raw.gender
+    if (typeof raw.genderProbability === "number") face.genderScore = roundScore(raw.genderProbability)
+  }
+  if (raw.expressions) {
+    const [best] = Object.entries(raw.expressions)
+      .filter((entry): entry is [string, number] => typeof entry[1] === "number")
+      .sort((a, b) => b[1] - a[1])
+    if (best) {
+      face.expression = best[0]
+      face.expressionScore = roundScore(best[1])
+    }
+  }
+  return face
+}
+
+/** Faces numbered left to right (as people in a group photo are named), then top to bottom. */
+export function sortFaces(faces: DetectedFace[]): DetectedFace[] {
+  return [...faces].sort((a, b) => a.box.x + a.box.width / 2 - (b.box.x + b.box.width / 2) || a.box.y - b.box.y)
+}
+
+type FaceApi = typeof FaceApiModule
+
+interface Runtime {
+  faceapi: FaceApi
+  tf: Tf
+}
+
+const asStartFailure = (error: unknown) =>
+  error instanceof Error && error.message === FACES_START_FAILED_MESSAGE ? error : new Error(FACES_START_FAILED_MESSAGE, { cause: error })
+
+export function createFacesEngine({ basePath = "/engines/faces", startTimeoutMs = 30_000, runTimeoutMs = 30_000 }: FacesEngineOptions = {}): FacesEngine {
+  const queue = new SerialQueue()
+  const models = new Map<FaceModel, Promise<void>>()
+
+  const runtime = new OnceLoader<Runtime>(async (onProgress) => {
+    onProgress({ stage: "Starting the face detection engine", fraction: 0 })
+    try {
+      const [faceapi, tf] = await withTimeout(
+        Promise.all([import("@vladmandic/face-api/dist/face-api.esm-nobundle.js"), startTfjs()]),
+        startTimeoutMs,
+        FACES_START_FAILED_MESSAGE
+      )
+      return { faceapi, tf }
+    } catch (error) {
+      throw asStartFailure(error)
+    }
+  })
+
+  /** Starts tfjs and face-api, then loads each missing network the options need, reporting each. */
+  async function prepare(options: FacesOptions, onProgress?: ProgressListener): Promise<Runtime> {
+    const report: ProgressListener = onProgress ?? (() => {})
+    const started = await runtime.load(onProgress)
+    const needed = modelsFor(options)
+    for (const [index, model] of needed.entries()) {
+      let loading = models.get(model)
+      if (!loading) {
+        report({ stage: MODEL_STAGES[model], fraction: index / needed.length })
+        const attempt = withTimeout(started.faceapi.nets[model].loadFromUri(basePath), startTimeoutMs, FACES_START_FAILED_MESSAGE).catch((error: unknown) => {
+          if (models.get(model) === attempt) models.delete(model)
+          throw asStartFailure(error)
+        })
+        models.set(model, attempt)
+        loading = attempt
+      }
+      await loading
+    }
+    report({ stage: "Face detection ready", fraction: 1 })
+    return started
+  }
+
+  async function detect(image: ImageSource, options: FacesOptions): Promise<FacesResult> {
+    const { faceapi, tf } = await prepare(options)
+    const { tensor, width, height, scale } = await imageTensor(tf, image, analysisSide(options))
+    try {
+      const detectorOptions =
+        options.detector === "ssd"
+          ? new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })
+          : new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 })
+      // face-api's type declarations carry their own copy of tfjs's; at run time it is the same tfjs-core.
+      const task = faceapi.detectAllFaces(tensor as unknown as Parameters<FaceApi["detectAllFaces"]>[0], detectorOptions)
+      const found: RawFace[] = options.attributes
+        ? await withTimeout(task.withAgeAndGender().withFaceExpressions().run(), runTimeoutMs, FACES_RUN_FAILED_MESSAGE).then((faces) =>
+            faces.map((face) => ({ ...face, expressions: { ...face.expressions } }))
+          )
+        : await withTimeout(task.run(), runTimeoutMs, FACES_RUN_FAILED_MESSAGE).then((faces) => faces.map((detection) => ({ detection })))
+      return {
+        faces: sortFaces(found.map((face) => toDetectedFace(face, width, height, scale))),
+        imageWidth: width,
+        imageHeight: height,
+        detector: options.detector
+      }
+    } finally {
+      tensor.dispose()
+    }
+  }
+
+  return {
+    id: "faces",
+    load: async (onProgress, options) => {
+      await prepare(resolveFacesOptions(options), onProgress)
+    },
+    run: (image, options) => queue.run(() => detect(image, resolveFacesOptions(options))),
+    dispose: () =>
+      queue.run(async () => {
+        const loaded = [...models.keys()]
+        models.clear()
+        const started = await runtime.reset()
+        // The tfjs runtime stays: the objects engine may be using it.
+        for (const model of loaded) started?.faceapi.nets[model].dispose(false)
+      })
+  }
+}

@@ -1,0 +1,243 @@
+import fs from "node:fs"
+import { createRequire } from "node:module"
+import path from "node:path"
+
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import type { DetectionKind } from "../../src/analysis/DetectionCheck"
+import type { FacesResult } from "../../src/analysis/faces"
+import type { ObjectsResult } from "../../src/analysis/objects"
+
+import { EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
+
+const require = createRequire(import.meta.url)
+const SAMPLE_FILE = path.join(path.dirname(require.resolve("@vladmandic/face-api/package.json")), "demo/sample1.jpg")
+
+type Outcome = { kind: "faces"; result: FacesResult } | { kind: "objects"; result: ObjectsResult }
+
+interface Run {
+  state: string
+  error: string
+  count: number
+  loadMs: number | null
+  outcome: Outcome | null
+}
+
+const finishedCount = (page: Page) => page.$eval('[data-testid="detect-status"]', (element) => Number(element.getAttribute("data-finished")))
+
+/** Picks the analysis (and the attributes box for faces) on the engine check page. */
+async function choose(page: Page, kind: DetectionKind, attributes = false) {
+  await page.click(`input[name="detect-kind"][value="${kind}"]`)
+  if (kind === "objects") return
+  const checked = await page.$eval('input[name="detect-attributes"]', (element) => (element as HTMLInputElement).checked)
+  if (checked !== attributes) await page.click('input[name="detect-attributes"]')
+}
+
+/** Starts an analysis with `start` and returns its outcome once the page reports it finished. */
+async function runOnPage(page: Page, start: () => Promise<unknown>): Promise<Run> {
+  const before = await finishedCount(page)
+  await start()
+  await page.waitForFunction(
+    (count: number) => Number(document.querySelector('[data-testid="detect-status"]')?.getAttribute("data-finished")) > count,
+    { timeout: 90_000 },
+    before
+  )
+  const run = await page.evaluate(() => {
+    const status = document.querySelector('[data-testid="detect-status"]')!
+    const value = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value") ?? ""
+    return {
+      state: status.getAttribute("data-state") ?? "",
+      error: status.querySelector('[role="alert"]')?.textContent ?? "",
+      count: Number(value("detect-count")),
+      loadMs: value("detect-load-ms") === "" ? null : Number(value("detect-load-ms")),
+      result: document.querySelector('[data-testid="detect-result"]')?.getAttribute("data-result") ?? ""
+    }
+  })
+  return { ...run, outcome: run.result ? (JSON.parse(run.result) as Outcome) : null }
+}
+
+const checkSample = (page: Page) => runOnPage(page, () => page.click("button ::-p-text(Check with sample photo)"))
+
+function facesOf(run: Run): FacesResult {
+  expect(run.error).toBe("")
+  expect(run.state).toBe("done")
+  if (run.outcome?.kind !== "faces") throw new Error(`Expected a faces result, got ${JSON.stringify(run.outcome)}`)
+  return run.outcome.result
+}
+
+function expectBoxesInside(boxes: { x: number; y: number; width: number; height: number }[], width: number, height: number) {
+  for (const box of boxes) {
+    expect(box.width).toBeGreaterThan(0)
+    expect(box.height).toBeGreaterThan(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(width)
+    expect(box.y + box.height).toBeLessThanOrEqual(height)
+  }
+}
+
+describe("local faces and objects in the built extension", () => {
+  let browser: Browser
+  let extension: LoadedExtension
+
+  beforeAll(async () => {
+    browser = await launchBrowser({ extension: true })
+    extension = await installExtension(browser)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it("ships the single-threaded tfjs wasm, the face-api and CenterNet models and the sample photo", () => {
+    const list = (folder: string) => fs.readdirSync(path.join(EXTENSION_DIR, "engines", folder)).sort()
+    expect(list("tfjs")).toEqual(["tfjs-backend-wasm-simd.wasm", "tfjs-backend-wasm.wasm"])
+    expect(list("faces")).toEqual([
+      "age_gender_model-weights_manifest.json",
+      "age_gender_model.bin",
+      "face_expression_model-weights_manifest.json",
+      "face_expression_model.bin",
+      "ssd_mobilenetv1_model-weights_manifest.json",
+      "ssd_mobilenetv1_model.bin",
+      "tiny_face_detector_model-weights_manifest.json",
+      "tiny_face_detector_model.bin"
+    ])
+    expect(list("objects")).toEqual(["centernet.bin", "centernet.json"])
+    expect(list("samples")).toEqual(["sample1.jpg"])
+  })
+
+  it("finds the three faces of sample1, with attributes when asked, and a person among its objects, all from inside the extension", async () => {
+    const page = await browser.newPage()
+    const errors = watchPageErrors(page)
+    const requests: string[] = []
+    page.on("request", (request) => requests.push(request.url()))
+    await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
+    await page.waitForSelector('[data-testid="detect-status"][data-state="idle"]')
+    // tfjs, face-api and Human are not part of the page's first load.
+    const scripts = requests.filter((url) => url.endsWith(".js"))
+    expect(scripts.length).toBeGreaterThan(0)
+    expect(scripts.filter((url) => !/\/tabs\/engines\.[0-9a-f]+\.js$/.test(url))).toEqual([])
+
+    // The tiny detector on a picked file: the engine starts, only the models it needs load.
+    await choose(page, "faces-tiny")
+    const input = await page.waitForSelector('input[data-testid="detect-file"]')
+    const tiny = await runOnPage(page, () => input!.uploadFile(SAMPLE_FILE))
+    const tinyFaces = facesOf(tiny)
+    expect(tinyFaces.detector).toBe("tiny")
+    expect([tinyFaces.imageWidth, tinyFaces.imageHeight]).toEqual([1920, 1280])
+    expect(tinyFaces.faces).toHaveLength(3)
+    expect(tiny.count).toBe(3)
+    expect(tiny.loadMs).toBeGreaterThan(0)
+    expectBoxesInside(
+      tinyFaces.faces.map((face) => face.box),
+      1920,
+      1280
+    )
+    for (const face of tinyFaces.faces) expect(face.age).toBeUndefined()
+    // Numbered left to right across the photo.
+    const lefts = tinyFaces.faces.map((face) => face.box.x)
+    expect([...lefts].sort((a, b) => a - b)).toEqual(lefts)
+    const base = `chrome-extension://${extension.id}/`
+    expect(requests).toContain(`${base}engines/faces/tiny_face_detector_model.bin`)
+    expect(requests.some((url) => url.includes("age_gender") || url.includes("ssd_mobilenet"))).toBe(false)
+    expect(requests.some((url) => /engines\/tfjs\/tfjs-backend-wasm(-simd)?\.wasm$/.test(url))).toBe(true)
+
+    // Run again: the engine is reused, the faces are the same.
+    const again = await runOnPage(page, () => page.click('[data-testid="detect-again"]'))
+    expect(again.loadMs).toBeNull()
+    expect(facesOf(again).faces).toEqual(tinyFaces.faces)
+
+    // Attributes: age, gender and expression for every face; their models load now.
+    await choose(page, "faces-tiny", true)
+    const withAttributes = facesOf(await checkSample(page))
+    expect(withAttributes.faces).toHaveLength(3)
+    for (const face of withAttributes.faces) {
+      expect(face.age).toBeGreaterThan(5)
+      expect(face.age).toBeLessThan(90)
+      expect(["male", "female"]).toContain(face.gender)
+      expect(face.genderScore).toBeGreaterThan(0.5)
+      expect(["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised"]).toContain(face.expression)
+      expect(face.expressionScore).toBeGreaterThan(0)
+    }
+    expect(requests).toContain(`${base}engines/faces/age_gender_model.bin`)
+    expect(requests).toContain(`${base}engines/faces/face_expression_model.bin`)
+    await screenshot(page, "faces-engine-check")
+
+    // SSD MobileNet v1 on the wasm backend.
+    await choose(page, "faces-ssd")
+    const ssd = facesOf(await checkSample(page))
+    expect(ssd.detector).toBe("ssd")
+    expect(ssd.faces.length).toBeGreaterThanOrEqual(3)
+    expectBoxesInside(
+      ssd.faces.map((face) => face.box),
+      1920,
+      1280
+    )
+
+    // Objects: Human's CenterNet on the same tfjs runtime.
+    await choose(page, "objects")
+    const objects = await checkSample(page)
+    expect(objects.error).toBe("")
+    if (objects.outcome?.kind !== "objects") throw new Error(`Expected an objects result, got ${JSON.stringify(objects.outcome)}`)
+    const persons = objects.outcome.result.objects.filter((object) => object.label === "person")
+    expect(persons.length).toBeGreaterThanOrEqual(1)
+    for (const object of objects.outcome.result.objects) expect(object.score).toBeGreaterThanOrEqual(0.3)
+    expectBoxesInside(
+      objects.outcome.result.objects.map((object) => object.box),
+      1920,
+      1280
+    )
+    expect(requests).toContain(`${base}engines/objects/centernet.bin`)
+    await screenshot(page, "objects-engine-check")
+
+    // Everything came from the extension: its files, and blob: URLs of the images it shows.
+    expect(requests.filter((url) => !url.startsWith(base) && !url.startsWith(`blob:${base}`))).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("frees the models when the engines are unloaded and loads them again on the next analysis", async () => {
+    const page = await browser.newPage()
+    const errors = watchPageErrors(page)
+    await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
+    await page.waitForSelector('[data-testid="detect-status"][data-state="idle"]')
+    const tensors = () => page.$eval('[data-testid="detect-memory"]', (element) => Number(element.getAttribute("data-tensors")))
+
+    await choose(page, "faces-tiny", true)
+    expect(facesOf(await checkSample(page)).faces).toHaveLength(3)
+    await choose(page, "objects")
+    expect((await checkSample(page)).state).toBe("done")
+    await page.waitForSelector('[data-testid="detect-memory"]')
+    const loaded = await tensors()
+    expect(loaded).toBeGreaterThan(100)
+
+    await page.click('[data-testid="detect-unload"]')
+    await page.waitForFunction((before: number) => Number(document.querySelector('[data-testid="detect-memory"]')?.getAttribute("data-tensors")) < before, {}, loaded)
+    // What stays are Human's six shared constants (five scalars and an RGB weight vector, 32 bytes).
+    expect(await tensors()).toBeLessThanOrEqual(6)
+    expect(await page.$eval('[data-testid="detect-memory"]', (element) => Number(element.getAttribute("data-bytes")))).toBeLessThanOrEqual(32)
+
+    await choose(page, "faces-tiny")
+    const again = await runOnPage(page, () => page.click('[data-testid="detect-again"]'))
+    expect(again.loadMs).toBeGreaterThan(0)
+    expect(facesOf(again).faces).toHaveLength(3)
+    await choose(page, "objects")
+    const objectsAgain = await runOnPage(page, () => page.click('[data-testid="detect-again"]'))
+    expect(objectsAgain.error).toBe("")
+    expect(objectsAgain.loadMs).toBeGreaterThan(0)
+    if (objectsAgain.outcome?.kind !== "objects") throw new Error(`Expected an objects result, got ${JSON.stringify(objectsAgain.outcome)}`)
+    expect(objectsAgain.outcome.result.objects.some((object) => object.label === "person")).toBe(true)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("says in words when an image cannot be read", async () => {
+    const page = await browser.newPage()
+    await page.goto(`chrome-extension://${extension.id}/tabs/engines.html`, { waitUntil: "load" })
+    const input = await page.waitForSelector('input[data-testid="detect-file"]')
+    const broken = path.join(EXTENSION_DIR, "manifest.json")
+    const run = await runOnPage(page, () => input!.uploadFile(broken))
+    expect(run.state).toBe("error")
+    expect(run.error).toContain("The image could not be read.")
+    await page.close()
+  })
+})
