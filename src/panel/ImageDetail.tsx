@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 
 import { withTimeout, type AnalysisProgress } from "~analysis/engine"
 
-import { cachedResult, describe, resultKey, runAnalysis, summarise, type AnalysisOutcome } from "./analyses"
+import { cachedResult, describe, describeFace, resultKey, runAnalysis, summarise, type AnalysisOutcome } from "./analyses"
 import { addToHistory } from "./history"
 import type { PanelImage } from "./page-images"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type AnalysisKind, type PanelSettings } from "./settings"
@@ -47,6 +47,8 @@ function boxesOf(outcome: AnalysisOutcome | null): { boxes: Box[]; tone: "text" 
   if (outcome?.kind === "text") {
     return { tone: "text", boxes: outcome.ocr.words.map(({ bbox }) => ({ x: bbox.x0, y: bbox.y0, width: bbox.x1 - bbox.x0, height: bbox.y1 - bbox.y0 })) }
   }
+  if (outcome?.kind === "faces") return { tone: "face", boxes: outcome.faces.faces.map((face, index) => ({ ...face.box, label: String(index + 1) })) }
+  if (outcome?.kind === "objects") return { tone: "object", boxes: outcome.objects.objects.map((object) => ({ ...object.box, label: object.label })) }
   return { tone: "text", boxes: [] }
 }
 
@@ -120,6 +122,46 @@ function ResultView({ outcome }: { outcome: AnalysisOutcome }) {
       </section>
     )
   }
+  if (outcome.kind === "faces") {
+    const { faces } = outcome.faces
+    return (
+      <section aria-label="Faces found" className="space-y-2">
+        <p className="text-sm font-medium" data-testid="faces-count">
+          {faces.length === 0 ? "No faces found in this image." : faces.length === 1 ? "1 face found" : `${faces.length} faces found`}
+        </p>
+        {faces.length > 0 && (
+          <ol className="space-y-1 rounded-lg border border-gray-200 bg-white p-3 text-sm" aria-label="Faces">
+            {faces.map((face, index) => (
+              <li key={index}>
+                <span className="font-medium">Face {index + 1}:</span> {describeFace(face)}
+              </li>
+            ))}
+          </ol>
+        )}
+        <p className="text-xs text-gray-500">Detector: {outcome.faces.detector === "ssd" ? "accurate (SSD MobileNet)" : "fast (Tiny Face Detector)"} · change it in Settings</p>
+      </section>
+    )
+  }
+  if (outcome.kind === "objects") {
+    const { objects } = outcome.objects
+    return (
+      <section aria-label="Objects found" className="space-y-2">
+        <p className="text-sm font-medium" data-testid="objects-count">
+          {objects.length === 0 ? "No objects recognised in this image." : objects.length === 1 ? "1 object found" : `${objects.length} objects found`}
+        </p>
+        {objects.length > 0 && (
+          <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white text-sm" aria-label="Objects">
+            {objects.map((object, index) => (
+              <li key={index} className="flex justify-between px-3 py-1.5">
+                <span>{object.label}</span>
+                <span className="text-gray-600">{Math.round(object.score * 100)}%</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    )
+  }
   return (
     <section aria-label={outcome.kind === "scene" ? "Scene" : "Answer"} className="space-y-2">
       {outcome.kind === "ask" && <p className="text-xs font-medium text-gray-600">You asked: {outcome.question}</p>}
@@ -167,7 +209,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
         return
       }
       const run = ++generation.current
-      setState({ status: "running", progress: { stage: next === "text" ? "Starting the text reader…" : "Preparing the image…" } })
+      setState({ status: "running", progress: { stage: "Preparing the image…" } })
       runAnalysis({
         kind: next,
         image: { url: image.url, tabId: image.tabId, frameId: image.frameId },

@@ -4,6 +4,8 @@
  * each engine queues its own runs; finished results are cached per image, analysis and options.
  */
 import type { AnalysisProgress } from "~analysis/engine"
+import { createFacesEngine, type FacesEngine, type FacesResult } from "~analysis/faces"
+import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~analysis/objects"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 
 import { readImage, toRasterBlob, type ImageLocation } from "./image-bytes"
@@ -15,6 +17,8 @@ export const SCENE_QUESTION = "Describe the scene in this image in two or three 
 
 export type AnalysisOutcome =
   | { kind: "text"; ocr: OcrResult }
+  | { kind: "faces"; faces: FacesResult }
+  | { kind: "objects"; objects: ObjectsResult }
   | { kind: "scene"; answer: string; model: string; labels: string[] }
   | { kind: "ask"; answer: string; model: string; question: string }
 
@@ -28,15 +32,31 @@ export interface AnalysisRequest {
 }
 
 let ocrEngine: OcrEngine | null = null
+let facesEngine: FacesEngine | null = null
+let objectsEngine: ObjectsEngine | null = null
 const getOcrEngine = () => (ocrEngine ??= createOcrEngine())
+const getFacesEngine = () => (facesEngine ??= createFacesEngine())
+const getObjectsEngine = () => (objectsEngine ??= createObjectsEngine())
+
+/** Distinct labels, most confident first, for the Scene question and summaries. */
+export function objectLabels(result: ObjectsResult): string[] {
+  return [...new Set([...result.objects].sort((a, b) => b.score - a.score).map((object) => object.label))]
+}
+
+function countOf(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`
+}
 
 const images = new Map<string, Promise<Blob>>()
+/** The URL each read image came from. */
+const blobKeys = new WeakMap<Blob, string>()
 
 /** The image's bytes, read once per panel (a failed read is forgotten so a retry reads again). */
 export function imageBlob(location: ImageLocation): Promise<Blob> {
   let pending = images.get(location.url)
   if (!pending) {
     pending = readImage(location)
+    void pending.then((blob) => blobKeys.set(blob, location.url), () => undefined)
     images.set(location.url, pending)
     pending.catch(() => images.delete(location.url))
   }
@@ -76,9 +96,19 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       onProgress?.({ stage: "Reading text…" })
       return { kind, ocr: await engine.run(await toRasterBlob(blob)) }
     }
+    case "faces": {
+      const engine = getFacesEngine()
+      const options = { detector: settings.faceDetector, attributes: settings.faceAttributes }
+      await engine.load(onProgress, options)
+      onProgress?.({ stage: "Finding faces…" })
+      return { kind, faces: await engine.run(await toRasterBlob(blob), options) }
+    }
+    case "objects":
+      return { kind, objects: await detectObjects(blob, onProgress) }
     case "scene": {
+      // The local labels ground the model's description; the scene is still described if detection fails.
+      const labels = await detectObjects(blob, onProgress).then(objectLabels, () => [])
       onProgress?.({ stage: "Asking the vision model…" })
-      const labels: string[] = []
       const question = labels.length ? `${SCENE_QUESTION} Objects detected on this computer: ${labels.join(", ")}.` : SCENE_QUESTION
       const answer = await askAboutImage({ image: blob, question, model: settings.model })
       return { kind, answer: answer.answer, model: answer.model, labels }
@@ -90,9 +120,19 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       const answer = await askAboutImage({ image: blob, question, model: settings.model })
       return { kind, answer: answer.answer, model: answer.model, question }
     }
-    default:
-      throw new Error(`${kind} is not available in this version.`)
   }
+}
+
+async function detectObjects(blob: Blob, onProgress?: (progress: AnalysisProgress) => void): Promise<ObjectsResult> {
+  const key = `objects|${blobKeys.get(blob) ?? ""}`
+  const cached = blobKeys.has(blob) ? results.get(key) : undefined
+  if (cached?.kind === "objects") return cached.objects
+  const engine = getObjectsEngine()
+  await engine.load(onProgress)
+  onProgress?.({ stage: "Finding objects…" })
+  const objects = await engine.run(await toRasterBlob(blob))
+  if (blobKeys.has(blob)) results.set(key, { kind: "objects", objects })
+  return objects
 }
 
 /** Runs (or answers from the cache) one analysis. */
@@ -108,6 +148,12 @@ export async function runAnalysis(request: AnalysisRequest): Promise<AnalysisOut
 /** One line for lists and the history. */
 export function summarise(outcome: AnalysisOutcome): string {
   switch (outcome.kind) {
+    case "faces":
+      return countOf(outcome.faces.faces.length, "face", "faces")
+    case "objects": {
+      const labels = objectLabels(outcome.objects)
+      return labels.length ? labels.join(", ") : "No objects recognised"
+    }
     case "text": {
       const text = outcome.ocr.text.replace(/\s+/g, " ").trim()
       return text ? (text.length > 80 ? `${text.slice(0, 79)}…` : text) : "No text found"
@@ -123,9 +169,22 @@ export function describe(outcome: AnalysisOutcome): string {
   switch (outcome.kind) {
     case "text":
       return outcome.ocr.text.trim()
+    case "faces":
+      return outcome.faces.faces.map((face, index) => `Face ${index + 1}: ${describeFace(face)}`).join("\n") || "No faces found"
+    case "objects":
+      return outcome.objects.objects.map((object) => `${object.label} ${Math.round(object.score * 100)}%`).join("\n") || "No objects recognised"
     case "scene":
       return outcome.labels.length ? `${outcome.answer}\n\nObjects detected on this computer: ${outcome.labels.join(", ")}` : outcome.answer
     case "ask":
       return outcome.answer
   }
+}
+
+/** "confidence 92%, about 31 years, female, happy" (the attributes only when they were estimated). */
+export function describeFace(face: FacesResult["faces"][number]): string {
+  const parts = [`confidence ${Math.round(face.score * 100)}%`]
+  if (face.age !== undefined) parts.push(`about ${Math.round(face.age)} years`)
+  if (face.gender) parts.push(face.gender)
+  if (face.expression) parts.push(face.expression)
+  return parts.join(", ")
 }
