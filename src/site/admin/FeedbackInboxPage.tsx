@@ -274,7 +274,7 @@ function Inbox() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <section aria-labelledby="feedback-list-heading" className="rounded-2xl border border-gray-200 bg-white shadow-sm">
+      <section aria-labelledby="feedback-list-heading" className="self-start rounded-2xl border border-gray-200 bg-white shadow-sm">
         <div role="tablist" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
           {FILTERS.map((name) => (
             <button
@@ -289,7 +289,7 @@ function Inbox() {
               className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
             >
               {capitalise(name)}
-              {name !== "all" && meta && <span className="ml-1 opacity-80">({meta.counts[name]})</span>}
+              {name !== "all" && meta && <span className="opacity-80"> ({meta.counts[name]})</span>}
             </button>
           ))}
         </div>

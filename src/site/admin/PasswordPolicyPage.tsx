@@ -97,12 +97,14 @@ function Checkbox({ label, checked, onChange }: { label: string; checked: boolea
   )
 }
 
-function LabelledInput({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+/** `context` (the rule's name) completes the label for screen readers; sighted users see it in the card's heading. */
+function LabelledInput({ label, context, children }: { label: string; context?: string; children: (id: string) => ReactNode }) {
   const id = useId()
   return (
     <div>
       <label htmlFor={id} className="block text-xs font-medium text-gray-600">
         {label}
+        {context && <span className="sr-only"> ({context})</span>}
       </label>
       <div className="mt-1">{children(id)}</div>
     </div>
@@ -143,7 +145,7 @@ function RuleEditor({ saved, draft, onChange, onSave, busy }: { saved: PolicyRul
       </div>
       <div className="mt-3 grid gap-3 sm:grid-cols-[10rem_minmax(0,1fr)]">
         {valueLabel && (
-          <LabelledInput label={`${valueLabel} (${RULE_LABELS[name]})`}>
+          <LabelledInput label={valueLabel} context={RULE_LABELS[name]}>
             {(id) =>
               typeof draft.value === "string" ? (
                 <input id={id} className={inputStyles} value={draft.value} onChange={(event) => onChange({ ...draft, value: event.target.value })} />
@@ -154,13 +156,13 @@ function RuleEditor({ saved, draft, onChange, onSave, busy }: { saved: PolicyRul
           </LabelledInput>
         )}
         <div className={valueLabel ? "" : "sm:col-span-2"}>
-          <LabelledInput label={`Message (${RULE_LABELS[name]})`}>
+          <LabelledInput label="Message" context={RULE_LABELS[name]}>
             {(id) => <input id={id} className={inputStyles} maxLength={BOUNDS.messageLength.max} value={draft.message} onChange={(event) => onChange({ ...draft, message: event.target.value })} />}
           </LabelledInput>
         </div>
         {isCharacterRule(name) && (
           <div className="sm:col-span-2">
-            <LabelledInput label={`Regular expression, replaces the built-in test (optional) (${RULE_LABELS[name]})`}>
+            <LabelledInput label="Regular expression, replaces the built-in test (optional)" context={RULE_LABELS[name]}>
               {(id) => <input id={id} className={`${inputStyles} font-mono`} value={draft.regex ?? ""} onChange={(event) => onChange({ ...draft, regex: event.target.value || undefined })} />}
             </LabelledInput>
           </div>
@@ -229,7 +231,7 @@ function CustomRuleForm({ existing, onAdd, busy }: { existing: CustomRule[]; onA
           onChange={(event) => setForm({ ...form, errorCode: event.target.value.toUpperCase() })}
         />
         <TextField label="Message" value={form.message} maxLength={BOUNDS.messageLength.max} onChange={(event) => setForm({ ...form, message: event.target.value })} />
-        <TextField label="Regular expression" value={form.regex} className="font-mono" onChange={(event) => setForm({ ...form, regex: event.target.value })} />
+        <TextField label="Regular expression" value={form.regex} spellCheck={false} onChange={(event) => setForm({ ...form, regex: event.target.value })} />
         <div>
           <label htmlFor={modeId} className="block text-sm font-medium text-gray-700">
             The password

@@ -108,7 +108,10 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="mt-8 space-y-5 rounded-2xl bg-white p-6 text-left shadow-sm ring-1 ring-gray-200 sm:p-8" aria-label="Feedback">
-      <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
+      <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => {
+          setEmail(event.target.value)
+          setOutcome(null)
+        }} />
       <div>
         <label htmlFor={messageId} className="block text-sm font-medium text-gray-700">
           Message
@@ -120,7 +123,10 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
           rows={5}
           maxLength={FEEDBACK_MESSAGE_DISPLAY_MAX}
           value={message}
-          onChange={(event) => setMessage(event.target.value)}
+          onChange={(event) => {
+            setMessage(event.target.value)
+            setOutcome(null)
+          }}
           aria-describedby={`${messageId}-counter`}
           className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm placeholder:text-gray-400 focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
           placeholder="Ideas, problems or praise: tell us what happened and what you expected."
