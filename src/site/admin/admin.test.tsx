@@ -2,10 +2,13 @@ import { render, screen } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, describe, expect, it } from "vitest"
 
+import { configureApi } from "~auth/api-client"
 import { useSession } from "~auth/session-store"
+import { fail } from "~core/api"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 
 import AdminPage, { ADMIN_LINKS } from "./AdminPage"
+import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
 import { policyFileContent, readPolicyFile } from "./policy-file"
 
 describe("the admin dashboard", () => {
@@ -53,5 +56,29 @@ describe("policy files", () => {
     expect(broken.ok).toBe(false)
     expect(!broken.ok && broken.problems.join("\n")).toMatch(/rules\.maxLength\.value: Maximum length must be at least 8/)
     expect(!broken.ok && broken.problems.join("\n")).toMatch(/extra/)
+  })
+})
+
+describe("feedback images", () => {
+  afterEach(() => configureApi({}))
+
+  it("fetches with the stored token and shows 'Image unavailable' when the image cannot be had", async () => {
+    const seen: (string | null)[] = []
+    window.localStorage.setItem("authToken", "admin-token")
+    configureApi({
+      baseUrl: "http://api.test",
+      fetch: async (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init)
+        seen.push(request.headers.get("authorization"))
+        return new Response(JSON.stringify(fail("NOT_FOUND", "This image does not exist.")), { status: 404, headers: { "content-type": "application/json" } })
+      }
+    })
+    render(
+      <FeedbackImageProvider>
+        <FeedbackImage url="/api/feedback/images/0123456789abcdef0123456789abcdef.png" alt="Attached image 1" />
+      </FeedbackImageProvider>
+    )
+    expect(await screen.findByText("Image unavailable")).toBeTruthy()
+    expect(seen).toEqual(["Bearer admin-token"])
   })
 })
