@@ -137,15 +137,15 @@ describe("feedback and the admin panel in Chromium", () => {
     expect(reply?.text).toContain("Lazy images are found since version 1.1.")
     await screenshot(page, "admin-feedback-replied")
 
-    await page.click("xpath/.//*[@role='tab' and contains(., 'Pending')]")
+    await page.click("xpath/.//*[@aria-pressed and contains(., 'Pending')]")
     await waitForText("No pending feedbacks")
-    await page.click("xpath/.//*[@role='tab' and contains(., 'Replied')]")
+    await page.click("xpath/.//*[@aria-pressed and contains(., 'Replied')]")
     await waitForText(VISITOR)
 
     await page.click(`button[aria-label='Delete feedback from ${VISITOR}']`)
     await waitForText("Feedback deleted successfully")
     await waitForText("No replied feedbacks")
-    await page.click("xpath/.//*[@role='tab' and starts-with(normalize-space(), 'All')]")
+    await page.click("xpath/.//*[@aria-pressed and starts-with(normalize-space(), 'All')]")
     await waitForText("No feedbacks yet")
     await waitForText("Select a feedback to view details and reply")
   })

@@ -275,13 +275,12 @@ function Inbox() {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="feedback-list-heading" className="self-start rounded-2xl border border-gray-200 bg-white shadow-sm">
-        <div role="tablist" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
+        <div role="group" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
           {FILTERS.map((name) => (
             <button
               key={name}
               type="button"
-              role="tab"
-              aria-selected={filter === name}
+              aria-pressed={filter === name}
               onClick={() => {
                 setFilter(name)
                 setPage(1)
