@@ -166,6 +166,20 @@ describe("POST /api/feedback", () => {
     expect(empty.body.error.message).toBe("Validation failed: Please fill in all required fields (email and message).")
   })
 
+  it("refuses a malformed multipart body in the wrapper", async () => {
+    const before = await storedState()
+    const response = await subject.app.inject({
+      method: "POST",
+      url: "/api/feedback",
+      remoteAddress: "10.31.0.2",
+      headers: { "content-type": "multipart/form-data; boundary=xyz" },
+      payload: '--xyz\r\nContent-Disposition: form-data; name="images"; filename="a.png"\r\n\r\n\x89PNG\r\n\x1a\n-- truncated'
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ success: false, error: { code: "VALIDATION_FAILED" } })
+    expect(await storedState()).toEqual({ ...before, incoming: [] })
+  })
+
   it("limits submissions per IP", async () => {
     const send = () => subject.app.inject({ method: "POST", url: "/api/feedback", remoteAddress: "10.32.0.1", payload: valid })
     const statuses: number[] = []

@@ -128,9 +128,9 @@ async function readSubmission(request: FastifyRequest, store: FeedbackImageStore
     if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") throw refusal(400, "VALIDATION_FAILED", "The form has too many fields.")
     if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
     if (error instanceof ApiError) throw error
-    const status = (error as { statusCode?: number }).statusCode
-    if (typeof status === "number" && status >= 400 && status < 500) throw refusal(400, "VALIDATION_FAILED", "The form data could not be read.")
-    throw error
+    // A file-system failure (no space, no permission) is ours; anything else is a body the parser could not read.
+    if (typeof (error as NodeJS.ErrnoException).errno === "number") throw error
+    throw refusal(400, "VALIDATION_FAILED", "The form data could not be read.")
   }
   const email = fields.email?.trim() ?? ""
   const message = fields.message ?? ""

@@ -140,9 +140,9 @@ describe("feedback and the admin panel in Chromium", () => {
     await page.click("xpath/.//*[@aria-pressed and contains(., 'Pending')]")
     await waitForText("No pending feedbacks")
     await page.click("xpath/.//*[@aria-pressed and contains(., 'Replied')]")
-    await waitForText(VISITOR)
-
-    await page.click(`button[aria-label='Delete feedback from ${VISITOR}']`)
+    // The open item stays in the detail pane: wait for the row of the filtered list itself.
+    const row = await page.waitForSelector(`button[aria-label='Delete feedback from ${VISITOR}']`)
+    await row!.click()
     await waitForText("Feedback deleted successfully")
     await waitForText("No replied feedbacks")
     await page.click("xpath/.//*[@aria-pressed and starts-with(normalize-space(), 'All')]")
