@@ -24,7 +24,7 @@ export function ImageViewer({ images, index, onIndexChange, onClose }: { images:
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/90" />
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral-950" />
         <Dialog.Content className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-4 p-4 focus:outline-none" aria-describedby={undefined}>
           <Dialog.Title className="text-sm font-medium text-white">
             Image {current + 1} of {images.length}
