@@ -1,14 +1,16 @@
-import { render, screen } from "@testing-library/react"
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
+import { fireEvent, render, screen, within } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, describe, expect, it } from "vitest"
 
 import { configureApi } from "~auth/api-client"
 import { useSession } from "~auth/session-store"
-import { fail } from "~core/api"
+import { fail, ok } from "~core/api"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 
 import AdminPage, { ADMIN_LINKS } from "./AdminPage"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
+import PasswordPolicyPage from "./PasswordPolicyPage"
 import { policyFileContent, readPolicyFile } from "./policy-file"
 
 describe("the admin dashboard", () => {
@@ -80,5 +82,67 @@ describe("feedback images", () => {
     )
     expect(await screen.findByText("Image unavailable")).toBeTruthy()
     expect(seen).toEqual(["Bearer admin-token"])
+  })
+})
+
+describe("the password policy screen", () => {
+  afterEach(() => configureApi({}))
+
+  it("asks for name, message and error code of a custom rule, then saves the rule through PUT config", async () => {
+    const policy = createDefaultPasswordPolicy()
+    const puts: unknown[] = []
+    const view = (config: typeof policy) => ({
+      config: { rules: config.rules, customRules: config.customRules, strictMode: config.strictMode },
+      messages: config.messages,
+      options: { strictMode: config.strictMode, allowOverride: config.allowOverride, logViolations: config.logViolations, rateLimitAttempts: config.rateLimitAttempts, lockoutDuration: config.lockoutDuration }
+    })
+    configureApi({
+      baseUrl: "http://api.test",
+      fetch: async (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init)
+        let body = view(policy)
+        if (request.method === "PUT") {
+          const sent = (await request.json()) as { config: { customRules: typeof policy.customRules } }
+          puts.push(sent)
+          body = view({ ...policy, customRules: sent.config.customRules })
+        }
+        return new Response(JSON.stringify(ok(body)), { status: 200, headers: { "content-type": "application/json" } })
+      }
+    })
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <PasswordPolicyPage />
+      </QueryClientProvider>
+    )
+    const form = await screen.findByRole("form", { name: "Add a custom rule" })
+    fireEvent.click(within(form).getByRole("button", { name: "Add rule" }))
+    expect(await within(form).findByText("Name, message, and error code are required")).toBeTruthy()
+
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "No company name" } })
+    fireEvent.change(within(form).getByLabelText("Error code"), { target: { value: "password_has_company" } })
+    fireEvent.change(within(form).getByLabelText("Message"), { target: { value: "Password must not contain the company name" } })
+    fireEvent.change(within(form).getByLabelText("Regular expression"), { target: { value: "(a+)+" } })
+    fireEvent.change(within(form).getByLabelText("The password"), { target: { value: "mustNotMatch" } })
+    fireEvent.click(within(form).getByRole("button", { name: "Add rule" }))
+    expect(await within(form).findByText(/Unsafe or invalid regular expression/)).toBeTruthy()
+    expect(puts).toHaveLength(0)
+
+    fireEvent.change(within(form).getByLabelText("Regular expression"), { target: { value: "imagequery" } })
+    fireEvent.click(within(form).getByRole("button", { name: "Add rule" }))
+    expect(await screen.findByText('Custom rule "No company name" added.')).toBeTruthy()
+    expect(puts).toHaveLength(1)
+    expect((puts[0] as { config: { customRules: unknown[] } }).config.customRules).toEqual([
+      {
+        id: "custom-no-company-name",
+        name: "No company name",
+        errorCode: "PASSWORD_HAS_COMPANY",
+        message: "Password must not contain the company name",
+        regex: "imagequery",
+        mode: "mustNotMatch",
+        enabled: true,
+        required: true
+      }
+    ])
+    expect(screen.getByRole("button", { name: "Remove custom rule No company name" })).toBeTruthy()
   })
 })
