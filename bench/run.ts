@@ -7,6 +7,7 @@ import path from "node:path"
 
 import { measureImageButton } from "./image-button"
 import { measureFacesObjects } from "./faces-objects"
+import { measureFeedback } from "./feedback"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
 import { measureOcr } from "./ocr"
@@ -31,6 +32,8 @@ const OCR_TIME_LIMIT_SECONDS = 240
 const WEB_SIZE_TIME_LIMIT_SECONDS = 120
 /** Four set-ups, each three fresh extension pages (cold) and seven warm runs. */
 const FACES_OBJECTS_TIME_LIMIT_SECONDS = 300
+/** A start, 200 submissions with images and 50 list reads. */
+const FEEDBACK_TIME_LIMIT_SECONDS = 120
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
@@ -81,7 +84,7 @@ async function main() {
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 8) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -103,6 +106,8 @@ async function main() {
     })
     console.error(`Signing in for ${loginLoad.durationSeconds} s over ${loginLoad.connections} connections, after as long of raw argon2…`)
     const login = await measureLogin(dataDir, loginLoad)
+    console.error("Submitting feedback with images, then reading the admin list…")
+    const feedback = await measureFeedback(dataDir)
     console.error("Scanning synthetic pages of 100, 1,000 and 5,000 images in headless Chromium…")
     const pageScan = await measurePageScan()
     console.error("Hovering images with the on-image button on the same page sizes…")
@@ -138,6 +143,7 @@ async function main() {
         `p99 ${login.login.latencyP99Ms} ms (${login.login.requests} requests over ${loginLoad.connections} connections; ` +
         `${login.login.non2xx} non-2xx, ${login.login.errors} errors)`,
       `Login throughput / raw argon2 throughput: ${login.ratio.toFixed(2)} (near 1: the server adds little to the hash)`,
+      ...feedback.lines,
       ...pageScan.lines,
       ...imageButton.lines,
       ...ocr.lines,
@@ -162,6 +168,7 @@ async function main() {
       // Its shutdown comes after the load runs.
       warmStart: serverFigures(warm),
       http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
+      feedback: feedback.figures,
       pageScan: pageScan.figures,
       imageButton: imageButton.figures,
       ocr: ocr.figures,

@@ -64,7 +64,7 @@ describe("the web build with SPA fallback", () => {
     ["GET", "/api/nothing-here"],
     ["GET", "/api"],
     ["POST", "/api/status"],
-    ["DELETE", "/api/feedback/1"],
+    ["DELETE", "/api/status/1"],
     ["GET", "/api/nothing?with=query"]
   ])("answers an unknown API call %s %s with a JSON 404 in the wrapper", async (method, url) => {
     const response = await subject.app.inject({ method: method as "GET", url })
@@ -202,7 +202,7 @@ describe("start-up state in DATA_DIR", () => {
     try {
       const first = await buildApp(testConfig({}, dataDir))
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(first.database.db)
-      expect(applied.rows.map((row) => row.name)).toEqual(["001-app-settings", "002-accounts", "003-usage"])
+      expect(applied.rows.map((row) => row.name)).toEqual(["001-app-settings", "002-accounts", "003-usage", "004-feedback"])
       await first.database.db.insertInto("app_settings").values({ key: "probe", value: JSON.stringify({ kept: true }) }).execute()
       await first.close()
 

@@ -2,6 +2,9 @@ import helmet from "@fastify/helmet"
 import rateLimit from "@fastify/rate-limit"
 import Fastify, { type FastifyInstance } from "fastify"
 
+import { FEATURE_FLAGS } from "../src/core/feature-flags"
+import type { FeedbackFlags } from "../src/core/feedback"
+import { adminRoutes } from "./admin/routes"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
@@ -9,6 +12,7 @@ import { extensionSessionRoutes } from "./auth/extension-session"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
+import { feedbackRoutes } from "./feedback/routes"
 import { registerErrorHandling } from "./http/errors"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
@@ -26,6 +30,8 @@ export interface AppDependencies {
   mailer?: Mailer
   /** Time-outs and the loopback allowance of image URLs: set by tests only, never from the environment. */
   analyze?: AnalyzeRoutesOptions
+  /** The feedback feature flags; FEATURE_FLAGS.feedback unless a test switches them. */
+  feedbackFlags?: FeedbackFlags
 }
 
 declare module "fastify" {
@@ -102,6 +108,8 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
+  await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback })
+  await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 
   if (config.admin) {

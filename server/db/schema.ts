@@ -87,6 +87,34 @@ export interface UsageCountersTable {
   updated_at: Timestamp
 }
 
+export interface FeedbackTable {
+  id: Generated<string>
+  email: string
+  message: string
+  status: ColumnType<"pending" | "replied" | "closed", "pending" | "replied" | "closed" | undefined, "pending" | "replied" | "closed">
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** One stored image of a feedback; the file is DATA_DIR/uploads/feedback/{file_name}. */
+export interface FeedbackImagesTable {
+  file_name: string
+  feedback_id: string
+  position: number
+  content_type: "image/jpeg" | "image/png" | "image/gif"
+  byte_size: number
+  original_name: string
+}
+
+export interface FeedbackRepliesTable {
+  id: Generated<string>
+  feedback_id: string
+  message: string
+  admin_email: string
+  admin_user_id: string | null
+  created_at: Timestamp
+}
+
 export interface DatabaseSchema {
   app_settings: AppSettingsTable
   users: UsersTable
@@ -97,4 +125,7 @@ export interface DatabaseSchema {
   password_history: PasswordHistoryTable
   policy_violations: PolicyViolationsTable
   usage_counters: UsageCountersTable
+  feedback: FeedbackTable
+  feedback_images: FeedbackImagesTable
+  feedback_replies: FeedbackRepliesTable
 }

@@ -449,3 +449,43 @@ describe("upload", () => {
     expect(server.seen[0]?.auth).toBe("Bearer t1")
   })
 })
+
+describe("forms, pages and files", () => {
+  it("posts any multipart form as it is", async () => {
+    const { client, server } = setup()
+    let fields: [string, string][] = []
+    server.routes.set("POST /api/feedback", async (request) => {
+      const form = await request.formData()
+      fields = [...form.entries()].map(([name, value]) => [name, typeof value === "string" ? value : (value as File).name])
+      return json(ok({ id: "f1" }), 201)
+    })
+    const form = new FormData()
+    form.append("email", "a@example.com")
+    form.append("images", new File(["1"], "one.png"))
+    form.append("images", new File(["2"], "two.png"))
+    expect(await client.postForm("/api/feedback", form)).toEqual({ id: "f1" })
+    expect(fields).toEqual([["email", "a@example.com"], ["images", "one.png"], ["images", "two.png"]])
+  })
+
+  it("reads a page's data and the meta beside it, refreshing the token on a 401 like any call", async () => {
+    const { client, server } = setup({ token: "stale", refreshToken: "r1" })
+    server.routes.set("GET /api/feedback", (request, url) =>
+      server.authorized(request) ? json({ success: true, data: [{ id: 1 }], meta: { total: 1, query: url.search } }) : unauthorized()
+    )
+    expect(await client.getPage("/api/feedback", { params: { page: 2 } })).toEqual({ data: [{ id: 1 }], meta: { total: 1, query: "?page=2" } })
+    expect(server.state.generation).toBe(2)
+    server.routes.set("GET /api/plain", () => json(ok([1])))
+    expect((await caught(client.getPage("/api/plain"))).code).toBe("INVALID_RESPONSE")
+  })
+
+  it("fetches a file with the bearer token and reads a refusal as the usual error", async () => {
+    const { client, server } = setup()
+    server.routes.set("GET /api/feedback/images/a.png", (request) =>
+      server.authorized(request) ? new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } }) : unauthorized()
+    )
+    const blob = await client.getBlob("/api/feedback/images/a.png")
+    expect(blob.type).toBe("image/png")
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([137, 80, 78, 71])
+    expect((await caught(client.getBlob("/api/feedback/images/missing.png"))).code).toBe("NOT_FOUND")
+  })
+})

@@ -132,7 +132,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   /** Sends, and on a 401 refreshes the session once and retries once with the new token. */
-  async function send<T>(method: Method, path: string, init: SendInit = {}): Promise<T> {
+  async function send<T>(method: Method, path: string, init: SendInit = {}, read: (response: Response) => Promise<T> = readWrapper): Promise<T> {
     // Read at send time: another tab may have stored a newer token.
     const sentToken = storage.getItem(keys.authToken)
     let response = await exchange(method, path, init, sentToken)
@@ -141,7 +141,7 @@ export function createApiClient(options: ApiClientOptions) {
       // Without a new token the original 401 is the answer; the retry's own 401 is final (no loop).
       if (newToken) response = await exchange(method, path, init, newToken)
     }
-    return readWrapper<T>(response)
+    return read(response)
   }
 
   /**
@@ -234,6 +234,23 @@ export function createApiClient(options: ApiClientOptions) {
       else body.append("file", file, fileName)
       return write<T>("post", path, { body, signal })
     },
+    /** POST multipart/form-data with any fields and files (the feedback form's email, message and images). */
+    postForm: <T = unknown>(path: string, form: FormData, { signal }: RequestOptions = {}) => write<T>("post", path, { body: form, signal }),
+    /** GET of a paginated list: `data` and the `meta` the server sends beside it. Never cached. */
+    getPage<T = unknown, M = unknown>(path: string, { params, signal }: Omit<GetOptions, "cache"> = {}): Promise<{ data: T; meta: M }> {
+      return send("get", path, { query: toQuery(params), signal }, readPage<T, M>)
+    },
+    /** GET of a file (an uploaded image) with the bearer token; a refusal is read as the usual error. */
+    getBlob(path: string, { signal }: RequestOptions = {}): Promise<Blob> {
+      return send("get", path, { signal }, async (response) => {
+        if (!response.ok) return readWrapper<never>(response)
+        try {
+          return await response.blob()
+        } catch (error) {
+          throw networkError(error)
+        }
+      })
+    },
     /** For the session store's timers; shares the in-flight refresh with failing requests. */
     refreshSession: (): Promise<string | null> => refreshSession(),
     clearCache
@@ -273,6 +290,14 @@ async function readWrapper<T>(response: Response): Promise<T> {
   if (isRecord(body) && body.success === true && response.ok) return body.data as T
   if (isRecord(body) && body.success === false && isErrorBody(body.error)) throw new ApiRequestError(response.status, body.error)
   throw invalidResponse(response.status)
+}
+
+async function readPage<T, M>(response: Response): Promise<{ data: T; meta: M }> {
+  const clone = response.clone()
+  const data = await readWrapper<T>(response)
+  const body = (await clone.json().catch(() => null)) as { meta?: M } | null
+  if (!body || body.meta === undefined) throw invalidResponse(response.status)
+  return { data, meta: body.meta }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -59,5 +59,48 @@ export const EMAIL_TEMPLATES = {
         signature
       ].join("\n")
     }
+  },
+
+  feedbackConfirmation({ message, imageCount }: { message: string; imageCount: number }): EmailContent {
+    return {
+      subject: `We received your feedback for ${PRODUCT_NAME}`,
+      text: [
+        "Hello,",
+        "",
+        "Thank you for your feedback. We will review it and get back to you soon. This is what you sent us:",
+        "",
+        quote(message),
+        ...(imageCount > 0 ? ["", `Attached images: ${imageCount}`] : []),
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  feedbackReply({ reply, originalMessage }: { reply: string; originalMessage: string }): EmailContent {
+    return {
+      subject: `A reply to your feedback for ${PRODUCT_NAME}`,
+      text: [
+        "Hello,",
+        "",
+        "We have replied to your feedback:",
+        "",
+        reply,
+        "",
+        "Your feedback:",
+        "",
+        quote(originalMessage),
+        "",
+        signature
+      ].join("\n")
+    }
   }
 } as const
+
+/** The user's own text, quoted as mail clients do. */
+function quote(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`)
+    .join("\n")
+}

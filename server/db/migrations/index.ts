@@ -3,12 +3,14 @@ import type { Migration, MigrationProvider } from "kysely"
 import * as appSettings from "./001-app-settings"
 import * as accounts from "./002-accounts"
 import * as usage from "./003-usage"
+import * as feedback from "./004-feedback"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
   "001-app-settings": appSettings,
   "002-accounts": accounts,
-  "003-usage": usage
+  "003-usage": usage,
+  "004-feedback": feedback
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,116 @@
-import { PendingPage } from "../PendingPage"
+import { useQuery } from "@tanstack/react-query"
+import type { ComponentType, SVGProps } from "react"
+import { Link } from "react-router"
+
+import { useSession } from "~auth/session-store"
+import { PRODUCT_NAME } from "~core/company"
+import { FormMessage } from "~ui/fields"
+import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield, Users } from "~ui/icons"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
+
+import { PageTitle } from "../PageTitle"
+import { fetchOverview } from "./admin-api"
+
+interface AdminLink {
+  to: string
+  title: string
+  description: string
+  Icon: ComponentType<SVGProps<SVGSVGElement>>
+}
+
+/** The seven admin links of spec section 2; the last five have no route yet and reach the not-found page. */
+export const ADMIN_LINKS: readonly AdminLink[] = [
+  { to: "/admin/password-policy", title: "Password Policy", description: "Rules, messages and sign-in protection.", Icon: KeyRound },
+  { to: "/admin/feedback", title: "Feedback", description: "Read, answer and sort what users send.", Icon: MessageSquareText },
+  { to: "/admin/users", title: "Users", description: "Accounts, roles and plans.", Icon: Users },
+  { to: "/admin/analytics", title: "Analytics", description: "Usage of the extension and the site.", Icon: ChartColumn },
+  { to: "/admin/content", title: "Content", description: "Blog posts and static pages.", Icon: FileText },
+  { to: "/admin/billing", title: "Billing", description: "Subscriptions and payments.", Icon: CreditCard },
+  { to: "/admin/security", title: "Security", description: "Sessions and security events.", Icon: Shield }
+]
+
+const number = new Intl.NumberFormat("en-US")
+
+export function AccessDenied() {
+  return (
+    <section className="mx-auto max-w-lg px-4 py-20 text-center">
+      <PageTitle title="Access Denied" />
+      <Shield aria-hidden="true" className="mx-auto h-12 w-12 text-red-500" />
+      <h1 className="mt-4 text-2xl font-bold">Access Denied</h1>
+      <p className="mt-2 text-gray-600">You don&apos;t have permission to access the admin panel.</p>
+      <Link to="/dashboard" className={`mt-6 ${buttonStyles.primary}`}>
+        Back to Dashboard
+      </Link>
+    </section>
+  )
+}
+
+function QuickOverview() {
+  const overview = useQuery({ queryKey: ["admin-overview"], queryFn: fetchOverview, staleTime: 0 })
+  if (overview.isPending) return <Spinner label="Loading the overview" />
+  if (overview.isError) return <FormMessage>Failed to load the overview. {overview.error.message}</FormMessage>
+  const { users, policies, violations, health } = overview.data
+  const figures = [
+    { label: "Users", value: number.format(users.total), note: `${number.format(users.newLast30Days)} new in 30 days` },
+    { label: "Policies", value: number.format(policies.enabledRules), note: `enabled password rules, ${policies.customRules} custom` },
+    { label: "Violations", value: number.format(violations.last30Days), note: "refused passwords in 30 days" },
+    {
+      label: "Health",
+      value: `${health.percent}%`,
+      note: Object.entries(health.checks)
+        .map(([name, check]) => `${name} ${check.ok ? "ok" : "failing"}`)
+        .join(", ")
+    }
+  ]
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      {figures.map(({ label, value, note }) => (
+        <div key={label} className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
+          <dt className="text-sm text-gray-500">{label}</dt>
+          <dd className="mt-1 text-2xl font-semibold" data-testid={`overview-${label.toLowerCase()}`}>
+            {value}
+          </dd>
+          <dd className="mt-1 text-xs text-gray-500">{note}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
 
 export default function AdminPage() {
-  return <PendingPage title="Admin Dashboard" />
+  const user = useSession((state) => state.user)
+  if (!user) return <Spinner />
+  if (user.role !== "admin") return <AccessDenied />
+  return (
+    <div className="mx-auto max-w-6xl space-y-10 px-4 py-10 sm:px-6 lg:px-8">
+      <PageTitle title="Admin Dashboard" />
+      <header>
+        <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
+        <p className="mt-1 text-gray-600">Manage the password policy, user feedback and the rest of {PRODUCT_NAME}.</p>
+      </header>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {ADMIN_LINKS.map(({ to, title, description, Icon }) => (
+          <li key={to}>
+            <Link
+              to={to}
+              className="flex h-full items-start gap-4 rounded-2xl border border-gray-200 bg-white p-5 shadow-sm transition hover:border-brand-primary hover:shadow focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+            >
+              <Icon aria-hidden="true" className="h-6 w-6 shrink-0 text-brand-primary" />
+              <span>
+                <span className="block font-semibold">{title}</span>
+                <span className="mt-1 block text-sm text-gray-600">{description}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <section aria-labelledby="overview-heading">
+        <h2 id="overview-heading" className="mb-4 text-xl font-semibold">
+          Quick Overview
+        </h2>
+        <QuickOverview />
+      </section>
+    </div>
+  )
 }

@@ -1,5 +1,349 @@
-import { PendingPage } from "../PendingPage"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
+import { useId, useState } from "react"
+
+import { useSession } from "~auth/session-store"
+import { FEATURE_FLAGS } from "~core/feature-flags"
+import {
+  FEEDBACK_ADMIN_TEXTS as TEXTS,
+  FEEDBACK_STATUSES,
+  type Feedback,
+  type FeedbackListMeta,
+  type FeedbackStatus
+} from "~core/feedback"
+import { FEEDBACK_THUMBNAILS_SHOWN } from "~core/limits"
+import { FormMessage } from "~ui/fields"
+import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { PageTitle } from "../PageTitle"
+import { deleteFeedback, fetchFeedbackPage, replyToFeedback, updateFeedbackStatus } from "./admin-api"
+import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
+import { ImageViewer } from "./ImageViewer"
+
+type Filter = FeedbackStatus | "all"
+const FILTERS: readonly Filter[] = ["all", ...FEEDBACK_STATUSES]
+
+const STATUS_STYLES: Record<FeedbackStatus, string> = {
+  pending: "bg-amber-100 text-amber-800",
+  replied: "bg-emerald-100 text-emerald-800",
+  closed: "bg-gray-200 text-gray-700"
+}
+
+const formatTime = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+function StatusBadge({ status }: { status: FeedbackStatus }) {
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLES[status]}`}>{status}</span>
+}
+
+function Thumbnails({ images }: { images: string[] }) {
+  if (!images.length) return null
+  const more = images.length - FEEDBACK_THUMBNAILS_SHOWN
+  return (
+    <span className="mt-2 flex items-center gap-1" data-testid="row-thumbnails">
+      {images.slice(0, FEEDBACK_THUMBNAILS_SHOWN).map((url, index) => (
+        <FeedbackImage key={url} url={url} alt={`Attachment ${index + 1}`} compact className="h-10 w-10 rounded object-cover ring-1 ring-gray-200" />
+      ))}
+      {more > 0 && <span className="flex h-10 w-10 items-center justify-center rounded bg-gray-100 text-xs font-medium text-gray-600">+{more}</span>}
+    </span>
+  )
+}
+
+function FeedbackRow({ item, selected, onSelect, onDelete, deleting }: { item: Feedback; selected: boolean; onSelect: () => void; onDelete: () => void; deleting: boolean }) {
+  return (
+    <li className={`flex gap-2 border-b border-gray-100 p-3 last:border-b-0 ${selected ? "bg-blue-50" : "hover:bg-gray-50"}`}>
+      <button type="button" onClick={onSelect} aria-current={selected} className="min-w-0 flex-1 text-left focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        <span className="flex items-center justify-between gap-2">
+          <span className="truncate text-sm font-semibold">{item.email}</span>
+          <StatusBadge status={item.status} />
+        </span>
+        <span className="mt-1 line-clamp-2 block break-words text-sm text-gray-600">{item.message}</span>
+        <Thumbnails images={item.images} />
+        <span className="mt-2 flex items-center gap-3 text-xs text-gray-500">
+          <span className="inline-flex items-center gap-1" title="Attachments">
+            <Paperclip aria-hidden="true" className="h-3 w-3" /> {item.images.length}
+            <span className="sr-only">attachments</span>
+          </span>
+          <span className="inline-flex items-center gap-1" title="Replies">
+            <MessageCircle aria-hidden="true" className="h-3 w-3" /> {item.replies.length}
+            <span className="sr-only">replies</span>
+          </span>
+          <time dateTime={item.createdAt}>{formatTime(item.createdAt)}</time>
+        </span>
+      </button>
+      <button
+        type="button"
+        onClick={onDelete}
+        disabled={deleting}
+        aria-label={`Delete feedback from ${item.email}`}
+        className="self-start rounded-md p-1.5 text-gray-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline focus-visible:outline-2 focus-visible:outline-red-600 disabled:opacity-50"
+      >
+        <Trash2 aria-hidden="true" className="h-4 w-4" />
+      </button>
+    </li>
+  )
+}
+
+function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedback: Feedback) => void }) {
+  const user = useSession((state) => state.user)
+  const [reply, setReply] = useState("")
+  const [sending, setSending] = useState(false)
+  const [updating, setUpdating] = useState(false)
+  const [replyError, setReplyError] = useState<string | null>(null)
+  const [viewerIndex, setViewerIndex] = useState<number | null>(null)
+  const statusId = useId()
+  const replyId = useId()
+
+  const changeStatus = async (status: FeedbackStatus) => {
+    setUpdating(true)
+    try {
+      onChanged(await updateFeedbackStatus(item.id, status))
+      toast.success(TEXTS.statusUpdated)
+    } catch {
+      toast.error(TEXTS.statusFailed)
+    } finally {
+      setUpdating(false)
+    }
+  }
+
+  const sendReply = async () => {
+    if (!reply.trim()) {
+      setReplyError(TEXTS.replyEmpty)
+      return
+    }
+    if (!user) {
+      setReplyError(TEXTS.notLoggedIn)
+      return
+    }
+    setSending(true)
+    setReplyError(null)
+    try {
+      onChanged(await replyToFeedback(item.id, reply.trim(), user.email))
+      setReply("")
+      toast.success(TEXTS.replySent)
+    } catch {
+      toast.error(TEXTS.replyFailed)
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <article aria-label={`Feedback from ${item.email}`} className="space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h2 className="break-all text-lg font-semibold">{item.email}</h2>
+          <p className="mt-1 text-xs text-gray-500">
+            Submitted <time dateTime={item.createdAt}>{formatTime(item.createdAt)}</time>
+            {item.updatedAt !== item.createdAt && (
+              <>
+                {" · "}Updated <time dateTime={item.updatedAt}>{formatTime(item.updatedAt)}</time>
+              </>
+            )}
+          </p>
+        </div>
+        <div>
+          <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
+            Status
+          </label>
+          <select
+            id={statusId}
+            value={item.status}
+            disabled={updating}
+            onChange={(event) => void changeStatus(event.target.value as FeedbackStatus)}
+            className="mt-1 rounded-lg border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+          >
+            {FEEDBACK_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {capitalise(status)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </header>
+
+      <section aria-label="Message">
+        <h3 className="text-sm font-semibold text-gray-700">Message</h3>
+        <p className="mt-2 whitespace-pre-wrap break-words rounded-lg bg-gray-50 p-3 text-sm text-gray-800">{item.message}</p>
+      </section>
+
+      {item.images.length > 0 && (
+        <section aria-label="Attached images">
+          <h3 className="text-sm font-semibold text-gray-700">Attached images ({item.images.length})</h3>
+          <ul className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4">
+            {item.images.map((url, index) => (
+              <li key={url}>
+                <button type="button" onClick={() => setViewerIndex(index)} aria-label={`Open image ${index + 1}`} className="block w-full overflow-hidden rounded-lg ring-1 ring-gray-200 hover:ring-brand-primary focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+                  <FeedbackImage url={url} alt={`Attached image ${index + 1}`} className="aspect-square h-full w-full object-cover" />
+                </button>
+              </li>
+            ))}
+          </ul>
+          <ImageViewer images={item.images} index={viewerIndex} onIndexChange={setViewerIndex} onClose={() => setViewerIndex(null)} />
+        </section>
+      )}
+
+      <section aria-label="Replies">
+        <h3 className="text-sm font-semibold text-gray-700">Replies ({item.replies.length})</h3>
+        {item.replies.length > 0 && (
+          <ol className="mt-2 space-y-3">
+            {item.replies.map((entry, index) => (
+              <li key={entry.id} className="rounded-lg border border-blue-100 bg-blue-50 p-3">
+                <p className="text-xs text-gray-600">
+                  <span className="font-semibold">Reply #{index + 1}</span> · {entry.adminEmail || "Admin"} · <time dateTime={entry.createdAt}>{formatTime(entry.createdAt)}</time>
+                </p>
+                <p className="mt-1 whitespace-pre-wrap break-words text-sm text-gray-800">{entry.message}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+        <div className="mt-4">
+          <label htmlFor={replyId} className="block text-sm font-medium text-gray-700">
+            Your reply
+          </label>
+          <textarea
+            id={replyId}
+            rows={4}
+            value={reply}
+            onChange={(event) => {
+              setReply(event.target.value)
+              setReplyError(null)
+            }}
+            aria-describedby={FEATURE_FLAGS.feedback.emailNotifications ? `${replyId}-note` : undefined}
+            className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+          />
+          {FEATURE_FLAGS.feedback.emailNotifications && (
+            <p id={`${replyId}-note`} className="mt-1 text-xs text-gray-500">
+              {TEXTS.replyNote}
+            </p>
+          )}
+          {replyError && (
+            <p role="alert" className="mt-1 text-xs text-red-600">
+              {replyError}
+            </p>
+          )}
+          <button type="button" className={`mt-3 ${buttonStyles.primary}`} disabled={!reply.trim() || sending} onClick={() => void sendReply()}>
+            {sending ? "Sending..." : "Send Reply"}
+          </button>
+        </div>
+      </section>
+    </article>
+  )
+}
+
+function Inbox() {
+  const queryClient = useQueryClient()
+  const [filter, setFilter] = useState<Filter>("all")
+  const [page, setPage] = useState(1)
+  const [selected, setSelected] = useState<Feedback | null>(null)
+  const [deletingId, setDeletingId] = useState<string | null>(null)
+  const queryKey = ["admin-feedback", filter, page]
+  const list = useQuery({ queryKey, queryFn: () => fetchFeedbackPage(filter, page), staleTime: 0 })
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin-feedback"] })
+
+  /** The server's answer replaces the open item and its row at once; the refetch brings the counts. */
+  const replaceItem = (feedback: Feedback) => {
+    setSelected(feedback)
+    queryClient.setQueryData<{ data: Feedback[]; meta: FeedbackListMeta }>(queryKey, (current) =>
+      current ? { ...current, data: current.data.map((item) => (item.id === feedback.id ? feedback : item)) } : current
+    )
+    void refresh()
+  }
+
+  const remove = async (item: Feedback) => {
+    if (!window.confirm(TEXTS.deleteConfirm)) return
+    setDeletingId(item.id)
+    try {
+      await deleteFeedback(item.id)
+      if (selected?.id === item.id) setSelected(null)
+      toast.success(TEXTS.deleted)
+      await refresh()
+    } catch {
+      toast.error(TEXTS.deleteFailed)
+    } finally {
+      setDeletingId(null)
+    }
+  }
+
+  const meta = list.data?.meta
+  const items = list.data?.data ?? []
+  const pages = meta ? Math.max(1, Math.ceil(meta.total / meta.pageSize)) : 1
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <section aria-labelledby="feedback-list-heading" className="self-start rounded-2xl border border-gray-200 bg-white shadow-sm">
+        <div role="group" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
+          {FILTERS.map((name) => (
+            <button
+              key={name}
+              type="button"
+              aria-pressed={filter === name}
+              onClick={() => {
+                setFilter(name)
+                setPage(1)
+              }}
+              className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
+            >
+              {capitalise(name)}
+              {name !== "all" && meta && <span className="opacity-80"> ({meta.counts[name]})</span>}
+            </button>
+          ))}
+        </div>
+        <h2 id="feedback-list-heading" className="px-4 pt-3 text-sm font-semibold text-gray-700">
+          Feedback ({meta ? meta.total : "…"})
+        </h2>
+        <div className="mt-2 max-h-96 overflow-y-auto" data-testid="feedback-list">
+          {list.isPending ? (
+            <Spinner label="Loading feedback" />
+          ) : list.isError ? (
+            <div className="p-4">
+              <FormMessage>{TEXTS.fetchFailed}</FormMessage>
+            </div>
+          ) : items.length === 0 ? (
+            <p className="p-6 text-center text-sm text-gray-500">{filter === "all" ? TEXTS.noFeedback : TEXTS.noStatusFeedback(filter)}</p>
+          ) : (
+            <ul>
+              {items.map((item) => (
+                <FeedbackRow key={item.id} item={item} selected={selected?.id === item.id} onSelect={() => setSelected(item)} onDelete={() => void remove(item)} deleting={deletingId === item.id} />
+              ))}
+            </ul>
+          )}
+        </div>
+        {pages > 1 && (
+          <nav aria-label="Pages" className="flex items-center justify-between border-t border-gray-200 p-2 text-sm">
+            <button type="button" className={buttonStyles.ghost} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Previous
+            </button>
+            <span className="text-gray-600">
+              Page {page} of {pages}
+            </span>
+            <button type="button" className={buttonStyles.ghost} disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Next
+            </button>
+          </nav>
+        )}
+      </section>
+      <section aria-label="Feedback details" className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+        {selected ? <FeedbackDetail key={selected.id} item={selected} onChanged={replaceItem} /> : <p className="py-16 text-center text-sm text-gray-500">{TEXTS.selectOne}</p>}
+      </section>
+    </div>
+  )
+}
 
 export default function FeedbackInboxPage() {
-  return <PendingPage title="Feedback" />
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-10 sm:px-6 lg:px-8">
+      <PageTitle title="Feedback" />
+      <header>
+        <h1 className="text-3xl font-bold tracking-tight">Feedback</h1>
+        <p className="mt-1 text-gray-600">What users sent from the feedback form, with their images and your replies.</p>
+      </header>
+      <FeedbackImageProvider>
+        <Inbox />
+      </FeedbackImageProvider>
+    </div>
+  )
 }

@@ -6,6 +6,7 @@ import { SUPPORT_REPLY_HOURS } from "~core/limits"
 import { getPlan } from "~core/plans"
 import { buttonStyles } from "~ui/styles"
 
+import { FeedbackForm } from "../feedback/FeedbackForm"
 import { PageTitle } from "../PageTitle"
 
 const FEATURES = [
@@ -147,17 +148,14 @@ export default function LandingPage() {
       </section>
 
       <section id="feedback" aria-labelledby="feedback-heading" className="scroll-mt-20 bg-gray-50 py-20">
-        <div className="mx-auto max-w-3xl px-4 text-center sm:px-6 lg:px-8">
-          <h2 id="feedback-heading" className="text-3xl font-bold tracking-tight">
+        <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
+          <h2 id="feedback-heading" className="text-center text-3xl font-bold tracking-tight">
             Tell us what you think
           </h2>
-          <p className="mt-4 text-gray-600">
-            Ideas, problems or praise: write to{" "}
-            <a className="font-medium text-brand-primary hover:underline" href={`mailto:${COMPANY.contact.support.email}`}>
-              {COMPANY.contact.support.email}
-            </a>
-            . We reply within {SUPPORT_REPLY_HOURS} hours.
+          <p className="mt-4 text-center text-gray-600">
+            Ideas, problems or praise: send them here, with screenshots if they help. We reply within {SUPPORT_REPLY_HOURS} hours.
           </p>
+          <FeedbackForm />
         </div>
       </section>
 

@@ -1,0 +1,130 @@
+/**
+ * The real server process: 50 concurrent submissions with images, then SIGKILL right after the
+ * last acknowledgement; after a restart on the same DATA_DIR every acknowledged feedback is there,
+ * with every image byte for byte.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import fs from "node:fs/promises"
+import net from "node:net"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+
+import { afterAll, expect, it } from "vitest"
+
+import { makeTempDir } from "../test-support"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const PNG = await fs.readFile(path.join(root, "tests/fixtures/square-64.png"))
+const ADMIN = { email: "ops@example.com", password: "Quartz-Lantern-2026!" }
+const SUBMISSIONS = 50
+
+const children = new Set<ChildProcess>()
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL")
+})
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function startServer(dataDir: string) {
+  const port = await freePort()
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      TRUST_PROXY: "true",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: "error"
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.add(child)
+  let output = ""
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const url = `http://127.0.0.1:${port}`
+  for (let waited = 0; ; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`)
+    if (waited > 90_000) throw new Error(`the server did not start:\n${output}`)
+    if (await fetch(`${url}/api/status`).then((response) => response.ok, () => false)) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return { url, child, exited, output: () => output }
+}
+
+/** A distinct PNG per submission (its index in the trailing bytes), so a mixed-up file would show. */
+const imageFor = (index: number, part: number) => Buffer.concat([PNG, Buffer.from(`#${index}-${part}`)])
+
+it(`keeps all ${SUBMISSIONS} acknowledged submissions through a SIGKILL`, async () => {
+  const dataDir = await makeTempDir("iqa-reliability-")
+  try {
+    const first = await startServer(dataDir)
+    const answers = await Promise.all(
+      Array.from({ length: SUBMISSIONS }, async (_, index) => {
+        const form = new FormData()
+        form.append("email", `load${index}@example.com`)
+        form.append("message", `Concurrent feedback number ${index}.`)
+        form.append("images", new Blob([new Uint8Array(imageFor(index, 0))], { type: "image/png" }), `a${index}.png`)
+        form.append("images", new Blob([new Uint8Array(imageFor(index, 1))], { type: "image/png" }), `b${index}.png`)
+        const response = await fetch(`${first.url}/api/feedback`, {
+          method: "POST",
+          body: form,
+          // Each submission from its own address: the per-IP limit is not what this test is about.
+          headers: { "x-forwarded-for": `192.0.2.${index + 1}` }
+        })
+        return { status: response.status, body: (await response.json()) as { data: { id: string; email: string } } }
+      })
+    )
+    first.child.kill("SIGKILL")
+    await first.exited
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(SUBMISSIONS).fill(201))
+    const acknowledged = new Map(answers.map((answer) => [answer.body.data.id, answer.body.data.email]))
+
+    const second = await startServer(dataDir)
+    try {
+      const login = await fetch(`${second.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(ADMIN)
+      })
+      const token = ((await login.json()) as { data: { token: string } }).data.token
+      const auth = { authorization: `Bearer ${token}` }
+      const list = (await (await fetch(`${second.url}/api/feedback?pageSize=100`, { headers: auth })).json()) as {
+        data: { id: string; email: string; message: string; images: string[] }[]
+        meta: { total: number }
+      }
+      expect(list.meta.total).toBe(SUBMISSIONS)
+      for (const item of list.data) {
+        expect(acknowledged.get(item.id)).toBe(item.email)
+        const index = Number(/load(\d+)@/.exec(item.email)![1])
+        expect(item.images).toHaveLength(2)
+        for (const [part, url] of item.images.entries()) {
+          const image = await fetch(`${second.url}${url}`, { headers: auth })
+          expect(image.status).toBe(200)
+          expect(Buffer.from(await image.arrayBuffer()).equals(imageFor(index, part))).toBe(true)
+        }
+      }
+      const stored = await fs.readdir(path.join(dataDir, "uploads", "feedback"))
+      expect(stored).toHaveLength(SUBMISSIONS * 2)
+    } finally {
+      second.child.kill("SIGTERM")
+      await second.exited
+    }
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true })
+  }
+}, 240_000)

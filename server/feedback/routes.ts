@@ -1,0 +1,277 @@
+import { createReadStream } from "node:fs"
+
+import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
+import type { FastifyInstance, FastifyRequest } from "fastify"
+
+import { ok } from "../../src/core/api"
+import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import {
+  DEFAULT_REPLY_AUTHOR,
+  detectFeedbackImageType,
+  FEEDBACK_TEXTS,
+  feedbackListQuerySchema,
+  feedbackReplySchema,
+  feedbackStatusSchema,
+  feedbackTextProblem,
+  feedbackUpdateSchema,
+  IMAGE_SIGNATURE_BYTES,
+  type FeedbackFlags
+} from "../../src/core/feedback"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "../../src/core/limits"
+import { requireAdmin } from "../auth/authenticate"
+import { ApiError, parseInput } from "../http/errors"
+import {
+  addReply,
+  deleteFeedback,
+  findFeedback,
+  insertFeedback,
+  listFeedback,
+  setFeedbackStatus,
+  storedImageNames
+} from "./feedback-service"
+import { FeedbackImageStore, type StagedImage } from "./image-store"
+
+export interface FeedbackRoutesOptions {
+  flags: FeedbackFlags
+}
+
+/** Per IP: enough for people, too few to fill the disk. */
+export const FEEDBACK_RATE_LIMIT = { max: 10, timeWindow: 60 * 60_000 }
+
+/** A field far above the message's 1000 characters is cut by the parser and refused. */
+const FIELD_SIZE_LIMIT = 16 * 1024
+const FILE_NAME_SHOWN_MAX = 120
+
+const refusal = (status: number, code: string, message: string) =>
+  new ApiError(status, code, `${FEEDBACK_TEXTS.validationPrefix}: ${message}`, { details: [message] })
+
+function displayName(name: string | undefined): string {
+  // Control characters would garble the messages that quote the name.
+  const trimmed = Array.from(name ?? "").filter((char) => char >= " " && char !== "\u007f").join("").trim() || "image"
+  return Array.from(trimmed).slice(0, FILE_NAME_SHOWN_MAX).join("")
+}
+
+/** Writes one uploaded file to staging, flushed to disk, checking its size and its leading bytes. */
+async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged: StagedImage[]): Promise<ApiError | null> {
+  const originalName = displayName(part.filename)
+  const { tempPath, handle } = await store.openStagingFile()
+  // Registered before the first await so a failure below never leaves the file behind.
+  const entry: StagedImage = { tempPath, contentType: "image/png", byteSize: 0, originalName }
+  staged.push(entry)
+  let head = Buffer.alloc(0)
+  let problem: ApiError | null = null
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      entry.byteSize += chunk.length
+      if (problem) continue
+      if (head.length < IMAGE_SIGNATURE_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, IMAGE_SIGNATURE_BYTES - head.length)])
+        if (head.length >= IMAGE_SIGNATURE_BYTES && !detectFeedbackImageType(head)) {
+          problem = refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(originalName))
+          continue
+        }
+      }
+      await handle.write(chunk)
+    }
+    if (!problem && part.file.truncated) problem = refusal(413, "IMAGE_TOO_LARGE", FEEDBACK_TEXTS.tooLarge(originalName))
+    const type = detectFeedbackImageType(head)
+    if (!problem && !type) problem = refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(originalName))
+    if (!problem && type) {
+      entry.contentType = type
+      await handle.sync()
+    }
+  } finally {
+    await handle.close()
+  }
+  return problem
+}
+
+interface Submission {
+  email: string
+  message: string
+  staged: StagedImage[]
+}
+
+/** Reads the whole form. Every problem is kept until the body is read, so the client always gets the answer. */
+async function readSubmission(request: FastifyRequest, store: FeedbackImageStore, flags: FeedbackFlags): Promise<Submission> {
+  const staged: StagedImage[] = []
+  const fields: Record<string, string> = {}
+  let problem: ApiError | null = null
+  let images = 0
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "field") {
+        const field = part as MultipartValue<unknown>
+        if (field.valueTruncated) {
+          problem ??= refusal(400, "VALIDATION_FAILED", "Message must be at most 1000 characters long.")
+        } else if ((field.fieldname === "email" || field.fieldname === "message") && typeof field.value === "string") {
+          fields[field.fieldname] = field.value
+        }
+        continue
+      }
+      if (part.fieldname !== "images" || !flags.fileUploads) {
+        problem ??= refusal(400, "VALIDATION_FAILED", flags.fileUploads ? `Unexpected file field "${part.fieldname}"; send images as "images".` : "Image uploads are turned off.")
+        await drain(part)
+        continue
+      }
+      images += 1
+      if (problem) {
+        await drain(part)
+        continue
+      }
+      problem = await stageImage(store, part, staged)
+    }
+  } catch (error) {
+    await store.discard(staged)
+    const code = (error as { code?: string }).code
+    if (code === "FST_FILES_LIMIT") throw refusal(400, "VALIDATION_FAILED", FEEDBACK_TEXTS.tooMany)
+    if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") throw refusal(400, "VALIDATION_FAILED", "The form has too many fields.")
+    if (code === "FST_INVALID_MULTIPART_CONTENT_TYPE") throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
+    if (error instanceof ApiError) throw error
+    // A file-system failure (no space, no permission) is ours; anything else is a body the parser could not read.
+    if (typeof (error as NodeJS.ErrnoException).errno === "number") throw error
+    throw refusal(400, "VALIDATION_FAILED", "The form data could not be read.")
+  }
+  const email = fields.email?.trim() ?? ""
+  const message = fields.message ?? ""
+  problem ??= (() => {
+    const text = feedbackTextProblem(email, message)
+    return text ? refusal(400, "VALIDATION_FAILED", text) : null
+  })()
+  if (!problem && images > FEEDBACK_MAX_IMAGES) problem = refusal(400, "VALIDATION_FAILED", FEEDBACK_TEXTS.tooMany)
+  if (problem) {
+    await store.discard(staged)
+    throw problem
+  }
+  return { email, message: message.trim(), staged }
+}
+
+async function drain(part: MultipartFile): Promise<void> {
+  for await (const _chunk of part.file) {
+    // The bytes of a refused file are read and dropped so the rest of the form arrives.
+  }
+}
+
+const notFound = () => new ApiError(404, "NOT_FOUND", "This feedback does not exist.")
+
+/** POST /api/feedback (anyone) and the admin calls of spec section 7. */
+export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRoutesOptions): Promise<void> {
+  const db = app.database.db
+  const store = new FeedbackImageStore(app.config.dataDir)
+  await store.prepare(() => storedImageNames(db))
+
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: FEEDBACK_MAX_IMAGE_BYTES,
+      files: FEEDBACK_MAX_IMAGES,
+      fields: 8,
+      fieldSize: FIELD_SIZE_LIMIT,
+      parts: FEEDBACK_MAX_IMAGES + 8,
+      headerPairs: 50
+    }
+  })
+
+  const sendMail = async (to: string, content: { subject: string; text: string }) => {
+    if (!flags.emailNotifications) return
+    try {
+      await app.mailer.send({ to, ...content })
+    } catch (error) {
+      app.log.error({ err: error }, "feedback e-mail could not be sent")
+    }
+  }
+
+  app.post(
+    "/api/feedback",
+    {
+      config: {
+        rateLimit: {
+          ...FEEDBACK_RATE_LIMIT,
+          errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+            new ApiError(429, "RATE_LIMIT_EXCEEDED", "Too many requests. Please wait a moment before trying again.", {
+              retryAfter: Math.ceil(context.ttl / 1000)
+            })
+        }
+      }
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
+      const submission = await readSubmission(request, store, flags)
+      // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
+      const images = await store.commit(submission.staged)
+      let feedback
+      try {
+        feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()))
+      } catch (error) {
+        await store.remove(images.map((image) => image.fileName))
+        throw error
+      }
+      await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ message: feedback.message, imageCount: feedback.images.length }))
+      return reply.status(201).send(ok(feedback))
+    }
+  )
+
+  const list = async (status: string | undefined, query: unknown) => {
+    const input = parseInput(feedbackListQuerySchema, { ...(query as object), ...(status === undefined ? {} : { status }) })
+    const { items, counts, total } = await listFeedback(db, input)
+    return { success: true as const, data: items, meta: { page: input.page, pageSize: input.pageSize, total, counts } }
+  }
+
+  app.get("/api/feedback", { preHandler: requireAdmin }, async (request) => list(undefined, request.query))
+
+  app.get<{ Params: { status: string } }>("/api/feedback/status/:status", { preHandler: requireAdmin }, async (request) => {
+    if (!feedbackStatusSchema.safeParse(request.params.status).success) {
+      throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details: ["status: use pending, replied or closed"] })
+    }
+    return list(request.params.status, request.query)
+  })
+
+  app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin }, async (request, reply) => {
+    const file = store.pathOf(request.params.name)
+    const row = file
+      ? await db.selectFrom("feedback_images").select(["content_type", "byte_size"]).where("file_name", "=", request.params.name).executeTakeFirst()
+      : undefined
+    if (!file || !row) throw new ApiError(404, "NOT_FOUND", "This image does not exist.")
+    return reply
+      .header("content-type", row.content_type)
+      .header("content-length", row.byte_size)
+      .header("x-content-type-options", "nosniff")
+      .header("content-disposition", "inline")
+      .header("cache-control", "private, max-age=3600")
+      .send(createReadStream(file))
+  })
+
+  app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
+    const feedback = await findFeedback(db, request.params.id)
+    if (!feedback) throw notFound()
+    return ok(feedback)
+  })
+
+  app.put<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
+    const { status } = parseInput(feedbackUpdateSchema, request.body)
+    const feedback = await setFeedbackStatus(db, request.params.id, status, new Date(app.clock()))
+    if (!feedback) throw notFound()
+    return ok(feedback)
+  })
+
+  app.post<{ Params: { id: string } }>("/api/feedback/:id/reply", { preHandler: requireAdmin }, async (request) => {
+    const input = parseInput(feedbackReplySchema, request.body)
+    const admin = request.auth!.user
+    const feedback = await addReply(
+      db,
+      request.params.id,
+      { message: input.message.trim(), adminEmail: input.adminEmail || DEFAULT_REPLY_AUTHOR, adminUserId: admin.id },
+      new Date(app.clock())
+    )
+    if (!feedback) throw notFound()
+    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: feedback.message }))
+    return ok(feedback)
+  })
+
+  app.delete<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
+    const files = await deleteFeedback(db, request.params.id)
+    if (!files) throw notFound()
+    await store.remove(files)
+    return ok({ deleted: true, id: request.params.id })
+  })
+}

@@ -1,0 +1,165 @@
+/**
+ * Feedback of spec sections 3, 5 and 8: the entity, the form's rules and texts, and the image
+ * check by leading bytes. The landing-page form and POST /api/feedback apply the same rules.
+ */
+import * as z from "zod"
+
+import {
+  FEEDBACK_MAX_IMAGE_BYTES,
+  FEEDBACK_MAX_IMAGES,
+  FEEDBACK_MESSAGE_DISPLAY_MAX,
+  FEEDBACK_MESSAGE_MIN_LENGTH
+} from "./limits"
+
+export const FEEDBACK_STATUSES = ["pending", "replied", "closed"] as const
+export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number]
+
+export interface FeedbackReply {
+  id: string
+  message: string
+  /** Who replied; 'Admin' when the reply named nobody. */
+  adminEmail: string
+  createdAt: string
+}
+
+export interface Feedback {
+  id: string
+  email: string
+  message: string
+  status: FeedbackStatus
+  /** URLs of the attached images (admin only: they need the bearer token). */
+  images: string[]
+  replies: FeedbackReply[]
+  createdAt: string
+  updatedAt: string
+}
+
+export type FeedbackCounts = Record<"all" | FeedbackStatus, number>
+
+/** What travels beside `data` (the list) in the answer of the list calls. */
+export interface FeedbackListMeta {
+  page: number
+  pageSize: number
+  /** Feedback matching the filter. */
+  total: number
+  counts: FeedbackCounts
+}
+
+export const FEEDBACK_PAGE_SIZE_DEFAULT = 50
+export const FEEDBACK_PAGE_SIZE_MAX = 100
+export const DEFAULT_REPLY_AUTHOR = "Admin"
+export const FEEDBACK_REPLY_MAX_LENGTH = 5000
+/** Longest e-mail address accepted (RFC 5321 path limit). */
+export const FEEDBACK_EMAIL_MAX_LENGTH = 254
+
+/** The image types the form and the server accept, as their bytes show them. */
+export const FEEDBACK_IMAGE_TYPES = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif"
+} as const
+export type FeedbackImageType = keyof typeof FEEDBACK_IMAGE_TYPES
+
+/** Texts of spec sections 2, 5 and 8, quoted exactly. */
+export const FEEDBACK_TEXTS = {
+  required: "Please fill in all required fields (email and message).",
+  tooShort: `Message must be at least ${FEEDBACK_MESSAGE_MIN_LENGTH} characters long.`,
+  invalidType: (name: string) => `${name} is not a valid image file. Please select JPG, PNG, or GIF files.`,
+  tooLarge: (name: string) => `${name} is too large. Maximum file size is 5MB.`,
+  tooMany: `Maximum ${FEEDBACK_MAX_IMAGES} images allowed. Please remove some images before adding more.`,
+  maxReached: "Maximum images reached",
+  sending: "Sending Feedback...",
+  success: "Thank you! Your feedback has been submitted successfully. We will review it and get back to you soon.",
+  unavailable: "Service temporarily unavailable. Please try again in a few minutes.",
+  failed: "Failed to submit feedback. Please check your connection and try again.",
+  unexpected: "An unexpected error occurred. Please try again.",
+  /** Server refusals start with this so the form shows them as they are (section 8). */
+  validationPrefix: "Validation failed"
+} as const
+
+export const FEEDBACK_ADMIN_TEXTS = {
+  fetchFailed: "Failed to fetch feedbacks",
+  deleteFailed: "Failed to delete feedback",
+  statusFailed: "Failed to update status",
+  replyFailed: "Failed to send reply",
+  deleted: "Feedback deleted successfully",
+  statusUpdated: "Status updated successfully",
+  replySent: "Reply sent successfully",
+  replyEmpty: "Please enter a reply message",
+  notLoggedIn: "You must be logged in to send replies",
+  deleteConfirm: "Are you sure you want to delete this feedback?",
+  replyNote: "Confirmation email will be sent automatically to the user",
+  noFeedback: "No feedbacks yet",
+  noStatusFeedback: (status: FeedbackStatus) => `No ${status} feedbacks`,
+  selectOne: "Select a feedback to view details and reply",
+  imageUnavailable: "Image unavailable"
+} as const
+
+export const feedbackEmailSchema = z.email().max(FEEDBACK_EMAIL_MAX_LENGTH)
+
+/** The first problem of the text fields, as the form shows it, or null. */
+export function feedbackTextProblem(email: string, message: string): string | null {
+  if (!email.trim() || !message.trim()) return FEEDBACK_TEXTS.required
+  if (message.trim().length < FEEDBACK_MESSAGE_MIN_LENGTH) return FEEDBACK_TEXTS.tooShort
+  if (Array.from(message).length > FEEDBACK_MESSAGE_DISPLAY_MAX) {
+    return `Message must be at most ${FEEDBACK_MESSAGE_DISPLAY_MAX} characters long.`
+  }
+  if (!feedbackEmailSchema.safeParse(email.trim()).success) return "Please enter a valid email address."
+  return null
+}
+
+/** The image type the leading bytes show (JPEG, PNG or GIF), or null: names and declared types are never trusted. */
+export function detectFeedbackImageType(bytes: Uint8Array): FeedbackImageType | null {
+  const starts = (signature: readonly number[]) =>
+    bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte)
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg"
+  if (starts([0x47, 0x49, 0x46, 0x38, 0x37, 0x61]) || starts([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) return "image/gif"
+  return null
+}
+
+/** Bytes needed by detectFeedbackImageType. */
+export const IMAGE_SIGNATURE_BYTES = 8
+
+/** The problem of one file by its size, or null (the type is checked from its bytes separately). */
+export function feedbackImageSizeProblem(name: string, size: number): string | null {
+  return size > FEEDBACK_MAX_IMAGE_BYTES ? FEEDBACK_TEXTS.tooLarge(name) : null
+}
+
+export const feedbackStatusSchema = z.enum(FEEDBACK_STATUSES)
+
+export const feedbackUpdateSchema = z.strictObject({ status: feedbackStatusSchema })
+
+export const feedbackReplySchema = z.strictObject({
+  message: z
+    .string()
+    .refine((value) => value.trim().length > 0, FEEDBACK_ADMIN_TEXTS.replyEmpty)
+    .refine((value) => value.length <= FEEDBACK_REPLY_MAX_LENGTH, `A reply must be at most ${FEEDBACK_REPLY_MAX_LENGTH} characters`),
+  adminEmail: z.string().trim().max(FEEDBACK_EMAIL_MAX_LENGTH).optional()
+})
+
+export const feedbackListQuerySchema = z.strictObject({
+  status: feedbackStatusSchema.optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(FEEDBACK_PAGE_SIZE_MAX).default(FEEDBACK_PAGE_SIZE_DEFAULT)
+})
+
+/** Switches of spec section 3's feedback feature flags. */
+export interface FeedbackFlags {
+  emailNotifications: boolean
+  fileUploads: boolean
+}
+
+/** GET /api/admin/overview: the admin dashboard's Quick Overview, from real figures. */
+export interface AdminOverview {
+  users: { total: number; admins: number; verified: number; newLast30Days: number }
+  policies: { enabledRules: number; customRules: number }
+  violations: { last30Days: number }
+  feedback: FeedbackCounts
+  health: { percent: number; checks: Record<string, { ok: boolean; latencyMs?: number; message?: string }> }
+}
+
+/** PUT /api/admin/users/:id/request-limit: a positive whole number, or null for unlimited. */
+export const requestLimitSchema = z.strictObject({
+  limit: z.number().int("The limit must be a whole number").positive("The limit must be a positive number").max(10_000_000).nullable()
+})
