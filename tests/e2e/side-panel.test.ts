@@ -211,6 +211,21 @@ describe("the side panel", () => {
     await panel.click(button("← All images"))
   })
 
+  it("finds the three faces of sample1 and a person among its objects, locally, with boxes", async () => {
+    await openImage("sample1.jpg")
+    await panel.click(button("Faces"))
+    await panel.waitForSelector("[data-testid='faces-count']", { timeout: 90_000 })
+    expect(await panel.$eval("[data-testid='faces-count']", (element) => element.textContent)).toBe("3 faces found")
+    expect(await panel.$$eval("[data-testid='box-overlay'] rect", (rects) => rects.length)).toBe(3)
+    await screenshot(panel, "side-panel-faces")
+    await panel.click(button("Objects"))
+    await panel.waitForSelector("[data-testid='objects-count']", { timeout: 90_000 })
+    const labels = await panel.$$eval("ul[aria-label='Objects'] li span:first-child", (items) => items.map((item) => item.textContent))
+    expect(labels).toContain("person")
+    await screenshot(panel, "side-panel-objects")
+    await panel.click(button("← All images"))
+  })
+
   it("asks the vision model through the API: the answer shows and the usage goes up", async () => {
     await openImage("sample1.jpg")
     await panel.click(button("Ask"))
@@ -223,7 +238,10 @@ describe("the side panel", () => {
     expect(sent.messages.at(-1)?.content.find((part) => part.type === "image_url")?.image_url?.url).toMatch(/^data:image\/jpeg;base64,/)
 
     await panel.click(button("Scene"))
-    await panel.waitForFunction((answer: string) => document.querySelector("[data-testid='vqa-answer']")?.textContent === answer, { timeout: 20_000 }, ANSWER)
+    await panel.waitForFunction((answer: string) => document.querySelector("[data-testid='vqa-answer']")?.textContent === answer, { timeout: 60_000 }, ANSWER)
+    // The question carried the labels found on this computer.
+    const sceneQuestion = JSON.parse(provider.requests.at(-1)!.body) as { messages: { content: { type: string; text?: string }[] }[] }
+    expect(sceneQuestion.messages.at(-1)?.content.find((part) => part.type === "text")?.text).toMatch(/Objects detected on this computer: .*person/)
     await screenshot(panel, "side-panel-scene")
     await panel.click(button("← All images"))
   })
