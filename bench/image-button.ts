@@ -4,9 +4,6 @@
 // check with its layout read, the positioning), and one pointer crossing onto a non-image element
 // (the common case). Against it, in the same run: attaching one listener per image, the way the
 // button avoids. Run alone with `node --import tsx bench/image-button.ts`, or call measureImageButton().
-import fs from "node:fs"
-import http from "node:http"
-import type net from "node:net"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -15,6 +12,7 @@ import type { Page } from "puppeteer-core"
 
 import type * as ImageButtonModule from "../src/extension/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
+import { median, servePages } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_SIZES = (process.env.IMAGE_BUTTON_SIZES ?? "100,1000,5000").split(",").map(Number)
@@ -57,36 +55,9 @@ function pageHtml(count: number): string {
   </style></head><body><main>${items.join("")}</main></body></html>`
 }
 
-async function serve(): Promise<{ url: string; close(): Promise<void> }> {
-  const png = fs.readFileSync(path.join(root, "tests/fixtures/square-512.png"))
+function serve(): Promise<{ url: string; close(): Promise<void> }> {
   const pages = new Map(PAGE_SIZES.map((count) => [`/page-${count}.html`, pageHtml(count)]))
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://bench").pathname
-    if (pathname === "/big.png") {
-      response.writeHead(200, { "content-type": "image/png", "cache-control": "max-age=3600" }).end(png)
-      return
-    }
-    const html = pages.get(pathname)
-    if (html) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html)
-    else response.writeHead(404).end()
-  })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as net.AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+  return servePages(pages, "/big.png", path.join(root, "tests/fixtures/square-512.png"))
 }
 
 interface InPage {

@@ -16,6 +16,7 @@ import type { Browser, Page } from "puppeteer-core"
 
 import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "../src/analysis/ocr-sample"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
+import { median } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const BUILD_DIR = path.join(root, "build/chrome-mv3-prod")
@@ -38,12 +39,6 @@ export interface OcrFigures {
   zipBytes: number
   unpackedBytes: number
   zipMethod: string
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 function ensureBuild() {

@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib"
 import { launchBrowser } from "../tests/e2e/browser"
 import { startServer } from "./server-process"
 import { ensureCurrentWebBuild } from "./web-build"
+import { median } from "./figures"
 
 const RUNS = 5
 /** The issue's budget for the landing page's JavaScript. */
@@ -29,10 +30,6 @@ export interface WebSizeFigures {
   splitOutLoaded: string[]
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
-}
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
 export async function measureWebSize(): Promise<{ figures: WebSizeFigures; lines: string[] }> {

@@ -1,0 +1,39 @@
+// Helpers the benches share: medians, and a loopback server for synthetic pages and their one image.
+import fs from "node:fs"
+import http from "node:http"
+import type net from "node:net"
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/**
+ * Serves `pages` (path -> HTML) and one PNG file at `imagePath`, cached by the browser, on 127.0.0.1:
+ * the synthetic pages of the page-scan and on-image button benches.
+ */
+export async function servePages(pages: ReadonlyMap<string, string>, imagePath: string, imageFile: string): Promise<{ url: string; close(): Promise<void> }> {
+  const png = fs.readFileSync(imageFile)
+  const server = http.createServer((request, response) => {
+    const pathname = new URL(request.url ?? "/", "http://bench").pathname
+    if (pathname === imagePath) {
+      response.writeHead(200, { "content-type": "image/png", "cache-control": "max-age=3600" }).end(png)
+      return
+    }
+    const html = pages.get(pathname)
+    if (html) response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html)
+    else response.writeHead(404).end()
+  })
+  server.keepAliveTimeout = 60_000
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
