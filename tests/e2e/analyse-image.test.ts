@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PageImage } from "../../src/core/page-images"
 import type { SelectedImage } from "../../src/extension/messages"
 
-import { installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
 
 /** The button lives in a closed shadow root: it is found the way assistive technology finds it. */
@@ -19,20 +19,6 @@ interface Rect {
   top: number
   right: number
   bottom: number
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    try {
-      check(value)
-      return value
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 describe("the on-image 'Analyse image' button and the context-menu entry", () => {

@@ -79,3 +79,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true })
   return file
 }
+
+/** Reads until `check` passes (then answers the value), or throws its last error after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    try {
+      check(value)
+      return value
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { PageImage } from "../../src/core/page-images"
 
-import { installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
 
 /**
@@ -32,20 +32,6 @@ function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Pro
 }
 
 const byUrl = (images: PageImage[]) => [...images].sort((a, b) => a.url.localeCompare(b.url))
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    try {
-      check(value)
-      return value
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150))
-  }
-}
 
 describe("image detection by the content script", () => {
   let fixtures: Awaited<ReturnType<typeof serveFixtures>>
