@@ -86,7 +86,7 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
                 key={image.url}
                 data-url={image.url}
                 aria-current={highlighted === image.url ? "true" : undefined}
-                className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected || highlighted === image.url ? "border-brand-primary ring-2 ring-brand-primary" : "border-gray-200"}`}
+                className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted === image.url ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
               >
                 <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary">
                   <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />

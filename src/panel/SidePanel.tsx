@@ -24,6 +24,8 @@ import { fetchUsage } from "./vqa-client"
 
 /** Content scripts announce changes at most once a second; the panel rescans at most this often. */
 const RESCAN_AFTER_CHANGE_MS = 300
+/** An image picked from the page this long before the panel opened is still the one to show. */
+const PENDING_SELECTION_MAX_AGE_MS = 60_000
 
 type ScanState =
   | { kind: "loading" }
@@ -57,7 +59,13 @@ export function SidePanel() {
   const [scan, setScan] = useState<ScanState>({ kind: "loading" })
   const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any" })
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
-  const [focused, setFocused] = useState<FocusedImage | null>(null)
+  const [focused, setFocusedImage] = useState<FocusedImage | null>(null)
+  // The image last shown in detail stays marked in the grid, so the user sees where they were.
+  const [lastOpened, setLastOpened] = useState<string | null>(null)
+  const setFocused = useCallback((next: FocusedImage | null) => {
+    setFocusedImage(next)
+    if (next) setLastOpened(next.image.url)
+  }, [])
   const [settings, setSettings] = useState<PanelSettings>(DEFAULT_PANEL_SETTINGS)
   const [apiOrigin, setApiOrigin] = useState<string | null>(null)
   const [account, setAccount] = useState<Account>({ kind: "checking" })
@@ -94,7 +102,7 @@ export function SidePanel() {
         setFocused({ image: { ...image, tabId: selection.tabId, pageUrl: selection.pageUrl }, autoRun: defaultAnalysis === "none" ? null : defaultAnalysis, token: selection.selectedAt })
       })
     },
-    []
+    [setFocused]
   )
 
   useEffect(() => {
@@ -105,7 +113,7 @@ export function SidePanel() {
       // The image picked before the panel opened (the menu stores it as the panel starts).
       void chrome.storage.session.get(SELECTED_IMAGE_KEY).then((items) => {
         const selection = items[SELECTED_IMAGE_KEY] as SelectedImage | undefined
-        if (selection && Date.now() - selection.selectedAt < 60_000) takeSelection(selection)
+        if (selection && Date.now() - selection.selectedAt < PENDING_SELECTION_MAX_AGE_MS) takeSelection(selection)
         else rescan()
       })
     })
@@ -150,7 +158,7 @@ export function SidePanel() {
       chrome.storage.onChanged.removeListener(onStorage)
       stopWatching()
     }
-  }, [rescan, reloadAccount, takeSelection])
+  }, [rescan, reloadAccount, takeSelection, setFocused])
 
   const openSite = (path: string) => {
     if (apiOrigin) void chrome.tabs.create({ url: `${apiOrigin}${path}` })
@@ -244,7 +252,7 @@ export function SidePanel() {
               }
               onClearSelection={() => setSelected(new Set())}
               onOpen={(image) => setFocused({ image: { ...image, tabId: scan.tabId, pageUrl: scan.pageUrl }, autoRun: null, token: Date.now() })}
-              highlighted={null}
+              highlighted={lastOpened}
             />
           ))}
         {tab === "chat" && <ChatTab images={selectedImages} messages={chat} busy={chatBusy} onSend={sendChat} onClear={() => setChat([])} usage={account.kind === "signedIn" ? account.usage : null} />}

@@ -47,18 +47,27 @@ function countOf(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`
 }
 
+/** Images read recently, newest last; older ones are read again if needed (a page's images can be large). */
 const images = new Map<string, Promise<Blob>>()
+export const IMAGE_CACHE_SIZE = 8
 /** The URL each read image came from. */
 const blobKeys = new WeakMap<Blob, string>()
 
 /** The image's bytes, read once per panel (a failed read is forgotten so a retry reads again). */
 export function imageBlob(location: ImageLocation): Promise<Blob> {
   let pending = images.get(location.url)
-  if (!pending) {
+  if (pending) {
+    images.delete(location.url)
+    images.set(location.url, pending)
+  } else {
     pending = readImage(location)
     void pending.then((blob) => blobKeys.set(blob, location.url), () => undefined)
     images.set(location.url, pending)
     pending.catch(() => images.delete(location.url))
+    for (const url of images.keys()) {
+      if (images.size <= IMAGE_CACHE_SIZE) break
+      images.delete(url)
+    }
   }
   return pending
 }
