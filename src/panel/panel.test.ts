@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+
+import type { OcrResult } from "~analysis/ocr"
+import type { PageImage } from "~core/page-images"
+import { createFakeChrome } from "~extension/fake-chrome.test-support"
+
+import { describeFace, objectLabels, resultKey, summarise } from "./analyses"
+import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
+import { filterPanelImages } from "./ImagesTab"
+import { imageTypeOf, mergeFrameImages, type PanelImage } from "./page-images"
+import { DEFAULT_PANEL_SETTINGS, parseApiOrigin, parsePanelSettings } from "./settings"
+
+const image = (url: string, width: number, height: number, mimeType = "image/png"): PageImage => ({
+  url,
+  width,
+  height,
+  renderedWidth: width,
+  renderedHeight: height,
+  alt: "",
+  source: "img",
+  mimeType
+})
+
+describe("mergeFrameImages", () => {
+  it("keeps one entry per URL, the first frame to report it, and remembers each image's frame", () => {
+    const merged = mergeFrameImages([
+      { frameId: 0, images: [image("https://a.test/1.png", 500, 500), image("https://a.test/2.png", 500, 500)] },
+      { frameId: 7, images: [image("https://a.test/2.png", 500, 500), image("https://b.test/3.png", 500, 500)] },
+      { frameId: 9, images: null }
+    ])
+    expect(merged?.map(({ url, frameId }) => [url, frameId])).toEqual([
+      ["https://a.test/1.png", 0],
+      ["https://a.test/2.png", 0],
+      ["https://b.test/3.png", 7]
+    ])
+  })
+
+  it("answers null only when no frame could be asked", () => {
+    expect(mergeFrameImages([{ frameId: 0, images: null }])).toBeNull()
+    expect(mergeFrameImages([{ frameId: 0, images: [] }])).toEqual([])
+  })
+})
+
+describe("the grid's filters", () => {
+  const images: PanelImage[] = [
+    { ...image("t", 1000, 500), frameId: 0 },
+    { ...image("l", 1920, 1280, "image/jpeg"), frameId: 0 },
+    { ...image("m", 1000, 900, "image/webp"), frameId: 0 },
+    { ...image("s", 64, 64, "image/svg+xml"), frameId: 0 },
+    { ...image("u", 900, 900, ""), frameId: 0 }
+  ]
+  const urls = (filters: Parameters<typeof filterPanelImages>[1]) => filterPanelImages(images, filters).map((found) => found.url)
+
+  it("applies the core size rule and 'Hide small images', then the type", () => {
+    expect(urls({ size: "any", hideSmall: true, type: "any" })).toEqual(["t", "l", "m", "u"])
+    expect(urls({ size: "any", hideSmall: false, type: "any" })).toEqual(["t", "l", "m", "s", "u"])
+    expect(urls({ size: "small", hideSmall: true, type: "any" })).toEqual(["t"])
+    expect(urls({ size: "small", hideSmall: false, type: "any" })).toEqual(["t", "s"])
+    expect(urls({ size: "medium", hideSmall: true, type: "any" })).toEqual(["m", "u"])
+    expect(urls({ size: "large", hideSmall: true, type: "any" })).toEqual(["l"])
+    expect(urls({ size: "any", hideSmall: false, type: "svg" })).toEqual(["s"])
+    expect(urls({ size: "any", hideSmall: true, type: "other" })).toEqual(["u"])
+  })
+
+  it("names types from the MIME type, unknown ones as other", () => {
+    expect(imageTypeOf({ mimeType: "image/JPEG" })).toBe("jpeg")
+    expect(imageTypeOf({ mimeType: "image/jpg" })).toBe("jpeg")
+    expect(imageTypeOf({ mimeType: "image/avif" })).toBe("other")
+    expect(imageTypeOf({})).toBe("other")
+  })
+})
+
+describe("settings", () => {
+  it("falls back to the default for each unknown or missing field", () => {
+    expect(parsePanelSettings(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
+    expect(parsePanelSettings({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true })).toEqual({
+      defaultAnalysis: "faces",
+      model: "gpt-4o",
+      faceDetector: "ssd",
+      faceAttributes: true
+    })
+    expect(parsePanelSettings({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes" })).toEqual(DEFAULT_PANEL_SETTINGS)
+    expect(parsePanelSettings({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
+  })
+
+  it("accepts only an http(s) origin as the service address, and says why not", () => {
+    expect(parseApiOrigin(" https://imagequery.ai/ ")).toEqual({ ok: true, origin: "https://imagequery.ai" })
+    expect(parseApiOrigin("http://127.0.0.1:8787")).toEqual({ ok: true, origin: "http://127.0.0.1:8787" })
+    expect(parseApiOrigin("imagequery.ai")).toEqual({ ok: false, error: "Enter an address such as https://imagequery.ai" })
+    expect(parseApiOrigin("ftp://imagequery.ai")).toEqual({ ok: false, error: "The address must start with https:// or http://" })
+    expect(parseApiOrigin("https://imagequery.ai/api")).toEqual({ ok: false, error: "Enter only the address of the service, without a path" })
+    expect(parseApiOrigin("javascript:alert(1)")).toMatchObject({ ok: false })
+  })
+})
+
+describe("analysis results", () => {
+  const settings = DEFAULT_PANEL_SETTINGS
+  const at = { url: "https://a.test/x.png" }
+
+  it("caches by image, analysis and the options that change the result; never a free question", () => {
+    expect(resultKey({ kind: "text", image: at, settings })).toBe(resultKey({ kind: "text", image: at, settings: { ...settings, model: "gpt-4o" } }))
+    expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceDetector: "ssd" } }))
+    expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceAttributes: true } }))
+    expect(resultKey({ kind: "scene", image: at, settings })).not.toBe(resultKey({ kind: "scene", image: at, settings: { ...settings, model: "gpt-4o" } }))
+    expect(resultKey({ kind: "ask", image: at, settings })).toBeNull()
+  })
+
+  it("summarises each kind in one line", () => {
+    const ocr = (text: string): OcrResult => ({ text, confidence: 0.9, words: [], durationMs: 1 })
+    expect(summarise({ kind: "text", ocr: ocr("  IMAGE\nQUERY  ") })).toBe("IMAGE QUERY")
+    expect(summarise({ kind: "text", ocr: ocr("") })).toBe("No text found")
+    expect(summarise({ kind: "text", ocr: ocr("x".repeat(200)) })).toHaveLength(80)
+    const box = { x: 0, y: 0, width: 1, height: 1 }
+    expect(summarise({ kind: "faces", faces: { faces: [{ box, score: 1 }], imageWidth: 1, imageHeight: 1, detector: "tiny" } })).toBe("1 face")
+    const objects = { objects: [{ label: "dog", score: 0.4, box }, { label: "person", score: 0.9, box }, { label: "dog", score: 0.8, box }], imageWidth: 1, imageHeight: 1 }
+    expect(objectLabels(objects)).toEqual(["person", "dog"])
+    expect(summarise({ kind: "objects", objects })).toBe("person, dog")
+    expect(describeFace({ box, score: 0.923, age: 31.4, gender: "female", expression: "happy" })).toBe("confidence 92%, about 31 years, female, happy")
+    expect(describeFace({ box, score: 0.5 })).toBe("confidence 50%")
+  })
+})
+
+describe("history", () => {
+  beforeEach(() => vi.stubGlobal("chrome", createFakeChrome()))
+  afterEach(() => vi.unstubAllGlobals())
+
+  it("keeps the newest entries first, at most HISTORY_LIMIT, without data: URL bytes, and clears", async () => {
+    for (let index = 0; index < HISTORY_LIMIT + 5; index++) {
+      await addToHistory({ kind: "text", imageUrl: `https://a.test/${index}.png`, summary: `entry ${index}`, detail: "" }, 1_000 + index)
+    }
+    const entries = await loadHistory()
+    expect(entries).toHaveLength(HISTORY_LIMIT)
+    expect(entries[0]!.summary).toBe(`entry ${HISTORY_LIMIT + 4}`)
+    await addToHistory({ kind: "ask", imageUrl: "data:image/png;base64,AAAA", summary: "s", detail: "d", question: "q" })
+    expect((await loadHistory())[0]!.imageUrl).toBe("data:image/png;base64,…")
+    expect(historyImageUrl("https://a.test/x.png")).toBe("https://a.test/x.png")
+    await clearHistory()
+    expect(await loadHistory()).toEqual([])
+  })
+
+  it("ignores stored entries that are not entries", async () => {
+    await chrome.storage.local.set({ analysisHistory: [{ id: 1 }, "text", null] })
+    expect(await loadHistory()).toEqual([])
+  })
+})
