@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "../../src/core/vqa"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "../../src/core/vqa"
 import { startTestApp, type TestApp } from "../test-support"
 import {
   completion,
@@ -156,6 +156,45 @@ describe("asking the vision model", () => {
     }
     expect((await ask(user.token, question({ question: "x".repeat(MAX_QUESTION_LENGTH) }))).status).toBe(200)
     expect((await usage(user.token)).body.data.used).toBe(1)
+  })
+
+  it("sends the chat so far: the image with the first question, earlier answers as the assistant's turns, the new question last", async () => {
+    const user = await signedInUser(subject.app)
+    const history = [
+      { question: "What is this?", answer: "A harbour." },
+      { question: "What time of day?", answer: "Dusk." }
+    ]
+    expect((await ask(user.token, question({ question: "How many boats?", history }))).status).toBe(200)
+    expect(JSON.parse(provider.requests.at(-1)!.body).messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: PNG_DATA_URL } }] },
+      { role: "assistant", content: "A harbour." },
+      { role: "user", content: "What time of day?" },
+      { role: "assistant", content: "Dusk." },
+      { role: "user", content: "How many boats?" }
+    ])
+    expect((await usage(user.token)).body.data.used).toBe(1)
+  })
+
+  it("refuses a history too long or malformed with 400, uncounted and without calling the provider", async () => {
+    const user = await signedInUser(subject.app)
+    const before = provider.requests.length
+    const turn = { question: "Q?", answer: "A." }
+    const bad = [
+      Array.from({ length: MAX_HISTORY_TURNS + 1 }, () => turn),
+      [{ question: "Q?" }],
+      [{ question: "", answer: "A." }],
+      [{ question: "Q?", answer: "x".repeat(MAX_HISTORY_ANSWER_LENGTH + 1) }],
+      [{ ...turn, role: "system" }],
+      "not a list"
+    ]
+    for (const history of bad) {
+      const { status, body } = await ask(user.token, question({ history }))
+      expect(status, JSON.stringify(history).slice(0, 60)).toBe(400)
+      expect(body.error.code).toBe("VALIDATION_FAILED")
+    }
+    expect(provider.requests.length).toBe(before)
+    expect((await usage(user.token)).body.data.used).toBe(0)
+    expect((await ask(user.token, question({ history: Array.from({ length: MAX_HISTORY_TURNS }, () => turn) }))).status).toBe(200)
   })
 })
 

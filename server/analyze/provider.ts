@@ -1,4 +1,5 @@
-/** The OpenAI-compatible chat-completions call with one image and one question. */
+/** The OpenAI-compatible chat-completions call with one image, one question and the chat so far about it. */
+import type { VqaHistoryTurn } from "../../src/core/vqa"
 import { ApiError } from "../http/errors"
 
 export interface ProviderSettings {
@@ -62,7 +63,29 @@ async function readLimited(response: Response): Promise<string> {
  * Asks the model; every failure (time-out, refused key, error status, unreadable answer) becomes
  * 502 PROVIDER_ERROR with a plain message. The API key goes into the Authorization header only.
  */
-export async function askVisionModel(settings: ProviderSettings, input: { model: string; question: string; imageDataUrl: string }): Promise<string> {
+/**
+ * The chat as the model reads it: the image goes with the first question, earlier answers follow as the
+ * assistant's turns, and the new question comes last.
+ */
+export function chatMessages({ question, imageDataUrl, history = [] }: { question: string; imageDataUrl: string; history?: readonly VqaHistoryTurn[] }): unknown[] {
+  const image = { type: "image_url", image_url: { url: imageDataUrl } }
+  if (history.length === 0) return [{ role: "user", content: [{ type: "text", text: question }, image] }]
+  const [first, ...rest] = history
+  return [
+    { role: "user", content: [{ type: "text", text: first!.question }, image] },
+    { role: "assistant", content: first!.answer },
+    ...rest.flatMap((turn) => [
+      { role: "user", content: turn.question },
+      { role: "assistant", content: turn.answer }
+    ]),
+    { role: "user", content: question }
+  ]
+}
+
+export async function askVisionModel(
+  settings: ProviderSettings,
+  input: { model: string; question: string; imageDataUrl: string; history?: readonly VqaHistoryTurn[] }
+): Promise<string> {
   const signal = AbortSignal.timeout(settings.timeoutMs)
   let response: Response
   try {
@@ -71,15 +94,7 @@ export async function askVisionModel(settings: ProviderSettings, input: { model:
       headers: { authorization: `Bearer ${settings.apiKey}`, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({
         model: input.model,
-        messages: [
-          {
-            role: "user",
-            content: [
-              { type: "text", text: input.question },
-              { type: "image_url", image_url: { url: input.imageDataUrl } }
-            ]
-          }
-        ],
+        messages: chatMessages(input),
         max_tokens: 500
       }),
       redirect: "error",

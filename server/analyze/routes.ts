@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance } from "fastify"
 import { ok } from "../../src/core/api"
 import {
   MAX_IMAGE_BYTES,
+  MAX_HISTORY_ANSWER_LENGTH,
+  MAX_HISTORY_TURNS,
   MAX_IMAGE_DATA_URL_LENGTH,
   MAX_QUESTION_LENGTH,
   VQA_MODELS,
@@ -30,8 +32,8 @@ export interface AnalyzeRoutesOptions {
   allowLoopbackImageUrls?: boolean
 }
 
-/** A JSON body holding the largest image as a data URL and the longest question, escaped. */
-const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + MAX_QUESTION_LENGTH * 6 + 16 * 1024
+/** A JSON body holding the largest image as a data URL, the longest question and the longest history, escaped. */
+const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1) * (MAX_QUESTION_LENGTH + MAX_HISTORY_ANSWER_LENGTH) * 6 + 16 * 1024
 
 /** The models a caller may choose: the fixed list and the server's configured VQA_MODEL. */
 export function allowedModels(configured: string): string[] {
@@ -97,7 +99,7 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
       const reservation = await reserveRequest(db, user.id, limit, now)
       let answer: string
       try {
-        answer = await askVisionModel({ apiKey, baseUrl, timeoutMs: providerTimeoutMs }, { model, question: input.question, imageDataUrl })
+        answer = await askVisionModel({ apiKey, baseUrl, timeoutMs: providerTimeoutMs }, { model, question: input.question, imageDataUrl, history: input.history })
       } catch (error) {
         await releaseRequest(db, user.id, reservation)
         if (!(error instanceof ApiError)) request.log.error({ err: error }, "vision model call failed")

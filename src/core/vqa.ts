@@ -37,8 +37,22 @@ export const vqaImageSchema = z.union([
   })
 ], { message: "image must be { dataUrl } or { url }" })
 
+/** Earlier turns of a chat about the same image the model sees again: at most this many. */
+export const MAX_HISTORY_TURNS = 10
+/** Longest earlier answer sent back to the model. */
+export const MAX_HISTORY_ANSWER_LENGTH = 4000
+
+export const vqaHistoryTurnSchema = z.strictObject({
+  question: z.string().trim().min(1).max(MAX_QUESTION_LENGTH, `An earlier question must be at most ${MAX_QUESTION_LENGTH} characters`),
+  answer: z.string().trim().min(1).max(MAX_HISTORY_ANSWER_LENGTH, `An earlier answer must be at most ${MAX_HISTORY_ANSWER_LENGTH} characters`)
+})
+
+export type VqaHistoryTurn = z.infer<typeof vqaHistoryTurnSchema>
+
 export const vqaAskRequestSchema = z.strictObject({
   image: vqaImageSchema,
+  /** The conversation so far about this image, oldest first; the model answers the new question in its light. */
+  history: z.array(vqaHistoryTurnSchema).max(MAX_HISTORY_TURNS, `At most ${MAX_HISTORY_TURNS} earlier turns can be sent`).optional(),
   question: z
     .string({ message: "A question is required" })
     .trim()

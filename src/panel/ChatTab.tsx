@@ -10,6 +10,15 @@ export interface ChatMessage {
   text: string
   /** The image an answer is about, when several are selected. */
   imageUrl?: string
+  /** Answers: the question they answer, sent back to the model with the next question about that image. */
+  question?: string
+}
+
+/** The conversation so far about one image, as question and answer turns. */
+export function chatHistoryFor(messages: readonly ChatMessage[], imageUrl: string): { question: string; answer: string }[] {
+  return messages
+    .filter((message) => message.role === "assistant" && message.imageUrl === imageUrl && message.question)
+    .map((message) => ({ question: message.question!, answer: message.text }))
 }
 
 export interface ChatTabProps {

@@ -11,7 +11,7 @@ import { Logo } from "~ui/Logo"
 import { Spinner } from "~ui/Spinner"
 
 import { runAnalysis, describe, summarise } from "./analyses"
-import { ChatTab, MAX_CHAT_IMAGES, type ChatMessage } from "./ChatTab"
+import { ChatTab, chatHistoryFor, MAX_CHAT_IMAGES, type ChatMessage } from "./ChatTab"
 import { addToHistory, clearHistory, HISTORY_KEY, loadHistory, type HistoryEntry } from "./history"
 import { HistoryTab } from "./HistoryTab"
 import { ImageDetail } from "./ImageDetail"
@@ -176,14 +176,21 @@ export function SidePanel() {
 
   const sendChat = (question: string) => {
     const targets = selectedImages.slice(0, MAX_CHAT_IMAGES)
+    const earlier = chat
     const nextId = () => ++messageIds.current
     setChat((messages) => [...messages, { id: nextId(), role: "user", text: question }])
     setChatBusy(true)
     void (async () => {
       for (const image of targets) {
         try {
-          const outcome = await runAnalysis({ kind: "ask", image: { url: image.url, tabId: scannedTab.current, frameId: image.frameId }, settings: settingsRef.current, question })
-          setChat((messages) => [...messages, { id: nextId(), role: "assistant", text: describe(outcome), imageUrl: image.url }])
+          const outcome = await runAnalysis({
+            kind: "ask",
+            image: { url: image.url, tabId: scannedTab.current, frameId: image.frameId },
+            settings: settingsRef.current,
+            question,
+            history: chatHistoryFor(earlier, image.url)
+          })
+          setChat((messages) => [...messages, { id: nextId(), role: "assistant", text: describe(outcome), imageUrl: image.url, question }])
           void addToHistory({ kind: "ask", imageUrl: image.url, pageUrl: scan.kind === "ready" ? scan.pageUrl : undefined, question, summary: summarise(outcome), detail: describe(outcome) })
         } catch (error) {
           setChat((messages) => [...messages, { id: nextId(), role: "error", text: error instanceof Error ? error.message : "The question could not be asked.", imageUrl: image.url }])

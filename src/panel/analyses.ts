@@ -8,6 +8,8 @@ import { createFacesEngine, type FacesEngine, type FacesResult } from "~analysis
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~analysis/objects"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 
+import type { VqaHistoryTurn } from "~core/vqa"
+
 import { readImage, toRasterBlob, type ImageLocation } from "./image-bytes"
 import type { AnalysisKind, PanelSettings } from "./settings"
 import { askAboutImage } from "./vqa-client"
@@ -28,6 +30,8 @@ export interface AnalysisRequest {
   settings: PanelSettings
   /** Ask only. */
   question?: string
+  /** Ask only: the chat so far about this image. */
+  history?: readonly VqaHistoryTurn[]
   onProgress?: (progress: AnalysisProgress) => void
 }
 
@@ -126,7 +130,7 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       const question = request.question?.trim() ?? ""
       if (!question) throw new Error("Type a question first.")
       onProgress?.({ stage: "Asking the vision model…" })
-      const answer = await askAboutImage({ image: blob, question, model: settings.model })
+      const answer = await askAboutImage({ image: blob, question, model: settings.model, history: request.history })
       return { kind, answer: answer.answer, model: answer.model, question }
     }
   }

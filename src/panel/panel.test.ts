@@ -5,10 +5,12 @@ import type { PageImage } from "~core/page-images"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { describeFace, objectLabels, resultKey, summarise } from "./analyses"
+import { chatHistoryFor, type ChatMessage } from "./ChatTab"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"
 import { imageTypeOf, mergeFrameImages, type PanelImage } from "./page-images"
 import { DEFAULT_PANEL_SETTINGS, parseApiOrigin, parsePanelSettings } from "./settings"
+import { recentHistory } from "./vqa-client"
 
 const image = (url: string, width: number, height: number, mimeType = "image/png"): PageImage => ({
   url,
@@ -141,5 +143,26 @@ describe("history", () => {
   it("ignores stored entries that are not entries", async () => {
     await chrome.storage.local.set({ analysisHistory: [{ id: 1 }, "text", null] })
     expect(await loadHistory()).toEqual([])
+  })
+})
+
+describe("the chat's memory", () => {
+  it("sends back only the answers about the same image, with their questions, latest turns within the limits", () => {
+    const messages: ChatMessage[] = [
+      { id: 1, role: "user", text: "What is it?" },
+      { id: 2, role: "assistant", text: "A cat.", imageUrl: "a", question: "What is it?" },
+      { id: 3, role: "assistant", text: "A dog.", imageUrl: "b", question: "What is it?" },
+      { id: 4, role: "error", text: "Quota", imageUrl: "a" },
+      { id: 5, role: "assistant", text: "Black.", imageUrl: "a", question: "Colour?" }
+    ]
+    expect(chatHistoryFor(messages, "a")).toEqual([
+      { question: "What is it?", answer: "A cat." },
+      { question: "Colour?", answer: "Black." }
+    ])
+    const long = Array.from({ length: 14 }, (_, index) => ({ question: `q${index}`, answer: "x".repeat(5000) }))
+    const sent = recentHistory(long)
+    expect(sent).toHaveLength(10)
+    expect(sent[0]!.question).toBe("q4")
+    expect(sent.every((turn) => turn.answer.length === 4000)).toBe(true)
   })
 })

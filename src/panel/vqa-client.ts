@@ -1,5 +1,5 @@
 /** The side panel's calls to the vision model through our API, with the extension's own session. */
-import type { VqaAnswer, VqaUsageReport } from "~core/vqa"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, type VqaAnswer, type VqaHistoryTurn, type VqaUsageReport } from "~core/vqa"
 import { extensionApiFetch, ExtensionSessionError } from "~extension/extension-session"
 
 import { toVqaDataUrl } from "./image-bytes"
@@ -43,9 +43,15 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   throw new VqaRequestError(body?.error?.code ?? "SERVER_ERROR", body?.error?.message ?? `The service answered ${response.status}. Try again in a moment.`)
 }
 
-export async function askAboutImage({ image, question, model }: { image: Blob; question: string; model: string }): Promise<VqaAnswer> {
+/** The latest turns of a chat, each within the server's limits. */
+export function recentHistory(turns: readonly VqaHistoryTurn[]): VqaHistoryTurn[] {
+  return turns.slice(-MAX_HISTORY_TURNS).map(({ question, answer }) => ({ question, answer: answer.slice(0, MAX_HISTORY_ANSWER_LENGTH) }))
+}
+
+export async function askAboutImage({ image, question, model, history = [] }: { image: Blob; question: string; model: string; history?: readonly VqaHistoryTurn[] }): Promise<VqaAnswer> {
   const dataUrl = await toVqaDataUrl(image)
-  return call<VqaAnswer>("/api/analyze/ask", { method: "POST", body: JSON.stringify({ image: { dataUrl }, question, model }) })
+  const turns = recentHistory(history)
+  return call<VqaAnswer>("/api/analyze/ask", { method: "POST", body: JSON.stringify({ image: { dataUrl }, question, model, ...(turns.length ? { history: turns } : {}) }) })
 }
 
 export function fetchUsage(): Promise<VqaUsageReport> {

@@ -110,8 +110,9 @@ describe("the side panel", () => {
     fixtures = await serveFixtures(folder)
 
     provider = await startStandIn((request, response) => {
-      const body = JSON.parse(request.body) as { messages: { content: { type: string; text?: string }[] }[] }
-      const question = body.messages.at(-1)?.content.find((part) => part.type === "text")?.text ?? ""
+      const body = JSON.parse(request.body) as { messages: { content: string | { type: string; text?: string }[] }[] }
+      const last = body.messages.at(-1)?.content
+      const question = typeof last === "string" ? last : (last?.find((part) => part.type === "text")?.text ?? "")
       sendJson(response, 200, completion(question.startsWith("Describe the scene") ? ANSWER : `You asked: ${question}`))
     })
     server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test" })
@@ -253,13 +254,21 @@ describe("the side panel", () => {
     await panel.click(button("Send"))
     await panel.waitForFunction(() => document.querySelectorAll("li[data-role='assistant']").length === 2, { timeout: 20_000 })
     expect(await panel.$$eval("li[data-role='assistant']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
-    await panel.waitForFunction(() => document.querySelector("[data-testid='chat-usage']")?.textContent?.startsWith("4 of 10"), { timeout: 10_000 })
+    // A follow-up: the model gets the conversation so far about each image.
+    await panel.type("#chat-question", "Is it bright?")
+    await panel.click(button("Send"))
+    await panel.waitForFunction(() => document.querySelectorAll("li[data-role='assistant']").length === 4, { timeout: 20_000 })
+    const followUp = JSON.parse(provider.requests.at(-1)!.body) as { messages: { role: string; content: unknown }[] }
+    expect(followUp.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"])
+    expect(followUp.messages[1]!.content).toBe("You asked: What colour is it?")
+    expect(followUp.messages[2]!.content).toBe("Is it bright?")
+    await panel.waitForFunction(() => document.querySelector("[data-testid='chat-usage']")?.textContent?.startsWith("6 of 10"), { timeout: 10_000 })
     await screenshot(panel, "side-panel-chat")
     expect(await seriousAxeViolations(panel)).toEqual([])
   })
 
   it("refuses the 11th request of the month of a Free user with the quota code, and says so", async () => {
-    for (let request = 5; request <= 10; request++) {
+    for (let request = 7; request <= 10; request++) {
       const answer = await api("/api/analyze/ask", { method: "POST", token: extensionToken, body: { image: { dataUrl: `data:image/png;base64,${solidPng(8, 8, [1, 2, 3]).toString("base64")}` }, question: `Question ${request}` } })
       expect(answer.status).toBe(200)
     }
