@@ -52,25 +52,32 @@ function boxesOf(outcome: AnalysisOutcome | null): { boxes: Box[]; tone: "text" 
   return { tone: "text", boxes: [] }
 }
 
-/** The Clipboard API can wait on a permission decision that never comes while the panel lacks focus. */
+/**
+ * The Clipboard API can wait on a permission decision that never comes while the panel lacks focus;
+ * the selection route works in extension pages whenever the extension holds clipboardWrite.
+ */
 const CLIPBOARD_TIMEOUT_MS = 1500
 
+function copyBySelection(text: string): boolean {
+  const area = document.createElement("textarea")
+  area.value = text
+  area.setAttribute("readonly", "")
+  area.style.position = "fixed"
+  area.style.opacity = "0"
+  document.body.append(area)
+  area.select()
+  const copied = document.execCommand("copy")
+  area.remove()
+  return copied
+}
+
 async function copyText(text: string): Promise<boolean> {
+  if (copyBySelection(text)) return true
   try {
     await withTimeout(navigator.clipboard.writeText(text), CLIPBOARD_TIMEOUT_MS, "The clipboard did not answer")
     return true
   } catch {
-    // Clipboard API refused (no focus): the selection route still works in extension pages.
-    const area = document.createElement("textarea")
-    area.value = text
-    area.setAttribute("readonly", "")
-    area.style.position = "fixed"
-    area.style.opacity = "0"
-    document.body.append(area)
-    area.select()
-    const copied = document.execCommand("copy")
-    area.remove()
-    return copied
+    return false
   }
 }
 
