@@ -2,6 +2,7 @@
 import fs from "node:fs"
 import http from "node:http"
 import type net from "node:net"
+import path from "node:path"
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -36,4 +37,20 @@ export async function servePages(pages: ReadonlyMap<string, string>, imagePath: 
         server.close(() => resolve())
       })
   }
+}
+
+/** A browser module of ours bundled as one script for page.addScriptTag, exposing its exports as `globalName`. */
+export async function bundleForPage(entry: string, globalName: string, root: string): Promise<string> {
+  const { build } = await import("esbuild")
+  const result = await build({
+    entryPoints: [path.join(root, entry)],
+    bundle: true,
+    write: false,
+    format: "iife",
+    globalName,
+    target: "chrome120",
+    alias: { "~core": path.join(root, "src/core") },
+    logLevel: "silent"
+  })
+  return result.outputFiles[0]!.text
 }

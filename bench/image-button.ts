@@ -7,12 +7,11 @@
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-import { build } from "esbuild"
 import type { Page } from "puppeteer-core"
 
 import type * as ImageButtonModule from "../src/extension/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
-import { median, servePages } from "./figures"
+import { bundleForPage, median, servePages } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_SIZES = (process.env.IMAGE_BUTTON_SIZES ?? "100,1000,5000").split(",").map(Number)
@@ -29,18 +28,8 @@ export interface ImageButtonFigures {
   perImageListenersMs: number
 }
 
-async function bundleButton(): Promise<string> {
-  const result = await build({
-    entryPoints: [path.join(root, "src/extension/image-button.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    globalName: "ImageQueryAIButton",
-    target: "chrome120",
-    alias: { "~core": path.join(root, "src/core") },
-    logLevel: "silent"
-  })
-  return result.outputFiles[0]!.text
+function bundleButton(): Promise<string> {
+  return bundleForPage("src/extension/image-button.ts", "ImageQueryAIButton", root)
 }
 
 function pageHtml(count: number): string {

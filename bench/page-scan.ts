@@ -6,12 +6,11 @@
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-import { build } from "esbuild"
 import type { Page } from "puppeteer-core"
 
 import type * as ImageWatcherModule from "../src/extension/image-watcher"
 import { launchBrowser } from "../tests/e2e/browser"
-import { median, servePages } from "./figures"
+import { bundleForPage, median, servePages } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_SIZES = (process.env.PAGE_SCAN_SIZES ?? "100,1000,5000").split(",").map(Number)
@@ -37,18 +36,8 @@ export interface PageScanFigures {
   found: number
 }
 
-async function bundleWatcher(): Promise<string> {
-  const result = await build({
-    entryPoints: [path.join(root, "src/extension/image-watcher.ts")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    globalName: "ImageQueryAIWatcher",
-    target: "chrome120",
-    alias: { "~core": path.join(root, "src/core") },
-    logLevel: "silent"
-  })
-  return result.outputFiles[0]!.text
+function bundleWatcher(): Promise<string> {
+  return bundleForPage("src/extension/image-watcher.ts", "ImageQueryAIWatcher", root)
 }
 
 function pageHtml(count: number): string {
