@@ -5,6 +5,8 @@ import { useCallback, useEffect, useState } from "react"
 
 import { buttonStyles } from "~ui/styles"
 
+import { CheckStatus, type CheckPhase } from "./CheckStatus"
+
 import type { AnalysisProgress, Box, ImageSource } from "./engine"
 import { createFacesEngine, type DetectedFace, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
@@ -27,10 +29,8 @@ let objectsEngine: ObjectsEngine | null = null
 type Outcome = { kind: "faces"; result: FacesResult } | { kind: "objects"; result: ObjectsResult }
 
 type CheckState =
-  | { kind: "idle" }
-  | { kind: "busy"; progress: AnalysisProgress }
+  | Exclude<CheckPhase, { kind: "done" }>
   | { kind: "done"; outcome: Outcome; loadMs: number | null; durationMs: number; decodeMs: number | null; source: string; imageUrl: string }
-  | { kind: "error"; message: string }
 
 interface Mark {
   box: Box
@@ -240,19 +240,7 @@ export function DetectionCheck() {
           Engine memory: {memory.tensors} tensors, {(memory.bytes / 1_000_000).toFixed(1)} MB
         </p>
       )}
-      <div data-testid="detect-status" data-state={state.kind} data-finished={finished} aria-live="polite" className="space-y-3 text-sm">
-        {state.kind === "idle" && <p className="text-gray-600">Not run yet.</p>}
-        {state.kind === "busy" && (
-          <p>
-            {state.progress.stage}
-            {state.progress.fraction !== undefined && ` (${Math.round(state.progress.fraction * 100)} %)`}…
-          </p>
-        )}
-        {state.kind === "error" && (
-          <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-700">
-            {state.message}
-          </p>
-        )}
+      <CheckStatus testId="detect-status" phase={state} finished={finished}>
         {state.kind === "done" && (
           <>
             <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
@@ -302,7 +290,7 @@ export function DetectionCheck() {
             </ul>
           </>
         )}
-      </div>
+      </CheckStatus>
     </section>
   )
 }

@@ -3,8 +3,9 @@
 // end-to-end tests and the bench. Not linked from the product yet.
 import { useCallback, useEffect, useRef, useState } from "react"
 
+import { CheckStatus, type CheckPhase } from "~analysis/CheckStatus"
 import { DetectionCheck } from "~analysis/DetectionCheck"
-import type { AnalysisProgress, ImageSource } from "~analysis/engine"
+import type { ImageSource } from "~analysis/engine"
 import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { PRODUCT_NAME } from "~core/company"
@@ -21,10 +22,8 @@ let ocrEngine: OcrEngine | null = null
 const getOcrEngine = () => (ocrEngine ??= createOcrEngine())
 
 type CheckState =
-  | { kind: "idle" }
-  | { kind: "busy"; progress: AnalysisProgress }
+  | Exclude<CheckPhase, { kind: "done" }>
   | { kind: "done"; result: OcrResult; loadMs: number | null; source: string; sampleRead: boolean | null }
-  | { kind: "error"; message: string }
 
 /** The sample as an image the engine takes. */
 async function sampleImage(): Promise<Blob> {
@@ -109,19 +108,7 @@ function EnginesPage() {
           </button>
         </div>
 
-        <div data-testid="ocr-status" data-state={state.kind} data-finished={finished} aria-live="polite" className="space-y-3 text-sm">
-          {state.kind === "idle" && <p className="text-gray-600">Not run yet.</p>}
-          {state.kind === "busy" && (
-            <p>
-              {state.progress.stage}
-              {state.progress.fraction !== undefined && ` (${Math.round(state.progress.fraction * 100)} %)`}…
-            </p>
-          )}
-          {state.kind === "error" && (
-            <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-700">
-              {state.message}
-            </p>
-          )}
+        <CheckStatus testId="ocr-status" phase={state} finished={finished}>
           {state.kind === "done" && (
             <>
               {state.sampleRead !== null && (
@@ -150,7 +137,7 @@ function EnginesPage() {
               </pre>
             </>
           )}
-        </div>
+        </CheckStatus>
       </section>
 
       <DetectionCheck />
