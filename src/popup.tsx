@@ -2,18 +2,10 @@ import { useCallback, useEffect, useState } from "react"
 
 import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
-import type { VqaUsage } from "~core/vqa"
+import { loadAccount, type AccountState } from "~extension/account"
 import { getApiOrigin } from "~extension/api-origin"
-import {
-  endExtensionSession,
-  extensionApiFetch,
-  getExtensionSession,
-  readExtensionSession,
-  watchExtensionSession,
-  type ExtensionSession
-} from "~extension/extension-session"
+import { endExtensionSession, watchExtensionSession } from "~extension/extension-session"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
-import { usageText } from "~extension/usage-text"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
@@ -21,33 +13,6 @@ import "~site/styles"
 import "~ui/document-language"
 
 type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline"; origin: string }
-
-type AccountState =
-  | { kind: "checking" }
-  | { kind: "signedOut" }
-  | { kind: "signedIn"; user: ExtensionSession["user"]; usage: string | null }
-
-/** The extension's own session (refreshed when due) and the month's usage; never throws. */
-async function loadAccount(): Promise<AccountState> {
-  let session: ExtensionSession | null
-  try {
-    session = await getExtensionSession()
-  } catch {
-    // The service is unreachable: show what is stored, without usage.
-    session = await readExtensionSession()
-  }
-  if (!session) return { kind: "signedOut" }
-  let usage: string | null = null
-  try {
-    const response = await extensionApiFetch("/api/analyze/usage", { headers: { accept: "application/json" } })
-    const body = (await response.json()) as { data?: VqaUsage }
-    if (response.ok && body.data) usage = usageText(body.data)
-  } catch {
-    // A refused refresh signs the extension out; the storage watcher reloads the state.
-  }
-  const current = await readExtensionSession()
-  return current ? { kind: "signedIn", user: current.user, usage } : { kind: "signedOut" }
-}
 
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })

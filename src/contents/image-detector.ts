@@ -9,6 +9,7 @@ import {
   type PageImagesResponse,
   type ReadPageBlobResponse
 } from "~core/page-images"
+import { blobToDataUrl } from "~extension/data-url"
 import { createImageWatcher, throttleLatest, type ImageWatcher } from "~extension/image-watcher"
 
 export const config: PlasmoCSConfig = {
@@ -48,13 +49,7 @@ async function readPageBlob(url: string): Promise<ReadPageBlobResponse> {
   try {
     const blob = await (await fetch(url)).blob()
     if (blob.size > MAX_PAGE_BLOB_BYTES) return { error: "The image is too large to analyse." }
-    const dataUrl = await new Promise<string>((resolve, reject) => {
-      const reader = new FileReader()
-      reader.onload = () => resolve(String(reader.result))
-      reader.onerror = () => reject(reader.error ?? new Error("unreadable"))
-      reader.readAsDataURL(blob)
-    })
-    return { dataUrl }
+    return { dataUrl: await blobToDataUrl(blob) }
   } catch {
     return { error: "The page no longer holds this image. Reload the page and try again." }
   }

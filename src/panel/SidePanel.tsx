@@ -2,11 +2,11 @@ import { useCallback, useEffect, useRef, useState } from "react"
 
 import { DEFAULT_IMAGE_FILTER } from "~core/image-size"
 import { isPageImagesChanged } from "~core/page-images"
+import { loadAccount, type AccountState } from "~extension/account"
 import { getActiveTab } from "~extension/active-tab"
 import { API_ORIGIN_STORAGE_KEY, getApiOrigin } from "~extension/api-origin"
-import { readExtensionSession, watchExtensionSession, type ExtensionSession } from "~extension/extension-session"
+import { watchExtensionSession } from "~extension/extension-session"
 import { SELECTED_IMAGE_KEY, type SelectedImage } from "~extension/messages"
-import { usageText } from "~extension/usage-text"
 import { Logo } from "~ui/Logo"
 import { Spinner } from "~ui/Spinner"
 
@@ -20,7 +20,6 @@ import { collectTabImages, type PanelImage } from "./page-images"
 import { DEFAULT_PANEL_SETTINGS, loadPanelSettings, PANEL_SETTINGS_KEY, parsePanelSettings, savePanelSettings, type AnalysisKind, type PanelSettings } from "./settings"
 import { SettingsTab } from "./SettingsTab"
 import { TabBar, tabId, tabPanelId, type PanelTab } from "./TabBar"
-import { fetchUsage } from "./vqa-client"
 
 /** Content scripts announce changes at most once a second; the panel rescans at most this often. */
 const RESCAN_AFTER_CHANGE_MS = 300
@@ -34,24 +33,12 @@ type ScanState =
 
 type FocusedImage = { image: PanelImage & { tabId?: number; pageUrl?: string }; autoRun: AnalysisKind | null; token: number }
 
-type Account = { kind: "checking" } | { kind: "signedOut" } | { kind: "signedIn"; session: ExtensionSession; usage: string | null }
 
 async function scanTab(tabId?: number): Promise<ScanState> {
   const tab = tabId === undefined ? await getActiveTab() : await chrome.tabs.get(tabId).catch(() => undefined)
   if (tab?.id === undefined) return { kind: "unavailable" }
   const images = await collectTabImages(tab.id)
   return images ? { kind: "ready", tabId: tab.id, images, pageTitle: tab.title ?? "", pageUrl: tab.url } : { kind: "unavailable" }
-}
-
-async function loadAccount(): Promise<Account> {
-  const session = await readExtensionSession()
-  if (!session) return { kind: "signedOut" }
-  try {
-    return { kind: "signedIn", session: (await readExtensionSession()) ?? session, usage: usageText(await fetchUsage()) }
-  } catch {
-    const current = await readExtensionSession()
-    return current ? { kind: "signedIn", session: current, usage: null } : { kind: "signedOut" }
-  }
 }
 
 export function SidePanel() {
@@ -68,7 +55,7 @@ export function SidePanel() {
   }, [])
   const [settings, setSettings] = useState<PanelSettings>(DEFAULT_PANEL_SETTINGS)
   const [apiOrigin, setApiOrigin] = useState<string | null>(null)
-  const [account, setAccount] = useState<Account>({ kind: "checking" })
+  const [account, setAccount] = useState<AccountState>({ kind: "checking" })
   const [history, setHistory] = useState<HistoryEntry[]>([])
   const [chat, setChat] = useState<ChatMessage[]>([])
   const [chatBusy, setChatBusy] = useState(false)
@@ -230,7 +217,7 @@ export function SidePanel() {
           )}
           {account.kind === "signedIn" && (
             <span data-testid="panel-usage">
-              {account.session.user.name} · {account.usage ?? "Usage unavailable"}
+              {account.user.name} · {account.usage ?? "Usage unavailable"}
             </span>
           )}
         </div>

@@ -54,8 +54,6 @@ function countOf(count: number, one: string, many: string): string {
 /** Images read recently, newest last; older ones are read again if needed (a page's images can be large). */
 const images = new Map<string, Promise<Blob>>()
 export const IMAGE_CACHE_SIZE = 8
-/** The URL each read image came from. */
-const blobKeys = new WeakMap<Blob, string>()
 
 /** The image's bytes, read once per panel (a failed read is forgotten so a retry reads again). */
 export function imageBlob(location: ImageLocation): Promise<Blob> {
@@ -65,7 +63,6 @@ export function imageBlob(location: ImageLocation): Promise<Blob> {
     images.set(location.url, pending)
   } else {
     pending = readImage(location)
-    void pending.then((blob) => blobKeys.set(blob, location.url), () => undefined)
     images.set(location.url, pending)
     pending.catch(() => images.delete(location.url))
     for (const url of images.keys()) {
@@ -117,10 +114,10 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       return { kind, faces: await engine.run(await toRasterBlob(blob), options) }
     }
     case "objects":
-      return { kind, objects: await detectObjects(blob, onProgress) }
+      return { kind, objects: await detectObjects(request, blob) }
     case "scene": {
       // The local labels ground the model's description; the scene is still described if detection fails.
-      const labels = await detectObjects(blob, onProgress).then(objectLabels, () => [])
+      const labels = await detectObjects(request, blob).then(objectLabels, () => [])
       onProgress?.({ stage: "Asking the vision model…" })
       const question = labels.length ? `${SCENE_QUESTION} Objects detected on this computer: ${labels.join(", ")}.` : SCENE_QUESTION
       const answer = await askAboutImage({ image: blob, question, model: settings.model })
@@ -136,15 +133,16 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
   }
 }
 
-async function detectObjects(blob: Blob, onProgress?: (progress: AnalysisProgress) => void): Promise<ObjectsResult> {
-  const key = `objects|${blobKeys.get(blob) ?? ""}`
-  const cached = blobKeys.has(blob) ? results.get(key) : undefined
+/** Objects of the image, from the cache when Objects (or a Scene) already ran on it. */
+async function detectObjects({ image, settings, onProgress }: AnalysisRequest, blob: Blob): Promise<ObjectsResult> {
+  const key = resultKey({ kind: "objects", image, settings })
+  const cached = cachedResult(key)
   if (cached?.kind === "objects") return cached.objects
   const engine = getObjectsEngine()
   await engine.load(onProgress)
   onProgress?.({ stage: "Finding objects…" })
   const objects = await engine.run(await toRasterBlob(blob))
-  if (blobKeys.has(blob)) results.set(key, { kind: "objects", objects })
+  if (key) results.set(key, { kind: "objects", objects })
   return objects
 }
 

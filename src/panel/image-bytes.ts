@@ -4,6 +4,7 @@
  */
 import { READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~core/page-images"
 import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/vqa"
+import { blobToDataUrl } from "~extension/data-url"
 
 /** Reading an image may take this long before the user is told it failed. */
 export const IMAGE_READ_TIMEOUT_MS = 20_000
@@ -79,8 +80,8 @@ async function decode(blob: Blob): Promise<HTMLImageElement> {
   }
 }
 
-async function draw(blob: Blob, maxSide: number, type: "image/png" | "image/jpeg"): Promise<Blob> {
-  const image = await decode(blob)
+/** The image drawn at most `maxSide` pixels a side, encoded as `type`. */
+async function redraw(image: HTMLImageElement, maxSide: number, type: "image/png" | "image/jpeg"): Promise<Blob> {
   const scale = Math.min(1, maxSide / Math.max(image.naturalWidth, image.naturalHeight))
   const width = Math.max(1, Math.round(image.naturalWidth * scale))
   const height = Math.max(1, Math.round(image.naturalHeight * scale))
@@ -97,21 +98,13 @@ async function draw(blob: Blob, maxSide: number, type: "image/png" | "image/jpeg
 
 /** The local engines read common raster formats; SVG and the like are drawn to PNG first. */
 export async function toRasterBlob(blob: Blob): Promise<Blob> {
-  return RASTER_TYPES.has(blob.type) ? blob : draw(blob, 4096, "image/png")
+  return RASTER_TYPES.has(blob.type) ? blob : redraw(await decode(blob), 4096, "image/png")
 }
 
 /** A data: URL the vision model accepts: a supported type, at most VQA_MAX_SIDE_PX a side and MAX_IMAGE_BYTES. */
 export async function toVqaDataUrl(blob: Blob): Promise<string> {
-  let prepared = blob
   const supported = (VQA_IMAGE_TYPES as readonly string[]).includes(blob.type)
-  if (!supported || blob.size > MAX_IMAGE_BYTES / 2) {
-    prepared = await draw(blob, VQA_MAX_SIDE_PX, "image/jpeg")
-  } else {
-    const image = await decode(blob)
-    if (Math.max(image.naturalWidth, image.naturalHeight) > VQA_MAX_SIDE_PX) prepared = await draw(blob, VQA_MAX_SIDE_PX, "image/jpeg")
-  }
-  const bytes = new Uint8Array(await prepared.arrayBuffer())
-  let binary = ""
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000))
-  return `data:${prepared.type};base64,${btoa(binary)}`
+  const image = await decode(blob)
+  const fits = supported && blob.size <= MAX_IMAGE_BYTES / 2 && Math.max(image.naturalWidth, image.naturalHeight) <= VQA_MAX_SIDE_PX
+  return blobToDataUrl(fits ? blob : await redraw(image, VQA_MAX_SIDE_PX, "image/jpeg"))
 }

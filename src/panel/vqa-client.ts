@@ -1,5 +1,5 @@
 /** The side panel's calls to the vision model through our API, with the extension's own session. */
-import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, type VqaAnswer, type VqaHistoryTurn, type VqaUsageReport } from "~core/vqa"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, type VqaAnswer, type VqaHistoryTurn } from "~core/vqa"
 import { extensionApiFetch, ExtensionSessionError } from "~extension/extension-session"
 
 import { toVqaDataUrl } from "./image-bytes"
@@ -52,8 +52,4 @@ export async function askAboutImage({ image, question, model, history = [] }: { 
   const dataUrl = await toVqaDataUrl(image)
   const turns = recentHistory(history)
   return call<VqaAnswer>("/api/analyze/ask", { method: "POST", body: JSON.stringify({ image: { dataUrl }, question, model, ...(turns.length ? { history: turns } : {}) }) })
-}
-
-export function fetchUsage(): Promise<VqaUsageReport> {
-  return call<VqaUsageReport>("/api/analyze/usage")
 }
