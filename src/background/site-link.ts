@@ -13,7 +13,9 @@
 import {
   EXTENSION_AUTH_STATUS_REQUEST,
   EXTENSION_LOGOUT_REQUEST,
+  extensionErrorAnswer,
   extensionRequest,
+  extensionSuccessAnswer,
   SITE_LINK_PORT_NAME,
   type KnownExtensionMessageType
 } from "~core/extension-messages"
@@ -32,7 +34,7 @@ const ports = new Map<PortLike, KnownExtensionMessageType[]>()
 
 /** The site rendered inside the extension (tabs/site.html) is one of our own pages. */
 export function isOwnSitePage(sender: SenderLike | undefined, runtime: Pick<typeof chrome.runtime, "id" | "getURL"> = chrome.runtime): boolean {
-  return Boolean(sender && sender.id === runtime.id && sender.url?.startsWith(runtime.getURL("tabs/site.html")))
+  return isOwnExtensionPage(sender, runtime, "tabs/site.html")
 }
 
 /** A sender that may speak for the site: one of SITE_ORIGINS, or the extension's own site tab page. */
@@ -90,8 +92,8 @@ export function connectedSitePages(): number {
 }
 
 /** A page of the extension itself (popup, side panel, tab pages); content scripts run in web pages and are not. */
-export function isOwnExtensionPage(sender: SenderLike & { tab?: unknown }, runtime: Pick<typeof chrome.runtime, "id" | "getURL"> = chrome.runtime): boolean {
-  return sender.id === runtime.id && Boolean(sender.url?.startsWith(runtime.getURL("")))
+export function isOwnExtensionPage(sender: SenderLike | undefined, runtime: Pick<typeof chrome.runtime, "id" | "getURL"> = chrome.runtime, page = ""): boolean {
+  return Boolean(sender && sender.id === runtime.id && sender.url?.startsWith(runtime.getURL(page)))
 }
 
 export function listenToSiteLinks(runtime: typeof chrome.runtime = chrome.runtime): void {
@@ -99,8 +101,8 @@ export function listenToSiteLinks(runtime: typeof chrome.runtime = chrome.runtim
   runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
     if ((message as { type?: unknown } | null)?.type !== SIGN_OUT_REQUEST || !isOwnExtensionPage(sender)) return false
     void signOutEverywhere().then(
-      () => sendResponse({ success: true }),
-      (error: unknown) => sendResponse({ success: false, error: error instanceof Error ? error.message : String(error) })
+      () => sendResponse(extensionSuccessAnswer()),
+      (error: unknown) => sendResponse(extensionErrorAnswer(error))
     )
     return true
   })

@@ -2,14 +2,14 @@
  * The pixels of a page's image, read without tainted canvases: the extension fetches http(s) and data: URLs
  * itself (its host permissions lift CORS), and asks the frame's content script for blob: URLs.
  */
-import { READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~core/page-images"
+import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~core/page-images"
 import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/vqa"
 import { blobToDataUrl } from "~extension/data-url"
 
 /** Reading an image may take this long before the user is told it failed. */
 export const IMAGE_READ_TIMEOUT_MS = 20_000
 /** Images larger than this are refused before any analysis (a page's image of 25 MB is not a photo to analyse). */
-export const MAX_ANALYSED_IMAGE_BYTES = 25 * 1024 * 1024
+export const MAX_ANALYSED_IMAGE_BYTES = MAX_PAGE_BLOB_BYTES
 /** Longest side of an image sent to the vision model; larger ones are scaled down first. */
 export const VQA_MAX_SIDE_PX = 2048
 
