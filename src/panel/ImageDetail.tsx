@@ -2,7 +2,10 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 
 import { withTimeout, type AnalysisProgress } from "~analysis/engine"
 
-import { cachedResult, describe, describeFace, resultKey, runAnalysis, summarise, type AnalysisOutcome } from "./analyses"
+import { describeFace } from "~analysis/result-format"
+import { BoxOverlay, type BoxTone, type LabelledBox } from "~ui/BoxOverlay"
+
+import { cachedResult, describe, resultKey, runAnalysis, summarise, type AnalysisOutcome } from "./analyses"
 import { addToHistory } from "./history"
 import type { PanelImage } from "./page-images"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type AnalysisKind, type PanelSettings } from "./settings"
@@ -14,36 +17,7 @@ export type AnalysisState =
   | { status: "done"; outcome: AnalysisOutcome }
   | { status: "error"; message: string; signedOut: boolean }
 
-export interface Box {
-  x: number
-  y: number
-  width: number
-  height: number
-  label?: string
-}
-
-/** Boxes drawn over the image, in the image's own pixels (the SVG's viewBox), so they follow any display size. */
-export function BoxOverlay({ boxes, width, height, tone }: { boxes: Box[]; width: number; height: number; tone: "text" | "face" | "object" }) {
-  if (!width || !height || boxes.length === 0) return null
-  const stroke = { text: "#10b981", face: "#f59e0b", object: "#3b82f6" }[tone]
-  const strokeWidth = Math.max(1, Math.round(Math.max(width, height) / 300))
-  return (
-    <svg className="pointer-events-none absolute inset-0 h-full w-full" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" data-testid="box-overlay">
-      {boxes.map((box, index) => (
-        <g key={index}>
-          <rect x={box.x} y={box.y} width={box.width} height={box.height} fill="none" stroke={stroke} strokeWidth={strokeWidth} />
-          {box.label && (
-            <text x={box.x + strokeWidth} y={Math.max(box.y - strokeWidth * 2, strokeWidth * 8)} fill={stroke} fontSize={strokeWidth * 9} fontFamily="Inter, sans-serif">
-              {box.label}
-            </text>
-          )}
-        </g>
-      ))}
-    </svg>
-  )
-}
-
-function boxesOf(outcome: AnalysisOutcome | null): { boxes: Box[]; tone: "text" | "face" | "object" } {
+function boxesOf(outcome: AnalysisOutcome | null): { boxes: LabelledBox[]; tone: BoxTone } {
   if (outcome?.kind === "text") {
     return { tone: "text", boxes: outcome.ocr.words.map(({ bbox }) => ({ x: bbox.x0, y: bbox.y0, width: bbox.x1 - bbox.x0, height: bbox.y1 - bbox.y0 })) }
   }

@@ -7,6 +7,7 @@ import type { AnalysisProgress } from "~analysis/engine"
 import { createFacesEngine, type FacesEngine, type FacesResult } from "~analysis/faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~analysis/objects"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
+import { countOf, describeFace, percent } from "~analysis/result-format"
 
 import type { VqaHistoryTurn } from "~core/vqa"
 
@@ -45,10 +46,6 @@ const getObjectsEngine = () => (objectsEngine ??= createObjectsEngine())
 /** Distinct labels, most confident first, for the Scene question and summaries. */
 export function objectLabels(result: ObjectsResult): string[] {
   return [...new Set([...result.objects].sort((a, b) => b.score - a.score).map((object) => object.label))]
-}
-
-function countOf(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`
 }
 
 /** Images read recently, newest last; older ones are read again if needed (a page's images can be large). */
@@ -183,19 +180,10 @@ export function describe(outcome: AnalysisOutcome): string {
     case "faces":
       return outcome.faces.faces.map((face, index) => `Face ${index + 1}: ${describeFace(face)}`).join("\n") || "No faces found"
     case "objects":
-      return outcome.objects.objects.map((object) => `${object.label} ${Math.round(object.score * 100)}%`).join("\n") || "No objects recognised"
+      return outcome.objects.objects.map((object) => `${object.label} ${percent(object.score)}`).join("\n") || "No objects recognised"
     case "scene":
       return outcome.labels.length ? `${outcome.answer}\n\nObjects detected on this computer: ${outcome.labels.join(", ")}` : outcome.answer
     case "ask":
       return outcome.answer
   }
-}
-
-/** "confidence 92%, about 31 years, female, happy" (the attributes only when they were estimated). */
-export function describeFace(face: FacesResult["faces"][number]): string {
-  const parts = [`confidence ${Math.round(face.score * 100)}%`]
-  if (face.age !== undefined) parts.push(`about ${Math.round(face.age)} years`)
-  if (face.gender) parts.push(face.gender)
-  if (face.expression) parts.push(face.expression)
-  return parts.join(", ")
 }

@@ -4,7 +4,9 @@ import type { OcrResult } from "~analysis/ocr"
 import type { PageImage } from "~core/page-images"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
-import { describeFace, objectLabels, resultKey, summarise } from "./analyses"
+import { describeFace } from "~analysis/result-format"
+
+import { objectLabels, resultKey, summarise } from "./analyses"
 import { chatHistoryFor, type ChatMessage } from "./ChatTab"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"

@@ -1,0 +1,21 @@
+/** How analysis results read in words, wherever they are shown (side panel, history, engine check page). */
+import type { DetectedFace } from "./faces"
+
+/** "1 face", "3 faces". */
+export function countOf(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
+/** A 0–1 score or fraction as a whole percentage: 0.923 → "92%". */
+export function percent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`
+}
+
+/** "confidence 92%, about 31 years, female, happy" (the attributes only when they were estimated). */
+export function describeFace(face: DetectedFace): string {
+  const parts = [`confidence ${percent(face.score)}`]
+  if (face.age !== undefined) parts.push(`about ${Math.round(face.age)} years`)
+  if (face.gender) parts.push(face.gender)
+  if (face.expression) parts.push(face.expression)
+  return parts.join(", ")
+}
