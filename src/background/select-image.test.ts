@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
-import { SELECTED_IMAGE_KEY } from "~extension/messages"
+import { selectedImageItem } from "~extension/selected-image"
 
 import { openSidePanelWithImage } from "./select-image"
 
@@ -36,7 +36,7 @@ describe("opening the side panel with an image selected", () => {
     expect(calls[0]).toBe("sidePanel.open")
     expect(open).toHaveBeenCalledWith({ tabId: 7 })
     await done
-    expect(fake.storage.session.items.get(SELECTED_IMAGE_KEY)).toEqual({
+    expect(fake.storage.session.items.get(selectedImageItem.key)).toEqual({
       url: "https://example.com/a.png",
       tabId: 7,
       pageUrl: "https://example.com/",
@@ -49,7 +49,7 @@ describe("opening the side panel with an image selected", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
     await openSidePanelWithImage({ url: "javascript:alert(1)", tabId: 7 })
     expect(open).toHaveBeenCalledWith({ tabId: 7 })
-    expect(fake.storage.session.items.has(SELECTED_IMAGE_KEY)).toBe(false)
+    expect(fake.storage.session.items.has(selectedImageItem.key)).toBe(false)
     expect(warn).toHaveBeenCalled()
   })
 

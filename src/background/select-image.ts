@@ -1,4 +1,5 @@
-import { isAnalysableImageUrl, SELECTED_IMAGE_KEY, type ImageRequest, type SelectedImage } from "~extension/messages"
+import { isAnalysableImageUrl, type ImageRequest } from "~extension/messages"
+import { selectedImageItem } from "~extension/selected-image"
 
 /**
  * Opens the side panel on the tab and selects the image there: the one path shared by the
@@ -16,7 +17,6 @@ export function openSidePanelWithImage({ url, tabId, pageUrl }: ImageRequest): P
     console.warn("Image Query AI cannot select this image: its address is not an http, https, blob or data:image URL of at most 4 MB")
     return opened
   }
-  const selected: SelectedImage = { url, tabId, pageUrl, selectedAt: Date.now() }
-  const stored = chrome.storage.session.set({ [SELECTED_IMAGE_KEY]: selected })
+  const stored = selectedImageItem.set({ url, tabId, pageUrl, selectedAt: Date.now() })
   return Promise.all([opened, stored]).then(() => undefined)
 }

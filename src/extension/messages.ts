@@ -1,15 +1,5 @@
 /** Internal messages between the extension's own pages, content scripts and its service worker. */
 
-export const SELECTED_IMAGE_KEY = "selectedImage"
-
-/** The image the user picked with "Analyse image", kept in session storage for the side panel. */
-export interface SelectedImage {
-  url: string
-  tabId: number
-  pageUrl?: string
-  selectedAt: number
-}
-
 /**
  * Sent by the on-image button's content script when the user activates it: the service worker
  * opens the side panel on the sender's tab with that image selected. The page is the sender's

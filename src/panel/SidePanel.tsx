@@ -6,7 +6,7 @@ import { loadAccount, type AccountState } from "~extension/account"
 import { getActiveTab } from "~extension/active-tab"
 import { API_ORIGIN_STORAGE_KEY, getApiOrigin } from "~extension/api-origin"
 import { watchExtensionSession } from "~extension/extension-session"
-import { SELECTED_IMAGE_KEY, type SelectedImage } from "~extension/messages"
+import { selectedImageItem, type SelectedImage } from "~extension/selected-image"
 import { Logo } from "~ui/Logo"
 import { Spinner } from "~ui/Spinner"
 
@@ -76,7 +76,7 @@ export function SidePanel() {
   }, [])
 
   const takeSelection = useCallback(
-    (selection: SelectedImage | undefined) => {
+    (selection: SelectedImage | null) => {
       if (!selection || selection.selectedAt <= lastSelection.current) return
       lastSelection.current = selection.selectedAt
       const defaultAnalysis = settingsRef.current.defaultAnalysis
@@ -98,8 +98,7 @@ export function SidePanel() {
       settingsRef.current = loaded
       setSettings(loaded)
       // The image picked before the panel opened (the menu stores it as the panel starts).
-      void chrome.storage.session.get(SELECTED_IMAGE_KEY).then((items) => {
-        const selection = items[SELECTED_IMAGE_KEY] as SelectedImage | undefined
+      void selectedImageItem.get().then((selection) => {
         if (selection && Date.now() - selection.selectedAt < PENDING_SELECTION_MAX_AGE_MS) takeSelection(selection)
         else rescan()
       })
@@ -123,7 +122,6 @@ export function SidePanel() {
       if (updatedTabId === scannedTab.current && change.status === "complete") rescan(updatedTabId)
     }
     const onStorage = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
-      if (area === "session" && SELECTED_IMAGE_KEY in changes) takeSelection(changes[SELECTED_IMAGE_KEY]?.newValue as SelectedImage | undefined)
       if (area === "local" && HISTORY_KEY in changes) void loadHistory().then(setHistory)
       if (area === "local" && PANEL_SETTINGS_KEY in changes) {
         const next = parsePanelSettings(changes[PANEL_SETTINGS_KEY]?.newValue)
@@ -137,6 +135,7 @@ export function SidePanel() {
     chrome.tabs.onUpdated.addListener(onUpdated)
     chrome.storage.onChanged.addListener(onStorage)
     const stopWatching = watchExtensionSession(reloadAccount)
+    const stopSelection = selectedImageItem.watch(takeSelection)
     return () => {
       clearTimeout(changeTimer)
       chrome.runtime.onMessage.removeListener(onMessage)
@@ -144,6 +143,7 @@ export function SidePanel() {
       chrome.tabs.onUpdated.removeListener(onUpdated)
       chrome.storage.onChanged.removeListener(onStorage)
       stopWatching()
+      stopSelection()
     }
   }, [rescan, reloadAccount, takeSelection, setFocused])
 
