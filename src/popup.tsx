@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from "react"
+import { useEffect, useState } from "react"
 
 import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
-import { loadAccount, type AccountState } from "~extension/account"
 import { getApiOrigin } from "~extension/api-origin"
-import { endExtensionSession, watchExtensionSession } from "~extension/extension-session"
+import { endExtensionSession, extensionApi } from "~extension/extension-session"
+import { useAccount } from "~extension/use-account"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
@@ -16,7 +16,7 @@ type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusRepor
 
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })
-  const [account, setAccount] = useState<AccountState>({ kind: "checking" })
+  const { account, reloadAccount } = useAccount()
   const [siteOrigin, setSiteOrigin] = useState<string | null>(null)
 
   useEffect(() => {
@@ -24,20 +24,11 @@ function Popup() {
     void (async () => {
       const origin = await getApiOrigin()
       setSiteOrigin(origin)
-      const report = await fetchServiceStatus(origin, controller.signal)
+      const report = await fetchServiceStatus(extensionApi(), controller.signal)
       if (!controller.signal.aborted) setService(report ? { kind: "online", report } : { kind: "offline", origin })
     })()
     return () => controller.abort()
   }, [])
-
-  const reloadAccount = useCallback(() => {
-    void loadAccount().then(setAccount)
-  }, [])
-
-  useEffect(() => {
-    reloadAccount()
-    return watchExtensionSession(reloadAccount)
-  }, [reloadAccount])
 
   const openSidePanel = async () => {
     const window = await chrome.windows.getCurrent()
@@ -54,7 +45,7 @@ function Popup() {
     const request: SignOutRequest = { type: SIGN_OUT_REQUEST }
     const answer = (await chrome.runtime.sendMessage(request)) as { success: boolean } | undefined
     if (!answer?.success) await endExtensionSession()
-    setAccount({ kind: "signedOut" })
+    reloadAccount()
   }
 
   return (

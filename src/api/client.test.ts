@@ -4,7 +4,7 @@ import { fail, ok } from "~core/api"
 import { API_GET_CACHE_TTL_MS, API_REQUEST_TIMEOUT_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
-import { ApiRequestError, NETWORK_ERROR_MESSAGE, REFRESH_LOCK_NAME, createApiClient } from "./client"
+import { ApiRequestError, NETWORK_ERROR_MESSAGE, REFRESH_LOCK_NAME, createApiClient, webStorageTokens } from "./client"
 
 const BASE = "http://api.test"
 
@@ -57,7 +57,7 @@ function setup(session: { token?: string; refreshToken?: string } = { token: "t1
   const clock = { advance: (ms: number) => void (now += ms) }
   const onSessionCleared = vi.fn()
   const onTokensRefreshed = vi.fn()
-  const client = createApiClient({ baseUrl: `${BASE}/`, storage, fetch: server.fetch, clock: () => now, onSessionCleared, onTokensRefreshed })
+  const client = createApiClient({ baseUrl: `${BASE}/`, tokens: webStorageTokens(storage), fetch: server.fetch, clock: () => now, onSessionCleared, onTokensRefreshed })
   return { server, storage, client, clock, onSessionCleared, onTokensRefreshed }
 }
 
@@ -359,7 +359,7 @@ describe("GET cache", () => {
     vi.useFakeTimers()
     const server = fakeServer()
     window.localStorage.setItem(KEYS.authToken, "t1")
-    const client = createApiClient({ baseUrl: BASE, storage: window.localStorage, fetch: server.fetch })
+    const client = createApiClient({ baseUrl: BASE, tokens: webStorageTokens(window.localStorage), fetch: server.fetch })
     await client.get("/api/things", { cache: true })
     vi.advanceTimersByTime(API_GET_CACHE_TTL_MS - 1)
     await client.get("/api/things", { cache: true })

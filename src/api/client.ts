@@ -1,6 +1,8 @@
 /**
- * The site's HTTP client (spec sections 4, 7 and 9): bearer token, one shared token refresh on 401,
- * an opt-in GET cache, and one error type for every failure.
+ * The one HTTP client of the site, the popup and the side panel: every answer is the {success, data, error}
+ * wrapper, read here and nowhere else; the bearer token comes from the host's TokenStore; a 401 refreshes the
+ * session once (one refresh shared by every caller and, through the Web Locks API, by every tab of the origin)
+ * and retries; GET answers may be cached; every failure is one error type.
  */
 import ky, { TimeoutError } from "ky"
 
@@ -11,6 +13,9 @@ import { SESSION_STORAGE_KEYS } from "~core/user"
 export const NETWORK_ERROR_MESSAGE = "Connection error. Please check your internet connection and try again."
 /** Code of an answer that is not the {success, data, error} wrapper (a proxy's HTML page, an empty body...). */
 export const INVALID_RESPONSE_CODE = "INVALID_RESPONSE"
+/** Code of a call that needs a session made while signed out: it was not sent. */
+export const SIGNED_OUT_CODE = "SIGNED_OUT"
+export const SIGNED_OUT_MESSAGE = "Not signed in"
 export const REFRESH_PATH = "/api/auth/refresh"
 /** Web Locks name: tabs of the same origin take turns refreshing, so a rotated refresh token is used only once. */
 export const REFRESH_LOCK_NAME = "image-query-ai-refresh"
@@ -23,27 +28,81 @@ const SAME_RESOURCE_PATHS = [["/api/auth/profile", "/api/users/profile"]]
 
 export type TokenStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">
 
+/** What the server answers to a refresh: the new access token, the rotated refresh token, its expiry. */
 export interface RefreshedTokens {
   token: string
   refreshToken: string
+  /** As the server sends it (seconds since the epoch, or an ISO date from older servers). */
   expiresAt?: string | number
 }
 
+/** The tokens of a signed-in session, as a host keeps them. */
+export interface SessionTokens {
+  token: string
+  refreshToken: string | null
+  /** Milliseconds since the epoch, when the host knows it (the extension does; the site reads the token itself). */
+  expiresAt?: number
+}
+
+/**
+ * Where a host keeps its session: the site in localStorage (three items), the extension in chrome.storage.
+ * Reads happen at send time, so a token stored by another tab or extension page is picked up.
+ */
+export interface TokenStore {
+  read(): SessionTokens | null | Promise<SessionTokens | null>
+  /** Stores the rotated tokens of a refresh of `previous`. */
+  saveRefreshed(tokens: RefreshedTokens, previous: SessionTokens): void | Promise<void>
+  /** The server refused the refresh of `previous` (or there was nothing to refresh with): forget the session. */
+  clear(previous: SessionTokens | null): void | Promise<void>
+}
+
+/** The site's store: the session items of SESSION_STORAGE_KEYS in a Web Storage (localStorage by default). */
+export function webStorageTokens(storage: TokenStorage): TokenStore {
+  const keys = SESSION_STORAGE_KEYS
+  return {
+    read() {
+      const token = storage.getItem(keys.authToken)
+      return token ? { token, refreshToken: storage.getItem(keys.refreshToken) } : null
+    },
+    saveRefreshed(tokens) {
+      storage.setItem(keys.authToken, tokens.token)
+      // The refresh token rotates; keep the old one only if a server ever omits it.
+      if (tokens.refreshToken) storage.setItem(keys.refreshToken, tokens.refreshToken)
+    },
+    clear() {
+      storage.removeItem(keys.authToken)
+      storage.removeItem(keys.refreshToken)
+      storage.removeItem(keys.user)
+    }
+  }
+}
+
 export interface ApiClientOptions {
-  /** Origin of the API, e.g. "https://example.com"; "" for the page's own origin. */
-  baseUrl: string
-  storage: TokenStorage
+  /** Origin of the API, e.g. "https://example.com"; "" for the page's own origin; a function when it can change (extension Settings). */
+  baseUrl: string | (() => string | Promise<string>)
+  tokens: TokenStore
   fetch?: typeof fetch
-  /** Milliseconds since the epoch; measures the GET cache lifetime. */
+  /** Milliseconds since the epoch; measures the GET cache lifetime and token expiry. */
   clock?: () => number
+  /** Refresh before sending when the stored token expires within this many milliseconds (only for hosts that know the expiry). */
+  refreshAheadMs?: number
+  /** Calls with the session are refused with SIGNED_OUT, unsent, when there is none (the extension); else they go anonymous. */
+  sessionRequired?: boolean
   onSessionCleared?: () => void
   onTokensRefreshed?: (tokens: RefreshedTokens) => void
 }
 
 export type QueryParams = Record<string, string | number | boolean | null | undefined>
 
+/**
+ * Which credentials a call carries: the stored session (refreshed on a 401), none, or a token the caller holds
+ * (e.g. the site's token that opens the extension's session, or a session being ended), never refreshed.
+ */
+export type RequestAuth = "session" | "none" | { bearer: string }
+
 export interface RequestOptions {
   signal?: AbortSignal
+  auth?: RequestAuth
 }
 
 export interface GetOptions extends RequestOptions {
@@ -60,15 +119,17 @@ export interface UploadOptions extends RequestOptions {
 /** Every failure of the client: a wrapper error from the server, an unreadable answer, or no answer at all. */
 export class ApiRequestError extends Error implements ApiErrorBody {
   override readonly name = "ApiRequestError"
-  /** HTTP status; 0 when the server could not be reached or did not answer in time. */
+  /** HTTP status; 0 when the server could not be reached, did not answer in time, or the call was not sent. */
   readonly status: number
   readonly code: ApiErrorCode
   readonly details?: string[]
   readonly retryAfter?: number
   readonly remainingAttempts?: number
   readonly nextAttemptDelay?: number
+  /** `data` sent beside the error, e.g. the status report of a 503 from GET /api/status. */
+  readonly data?: unknown
 
-  constructor(status: number, body: ApiErrorBody, options?: { cause?: unknown }) {
+  constructor(status: number, body: ApiErrorBody, options?: { cause?: unknown; data?: unknown }) {
     super(body.message, options)
     this.status = status
     this.code = body.code
@@ -76,6 +137,7 @@ export class ApiRequestError extends Error implements ApiErrorBody {
     this.retryAfter = body.retryAfter
     this.remainingAttempts = body.remainingAttempts
     this.nextAttemptDelay = body.nextAttemptDelay
+    this.data = options?.data
   }
 
   get isNetworkError(): boolean {
@@ -100,9 +162,8 @@ interface CacheEntry {
 }
 
 export function createApiClient(options: ApiClientOptions) {
-  const { storage, clock = Date.now, onSessionCleared, onTokensRefreshed } = options
-  const baseUrl = options.baseUrl.replace(/\/+$/, "")
-  const keys = SESSION_STORAGE_KEYS
+  const { tokens, clock = Date.now, refreshAheadMs, sessionRequired = false, onSessionCleared, onTokensRefreshed } = options
+  const baseUrl = async () => (typeof options.baseUrl === "string" ? options.baseUrl : await options.baseUrl()).replace(/\/+$/, "")
 
   const http = ky.create({
     timeout: API_REQUEST_TIMEOUT_MS,
@@ -121,7 +182,7 @@ export function createApiClient(options: ApiClientOptions) {
   async function exchange(method: Method, path: string, init: SendInit, token: string | null): Promise<Response> {
     const headers: Record<string, string> = { accept: "application/json" }
     if (token) headers.authorization = `Bearer ${token}`
-    const url = `${baseUrl}${path}${init.query ? `?${init.query}` : ""}`
+    const url = `${await baseUrl()}${path}${init.query ? `?${init.query}` : ""}`
     try {
       return await http(url, { method, headers, json: init.json, body: init.body, signal: init.signal })
     } catch (error) {
@@ -131,10 +192,20 @@ export function createApiClient(options: ApiClientOptions) {
     }
   }
 
+  /** The stored token to send, refreshed first when it is about to expire; null when signed out. */
+  async function sessionToken(): Promise<string | null> {
+    const stored = await tokens.read()
+    if (!stored) return null
+    const due = refreshAheadMs !== undefined && stored.expiresAt !== undefined && stored.expiresAt - clock() < refreshAheadMs
+    return due ? refreshSession(stored.token) : stored.token
+  }
+
   /** Sends, and on a 401 refreshes the session once and retries once with the new token. */
   async function send<T>(method: Method, path: string, init: SendInit = {}, read: (response: Response) => Promise<T> = readWrapper): Promise<T> {
-    // Read at send time: another tab may have stored a newer token.
-    const sentToken = storage.getItem(keys.authToken)
+    const auth = init.auth ?? "session"
+    if (auth !== "session") return read(await exchange(method, path, init, auth === "none" ? null : auth.bearer))
+    const sentToken = await sessionToken()
+    if (!sentToken && sessionRequired) throw signedOut()
     let response = await exchange(method, path, init, sentToken)
     if (response.status === 401 && !NO_REFRESH_PATHS.has(path)) {
       const newToken = await refreshSession(sentToken)
@@ -149,7 +220,7 @@ export function createApiClient(options: ApiClientOptions) {
    * Resolves to the token to use, or null when the session is over (and then cleared);
    * rejects (session kept) when the server could not be reached or failed on its side.
    */
-  function refreshSession(staleToken: string | null = storage.getItem(keys.authToken)): Promise<string | null> {
+  function refreshSession(staleToken: string | null): Promise<string | null> {
     refreshing ??= withRefreshLock(() => refreshUnlessDone(staleToken)).finally(() => {
       refreshing = null
     })
@@ -157,38 +228,33 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   async function refreshUnlessDone(staleToken: string | null): Promise<string | null> {
-    // Another tab (or an earlier refresh here) already replaced the token that failed: use it.
-    const current = storage.getItem(keys.authToken)
-    if (current && current !== staleToken) return current
+    // Another tab or page (or an earlier refresh here) already replaced the token that failed: use it.
+    const current = await tokens.read()
+    if (current && current.token !== staleToken) return current.token
 
-    const refreshToken = storage.getItem(keys.refreshToken)
-    if (!refreshToken) {
-      clearSession()
+    if (!current?.refreshToken) {
+      await clearSession(current)
       return null
     }
-    let tokens: RefreshedTokens
+    let refreshed: RefreshedTokens
     try {
-      tokens = await send<RefreshedTokens>("post", REFRESH_PATH, { json: { refreshToken } })
+      refreshed = await send<RefreshedTokens>("post", REFRESH_PATH, { json: { refreshToken: current.refreshToken }, auth: "none" })
     } catch (error) {
       // Only the server's refusal ends the session; an outage or a lost connection must not log the user out.
       if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
-        clearSession()
+        await clearSession(current)
         return null
       }
       throw error
     }
-    if (typeof tokens?.token !== "string" || !tokens.token) throw invalidResponse(200)
-    storage.setItem(keys.authToken, tokens.token)
-    // The refresh token rotates; keep the old one only if a server ever omits it.
-    if (typeof tokens.refreshToken === "string" && tokens.refreshToken) storage.setItem(keys.refreshToken, tokens.refreshToken)
-    onTokensRefreshed?.(tokens)
-    return tokens.token
+    if (typeof refreshed?.token !== "string" || !refreshed.token) throw invalidResponse(200)
+    await tokens.saveRefreshed(refreshed, current)
+    onTokensRefreshed?.(refreshed)
+    return refreshed.token
   }
 
-  function clearSession(): void {
-    storage.removeItem(keys.authToken)
-    storage.removeItem(keys.refreshToken)
-    storage.removeItem(keys.user)
+  async function clearSession(previous: SessionTokens | null): Promise<void> {
+    await tokens.clear(previous)
     // Cached answers belong to the user who just left.
     cache.clear()
     onSessionCleared?.()
@@ -211,7 +277,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   return {
-    async get<T = unknown>(path: string, { params, cache: useCache = false, signal }: GetOptions = {}): Promise<T> {
+    async get<T = unknown>(path: string, { params, cache: useCache = false, signal, auth }: GetOptions = {}): Promise<T> {
       const query = toQuery(params)
       const key = `${path}?${query}`
       if (useCache) {
@@ -219,30 +285,30 @@ export function createApiClient(options: ApiClientOptions) {
         if (hit && hit.expiresAt > clock()) return hit.data as T
         cache.delete(key)
       }
-      const data = await send<T>("get", path, { query, signal })
+      const data = await send<T>("get", path, { query, signal, auth })
       if (useCache) cache.set(key, { path, data, expiresAt: clock() + API_GET_CACHE_TTL_MS })
       return data
     },
-    post: <T = unknown>(path: string, body?: unknown, { signal }: RequestOptions = {}) => write<T>("post", path, { json: body, signal }),
-    put: <T = unknown>(path: string, body?: unknown, { signal }: RequestOptions = {}) => write<T>("put", path, { json: body, signal }),
-    patch: <T = unknown>(path: string, body?: unknown, { signal }: RequestOptions = {}) => write<T>("patch", path, { json: body, signal }),
-    delete: <T = unknown>(path: string, body?: unknown, { signal }: RequestOptions = {}) => write<T>("delete", path, { json: body, signal }),
-    /** POST multipart/form-data with the single field `file` (spec section 7). */
-    upload<T = unknown>(path: string, file: Blob, { fileName, signal }: UploadOptions = {}): Promise<T> {
+    post: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("post", path, { json: body, ...init }),
+    put: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("put", path, { json: body, ...init }),
+    patch: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("patch", path, { json: body, ...init }),
+    delete: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("delete", path, { json: body, ...init }),
+    /** POST multipart/form-data with the single field `file`. */
+    upload<T = unknown>(path: string, file: Blob, { fileName, ...init }: UploadOptions = {}): Promise<T> {
       const body = new FormData()
       if (fileName === undefined) body.append("file", file)
       else body.append("file", file, fileName)
-      return write<T>("post", path, { body, signal })
+      return write<T>("post", path, { body, ...init })
     },
     /** POST multipart/form-data with any fields and files (the feedback form's email, message and images). */
-    postForm: <T = unknown>(path: string, form: FormData, { signal }: RequestOptions = {}) => write<T>("post", path, { body: form, signal }),
+    postForm: <T = unknown>(path: string, form: FormData, init: RequestOptions = {}) => write<T>("post", path, { body: form, ...init }),
     /** GET of a paginated list: `data` and the `meta` the server sends beside it. Never cached. */
-    getPage<T = unknown, M = unknown>(path: string, { params, signal }: Omit<GetOptions, "cache"> = {}): Promise<{ data: T; meta: M }> {
-      return send("get", path, { query: toQuery(params), signal }, readPage<T, M>)
+    getPage<T = unknown, M = unknown>(path: string, { params, ...init }: Omit<GetOptions, "cache"> = {}): Promise<{ data: T; meta: M }> {
+      return send("get", path, { query: toQuery(params), ...init }, readPage<T, M>)
     },
     /** GET of a file (an uploaded image) with the bearer token; a refusal is read as the usual error. */
-    getBlob(path: string, { signal }: RequestOptions = {}): Promise<Blob> {
-      return send("get", path, { signal }, async (response) => {
+    getBlob(path: string, init: RequestOptions = {}): Promise<Blob> {
+      return send("get", path, init, async (response) => {
         if (!response.ok) return readWrapper<never>(response)
         try {
           return await response.blob()
@@ -252,7 +318,7 @@ export function createApiClient(options: ApiClientOptions) {
       })
     },
     /** For the session store's timers; shares the in-flight refresh with failing requests. */
-    refreshSession: (): Promise<string | null> => refreshSession(),
+    refreshSession: async (): Promise<string | null> => refreshSession((await tokens.read())?.token ?? null),
     clearCache
   }
 }
@@ -288,7 +354,7 @@ async function readWrapper<T>(response: Response): Promise<T> {
     throw invalidResponse(response.status)
   }
   if (isRecord(body) && body.success === true && response.ok) return body.data as T
-  if (isRecord(body) && body.success === false && isErrorBody(body.error)) throw new ApiRequestError(response.status, body.error)
+  if (isRecord(body) && body.success === false && isErrorBody(body.error)) throw new ApiRequestError(response.status, body.error, { data: body.data })
   throw invalidResponse(response.status)
 }
 
@@ -306,6 +372,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
   return isRecord(value) && typeof value.code === "string" && typeof value.message === "string"
+}
+
+function signedOut(): ApiRequestError {
+  return new ApiRequestError(0, { code: SIGNED_OUT_CODE, message: SIGNED_OUT_MESSAGE })
 }
 
 function networkError(cause: unknown): ApiRequestError {

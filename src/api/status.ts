@@ -1,17 +1,19 @@
-import type { ApiResponse, StatusReport } from "~core/api"
-import { API_REQUEST_TIMEOUT_MS } from "~core/limits"
+import type { StatusReport } from "~core/api"
 
-/** Reads GET /api/status; resolves to null when the service cannot be reached in time or answers garbage. */
-export async function fetchServiceStatus(origin: string, signal?: AbortSignal): Promise<StatusReport | null> {
-  const timeout = AbortSignal.timeout(API_REQUEST_TIMEOUT_MS)
+import { ApiRequestError, type ApiClient } from "./client"
+
+const isReport = (value: unknown): value is StatusReport => typeof (value as StatusReport | null)?.version === "string"
+
+/**
+ * GET /api/status. A 503 carries the same report beside its error (a critical service is down), so it is a report
+ * too; null when the service cannot be reached in time or answers something else.
+ */
+export async function fetchServiceStatus(client: ApiClient, signal?: AbortSignal): Promise<StatusReport | null> {
   try {
-    const response = await fetch(`${origin}/api/status`, {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      headers: { accept: "application/json" }
-    })
-    const body = (await response.json()) as Partial<ApiResponse<StatusReport>> & { data?: StatusReport }
-    return body.data && typeof body.data.version === "string" ? body.data : null
-  } catch {
+    const report = await client.get<unknown>("/api/status", { signal, auth: "none" })
+    return isReport(report) ? report : null
+  } catch (error) {
+    if (error instanceof ApiRequestError && isReport(error.data)) return error.data
     return null
   }
 }

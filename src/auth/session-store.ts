@@ -30,7 +30,7 @@ import {
 import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
-import { createDetachedClient, getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
+import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
 import { notifyExtension } from "./extension-notifier"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
@@ -252,9 +252,9 @@ async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
   let serverConfirmed = true
   if (token || refreshToken) {
     try {
-      // A client detached from storage sends the captured token; the refresh token lets the server end the
-      // session even when the access token has already expired.
-      await createDetachedClient(token).post(LOGOUT_PATH, refreshToken ? { refreshToken } : undefined)
+      // The captured token goes as the bearer (storage is already cleared); the refresh token lets the server end
+      // the session even when the access token has already expired.
+      await getApiClient().post(LOGOUT_PATH, refreshToken ? { refreshToken } : undefined, { auth: token ? { bearer: token } : "none" })
     } catch (error) {
       serverConfirmed = false
       console.warn("The server logout failed", error)

@@ -16,9 +16,9 @@ const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.
 let fake: FakeChrome
 
 /** The extension-session and logout calls of the API, answered as the server does. */
-const fakeFetch = vi.fn(async (input: RequestInfo | URL) => {
+const fakeFetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
-  if (String(input).endsWith("/api/auth/extension-session")) {
+  if (new Request(input, init).url.endsWith("/api/auth/extension-session")) {
     return json(200, { success: true, data: { user: ada, token: "ext-1", refreshToken: "ext-refresh-1", expiresAt: Math.floor(Date.now() / 1000) + 3600 } })
   }
   return json(200, { success: true, data: { loggedOut: true } })

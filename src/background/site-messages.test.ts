@@ -26,10 +26,11 @@ let calls: { url: string; authorization: string | null; body: string | null }[]
 let counter = 0
 
 /** A fake API: extension-session opens "ext-N" tokens for the bearer "site-<userId>", logout and refresh answer. */
-const fakeFetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-  const url = String(input)
-  const authorization = new Headers(init.headers).get("authorization")
-  calls.push({ url, authorization, body: typeof init.body === "string" ? init.body : null })
+const fakeFetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  const request = new Request(input, init)
+  const url = request.url
+  const authorization = request.headers.get("authorization")
+  calls.push({ url, authorization, body: (await request.text()) || null })
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
   if (url === `${API}/api/auth/extension-session`) {
     const user = authorization === "Bearer site-u1" ? ada : authorization === "Bearer site-u2" ? bob : null

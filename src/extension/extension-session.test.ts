@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
+import { ApiRequestError } from "~api/client"
+
 import {
+  createExtensionApiClient,
   EXTENSION_SESSION_KEY,
-  extensionApiFetch,
-  ExtensionSessionError,
-  getExtensionSession,
   readExtensionSession,
   saveExtensionSession,
   type ExtensionSession
@@ -25,15 +25,21 @@ let calls: { url: string; authorization: string | null; body: unknown }[]
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status })
 
 const fakeFetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-  const url = String(input)
-  const authorization = new Headers(init.headers).get("authorization")
-  calls.push({ url, authorization, body: typeof init.body === "string" ? JSON.parse(init.body) : null })
+  const request = input instanceof Request ? input : new Request(input, init)
+  const url = request.url
+  const authorization = request.headers.get("authorization")
+  const text = await request.text()
+  calls.push({ url, authorization, body: text ? JSON.parse(text) : null })
   if (url === `${API}/api/auth/refresh`) return json(refreshAnswer.status, refreshAnswer.body)
   if (url === `${API}/api/analyze/usage`) {
-    return authorization === "Bearer ext-b" ? json(200, { success: true, data: { used: 0 } }) : json(401, { success: false, error: { message: "Please sign in" } })
+    return authorization === "Bearer ext-b" ? json(200, { success: true, data: { used: 0 } }) : json(401, { success: false, error: { code: "UNAUTHORIZED", message: "Please sign in" } })
   }
+  if (url === `${API}/api/echo`) return json(200, { success: true, data: { authorization } })
   return json(404, {})
 }) as unknown as typeof fetch
+
+/** The extension's client at a given time. */
+const clientAt = (now: number) => createExtensionApiClient({ fetch: fakeFetch, clock: () => now })
 
 beforeEach(async () => {
   const fake = createFakeChrome()
@@ -44,63 +50,77 @@ beforeEach(async () => {
 })
 afterEach(() => vi.unstubAllGlobals())
 
-describe("getExtensionSession", () => {
-  it("is null when signed out", async () => {
-    await expect(getExtensionSession(fakeFetch, NOW)).resolves.toBeNull()
+describe("the extension's session before a call", () => {
+  it("refuses a call unsent when signed out", async () => {
+    await expect(clientAt(NOW).get("/api/echo")).rejects.toMatchObject({ code: "SIGNED_OUT" })
+    expect(calls).toEqual([])
   })
 
-  it("answers a token valid for five minutes or more as it is", async () => {
+  it("sends a token valid for five minutes or more as it is", async () => {
     await saveExtensionSession(session)
-    await expect(getExtensionSession(fakeFetch, session.expiresAt - 5 * 60_000)).resolves.toEqual(session)
-    expect(calls).toEqual([])
+    await expect(clientAt(session.expiresAt - 5 * 60_000).get("/api/echo")).resolves.toEqual({ authorization: "Bearer ext-a" })
+    expect(calls.map((call) => call.url)).toEqual([`${API}/api/echo`])
+    await expect(readExtensionSession()).resolves.toEqual(session)
   })
 
   it("refreshes a token that expires within five minutes and stores both new tokens", async () => {
     await saveExtensionSession(session)
-    const renewed = await getExtensionSession(fakeFetch, session.expiresAt - 4 * 60_000)
-    expect(calls).toEqual([{ url: `${API}/api/auth/refresh`, authorization: null, body: { refreshToken: "ext-refresh-a" } }])
-    expect(renewed).toEqual({ ...session, token: "ext-b", refreshToken: "ext-refresh-b", expiresAt: NOW + 3600_000 })
-    await expect(readExtensionSession()).resolves.toEqual(renewed)
+    await expect(clientAt(session.expiresAt - 4 * 60_000).get("/api/echo")).resolves.toEqual({ authorization: "Bearer ext-b" })
+    expect(calls[0]).toEqual({ url: `${API}/api/auth/refresh`, authorization: null, body: { refreshToken: "ext-refresh-a" } })
+    await expect(readExtensionSession()).resolves.toEqual({ ...session, token: "ext-b", refreshToken: "ext-refresh-b", expiresAt: NOW + 3600_000 })
   })
 
   it("clears the session when the refresh is refused", async () => {
     refreshAnswer = { status: 401, body: { success: false, error: { code: "SESSION_EXPIRED", message: "expired" } } }
     await saveExtensionSession({ ...session, expiresAt: NOW - 1 })
-    await expect(getExtensionSession(fakeFetch, NOW)).resolves.toBeNull()
+    await expect(clientAt(NOW).get("/api/echo")).rejects.toMatchObject({ code: "SIGNED_OUT" })
     await expect(readExtensionSession()).resolves.toBeNull()
   })
 
   it("keeps the session when the service cannot be reached", async () => {
     await saveExtensionSession({ ...session, expiresAt: NOW - 1 })
     refreshAnswer = { status: 503, body: {} }
-    await expect(getExtensionSession(fakeFetch, NOW)).rejects.toBeInstanceOf(ExtensionSessionError)
+    await expect(clientAt(NOW).get("/api/echo")).rejects.toBeInstanceOf(ApiRequestError)
     await expect(readExtensionSession()).resolves.not.toBeNull()
   })
 
+  it("clears only the session it refreshed: one stored meanwhile by another page stays", async () => {
+    refreshAnswer = { status: 401, body: { success: false, error: { code: "SESSION_EXPIRED", message: "expired" } } }
+    await saveExtensionSession({ ...session, expiresAt: NOW - 1 })
+    const newer = { ...session, token: "ext-new", refreshToken: "ext-refresh-new" }
+    vi.mocked(fakeFetch).mockImplementationOnce(async () => {
+      await saveExtensionSession(newer)
+      return json(401, { success: false, error: { code: "SESSION_EXPIRED", message: "expired" } })
+    })
+    await expect(clientAt(NOW).get("/api/echo")).rejects.toBeInstanceOf(ApiRequestError)
+    await expect(readExtensionSession()).resolves.toEqual(newer)
+  })
+})
+
+describe("the stored session", () => {
   it("ignores a malformed stored value", async () => {
     await chrome.storage.local.set({ [EXTENSION_SESSION_KEY]: JSON.stringify({ token: 1 }) })
     await expect(readExtensionSession()).resolves.toBeNull()
   })
+
+  it("still reads a session stored as JSON text by earlier versions", async () => {
+    await chrome.storage.local.set({ [EXTENSION_SESSION_KEY]: JSON.stringify(session) })
+    await expect(readExtensionSession()).resolves.toEqual(session)
+  })
 })
 
-describe("extensionApiFetch", () => {
+describe("calls with the extension's session", () => {
   it("throws when signed out", async () => {
-    await expect(extensionApiFetch("/api/analyze/usage", {}, fakeFetch)).rejects.toThrow("Not signed in")
+    await expect(clientAt(NOW).get("/api/analyze/usage")).rejects.toThrow("Not signed in")
   })
 
   it("sends the extension's token, and on a 401 refreshes once and retries", async () => {
-    vi.useFakeTimers({ now: NOW, toFake: ["Date"] })
-    try {
-      await saveExtensionSession(session)
-      const response = await extensionApiFetch("/api/analyze/usage", { headers: { accept: "application/json" } }, fakeFetch)
-      expect(response.status).toBe(200)
-      expect(calls.map((call) => [call.url, call.authorization])).toEqual([
-        [`${API}/api/analyze/usage`, "Bearer ext-a"],
-        [`${API}/api/auth/refresh`, null],
-        [`${API}/api/analyze/usage`, "Bearer ext-b"]
-      ])
-    } finally {
-      vi.useRealTimers()
-    }
+    await saveExtensionSession(session)
+    await expect(clientAt(NOW).get("/api/analyze/usage")).resolves.toEqual({ used: 0 })
+    expect(calls.map((call) => [call.url, call.authorization])).toEqual([
+      [`${API}/api/analyze/usage`, "Bearer ext-a"],
+      [`${API}/api/auth/refresh`, null],
+      [`${API}/api/analyze/usage`, "Bearer ext-b"]
+    ])
   })
 })

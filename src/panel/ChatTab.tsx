@@ -1,25 +1,9 @@
 import { useState, type FormEvent } from "react"
 
+import { MAX_QUESTION_LENGTH } from "~core/vqa"
+
 import type { PanelImage } from "./page-images"
-
-export const MAX_CHAT_IMAGES = 4
-
-export interface ChatMessage {
-  id: number
-  role: "user" | "assistant" | "error"
-  text: string
-  /** The image an answer is about, when several are selected. */
-  imageUrl?: string
-  /** Answers: the question they answer, sent back to the model with the next question about that image. */
-  question?: string
-}
-
-/** The conversation so far about one image, as question and answer turns. */
-export function chatHistoryFor(messages: readonly ChatMessage[], imageUrl: string): { question: string; answer: string }[] {
-  return messages
-    .filter((message) => message.role === "assistant" && message.imageUrl === imageUrl && message.question)
-    .map((message) => ({ question: message.question!, answer: message.text }))
-}
+import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 
 export interface ChatTabProps {
   images: PanelImage[]
@@ -86,7 +70,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
           id="chat-question"
           value={question}
           onChange={(event) => setQuestion(event.target.value)}
-          maxLength={2000}
+          maxLength={MAX_QUESTION_LENGTH}
           disabled={images.length === 0}
           placeholder={images.length === 0 ? "Select an image first" : "Ask about the selected images"}
           className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100"

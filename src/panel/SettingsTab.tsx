@@ -2,7 +2,9 @@ import { useState, type FormEvent } from "react"
 
 import { VQA_MODELS } from "~core/vqa"
 
-import { ANALYSIS_KINDS, ANALYSIS_LABELS, parseApiOrigin, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
+import { parseApiOrigin } from "~extension/api-origin"
+
+import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
 
 const fieldClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
@@ -49,7 +51,7 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
         </label>
         <label className="block text-sm font-medium">
           Vision model
-          <select className={fieldClass} value={settings.model} onChange={(event) => onChange({ ...settings, model: event.target.value })}>
+          <select className={fieldClass} value={settings.model} onChange={(event) => onChange({ ...settings, model: event.target.value as PanelSettings["model"] })}>
             {VQA_MODELS.map((model) => (
               <option key={model} value={model}>
                 {model}

@@ -1,34 +1,37 @@
 /** Past analyses, kept on this computer only (chrome.storage.local), newest first, at most HISTORY_LIMIT. */
-import type { AnalysisKind } from "./settings"
+import { z } from "zod"
 
-export const HISTORY_KEY = "analysisHistory"
+import { storageItem } from "~extension/storage-item"
+
+import { ANALYSIS_KINDS } from "./settings"
+
 export const HISTORY_LIMIT = 50
 
-export interface HistoryEntry {
-  id: string
-  kind: AnalysisKind
-  imageUrl: string
-  pageUrl?: string
+const historyEntrySchema = z.object({
+  id: z.string(),
+  kind: z.enum(ANALYSIS_KINDS),
+  imageUrl: z.string(),
+  pageUrl: z.string().optional(),
   /** One line for the list, e.g. "3 faces" or the first words read. */
-  summary: string
+  summary: z.string(),
   /** The question, for Ask and Scene. */
-  question?: string
+  question: z.string().optional(),
   /** The full text: words read, the model's answer, or labels with scores. */
-  detail: string
-  at: number
-}
+  detail: z.string(),
+  at: z.number()
+})
 
-function isEntry(value: unknown): value is HistoryEntry {
-  if (typeof value !== "object" || value === null) return false
-  const entry = value as Record<string, unknown>
-  return typeof entry.id === "string" && typeof entry.kind === "string" && typeof entry.imageUrl === "string" && typeof entry.summary === "string" && typeof entry.detail === "string" && typeof entry.at === "number"
-}
+export type HistoryEntry = z.infer<typeof historyEntrySchema>
 
-export async function loadHistory(): Promise<HistoryEntry[]> {
-  const items = await chrome.storage.local.get(HISTORY_KEY)
-  const stored = items[HISTORY_KEY]
-  return Array.isArray(stored) ? stored.filter(isEntry) : []
-}
+/** Entries that are not entries (an older format, a hand edit) are dropped one by one, not the whole history. */
+export const historyItem = storageItem<HistoryEntry[]>({
+  key: "analysisHistory",
+  schema: z.array(z.unknown()).transform((stored) => stored.flatMap((entry) => historyEntrySchema.safeParse(entry).data ?? [])),
+  fallback: []
+})
+
+export const loadHistory = (): Promise<HistoryEntry[]> => historyItem.get()
+export const clearHistory = (): Promise<void> => historyItem.remove()
 
 /** Image URLs can be data: URLs of megabytes: history keeps a marker instead of the bytes. */
 export function historyImageUrl(url: string): string {
@@ -37,11 +40,6 @@ export function historyImageUrl(url: string): string {
 
 export async function addToHistory(entry: Omit<HistoryEntry, "id" | "at">, now: number = Date.now()): Promise<HistoryEntry> {
   const saved: HistoryEntry = { ...entry, imageUrl: historyImageUrl(entry.imageUrl), id: `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`, at: now }
-  const entries = [saved, ...(await loadHistory())].slice(0, HISTORY_LIMIT)
-  await chrome.storage.local.set({ [HISTORY_KEY]: entries })
+  await historyItem.set([saved, ...(await loadHistory())].slice(0, HISTORY_LIMIT))
   return saved
-}
-
-export async function clearHistory(): Promise<void> {
-  await chrome.storage.local.remove(HISTORY_KEY)
 }

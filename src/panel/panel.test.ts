@@ -7,11 +7,13 @@ import { createFakeChrome } from "~extension/fake-chrome.test-support"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"
-import { chatHistoryFor, type ChatMessage } from "./ChatTab"
+import { parseApiOrigin } from "~extension/api-origin"
+
+import { chatHistoryFor, type ChatMessage } from "./use-chat"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"
 import { imageTypeOf, mergeFrameImages, type PanelImage } from "./page-images"
-import { DEFAULT_PANEL_SETTINGS, parseApiOrigin, parsePanelSettings } from "./settings"
+import { DEFAULT_PANEL_SETTINGS, panelSettingsItem } from "./settings"
 import { recentHistory } from "./vqa-client"
 
 const image = (url: string, width: number, height: number, mimeType = "image/png"): PageImage => ({
@@ -76,15 +78,15 @@ describe("the grid's filters", () => {
 
 describe("settings", () => {
   it("falls back to the default for each unknown or missing field", () => {
-    expect(parsePanelSettings(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
-    expect(parsePanelSettings({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true })).toEqual({
+    expect(panelSettingsItem.parse(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
+    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true })).toEqual({
       defaultAnalysis: "faces",
       model: "gpt-4o",
       faceDetector: "ssd",
       faceAttributes: true
     })
-    expect(parsePanelSettings({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes" })).toEqual(DEFAULT_PANEL_SETTINGS)
-    expect(parsePanelSettings({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
+    expect(panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes" })).toEqual(DEFAULT_PANEL_SETTINGS)
+    expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
   })
 
   it("accepts only an http(s) origin as the service address, and says why not", () => {

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query"
 import { useId, useState, type FormEvent } from "react"
 
 import { fetchServiceStatus } from "~api/status"
-import { getApiBaseUrl } from "~auth/api-client"
+import { getApiBaseUrl, getApiClient } from "~auth/api-client"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../PageTitle"
@@ -48,7 +48,7 @@ export default function StatusPage() {
   const baseUrl = getApiBaseUrl()
   const status = useQuery({
     queryKey: ["service-status"],
-    queryFn: ({ signal }) => fetchServiceStatus(baseUrl, signal),
+    queryFn: ({ signal }) => fetchServiceStatus(getApiClient(), signal),
     refetchInterval: REFRESH_INTERVAL_MS,
     staleTime: 0
   })

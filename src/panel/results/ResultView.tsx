@@ -1,0 +1,35 @@
+import type { BoxTone, LabelledBox } from "~ui/BoxOverlay"
+
+import type { AnalysisOutcome } from "../analyses"
+import { AnswerResult } from "./AnswerResult"
+import { FacesResult } from "./FacesResult"
+import { ObjectsResult } from "./ObjectsResult"
+import { TextResult } from "./TextResult"
+
+export function ResultView({ outcome }: { outcome: AnalysisOutcome }) {
+  switch (outcome.kind) {
+    case "text":
+      return <TextResult ocr={outcome.ocr} />
+    case "faces":
+      return <FacesResult result={outcome.faces} />
+    case "objects":
+      return <ObjectsResult result={outcome.objects} />
+    case "scene":
+    case "ask":
+      return <AnswerResult outcome={outcome} />
+  }
+}
+
+/** The boxes a result draws over its image: words read, numbered faces, labelled objects. */
+export function resultBoxes(outcome: AnalysisOutcome | null): { boxes: LabelledBox[]; tone: BoxTone } {
+  switch (outcome?.kind) {
+    case "text":
+      return { tone: "text", boxes: outcome.ocr.words.map(({ bbox }) => ({ x: bbox.x0, y: bbox.y0, width: bbox.x1 - bbox.x0, height: bbox.y1 - bbox.y0 })) }
+    case "faces":
+      return { tone: "face", boxes: outcome.faces.faces.map((face, index) => ({ ...face.box, label: String(index + 1) })) }
+    case "objects":
+      return { tone: "object", boxes: outcome.objects.objects.map((object) => ({ ...object.box, label: object.label })) }
+    default:
+      return { tone: "text", boxes: [] }
+  }
+}

@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react"
+
+import { isPageImagesChanged } from "~core/page-images"
+import { getActiveTab } from "~extension/active-tab"
+
+import { collectTabImages, type PanelImage } from "./page-images"
+
+/** Content scripts announce changes at most once a second; the panel rescans at most this often. */
+const RESCAN_AFTER_CHANGE_MS = 300
+
+export type ScanState =
+  | { kind: "loading" }
+  | { kind: "unavailable" }
+  | { kind: "ready"; tabId: number; images: PanelImage[]; pageTitle: string; pageUrl?: string }
+
+async function scanTab(tabId?: number): Promise<ScanState> {
+  const tab = tabId === undefined ? await getActiveTab() : await chrome.tabs.get(tabId).catch(() => undefined)
+  if (tab?.id === undefined) return { kind: "unavailable" }
+  const images = await collectTabImages(tab.id)
+  return images ? { kind: "ready", tabId: tab.id, images, pageTitle: tab.title ?? "", pageUrl: tab.url } : { kind: "unavailable" }
+}
+
+/**
+ * The images of the tab the panel shows. It scans when asked, again when that page announces changes or finishes
+ * loading, and scans the newly active tab when the user switches tabs (after `onTabSwitched`).
+ */
+export function usePageScan({ onTabSwitched }: { onTabSwitched: () => void }) {
+  const [scan, setScan] = useState<ScanState>({ kind: "loading" })
+  const scannedTab = useRef<number | undefined>(undefined)
+
+  /** Scans a tab (the active one by default) and shows it; resolves to what was found. */
+  const scanAndShow = useCallback(async (tabId?: number): Promise<ScanState> => {
+    const next = await scanTab(tabId)
+    scannedTab.current = next.kind === "ready" ? next.tabId : undefined
+    setScan(next)
+    return next
+  }, [])
+
+  /** The Rescan button: the same tab again, showing the spinner meanwhile. */
+  const rescan = useCallback(() => {
+    setScan({ kind: "loading" })
+    void scanAndShow(scannedTab.current)
+  }, [scanAndShow])
+
+  const tabSwitched = useEffectEvent(() => {
+    onTabSwitched()
+    void scanAndShow()
+  })
+
+  useEffect(() => {
+    let changeTimer: ReturnType<typeof setTimeout> | undefined
+    const onMessage = (message: unknown, sender: chrome.runtime.MessageSender) => {
+      if (!isPageImagesChanged(message) || sender.tab?.id === undefined || sender.tab.id !== scannedTab.current) return
+      clearTimeout(changeTimer)
+      changeTimer = setTimeout(() => void scanAndShow(scannedTab.current), RESCAN_AFTER_CHANGE_MS)
+    }
+    const onActivated = () => tabSwitched()
+    const onUpdated = (updatedTabId: number, change: { status?: string }) => {
+      if (updatedTabId === scannedTab.current && change.status === "complete") void scanAndShow(updatedTabId)
+    }
+    chrome.runtime.onMessage.addListener(onMessage)
+    chrome.tabs.onActivated.addListener(onActivated)
+    chrome.tabs.onUpdated.addListener(onUpdated)
+    return () => {
+      clearTimeout(changeTimer)
+      chrome.runtime.onMessage.removeListener(onMessage)
+      chrome.tabs.onActivated.removeListener(onActivated)
+      chrome.tabs.onUpdated.removeListener(onUpdated)
+    }
+  }, [scanAndShow])
+
+  return { scan, scanAndShow, rescan }
+}
