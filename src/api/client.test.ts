@@ -134,6 +134,17 @@ describe("wrapper parsing and errors", () => {
   })
 })
 
+describe("the fetch it is given", () => {
+  it("is called as a plain function: a browser's native fetch refuses any other receiver", async () => {
+    const strictFetch = function (this: unknown, _input: RequestInfo | URL, _init?: RequestInit): Promise<Response> {
+      if (this !== undefined && this !== globalThis) return Promise.reject(new TypeError("Illegal invocation"))
+      return Promise.resolve(json(ok("fetched")))
+    }
+    const client = createApiClient({ baseUrl: BASE, tokens: webStorageTokens(window.localStorage), fetch: strictFetch })
+    expect(await client.get("/api/public")).toBe("fetched")
+  })
+})
+
 describe("network failures", () => {
   it("gives NETWORK_ERROR when the server cannot be reached", async () => {
     const { client, server } = setup()

@@ -171,8 +171,9 @@ export function createApiClient(options: ApiClientOptions) {
     retry: 0,
     // Error answers carry the wrapper too; we read every answer ourselves.
     throwHttpErrors: false,
-    // Looked up per call, so a fetch replaced after start-up (tests, polyfills) is used.
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    // Called as a plain function: ky calls it as a method of its options, and a browser's native fetch refuses any
+    // other receiver ("Illegal invocation"). Looked up per call, so a fetch replaced after start-up is used.
+    fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
   })
 
   const cache = new Map<string, CacheEntry>()

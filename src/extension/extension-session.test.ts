@@ -103,8 +103,9 @@ describe("the stored session", () => {
     await expect(readExtensionSession()).resolves.toBeNull()
   })
 
-  it("still reads a session stored as JSON text by earlier versions", async () => {
-    await chrome.storage.local.set({ [EXTENSION_SESSION_KEY]: JSON.stringify(session) })
+  it("is kept as JSON text, as earlier versions stored it", async () => {
+    await saveExtensionSession(session)
+    expect((await chrome.storage.local.get(EXTENSION_SESSION_KEY))[EXTENSION_SESSION_KEY]).toBe(JSON.stringify(session))
     await expect(readExtensionSession()).resolves.toEqual(session)
   })
 })

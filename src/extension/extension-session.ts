@@ -39,7 +39,7 @@ const extensionSessionSchema = z.object({
 
 export type ExtensionSession = z.infer<typeof extensionSessionSchema>
 
-/** Earlier versions stored the session as a JSON string (through @plasmohq/storage); it still reads. */
+/** Kept as JSON text, the format @plasmohq/storage wrote, so sessions of earlier versions still read. */
 const storedJson = (value: unknown) => {
   if (typeof value !== "string") return value
   try {
@@ -52,7 +52,8 @@ const storedJson = (value: unknown) => {
 export const extensionSessionItem = storageItem<ExtensionSession | null>({
   key: "extensionSession",
   schema: z.preprocess(storedJson, extensionSessionSchema.nullable()),
-  fallback: null
+  fallback: null,
+  encode: (session) => JSON.stringify(session)
 })
 
 export const EXTENSION_SESSION_KEY = extensionSessionItem.key

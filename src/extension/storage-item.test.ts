@@ -43,6 +43,13 @@ describe("storageItem", () => {
     expect(await counter.get()).toEqual({ count: 5, label: "local" })
   })
 
+  it("writes through its encoder and reads back through the schema", async () => {
+    const asText = storageItem({ key: "text", schema: z.preprocess((raw) => (typeof raw === "string" ? JSON.parse(raw) : raw), z.object({ n: z.number() })), fallback: { n: 0 }, encode: JSON.stringify })
+    await asText.set({ n: 5 })
+    expect(fake.storage.local.items.get("text")).toBe('{"n":5}')
+    expect(await asText.get()).toEqual({ n: 5 })
+  })
+
   it("remove brings back the fallback", async () => {
     await counter.set({ count: 1, label: "one" })
     await counter.remove()

@@ -16,6 +16,8 @@ export interface StorageItemDefinition<T> {
   schema: z.ZodType<T>
   /** The value when nothing is stored or the stored value fails the schema. */
   fallback: T
+  /** How a value is written, when not as it is (the schema must read it back). */
+  encode?: (value: T) => unknown
 }
 
 export interface StorageItem<T> {
@@ -30,7 +32,7 @@ export interface StorageItem<T> {
   watch(listener: (value: T) => void): () => void
 }
 
-export function storageItem<T>({ key, area = "local", schema, fallback }: StorageItemDefinition<T>): StorageItem<T> {
+export function storageItem<T>({ key, area = "local", schema, fallback, encode = (value) => value }: StorageItemDefinition<T>): StorageItem<T> {
   const storage = () => chrome.storage[area]
   const parse = (raw: unknown): T => {
     if (raw === undefined) return fallback
@@ -46,7 +48,7 @@ export function storageItem<T>({ key, area = "local", schema, fallback }: Storag
       return parse(items[key])
     },
     async set(value) {
-      await storage().set({ [key]: value })
+      await storage().set({ [key]: encode(value) })
     },
     async remove() {
       await storage().remove(key)
