@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
-import * as analyses from "./analyses"
+import type * as analyses from "./analyses"
 import { runAnalysis, type AnalysisOutcome } from "./analyses"
 import { loadHistory } from "./history"
 import { analyseAndRecord } from "./record-analysis"
