@@ -1,8 +1,5 @@
-import { useState, type FormEvent } from "react"
-
-import { MAX_QUESTION_LENGTH } from "~core/vqa"
-
 import type { PanelImage } from "./page-images"
+import { QuestionForm } from "./QuestionForm"
 import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 
 export interface ChatTabProps {
@@ -15,14 +12,6 @@ export interface ChatTabProps {
 }
 
 export function ChatTab({ images, messages, busy, onSend, onClear, usage }: ChatTabProps) {
-  const [question, setQuestion] = useState("")
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const text = question.trim()
-    if (!text || busy || images.length === 0) return
-    onSend(text)
-    setQuestion("")
-  }
   return (
     <div className="flex min-h-[calc(100vh-9rem)] flex-col gap-3">
       <div className="flex items-center justify-between">
@@ -62,23 +51,17 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
           </li>
         )}
       </ol>
-      <form onSubmit={submit} className="sticky bottom-14 flex gap-2 bg-gray-50 py-2">
-        <label htmlFor="chat-question" className="sr-only">
-          Your question
-        </label>
-        <input
-          id="chat-question"
-          value={question}
-          onChange={(event) => setQuestion(event.target.value)}
-          maxLength={MAX_QUESTION_LENGTH}
-          disabled={images.length === 0}
-          placeholder={images.length === 0 ? "Select an image first" : "Ask about the selected images"}
-          className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100"
-        />
-        <button type="submit" disabled={busy || !question.trim() || images.length === 0} className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
-          Send
-        </button>
-      </form>
+      <QuestionForm
+        id="chat-question"
+        label="Your question"
+        placeholder={images.length === 0 ? "Select an image first" : "Ask about the selected images"}
+        submitLabel="Send"
+        unavailable={images.length === 0}
+        busy={busy}
+        onAsk={onSend}
+        clearOnSend
+        className="sticky bottom-14 bg-gray-50 py-2"
+      />
       {usage && <p className="text-xs text-gray-500" data-testid="chat-usage">{usage}</p>}
     </div>
   )

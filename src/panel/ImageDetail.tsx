@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from "react"
+import { useState } from "react"
 
-import { MAX_QUESTION_LENGTH } from "~core/vqa"
 import { BoxOverlay } from "~ui/BoxOverlay"
 import { ProgressLine } from "~ui/ProgressLine"
 
+import { QuestionForm } from "./QuestionForm"
 import { resultBoxes, ResultView } from "./results/ResultView"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
@@ -19,13 +19,7 @@ export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun"
 /** One image: the analyses to choose from, the chosen one's progress or result, and its boxes over the image. */
 export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
   const { kind, state, start } = useAnalysis({ image, autoRun, settings, onUsageChanged })
-  const [question, setQuestion] = useState("")
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
-
-  const submitQuestion = (event: FormEvent) => {
-    event.preventDefault()
-    if (question.trim()) start("ask", question.trim())
-  }
 
   const outcome = state.status === "done" ? state.outcome : null
   const { boxes, tone } = resultBoxes(outcome)
@@ -68,22 +62,7 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
       </div>
 
       {kind === "ask" && (
-        <form onSubmit={submitQuestion} className="flex gap-2">
-          <label htmlFor="image-question" className="sr-only">
-            Your question about this image
-          </label>
-          <input
-            id="image-question"
-            value={question}
-            onChange={(event) => setQuestion(event.target.value)}
-            maxLength={MAX_QUESTION_LENGTH}
-            placeholder="Ask something about this image"
-            className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
-          />
-          <button type="submit" disabled={!question.trim() || state.status === "running"} className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
-            Ask
-          </button>
-        </form>
+        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} />
       )}
 
       {state.status === "running" && <ProgressLine progress={state.progress} />}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from "react"
+
+import { MAX_QUESTION_LENGTH } from "~core/vqa"
+
+export interface QuestionFormProps {
+  id: string
+  /** Read by screen readers; the placeholder shows the same intent. */
+  label: string
+  placeholder: string
+  submitLabel: string
+  /** Nothing to ask about yet: the field is disabled too. */
+  unavailable?: boolean
+  /** A question is being answered: another cannot be sent. */
+  busy?: boolean
+  className?: string
+  /** Gets the trimmed question; the field is emptied when `clearOnSend`. */
+  onAsk: (question: string) => void
+  clearOnSend?: boolean
+}
+
+/** One line to type a question to the vision model, within the server's length limit. */
+export function QuestionForm({ id, label, placeholder, submitLabel, unavailable = false, busy = false, className = "", onAsk, clearOnSend = false }: QuestionFormProps) {
+  const [question, setQuestion] = useState("")
+  const canSend = !busy && !unavailable && question.trim() !== ""
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!canSend) return
+    onAsk(question.trim())
+    if (clearOnSend) setQuestion("")
+  }
+  return (
+    <form onSubmit={submit} className={`flex gap-2 ${className}`}>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        value={question}
+        onChange={(event) => setQuestion(event.target.value)}
+        maxLength={MAX_QUESTION_LENGTH}
+        disabled={unavailable}
+        placeholder={placeholder}
+        className="min-w-0 flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100"
+      />
+      <button
+        type="submit"
+        disabled={!canSend}
+        className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary"
+      >
+        {submitLabel}
+      </button>
+    </form>
+  )
+}
