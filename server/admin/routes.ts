@@ -3,8 +3,9 @@ import path from "node:path"
 
 import type { FastifyInstance } from "fastify"
 
-import { ok } from "../../src/core/api"
-import { requestLimitSchema, type AdminOverview } from "../../src/core/feedback"
+import { ok } from "~core/api"
+import { requestLimitSchema, type AdminOverview } from "~core/feedback"
+
 import { requireAdmin } from "../auth/authenticate"
 import { countFeedback, UUID } from "../feedback/feedback-service"
 import { feedbackImagesDir } from "../feedback/image-store"

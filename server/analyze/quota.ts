@@ -1,7 +1,8 @@
 import { sql, type Kysely } from "kysely"
 
-import { getPlan, type PlanId } from "../../src/core/plans"
-import type { VqaUsage } from "../../src/core/vqa"
+import { getPlan, type PlanId } from "~core/plans"
+import type { VqaUsage } from "~core/vqa"
+
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
 

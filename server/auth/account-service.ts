@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
-import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
+
 import type { OneTimeCodePurpose } from "../db/schema"
 import type { OutgoingMail } from "../mail/mailer"
 import { signAccessToken } from "./tokens"

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify"
 
-import { ok } from "../../src/core/api"
+import { ok } from "~core/api"
 import {
   changePasswordRequestSchema,
   emailOnlyRequestSchema,
@@ -12,8 +12,9 @@ import {
   registerRequestSchema,
   resetPasswordRequestSchema,
   verifyEmailRequestSchema
-} from "../../src/core/auth-schemas"
-import { RESEND_COOLDOWN_SECONDS } from "../../src/core/limits"
+} from "~core/auth-schemas"
+import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
+
 import { Cooldown } from "../http/cooldown"
 import { ApiError, parseInput } from "../http/errors"
 import { enforcePasswordPolicy, loadPasswordPolicy } from "../policy/policy-service"

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto"
 
 import { errors, jwtVerify, SignJWT } from "jose"
 
-import { ROLES, type Role } from "../../src/core/user"
+import { ROLES, type Role } from "~core/user"
+
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./auth-timers"
 
 export interface AccessTokenClaims {

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from "kysely"
 
-import { getPlan } from "../../src/core/plans"
-import type { User } from "../../src/core/user"
+import { getPlan } from "~core/plans"
+import type { User } from "~core/user"
+
 import type { DatabaseSchema, UsersTable } from "../db/schema"
 
 export type UserRow = Selectable<UsersTable>

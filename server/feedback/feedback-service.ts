@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely"
 
-import type { Feedback, FeedbackCounts, FeedbackStatus } from "../../src/core/feedback"
+import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
+
 import type { DatabaseSchema, FeedbackTable } from "../db/schema"
 import type { StoredImage } from "./image-store"
 

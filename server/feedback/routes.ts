@@ -3,8 +3,8 @@ import { createReadStream } from "node:fs"
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
 import type { FastifyInstance, FastifyRequest } from "fastify"
 
-import { ok } from "../../src/core/api"
-import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { ok } from "~core/api"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
 import {
   DEFAULT_REPLY_AUTHOR,
   detectFeedbackImageType,
@@ -16,8 +16,9 @@ import {
   feedbackUpdateSchema,
   IMAGE_SIGNATURE_BYTES,
   type FeedbackFlags
-} from "../../src/core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "../../src/core/limits"
+} from "~core/feedback"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/limits"
+
 import { requireAdmin } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
 import {

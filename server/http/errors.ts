@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify"
 import type { z } from "zod"
 
-import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "../../src/core/api"
+import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api"
 
 /** An error whose status, code and message are meant for the caller. */
 export class ApiError extends Error {

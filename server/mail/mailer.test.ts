@@ -5,7 +5,8 @@ import path from "node:path"
 import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
+
 import { makeTempDir, readOutbox } from "../test-support"
 import { createOutboxMailer, createSmtpMailer, outboxDir } from "./mailer"
 

@@ -4,8 +4,8 @@ import path from "node:path"
 
 import nodemailer from "nodemailer"
 
-import { COMPANY, PRODUCT_NAME } from "../../src/core/company"
-import type { EmailContent } from "../../src/core/email-templates"
+import { COMPANY, PRODUCT_NAME } from "~core/company"
+import type { EmailContent } from "~core/email-templates"
 
 export interface OutgoingMail extends EmailContent {
   to: string

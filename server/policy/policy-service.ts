@@ -6,7 +6,8 @@ import {
   evaluatePassword,
   passwordPolicyConfigSchema,
   type PasswordPolicyConfig
-} from "../../src/core/password-policy"
+} from "~core/password-policy"
+
 import { ApiError } from "../http/errors"
 import { verifyPassword } from "../auth/passwords"
 import { isCommonPassword } from "./common-passwords"

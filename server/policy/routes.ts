@@ -1,13 +1,14 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "../../src/core/api"
+import { ok } from "~core/api"
 import {
   applyRuleUpdate,
   passwordPolicyConfigSchema,
   policyRuleUpdateSchema,
   type PasswordPolicyConfig
-} from "../../src/core/password-policy"
+} from "~core/password-policy"
+
 import { authenticate, requireAdmin } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
 import { loadPasswordPolicy, savePasswordPolicy } from "./policy-service"

@@ -1,9 +1,10 @@
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import { PLANS, type Plan } from "../../src/core/plans"
-import { FEATURE_FLAGS } from "../../src/core/feature-flags"
-import type { ServiceId, ServiceState } from "../../src/core/service-status"
+import { PLANS, type Plan } from "~core/plans"
+import { FEATURE_FLAGS } from "~core/feature-flags"
+import type { ServiceId, ServiceState } from "~core/service-status"
+
 import { signAccessToken, verifyAccessToken } from "../auth/tokens"
 import type { Database } from "../db/database"
 
