@@ -11,10 +11,10 @@ import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } 
 import { hashPassword } from "./passwords"
 import { toPublicUser, type UserRow } from "./users"
 
-/** Our links carry an apiKey like the identity-service links the spec describes; it is public. */
+/** Our links carry an apiKey parameter, as identity-service e-mail links do, so the site reads one link format; it is public. */
 export const EMAIL_LINK_API_KEY = "image-query-ai"
 
-/** The link formats of the run contract; the landing page forwards them to their pages. */
+/** Links to the landing page with mode and oobCode; the landing page forwards them to the verification or reset page. */
 function emailLink(publicUrl: string, mode: "verifyEmail" | "resetPassword", code: string): string {
   const params = new URLSearchParams({ mode, oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
   return `${publicUrl}/?${params.toString()}`

@@ -83,7 +83,7 @@ export async function authRoutes(app: FastifyInstance) {
     })
     resendCooldown.take(email)
     await sendVerificationEmail(app, user)
-    // Verification comes before sign-in (spec section 1), so no session is opened yet.
+    // An account signs in only once its address is verified, so no session is opened yet.
     return reply.status(201).send(ok({ user: toPublicUser(user), token: null, refreshToken: null, verificationRequired: true }))
   })
 

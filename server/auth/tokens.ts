@@ -12,7 +12,7 @@ export interface AccessTokenClaims {
   role: Role
   /** Session (refresh-token family) the token was issued for. */
   sid: string
-  /** Expiry, seconds since the epoch (spec section 3). */
+  /** Expiry, seconds since the epoch (as JWT counts it). */
   exp: number
 }
 

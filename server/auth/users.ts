@@ -21,7 +21,7 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
 }
 
-/** The user record of spec section 3, as the API returns it. */
+/** The user as the API returns it: the shared user record plus id, verification state and creation time, never the password hash. */
 export function toPublicUser(row: UserRow): User & { id: string; emailVerified: boolean; createdAt: string } {
   const plan = getPlan(row.plan_id)
   return {

@@ -155,7 +155,7 @@ async function drain(part: MultipartFile): Promise<void> {
 
 const notFound = () => new ApiError(404, "NOT_FOUND", "This feedback does not exist.")
 
-/** POST /api/feedback (anyone) and the admin calls of spec section 7. */
+/** POST /api/feedback (anyone) and the admin calls that list, read, answer, close and delete feedback. */
 export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRoutesOptions): Promise<void> {
   const db = app.database.db
   const store = new FeedbackImageStore(app.config.dataDir)

@@ -18,7 +18,7 @@ function publicView(policy: PasswordPolicyConfig) {
   return { config: { rules: policy.rules, customRules: policy.customRules, strictMode: policy.strictMode } }
 }
 
-/** What the admin screen reads and writes: rules, messages and options (spec section 7). */
+/** What the admin screen reads and writes: the rules, the refusal messages and the options. */
 function adminView(policy: PasswordPolicyConfig) {
   const { strictMode, allowOverride, logViolations, rateLimitAttempts, lockoutDuration } = policy
   return { ...publicView(policy), messages: policy.messages, options: { strictMode, allowOverride, logViolations, rateLimitAttempts, lockoutDuration } }
