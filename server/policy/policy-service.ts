@@ -97,3 +97,13 @@ export async function enforcePasswordPolicy(
     details: evaluation.failures.map((failure) => failure.message)
   })
 }
+
+/** Refused passwords recorded at or after `since` (with logViolations on). */
+export async function countPolicyViolations(app: FastifyInstance, since: Date): Promise<number> {
+  const row = await app.database.db
+    .selectFrom("policy_violations")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}

@@ -10,7 +10,7 @@ import {
 } from "~core/password-policy"
 
 import { authenticate, requireAdmin } from "../auth/authenticate"
-import { ApiError, parseInput } from "../http/errors"
+import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { loadPasswordPolicy, savePasswordPolicy } from "./policy-service"
 
 /** What everyone may read: what the password hint is built from (strictMode makes every rule required). */
@@ -60,7 +60,7 @@ export async function policyRoutes(app: FastifyInstance) {
       next = parseInput(passwordPolicyConfigSchema, applyRuleUpdate(current, update))
     } catch (error) {
       if (error instanceof ApiError) throw error
-      throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details: [error instanceof Error ? error.message : String(error)] })
+      throw validationFailed([error instanceof Error ? error.message : String(error)])
     }
     await savePasswordPolicy(app, next)
     return ok(adminView(next))
