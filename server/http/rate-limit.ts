@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify"
 import { ApiError } from "./errors"
 
 /** What a refused call is told unless its limit has words of its own. */
-export const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a moment before trying again."
+const RATE_LIMITED_MESSAGE = "Too many requests. Please wait a moment before trying again."
 
 export interface PerIpLimit {
   max: number
