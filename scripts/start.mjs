@@ -15,5 +15,7 @@ if (!process.env.WEB_ROOT && !webBuildIsCurrent()) {
 }
 
 const { register } = await import("tsx/esm/api")
-register()
+// The server imports shared code as ~core/…, a path alias of tsconfig.json. tsx looks for that file in the
+// working directory unless told, so it is named here: the server then starts from any directory.
+register({ tsconfig: path.join(projectRoot, "tsconfig.json") })
 await import(path.join(projectRoot, "server/main.ts"))

@@ -2,8 +2,9 @@ import helmet from "@fastify/helmet"
 import rateLimit from "@fastify/rate-limit"
 import Fastify, { type FastifyInstance } from "fastify"
 
-import { FEATURE_FLAGS } from "../src/core/feature-flags"
-import type { FeedbackFlags } from "../src/core/feedback"
+import { FEATURE_FLAGS } from "~core/feature-flags"
+import type { FeedbackFlags } from "~core/feedback"
+
 import { adminRoutes } from "./admin/routes"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"

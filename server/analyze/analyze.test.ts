@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "../../src/core/vqa"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "~core/vqa"
+
 import { startTestApp, type TestApp } from "../test-support"
 import {
   completion,

@@ -1,4 +1,5 @@
-import { MAX_IMAGE_BYTES, type VqaImageType } from "../../src/core/vqa"
+import { MAX_IMAGE_BYTES, type VqaImageType } from "~core/vqa"
+
 import { ApiError } from "../http/errors"
 
 /** The image type its leading bytes show, or null: the declared type is never trusted. */

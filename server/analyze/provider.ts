@@ -1,5 +1,6 @@
 /** The OpenAI-compatible chat-completions call with one image, one question and the chat so far about it. */
-import type { VqaHistoryTurn } from "../../src/core/vqa"
+import type { VqaHistoryTurn } from "~core/vqa"
+
 import { ApiError } from "../http/errors"
 
 export interface ProviderSettings {

@@ -1,8 +1,10 @@
 import { sql, type Kysely } from "kysely"
 
-import { getPlan, type PlanId } from "../../src/core/plans"
-import type { VqaUsage } from "../../src/core/vqa"
+import { getPlan, type PlanId } from "~core/plans"
+import type { VqaUsage } from "~core/vqa"
+
 import type { DatabaseSchema } from "../db/schema"
+import { isUuid } from "../db/uuid"
 import { ApiError } from "../http/errors"
 
 type Db = Kysely<DatabaseSchema>
@@ -40,6 +42,20 @@ export async function usedThisMonth(db: Db, userId: string, now: number): Promis
     .where("month", "=", monthKey(now))
     .executeTakeFirst()
   return row?.used ?? 0
+}
+
+/**
+ * An admin sets an account's monthly request limit (null: unlimited). It is what an Enterprise
+ * account gets; other plans keep their plan's quota. Undefined when there is no such user.
+ */
+export async function setRequestLimit(db: Db, userId: string, limit: number | null, now: number) {
+  if (!isUuid(userId)) return undefined
+  return db
+    .updateTable("users")
+    .set({ request_limit: limit, updated_at: new Date(now) })
+    .where("id", "=", userId)
+    .returning(["id", "email", "plan_id", "request_limit"])
+    .executeTakeFirst()
 }
 
 export function usageSummary(used: number, limit: number | null, now: number): VqaUsage {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify"
 
-import { ok } from "../../src/core/api"
+import { ok } from "~core/api"
 import {
   MAX_IMAGE_BYTES,
   MAX_HISTORY_ANSWER_LENGTH,
@@ -11,7 +11,8 @@ import {
   vqaAskRequestSchema,
   type VqaAnswer,
   type VqaUsageReport
-} from "../../src/core/vqa"
+} from "~core/vqa"
+
 import { requireUser } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"

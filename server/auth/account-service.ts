@@ -1,73 +1,28 @@
 import type { FastifyInstance } from "fastify"
 
-import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
-import type { OneTimeCodePurpose } from "../db/schema"
-import type { OutgoingMail } from "../mail/mailer"
+import { ApiError, validationFailed } from "../http/errors"
+import { enforcePasswordPolicy } from "../policy/policy-service"
+import { sendWelcomeEmail } from "./account-emails"
+import type { Authenticated } from "./authenticate"
+import { consumeCode, findUsableCode } from "./one-time-codes"
+import { hashPassword, verifyPassword } from "./passwords"
+import { createSession, revokeUserSessions, type SessionClient } from "./sessions"
+import { clearSignInFailures } from "./sign-in-protection"
 import { signAccessToken } from "./tokens"
-import { createSession, type SessionClient } from "./sessions"
-import { issueCode } from "./one-time-codes"
-import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
-import { hashPassword } from "./passwords"
-import { toPublicUser, type UserRow } from "./users"
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  markEmailVerified,
+  normaliseEmail,
+  renameUser,
+  replacePasswordHash,
+  toPublicUser,
+  type NewUser,
+  type UserRow
+} from "./users"
 
-/** Our links carry an apiKey like the identity-service links the spec describes; it is public. */
-export const EMAIL_LINK_API_KEY = "image-query-ai"
-
-/** The link formats of the run contract; the landing page forwards them to their pages. */
-function emailLink(publicUrl: string, mode: "verifyEmail" | "resetPassword", code: string): string {
-  const params = new URLSearchParams({ mode, oobCode: code, apiKey: EMAIL_LINK_API_KEY, lang: "en" })
-  return `${publicUrl}/?${params.toString()}`
-}
-
-/**
- * Sends through the configured transport. A mail server that is down must not turn a finished
- * registration or reset request into an error (and answers must not differ by account), so a
- * failure is logged and reported as false; the user can ask again.
- */
-async function deliver(app: FastifyInstance, message: OutgoingMail, what: string): Promise<boolean> {
-  try {
-    await app.mailer.send(message)
-    return true
-  } catch (error) {
-    app.log.error({ err: error, to: message.to }, `could not send the ${what} email through ${app.mailer.description}`)
-    return false
-  }
-}
-
-/** The e-mails that carry a one-time code: which code, which link, which template. */
-const CODE_EMAILS = {
-  verify_email: {
-    what: "verification",
-    lifetimeMs: EMAIL_VERIFICATION_CODE_LIFETIME_MS,
-    mode: "verifyEmail",
-    content: (name: string, link: string) =>
-      EMAIL_TEMPLATES.emailVerification({ name, link, expiresInHours: EMAIL_VERIFICATION_CODE_LIFETIME_MS / 3_600_000 })
-  },
-  reset_password: {
-    what: "password reset",
-    lifetimeMs: PASSWORD_RESET_CODE_LIFETIME_MS,
-    mode: "resetPassword",
-    content: (name: string, link: string) =>
-      EMAIL_TEMPLATES.passwordReset({ name, link, expiresInMinutes: PASSWORD_RESET_CODE_LIFETIME_MS / 60_000 })
-  }
-} as const
-
-/** Issues a fresh code and e-mails its link; without SMTP the link is also logged, so a local user can follow it. */
-async function sendCodeEmail(app: FastifyInstance, user: UserRow, purpose: OneTimeCodePurpose): Promise<boolean> {
-  const kind = CODE_EMAILS[purpose]
-  const code = await issueCode(app.database.db, user.id, purpose, kind.lifetimeMs, app.clock())
-  const link = emailLink(app.config.publicUrl, kind.mode, code)
-  const sent = await deliver(app, { to: user.email, ...kind.content(user.name, link) }, kind.what)
-  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, `${kind.what} email written to the outbox`)
-  return sent
-}
-
-export const sendVerificationEmail = (app: FastifyInstance, user: UserRow) => sendCodeEmail(app, user, "verify_email")
-export const sendPasswordResetEmail = (app: FastifyInstance, user: UserRow) => sendCodeEmail(app, user, "reset_password")
-
-export async function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
-  return deliver(app, { to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) }, "welcome")
-}
+const emailAlreadyExists = () => new ApiError(409, "EMAIL_ALREADY_EXISTS", "An account with this email address already exists.")
 
 /** Opens a session and answers what login, refresh-free sign-ins and terms acceptance return. */
 export async function signIn(app: FastifyInstance, user: UserRow, client: SessionClient = "site") {
@@ -77,12 +32,86 @@ export async function signIn(app: FastifyInstance, user: UserRow, client: Sessio
   return { user: toPublicUser(user), token, refreshToken, expiresAt }
 }
 
+/** Creates an account that signs in with this password; undefined when the address is taken. */
+export async function createPasswordAccount(
+  app: FastifyInstance,
+  account: Omit<NewUser, "passwordHash"> & { password: string }
+): Promise<UserRow | undefined> {
+  const { password, ...user } = account
+  return insertUser(app.database.db, { ...user, passwordHash: await hashPassword(password) }, new Date(app.clock()))
+}
+
+/**
+ * Registration: a new, unverified account whose password meets the policy. A taken address is
+ * refused before the password is judged (and again if another registration wins the race).
+ */
+export async function registerAccount(app: FastifyInstance, input: { email: string; name: string; password: string }): Promise<UserRow> {
+  const email = normaliseEmail(input.email)
+  if (await findUserByEmail(app.database.db, email)) throw emailAlreadyExists()
+  await enforcePasswordPolicy(app, input.password, { email, name: input.name }, "register")
+  const user = await createPasswordAccount(app, { email, name: input.name, password: input.password })
+  if (!user) throw emailAlreadyExists()
+  return user
+}
+
 /** Sets a new password and keeps it in the history the recent-password rule reads. */
 export async function setPassword(app: FastifyInstance, userId: string, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password)
-  const now = new Date(app.clock())
-  await app.database.db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute()
-    await trx.insertInto("password_history").values({ user_id: userId, password_hash: passwordHash, created_at: now }).execute()
-  })
+  await replacePasswordHash(app.database.db, userId, await hashPassword(password), new Date(app.clock()))
+}
+
+/** Spends a verification code: the address counts as proven and a welcome e-mail goes out. */
+export async function verifyEmail(app: FastifyInstance, code: string): Promise<UserRow> {
+  const consumed = await consumeCode(app.database.db, code, "verify_email", app.clock())
+  const user = consumed.ok ? await markEmailVerified(app.database.db, consumed.userId, new Date(app.clock())) : undefined
+  if (!user) throw new ApiError(400, "INVALID_OR_EXPIRED_CODE", "This verification link is invalid or has expired.")
+  await sendWelcomeEmail(app, user)
+  return user
+}
+
+/**
+ * Sets the password of a reset link. Following the link proves the address; the reset also lifts
+ * a sign-in lock and ends every session. The policy is checked before the code is spent, so a
+ * refused password leaves the link usable.
+ */
+export async function resetPassword(app: FastifyInstance, code: string, newPassword: string): Promise<void> {
+  const db = app.database.db
+  const invalidLink = () => new ApiError(400, "INVALID_OR_EXPIRED_CODE", "Invalid password reset link. Please request a new password reset.")
+  const userId = await findUsableCode(db, code, "reset_password", app.clock())
+  const user = userId ? await findUserById(db, userId) : undefined
+  if (!user) throw invalidLink()
+  await enforcePasswordPolicy(app, newPassword, { email: user.email, name: user.name, userId: user.id }, "reset")
+  const consumed = await consumeCode(db, code, "reset_password", app.clock())
+  if (!consumed.ok) throw invalidLink()
+  await setPassword(app, consumed.userId, newPassword)
+  const now = app.clock()
+  await markEmailVerified(db, consumed.userId, new Date(now))
+  await clearSignInFailures(db, user.email)
+  await revokeUserSessions(db, consumed.userId, now)
+}
+
+/** A signed-in user's new password: the current one must be right; the other sessions end, this one stays. */
+export async function changePassword(app: FastifyInstance, { user, sessionId }: Authenticated, currentPassword: string, newPassword: string): Promise<void> {
+  if (!user.password_hash || !(await verifyPassword(user.password_hash, currentPassword))) {
+    throw new ApiError(400, "INVALID_CREDENTIALS", "Current password is incorrect")
+  }
+  if (currentPassword === newPassword) {
+    throw new ApiError(400, "PASSWORD_RECENTLY_USED", "New password must be different from current password")
+  }
+  await enforcePasswordPolicy(app, newPassword, { email: user.email, name: user.name, userId: user.id }, "change")
+  await setPassword(app, user.id, newPassword)
+  await revokeUserSessions(app.database.db, user.id, app.clock(), { except: sessionId })
+}
+
+/** Adds e-mail and password sign-in to an account that has only federated sign-in, for its own address. */
+export async function linkEmailSignIn(
+  app: FastifyInstance,
+  user: UserRow,
+  input: { email: string; password: string; name?: string }
+): Promise<UserRow> {
+  if (user.password_hash) throw new ApiError(409, "BAD_REQUEST", "This account already signs in with email and password.")
+  if (normaliseEmail(input.email) !== user.email) throw validationFailed(["email: must be the email address of this account"])
+  await enforcePasswordPolicy(app, input.password, { email: user.email, name: input.name ?? user.name, userId: user.id }, "link")
+  await setPassword(app, user.id, input.password)
+  const updated = input.name ? await renameUser(app.database.db, user.id, input.name, new Date(app.clock())) : await findUserById(app.database.db, user.id)
+  return updated!
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify"
 
 import { ApiError } from "../http/errors"
 import { enforcePasswordPolicy, loadPasswordPolicy } from "../policy/policy-service"
-import { setPassword } from "./account-service"
-import { hashPassword, verifyPassword } from "./passwords"
-import { findUserByEmail, normaliseEmail } from "./users"
+import { createPasswordAccount, setPassword } from "./account-service"
+import { verifyPassword } from "./passwords"
+import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./users"
 
 /**
  * ADMIN_EMAIL / ADMIN_PASSWORD: makes sure this verified admin account exists with this password.
@@ -18,7 +18,7 @@ export async function ensureAdminAccount(app: FastifyInstance, admin: { email: s
   const now = new Date(app.clock())
 
   if (existing?.password_hash && (await verifyPassword(existing.password_hash, admin.password))) {
-    await db.updateTable("users").set({ role: "admin", email_verified_at: existing.email_verified_at ?? now }).where("id", "=", existing.id).execute()
+    await makeVerifiedAdmin(db, existing.id, now)
     return
   }
 
@@ -35,17 +35,10 @@ export async function ensureAdminAccount(app: FastifyInstance, admin: { email: s
 
   if (existing) {
     await setPassword(app, existing.id, admin.password)
-    await db.updateTable("users").set({ role: "admin", email_verified_at: existing.email_verified_at ?? now }).where("id", "=", existing.id).execute()
+    await makeVerifiedAdmin(db, existing.id, now)
     return
   }
-  const passwordHash = await hashPassword(admin.password)
-  await db.transaction().execute(async (trx) => {
-    const created = await trx
-      .insertInto("users")
-      .values({ email, name: "Admin", role: "admin", password_hash: passwordHash, email_verified_at: now, terms_accepted_at: now, created_at: now, updated_at: now })
-      .returning("id")
-      .executeTakeFirstOrThrow()
-    await trx.insertInto("password_history").values({ user_id: created.id, password_hash: passwordHash, created_at: now }).execute()
-  })
+  const created = await createPasswordAccount(app, { email, name: "Admin", role: "admin", emailVerifiedAt: now, password: admin.password })
+  if (!created) throw new Error(`ADMIN_EMAIL ${email}: an account with this address appeared while the admin account was being created`)
   app.log.info({ email }, "admin account created from ADMIN_EMAIL")
 }

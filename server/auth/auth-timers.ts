@@ -1,4 +1,4 @@
-/** Lifetimes of the server's credentials; the spec fixes the access token at one hour. */
+/** Lifetimes of the server's credentials: an access token lasts one hour, a refresh token keeps a session for 30 days. */
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
-import { ok } from "../../src/core/api"
+import { ok } from "~core/api"
+
 import { signIn } from "./account-service"
 import { requireUser } from "./authenticate"
 

@@ -54,16 +54,3 @@ export async function consumeCode(db: Db, code: string, purpose: OneTimeCodePurp
     return { ok: true as const, userId: row.user_id }
   })
 }
-
-/** When the latest code of a purpose was sent: the resend cooldown counts from it. */
-export async function lastCodeIssuedAt(db: Db, userId: string, purpose: OneTimeCodePurpose): Promise<number | null> {
-  const row = await db
-    .selectFrom("one_time_codes")
-    .select("created_at")
-    .where("user_id", "=", userId)
-    .where("purpose", "=", purpose)
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst()
-  return row ? row.created_at.getTime() : null
-}

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto"
 
 import { errors, jwtVerify, SignJWT } from "jose"
 
-import { ROLES, type Role } from "../../src/core/user"
+import { ROLES, type Role } from "~core/user"
+
 import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./auth-timers"
 
 export interface AccessTokenClaims {
@@ -11,7 +12,7 @@ export interface AccessTokenClaims {
   role: Role
   /** Session (refresh-token family) the token was issued for. */
   sid: string
-  /** Expiry, seconds since the epoch (spec section 3). */
+  /** Expiry, seconds since the epoch (as JWT counts it). */
   exp: number
 }
 

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from "kysely"
 
-import { getPlan } from "../../src/core/plans"
-import type { User } from "../../src/core/user"
+import { getPlan } from "~core/plans"
+import type { Role, User } from "~core/user"
+
 import type { DatabaseSchema, UsersTable } from "../db/schema"
 
 export type UserRow = Selectable<UsersTable>
@@ -20,7 +21,99 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()
 }
 
-/** The user record of spec section 3, as the API returns it. */
+export interface NewUser {
+  email: string
+  name: string
+  passwordHash: string
+  role?: Role
+  /** Set for an account whose address needs no verification mail (the admin from ADMIN_EMAIL). */
+  emailVerifiedAt?: Date
+}
+
+/**
+ * Creates a user who signs in with a password, and the first entry of its password history, in
+ * one transaction. Undefined when the address is taken (also by a registration racing this one).
+ */
+export async function insertUser(db: Db, user: NewUser, now: Date): Promise<UserRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto("users")
+      .values({
+        email: normaliseEmail(user.email),
+        name: user.name,
+        role: user.role,
+        password_hash: user.passwordHash,
+        email_verified_at: user.emailVerifiedAt ?? null,
+        terms_accepted_at: now,
+        created_at: now,
+        updated_at: now
+      })
+      .onConflict((conflict) => conflict.column("email").doNothing())
+      .returningAll()
+      .executeTakeFirst()
+    if (created) await trx.insertInto("password_history").values({ user_id: created.id, password_hash: user.passwordHash, created_at: now }).execute()
+    return created
+  })
+}
+
+/** Replaces the password hash and keeps it in the history the recent-password rule reads. */
+export async function replacePasswordHash(db: Db, userId: string, passwordHash: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute()
+    await trx.insertInto("password_history").values({ user_id: userId, password_hash: passwordHash, created_at: now }).execute()
+  })
+}
+
+/** Records that the user proved the address; an address verified before keeps its first date. */
+export function markEmailVerified(db: Db, userId: string, now: Date): Promise<UserRow | undefined> {
+  return db
+    .updateTable("users")
+    .set((eb) => ({ email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)), updated_at: now }))
+    .where("id", "=", userId)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** Makes the user an admin with a verified address (the account of ADMIN_EMAIL). */
+export async function makeVerifiedAdmin(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set((eb) => ({ role: "admin", email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)) }))
+    .where("id", "=", userId)
+    .execute()
+}
+
+export function renameUser(db: Db, userId: string, name: string, now: Date): Promise<UserRow | undefined> {
+  return db.updateTable("users").set({ name, updated_at: now }).where("id", "=", userId).returningAll().executeTakeFirst()
+}
+
+/** Deletes the user; sessions, codes and password history go with it (foreign keys cascade). */
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("users").where("id", "=", userId).execute()
+}
+
+export interface UserCounts {
+  total: number
+  admins: number
+  verified: number
+  /** Accounts created at or after `since`. */
+  createdSince: number
+}
+
+export async function countUsers(db: Db, since: Date): Promise<UserCounts> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => [
+      eb.fn.countAll<string>().as("total"),
+      eb.fn.count<string>("id").filterWhere("role", "=", "admin").as("admins"),
+      eb.fn.count<string>("id").filterWhere("email_verified_at", "is not", null).as("verified"),
+      eb.fn.count<string>("id").filterWhere("created_at", ">=", since).as("recent")
+    ])
+    .executeTakeFirstOrThrow()
+  return { total: Number(row.total), admins: Number(row.admins), verified: Number(row.verified), createdSince: Number(row.recent) }
+}
+
+/** The user as the API returns it: the shared user record plus id, verification state and creation time, never the password hash. */
 export function toPublicUser(row: UserRow): User & { id: string; emailVerified: boolean; createdAt: string } {
   const plan = getPlan(row.plan_id)
   return {

@@ -1,7 +1,13 @@
 import type { ColumnType, Generated } from "kysely"
 
+import type { FeedbackImageType, FeedbackStatus } from "~core/feedback"
+import type { PlanId } from "~core/plans"
+import type { Role } from "~core/user"
+
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/** A column the database fills with its default when an insert leaves it out. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>
 
 /** Settings the server keeps as JSON documents, one row per key (the password policy, for one). */
 export interface AppSettingsTable {
@@ -14,15 +20,15 @@ export interface UsersTable {
   id: Generated<string>
   email: string
   name: string
-  role: ColumnType<"admin" | "user", "admin" | "user" | undefined, "admin" | "user">
+  role: Defaulted<Role>
   password_hash: string | null
   email_verified_at: Timestamp | null
   google_uid: string | null
-  plan_id: ColumnType<"free" | "pro" | "enterprise", "free" | "pro" | "enterprise" | undefined, "free" | "pro" | "enterprise">
+  plan_id: Defaulted<PlanId>
   subscription_status: Generated<string>
   terms_accepted_at: Timestamp | null
   /** Enterprise: monthly request limit set by an admin; null means unlimited. */
-  request_limit: ColumnType<number | null, number | null | undefined, number | null>
+  request_limit: Defaulted<number | null>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
 }
@@ -37,7 +43,7 @@ export interface SignInFailuresTable {
 export interface SessionsTable {
   id: Generated<string>
   user_id: string
-  client: ColumnType<string, string | undefined, string>
+  client: Defaulted<string>
   token_hash: string
   grace_token: string | null
   rotated_at: Timestamp | null
@@ -91,7 +97,7 @@ export interface FeedbackTable {
   id: Generated<string>
   email: string
   message: string
-  status: ColumnType<"pending" | "replied" | "closed", "pending" | "replied" | "closed" | undefined, "pending" | "replied" | "closed">
+  status: Defaulted<FeedbackStatus>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -101,7 +107,7 @@ export interface FeedbackImagesTable {
   file_name: string
   feedback_id: string
   position: number
-  content_type: "image/jpeg" | "image/png" | "image/gif"
+  content_type: FeedbackImageType
   byte_size: number
   original_name: string
 }

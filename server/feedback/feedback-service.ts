@@ -1,13 +1,13 @@
 import type { Kysely, Selectable } from "kysely"
 
-import type { Feedback, FeedbackCounts, FeedbackStatus } from "../../src/core/feedback"
+import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
+
 import type { DatabaseSchema, FeedbackTable } from "../db/schema"
+import { isUuid } from "../db/uuid"
 import type { StoredImage } from "./image-store"
 
 type Db = Kysely<DatabaseSchema>
 type FeedbackRow = Selectable<FeedbackTable>
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export function imageUrl(fileName: string): string {
   return `/api/feedback/images/${fileName}`
@@ -70,7 +70,7 @@ export async function insertFeedback(db: Db, input: { email: string; message: st
 }
 
 export async function findFeedback(db: Db, id: string): Promise<Feedback | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const row = await db.selectFrom("feedback").selectAll().where("id", "=", id).executeTakeFirst()
   return row ? (await toFeedback(db, [row]))[0]! : null
 }
@@ -97,7 +97,7 @@ export async function listFeedback(db: Db, { status, page, pageSize }: { status?
 }
 
 export async function setFeedbackStatus(db: Db, id: string, status: FeedbackStatus, now: Date): Promise<Feedback | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const row = await db.updateTable("feedback").set({ status, updated_at: now }).where("id", "=", id).returningAll().executeTakeFirst()
   return row ? (await toFeedback(db, [row]))[0]! : null
 }
@@ -108,7 +108,7 @@ export async function addReply(
   reply: { message: string; adminEmail: string; adminUserId: string },
   now: Date
 ): Promise<Feedback | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const row = await db.transaction().execute(async (trx) => {
     const updated = await trx.updateTable("feedback").set({ status: "replied", updated_at: now }).where("id", "=", id).returningAll().executeTakeFirst()
     if (!updated) return null
@@ -123,12 +123,17 @@ export async function addReply(
 
 /** Deletes the row (images and replies cascade) and answers the file names to remove. */
 export async function deleteFeedback(db: Db, id: string): Promise<string[] | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   return db.transaction().execute(async (trx) => {
     const images = await trx.selectFrom("feedback_images").select("file_name").where("feedback_id", "=", id).execute()
     const deleted = await trx.deleteFrom("feedback").where("id", "=", id).returning("id").executeTakeFirst()
     return deleted ? images.map((image) => image.file_name) : null
   })
+}
+
+/** How an admin is served a stored image; undefined for a name no feedback has. */
+export function findFeedbackImage(db: Db, fileName: string) {
+  return db.selectFrom("feedback_images").select(["content_type", "byte_size"]).where("file_name", "=", fileName).executeTakeFirst()
 }
 
 export async function storedImageNames(db: Db): Promise<Set<string>> {

@@ -3,7 +3,8 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { FEEDBACK_MAX_IMAGE_BYTES } from "../../src/core/limits"
+import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
+
 import { signedInUser } from "../analyze/test-support"
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
 

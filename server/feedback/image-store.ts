@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto"
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import { FEEDBACK_IMAGE_TYPES, type FeedbackImageType } from "../../src/core/feedback"
+import { FEEDBACK_IMAGE_TYPES, type FeedbackImageType } from "~core/feedback"
 
 /** Generated names only: 32 hex characters and the extension of the type the bytes showed. */
 export const STORED_IMAGE_NAME = /^[0-9a-f]{32}\.(jpg|png|gif)$/

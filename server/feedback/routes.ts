@@ -3,8 +3,8 @@ import { createReadStream } from "node:fs"
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
 import type { FastifyInstance, FastifyRequest } from "fastify"
 
-import { ok } from "../../src/core/api"
-import { EMAIL_TEMPLATES } from "../../src/core/email-templates"
+import { ok } from "~core/api"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
 import {
   DEFAULT_REPLY_AUTHOR,
   detectFeedbackImageType,
@@ -16,14 +16,18 @@ import {
   feedbackUpdateSchema,
   IMAGE_SIGNATURE_BYTES,
   type FeedbackFlags
-} from "../../src/core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "../../src/core/limits"
+} from "~core/feedback"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/limits"
+
 import { requireAdmin } from "../auth/authenticate"
-import { ApiError, parseInput } from "../http/errors"
+import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
+import { perIpRateLimit } from "../http/rate-limit"
+import { deliverMail } from "../mail/mailer"
 import {
   addReply,
   deleteFeedback,
   findFeedback,
+  findFeedbackImage,
   insertFeedback,
   listFeedback,
   setFeedbackStatus,
@@ -36,7 +40,7 @@ export interface FeedbackRoutesOptions {
 }
 
 /** Per IP: enough for people, too few to fill the disk. */
-export const FEEDBACK_RATE_LIMIT = { max: 10, timeWindow: 60 * 60_000 }
+const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
 
 /** A field far above the message's 1000 characters is cut by the parser and refused. */
 const FIELD_SIZE_LIMIT = 16 * 1024
@@ -152,9 +156,9 @@ async function drain(part: MultipartFile): Promise<void> {
   }
 }
 
-const notFound = () => new ApiError(404, "NOT_FOUND", "This feedback does not exist.")
+const feedbackNotFound = () => notFound("This feedback does not exist.")
 
-/** POST /api/feedback (anyone) and the admin calls of spec section 7. */
+/** POST /api/feedback (anyone) and the admin calls that list, read, answer, close and delete feedback. */
 export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRoutesOptions): Promise<void> {
   const db = app.database.db
   const store = new FeedbackImageStore(app.config.dataDir)
@@ -172,44 +176,25 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
     }
   })
 
-  const sendMail = async (to: string, content: { subject: string; text: string }) => {
-    if (!flags.emailNotifications) return
-    try {
-      await app.mailer.send({ to, ...content })
-    } catch (error) {
-      app.log.error({ err: error }, "feedback e-mail could not be sent")
-    }
+  const sendMail = async (to: string, content: { subject: string; text: string }, what: string) => {
+    if (flags.emailNotifications) await deliverMail(app, { to, ...content }, what)
   }
 
-  app.post(
-    "/api/feedback",
-    {
-      config: {
-        rateLimit: {
-          ...FEEDBACK_RATE_LIMIT,
-          errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
-            new ApiError(429, "RATE_LIMIT_EXCEEDED", "Too many requests. Please wait a moment before trying again.", {
-              retryAfter: Math.ceil(context.ttl / 1000)
-            })
-        }
-      }
-    },
-    async (request, reply) => {
-      if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
-      const submission = await readSubmission(request, store, flags)
-      // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
-      const images = await store.commit(submission.staged)
-      let feedback
-      try {
-        feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()))
-      } catch (error) {
-        await store.remove(images.map((image) => image.fileName))
-        throw error
-      }
-      await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ message: feedback.message, imageCount: feedback.images.length }))
-      return reply.status(201).send(ok(feedback))
+  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT }, async (request, reply) => {
+    if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
+    const submission = await readSubmission(request, store, flags)
+    // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
+    const images = await store.commit(submission.staged)
+    let feedback
+    try {
+      feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()))
+    } catch (error) {
+      await store.remove(images.map((image) => image.fileName))
+      throw error
     }
-  )
+    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ message: feedback.message, imageCount: feedback.images.length }), "feedback confirmation")
+    return reply.status(201).send(ok(feedback))
+  })
 
   const list = async (status: string | undefined, query: unknown) => {
     const input = parseInput(feedbackListQuerySchema, { ...(query as object), ...(status === undefined ? {} : { status }) })
@@ -221,17 +206,15 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
 
   app.get<{ Params: { status: string } }>("/api/feedback/status/:status", { preHandler: requireAdmin }, async (request) => {
     if (!feedbackStatusSchema.safeParse(request.params.status).success) {
-      throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details: ["status: use pending, replied or closed"] })
+      throw validationFailed(["status: use pending, replied or closed"])
     }
     return list(request.params.status, request.query)
   })
 
   app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin }, async (request, reply) => {
     const file = store.pathOf(request.params.name)
-    const row = file
-      ? await db.selectFrom("feedback_images").select(["content_type", "byte_size"]).where("file_name", "=", request.params.name).executeTakeFirst()
-      : undefined
-    if (!file || !row) throw new ApiError(404, "NOT_FOUND", "This image does not exist.")
+    const row = file ? await findFeedbackImage(db, request.params.name) : undefined
+    if (!file || !row) throw notFound("This image does not exist.")
     return reply
       .header("content-type", row.content_type)
       .header("content-length", row.byte_size)
@@ -243,14 +226,14 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
 
   app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
     const feedback = await findFeedback(db, request.params.id)
-    if (!feedback) throw notFound()
+    if (!feedback) throw feedbackNotFound()
     return ok(feedback)
   })
 
   app.put<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
     const { status } = parseInput(feedbackUpdateSchema, request.body)
     const feedback = await setFeedbackStatus(db, request.params.id, status, new Date(app.clock()))
-    if (!feedback) throw notFound()
+    if (!feedback) throw feedbackNotFound()
     return ok(feedback)
   })
 
@@ -263,14 +246,14 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
       { message: input.message.trim(), adminEmail: input.adminEmail || DEFAULT_REPLY_AUTHOR, adminUserId: admin.id },
       new Date(app.clock())
     )
-    if (!feedback) throw notFound()
-    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: feedback.message }))
+    if (!feedback) throw feedbackNotFound()
+    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: feedback.message }), "feedback reply")
     return ok(feedback)
   })
 
   app.delete<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
     const files = await deleteFeedback(db, request.params.id)
-    if (!files) throw notFound()
+    if (!files) throw feedbackNotFound()
     await store.remove(files)
     return ok({ deleted: true, id: request.params.id })
   })

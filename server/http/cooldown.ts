@@ -1,3 +1,5 @@
+import { tooManyAttempts } from "./rate-limit"
+
 /**
  * At most one action per key per period (e.g. one verification e-mail per address per minute),
  * keyed by what the caller sent, so known and unknown addresses are treated alike.
@@ -18,6 +20,12 @@ export class Cooldown {
     this.lastAt.set(key, now)
     if (this.lastAt.size > 10_000) this.forgetExpired(now)
     return 0
+  }
+
+  /** Lets the key act now (starting its period) or throws 429 TOO_MANY_REQUESTS with the seconds left. */
+  enforce(key: string): void {
+    const wait = this.take(key)
+    if (wait > 0) throw tooManyAttempts(wait)
   }
 
   private forgetExpired(now: number): void {

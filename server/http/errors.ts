@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify"
 import type { z } from "zod"
 
-import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "../../src/core/api"
+import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api"
 
 /** An error whose status, code and message are meant for the caller. */
 export class ApiError extends Error {
@@ -16,14 +16,20 @@ export class ApiError extends Error {
   }
 }
 
+/** 400 VALIDATION_FAILED, each problem of the input in details ("field: what is wrong"). */
+export function validationFailed(details: string[]): ApiError {
+  return new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details })
+}
+
+export function notFound(message: string): ApiError {
+  return new ApiError(404, "NOT_FOUND", message)
+}
+
 /** Parses request input with a zod schema; failures become 400 VALIDATION_FAILED with details. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input)
   if (result.success) return result.data
-  const details = result.error.issues.map((issue) =>
-    issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message
-  )
-  throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details })
+  throw validationFailed(result.error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)))
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

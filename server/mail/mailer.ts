@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto"
 import fs from "node:fs/promises"
 import path from "node:path"
 
+import type { FastifyBaseLogger } from "fastify"
 import nodemailer from "nodemailer"
 
-import { COMPANY, PRODUCT_NAME } from "../../src/core/company"
-import type { EmailContent } from "../../src/core/email-templates"
+import { COMPANY, PRODUCT_NAME } from "~core/company"
+import type { EmailContent } from "~core/email-templates"
 
 export interface OutgoingMail extends EmailContent {
   to: string
@@ -53,6 +54,25 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
     close() {
       transport.close()
     }
+  }
+}
+
+/**
+ * Sends and reports whether it went. A mail server that is down must not turn a finished action
+ * (a registration, a reset request, a feedback) into an error, and answers must not differ by
+ * account, so a failure is logged and answered as false; the user can ask again.
+ */
+export async function deliverMail(
+  { mailer, log }: { mailer: Mailer; log: FastifyBaseLogger },
+  message: OutgoingMail,
+  what: string
+): Promise<boolean> {
+  try {
+    await mailer.send(message)
+    return true
+  } catch (error) {
+    log.error({ err: error, to: message.to }, `could not send the ${what} email through ${mailer.description}`)
+    return false
   }
 }
 

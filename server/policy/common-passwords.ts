@@ -13,8 +13,3 @@ export function isCommonPassword(password: string): boolean {
   }
   return commonPasswords.has(password.toLowerCase())
 }
-
-export function commonPasswordCount(): number {
-  isCommonPassword("")
-  return commonPasswords?.size ?? 0
-}

@@ -6,7 +6,8 @@ import {
   evaluatePassword,
   passwordPolicyConfigSchema,
   type PasswordPolicyConfig
-} from "../../src/core/password-policy"
+} from "~core/password-policy"
+
 import { ApiError } from "../http/errors"
 import { verifyPassword } from "../auth/passwords"
 import { isCommonPassword } from "./common-passwords"
@@ -95,4 +96,14 @@ export async function enforcePasswordPolicy(
   throw new ApiError(400, first.code, "Password requirements not met", {
     details: evaluation.failures.map((failure) => failure.message)
   })
+}
+
+/** Refused passwords recorded at or after `since` (with logViolations on). */
+export async function countPolicyViolations(app: FastifyInstance, since: Date): Promise<number> {
+  const row = await app.database.db
+    .selectFrom("policy_violations")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
 }

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "../../src/core/api"
+import { ok } from "~core/api"
 import {
   applyRuleUpdate,
   passwordPolicyConfigSchema,
   policyRuleUpdateSchema,
   type PasswordPolicyConfig
-} from "../../src/core/password-policy"
+} from "~core/password-policy"
+
 import { authenticate, requireAdmin } from "../auth/authenticate"
-import { ApiError, parseInput } from "../http/errors"
+import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { loadPasswordPolicy, savePasswordPolicy } from "./policy-service"
 
 /** What everyone may read: what the password hint is built from (strictMode makes every rule required). */
@@ -17,7 +18,7 @@ function publicView(policy: PasswordPolicyConfig) {
   return { config: { rules: policy.rules, customRules: policy.customRules, strictMode: policy.strictMode } }
 }
 
-/** What the admin screen reads and writes: rules, messages and options (spec section 7). */
+/** What the admin screen reads and writes: the rules, the refusal messages and the options. */
 function adminView(policy: PasswordPolicyConfig) {
   const { strictMode, allowOverride, logViolations, rateLimitAttempts, lockoutDuration } = policy
   return { ...publicView(policy), messages: policy.messages, options: { strictMode, allowOverride, logViolations, rateLimitAttempts, lockoutDuration } }
@@ -59,7 +60,7 @@ export async function policyRoutes(app: FastifyInstance) {
       next = parseInput(passwordPolicyConfigSchema, applyRuleUpdate(current, update))
     } catch (error) {
       if (error instanceof ApiError) throw error
-      throw new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details: [error instanceof Error ? error.message : String(error)] })
+      throw validationFailed([error instanceof Error ? error.message : String(error)])
     }
     await savePasswordPolicy(app, next)
     return ok(adminView(next))

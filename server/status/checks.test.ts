@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 
-import { PLANS, type Plan } from "../../src/core/plans"
+import { PLANS, type Plan } from "~core/plans"
+
 import { authenticationCheck, paymentCheck, paymentConfigurationProblems, runCheck } from "./checks"
 
 describe("the payment configuration check", () => {

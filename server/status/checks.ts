@@ -1,9 +1,10 @@
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import { PLANS, type Plan } from "../../src/core/plans"
-import { FEATURE_FLAGS } from "../../src/core/feature-flags"
-import type { ServiceId, ServiceState } from "../../src/core/service-status"
+import { PLANS, type Plan } from "~core/plans"
+import { FEATURE_FLAGS } from "~core/feature-flags"
+import type { ServiceId, ServiceState } from "~core/service-status"
+
 import { signAccessToken, verifyAccessToken } from "../auth/tokens"
 import type { Database } from "../db/database"
 
@@ -97,7 +98,7 @@ export function authenticationCheck(tokenSecret: string, now: () => number): Ser
  * What makes the payment configuration valid: the currency is set, every plan has whole,
  * non-negative prices, paid plans cost something, an annual price is below twelve monthly ones,
  * and plan ids are unique. No card provider is configured yet (real payments are a later issue;
- * the spec's checkout waits 2 s and makes no call), which is a valid state and said in the message.
+ * the checkout page waits 2 s and makes no payment call), which is a valid state and said in the message.
  */
 export function paymentConfigurationProblems(plans: readonly Plan[], currency: string): string[] {
   const problems: string[] = []

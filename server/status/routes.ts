@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify"
 
-import { fail, ok, type StatusReport } from "../../src/core/api"
-import { PRODUCT_NAME } from "../../src/core/company"
-import { STATUS_SERVICES, type ServiceId, type ServiceStatusEntry } from "../../src/core/service-status"
-import { APP_VERSION } from "../../src/core/version"
+import { fail, ok, type StatusReport } from "~core/api"
+import { PRODUCT_NAME } from "~core/company"
+import { STATUS_SERVICES, type ServiceId, type ServiceStatusEntry } from "~core/service-status"
+import { APP_VERSION } from "~core/version"
+
 import type { Database } from "../db/database"
 import {
   apiCheck,

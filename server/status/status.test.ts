@@ -3,7 +3,8 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { APP_VERSION } from "../../src/core/version"
+import { APP_VERSION } from "~core/version"
+
 import { makeTempDir, openTestDatabase, startTestApp, type TestApp } from "../test-support"
 
 describe("GET /api/status", () => {

@@ -1,0 +1,56 @@
+import fs from "node:fs/promises"
+import path from "node:path"
+
+import type { FastifyInstance } from "fastify"
+
+import type { AdminOverview } from "~core/feedback"
+
+import { countUsers } from "../auth/users"
+import { countFeedback } from "../feedback/feedback-service"
+import { feedbackImagesDir } from "../feedback/image-store"
+import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** "Recent" on the dashboard: new accounts and refused passwords of the last 30 days. */
+const OVERVIEW_WINDOW_DAYS = 30
+
+async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; latencyMs?: number; message?: string }> {
+  const started = performance.now()
+  try {
+    await check()
+    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 }
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The admin dashboard's figures: accounts, password policy, refused passwords, feedback and health. */
+export async function adminOverview(app: FastifyInstance): Promise<AdminOverview> {
+  const db = app.database.db
+  const since = new Date(app.clock() - OVERVIEW_WINDOW_DAYS * DAY_MS)
+  const [users, violations, policy, feedback] = await Promise.all([
+    countUsers(db, since),
+    countPolicyViolations(app, since),
+    loadPasswordPolicy(app),
+    countFeedback(db)
+  ])
+  const checks = {
+    database: await timed(() => app.database.ping()),
+    uploads: await timed(async () => {
+      const probe = path.join(feedbackImagesDir(app.config.dataDir), `.probe-${process.pid}`)
+      await fs.writeFile(probe, "")
+      await fs.rm(probe)
+    })
+  }
+  const results = Object.values(checks)
+  return {
+    users: { total: users.total, admins: users.admins, verified: users.verified, newLast30Days: users.createdSince },
+    policies: {
+      enabledRules: Object.values(policy.rules).filter((rule) => rule.enabled).length + policy.customRules.filter((rule) => rule.enabled).length,
+      customRules: policy.customRules.length
+    },
+    violations: { last30Days: violations },
+    feedback,
+    health: { percent: Math.round((results.filter((check) => check.ok).length / results.length) * 100), checks }
+  }
+}
