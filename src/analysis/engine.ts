@@ -55,6 +55,14 @@ export interface AnalysisEngine<Result, Options = void> {
   dispose(): Promise<void>
 }
 
+/** What callers may change of an engine's time-outs (each engine has its defaults). */
+export interface EngineTimeouts {
+  /** How long starting the engine (and loading a model it needs) may take. */
+  startTimeoutMs?: number
+  /** How long the engine's work on one image may take. */
+  runTimeoutMs?: number
+}
+
 /**
  * An absolute URL for a folder of the extension. Inside extension pages a root-relative path
  * would do too (e.g. tesseract.js resolves it against the page), but the worker and the WebAssembly

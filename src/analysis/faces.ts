@@ -4,7 +4,7 @@
 // and expression models load only once someone asks for them.
 import type * as FaceApiModule from "@vladmandic/face-api/dist/face-api.esm-nobundle.js"
 
-import { clampBox, defineEngine, OnceLoader, type AnalysisEngine, type Box } from "./engine"
+import { clampBox, defineEngine, OnceLoader, type AnalysisEngine, type Box, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, type Tf } from "./tfjs"
 
 /** "tiny": TinyFaceDetector (fast, default); "ssd": SSD MobileNet v1 (accurate, slower). */
@@ -40,11 +40,9 @@ export interface FacesResult {
 
 export type FacesEngine = AnalysisEngine<FacesResult, FacesOptions>
 
-export interface FacesEngineOptions {
+export interface FacesEngineOptions extends EngineTimeouts {
   /** Root-relative folder of the shipped models: face-api mangles chrome-extension:// URLs. */
   basePath?: string
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const FACES_START_FAILED_MESSAGE = "The face detection engine did not start. Reload the extension and try again."

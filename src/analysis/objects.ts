@@ -3,7 +3,7 @@
 // engines/objects/: nothing is fetched at run time.
 import type * as HumanModule from "../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"
 
-import { clampBox, defineEngine, extensionUrl, type AnalysisEngine, type Box } from "./engine"
+import { clampBox, defineEngine, extensionUrl, type AnalysisEngine, type Box, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, tfjsWasmPrefix, type Tf } from "./tfjs"
 
 export interface DetectedObject {
@@ -22,14 +22,12 @@ export interface ObjectsResult {
 
 export type ObjectsEngine = AnalysisEngine<ObjectsResult>
 
-export interface ObjectsEngineOptions {
+export interface ObjectsEngineOptions extends EngineTimeouts {
   /** Folder of the shipped centernet.json and centernet.bin inside the extension. */
   basePath?: string
   /** Detections below this score are dropped; CenterNet's scores run low, so not much above 0.3. */
   minScore?: number
   maxObjects?: number
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const OBJECTS_START_FAILED_MESSAGE = "The object detection engine did not start. Reload the extension and try again."

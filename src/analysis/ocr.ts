@@ -2,7 +2,7 @@
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/): nothing is fetched at run time.
 import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
 
-import { defineEngine, extensionUrl, toBlob, type AnalysisEngine } from "./engine"
+import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 
 export interface OcrBox {
   x0: number
@@ -31,13 +31,11 @@ export interface OcrResult {
 
 export type OcrEngine = AnalysisEngine<OcrResult>
 
-export interface OcrEngineOptions {
+export interface OcrEngineOptions extends EngineTimeouts {
   /** Folder of the shipped engine files inside the extension. */
   basePath?: string
   /** Language model(s) in that folder, e.g. "eng". */
   language?: string
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
