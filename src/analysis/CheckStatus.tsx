@@ -3,6 +3,7 @@
 import type { ReactNode } from "react"
 
 import type { AnalysisProgress } from "./engine"
+import { percent } from "./result-format"
 
 export type CheckPhase = { kind: "idle" } | { kind: "busy"; progress: AnalysisProgress } | { kind: "error"; message: string } | { kind: "done" }
 
@@ -13,7 +14,7 @@ export function CheckStatus({ testId, phase, finished, children }: { testId: str
       {phase.kind === "busy" && (
         <p>
           {phase.progress.stage}
-          {phase.progress.fraction !== undefined && ` (${Math.round(phase.progress.fraction * 100)} %)`}…
+          {phase.progress.fraction !== undefined && ` (${percent(phase.progress.fraction)})`}…
         </p>
       )}
       {phase.kind === "error" && (

@@ -3,13 +3,16 @@
 // the boxes over the image, start-up and run times. The end-to-end test and the bench drive it.
 import { useCallback, useEffect, useState } from "react"
 
+import { BoxOverlay, type LabelledBox } from "~ui/BoxOverlay"
 import { buttonStyles } from "~ui/styles"
 
 import { CheckStatus, type CheckPhase } from "./CheckStatus"
+import { ChooseImageButton } from "./ChooseImageButton"
 
-import type { AnalysisProgress, Box, ImageSource } from "./engine"
-import { createFacesEngine, type DetectedFace, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
+import type { AnalysisProgress, ImageSource } from "./engine"
+import { createFacesEngine, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
+import { countOf, describeFace, percent } from "./result-format"
 import { decodeImage, startTfjs } from "./tfjs"
 
 export const SAMPLE_PHOTO_PATH = "/engines/samples/sample1.jpg"
@@ -28,33 +31,70 @@ let objectsEngine: ObjectsEngine | null = null
 
 type Outcome = { kind: "faces"; result: FacesResult } | { kind: "objects"; result: ObjectsResult }
 
-type CheckState =
-  | Exclude<CheckPhase, { kind: "done" }>
-  | { kind: "done"; outcome: Outcome; loadMs: number | null; durationMs: number; decodeMs: number | null; source: string; imageUrl: string }
+type Done = { kind: "done"; outcome: Outcome; loadMs: number | null; durationMs: number; decodeMs: number | null; source: string; imageUrl: string }
 
-interface Mark {
-  box: Box
-  label: string
-}
+type CheckState = Exclude<CheckPhase, { kind: "done" }> | Done
 
-const percent = (score: number) => `${Math.round(score * 100)} %`
-
-export function describeFace(face: DetectedFace, index: number): string {
-  const parts = [`Face ${index + 1}: ${percent(face.score)}`]
-  if (face.age !== undefined) parts.push(`about ${face.age} years`)
-  if (face.gender) parts.push(`${face.gender}${face.genderScore !== undefined ? ` (${percent(face.genderScore)})` : ""}`)
-  if (face.expression) parts.push(`${face.expression}${face.expressionScore !== undefined ? ` (${percent(face.expressionScore)})` : ""}`)
-  return parts.join(", ")
-}
-
-function marksOf(outcome: Outcome): Mark[] {
-  if (outcome.kind === "faces") return outcome.result.faces.map((face, index) => ({ box: face.box, label: `${index + 1}` }))
-  return outcome.result.objects.map((object) => ({ box: object.box, label: `${object.label} ${percent(object.score)}` }))
+function boxesOf(outcome: Outcome): LabelledBox[] {
+  if (outcome.kind === "faces") return outcome.result.faces.map((face, index) => ({ ...face.box, label: `${index + 1}` }))
+  return outcome.result.objects.map((object) => ({ ...object.box, label: `${object.label} ${percent(object.score)}` }))
 }
 
 function linesOf(outcome: Outcome): string[] {
-  if (outcome.kind === "faces") return outcome.result.faces.map(describeFace)
+  if (outcome.kind === "faces") return outcome.result.faces.map((face, index) => `Face ${index + 1}: ${describeFace(face, { scores: true })}`)
   return outcome.result.objects.map((object) => `${object.label}: ${percent(object.score)} at ${object.box.x}, ${object.box.y} (${object.box.width} × ${object.box.height})`)
+}
+
+/** How many faces or objects were found, as a number and in words. */
+function foundOf(outcome: Outcome): { count: number; text: string } {
+  const count = outcome.kind === "faces" ? outcome.result.faces.length : outcome.result.objects.length
+  return { count, text: outcome.kind === "faces" ? countOf(count, "face", "faces") : countOf(count, "object", "objects") }
+}
+
+/** What one analysis found: figures, the image with its boxes, and a line per face or object. */
+function DetectionResult({ done }: { done: Done }) {
+  const found = foundOf(done.outcome)
+  return (
+    <>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        <dt className="text-gray-500">Image</dt>
+        <dd>
+          {done.source} ({done.outcome.result.imageWidth} × {done.outcome.result.imageHeight})
+        </dd>
+        <dt className="text-gray-500">Found</dt>
+        <dd data-testid="detect-count" data-value={found.count}>
+          {found.text}
+        </dd>
+        <dt className="text-gray-500">Image decoding</dt>
+        <dd data-testid="detect-decode-ms" data-value={done.decodeMs ?? ""}>
+          {done.decodeMs === null ? "already decoded" : `${done.decodeMs} ms`}
+        </dd>
+        <dt className="text-gray-500">Engine start</dt>
+        <dd data-testid="detect-load-ms" data-value={done.loadMs ?? ""}>
+          {done.loadMs === null ? "already running" : `${done.loadMs} ms`}
+        </dd>
+        <dt className="text-gray-500">Analysis</dt>
+        <dd data-testid="detect-duration-ms" data-value={done.durationMs}>
+          {done.durationMs} ms
+        </dd>
+      </dl>
+      <div className="relative inline-block max-w-full">
+        <img src={done.imageUrl} alt={`Analysed image: ${done.source}`} className="block max-h-[28rem] max-w-full" />
+        <BoxOverlay
+          boxes={boxesOf(done.outcome)}
+          width={done.outcome.result.imageWidth}
+          height={done.outcome.result.imageHeight}
+          tone={done.outcome.kind === "faces" ? "face" : "object"}
+          labelStyle="tag"
+        />
+      </div>
+      <ul data-testid="detect-result" data-result={JSON.stringify(done.outcome)} className="list-inside list-disc space-y-1">
+        {linesOf(done.outcome).map((line, index) => (
+          <li key={index}>{line}</li>
+        ))}
+      </ul>
+    </>
+  )
 }
 
 /** Engine set-ups already loaded in this page, so a start-up time is shown only when there was one. */
@@ -176,8 +216,6 @@ export function DetectionCheck() {
   }, [run])
 
   const busy = state.kind === "busy" || unloading
-  const count = state.kind === "done" ? (state.outcome.kind === "faces" ? state.outcome.result.faces.length : state.outcome.result.objects.length) : 0
-  const noun = state.kind === "done" && state.outcome.kind === "objects" ? "object" : "face"
 
   return (
     <section className="space-y-3 rounded-xl border border-gray-200 p-5" aria-labelledby="detect-heading">
@@ -207,21 +245,7 @@ export function DetectionCheck() {
         <button type="button" className={buttonStyles.primary} disabled={busy} onClick={() => void checkSample()}>
           Check with sample photo
         </button>
-        <label className={buttonStyles.secondary + (busy ? " pointer-events-none opacity-50" : " cursor-pointer")}>
-          Choose an image…
-          <input
-            type="file"
-            accept="image/*"
-            className="sr-only"
-            data-testid="detect-file"
-            disabled={busy}
-            onChange={(event) => {
-              const file = event.currentTarget.files?.[0]
-              event.currentTarget.value = ""
-              if (file) void run(file, file.name)
-            }}
-          />
-        </label>
+        <ChooseImageButton testId="detect-file" disabled={busy} onFile={(file) => void run(file, file.name)} />
         <button
           type="button"
           data-testid="detect-again"
@@ -241,55 +265,7 @@ export function DetectionCheck() {
         </p>
       )}
       <CheckStatus testId="detect-status" phase={state} finished={finished}>
-        {state.kind === "done" && (
-          <>
-            <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-              <dt className="text-gray-500">Image</dt>
-              <dd>
-                {state.source} ({state.outcome.result.imageWidth} × {state.outcome.result.imageHeight})
-              </dd>
-              <dt className="text-gray-500">Found</dt>
-              <dd data-testid="detect-count" data-value={count}>
-                {count} {noun}
-                {count === 1 ? "" : "s"}
-              </dd>
-              <dt className="text-gray-500">Image decoding</dt>
-              <dd data-testid="detect-decode-ms" data-value={state.decodeMs ?? ""}>
-                {state.decodeMs === null ? "already decoded" : `${state.decodeMs} ms`}
-              </dd>
-              <dt className="text-gray-500">Engine start</dt>
-              <dd data-testid="detect-load-ms" data-value={state.loadMs ?? ""}>
-                {state.loadMs === null ? "already running" : `${state.loadMs} ms`}
-              </dd>
-              <dt className="text-gray-500">Analysis</dt>
-              <dd data-testid="detect-duration-ms" data-value={state.durationMs}>
-                {state.durationMs} ms
-              </dd>
-            </dl>
-            <div className="relative inline-block max-w-full">
-              <img src={state.imageUrl} alt={`Analysed image: ${state.source}`} className="block max-h-[28rem] max-w-full" />
-              {marksOf(state.outcome).map((mark, index) => (
-                <div
-                  key={index}
-                  aria-hidden="true"
-                  className="absolute border-2 border-brand-primary"
-                  style={{
-                    left: `${(mark.box.x / state.outcome.result.imageWidth) * 100}%`,
-                    top: `${(mark.box.y / state.outcome.result.imageHeight) * 100}%`,
-                    width: `${(mark.box.width / state.outcome.result.imageWidth) * 100}%`,
-                    height: `${(mark.box.height / state.outcome.result.imageHeight) * 100}%`
-                  }}>
-                  <span className="absolute -top-5 left-0 whitespace-nowrap rounded bg-brand-primary px-1 text-xs text-white">{mark.label}</span>
-                </div>
-              ))}
-            </div>
-            <ul data-testid="detect-result" data-result={JSON.stringify(state.outcome)} className="list-inside list-disc space-y-1">
-              {linesOf(state.outcome).map((line, index) => (
-                <li key={index}>{line}</li>
-              ))}
-            </ul>
-          </>
-        )}
+        {state.kind === "done" && <DetectionResult done={state} />}
       </CheckStatus>
     </section>
   )

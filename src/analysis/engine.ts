@@ -1,5 +1,6 @@
-// The interface every local analysis engine (OCR, faces, objects) implements, and the helpers
-// they share: a time-out, a serial queue and load-once semantics.
+// The interface every local analysis engine (OCR, faces, objects) implements, and `defineEngine`,
+// which builds one from the engine's own steps: it adds the load-once start-up with its time-out,
+// the serial queue of runs, the run time-out and the freeing of what is no longer used.
 
 /** What an engine reports while it starts: a stage in words and, when known, how far it is (0–1). */
 export interface AnalysisProgress {
@@ -52,6 +53,14 @@ export interface AnalysisEngine<Result, Options = void> {
   run(image: ImageSource, options?: Options): Promise<Result>
   /** Frees the engine's worker and memory; a later load() starts it again. */
   dispose(): Promise<void>
+}
+
+/** What callers may change of an engine's time-outs (each engine has its defaults). */
+export interface EngineTimeouts {
+  /** How long starting the engine (and loading a model it needs) may take. */
+  startTimeoutMs?: number
+  /** How long the engine's work on one image may take. */
+  runTimeoutMs?: number
 }
 
 /**
@@ -154,4 +163,116 @@ export async function toBlob(image: ImageSource): Promise<Blob> {
   if (!context) throw new Error("The image could not be read.")
   context.drawImage(image, 0, 0)
   return canvas.convertToBlob({ type: "image/png" })
+}
+
+/** Settles like `work`, or rejects when it takes longer than the engine allows (see `EngineSteps`). */
+export type InTime = <T>(work: Promise<T>) => Promise<T>
+
+const ignoreProgress: ProgressListener = () => {}
+
+/**
+ * What is an engine's own: how it starts, frees, prepares and runs its library, and its words. The
+ * rest (load once, the time-outs, one run at a time, freeing a late start) comes from `defineEngine`.
+ */
+export interface EngineSteps<Handle, Result, Options = void> {
+  id: string
+  /** Starts the library and answers what runs need (a worker, the loaded modules). */
+  start(report: ProgressListener): Promise<Handle>
+  /** A start that takes longer is given up; its handle is freed when it arrives. */
+  startTimeoutMs: number
+  /** The error of a start that failed or took too long (the cause is kept). */
+  startFailedMessage: string
+  /** Frees a handle: on dispose, after a start that came too late, and when a failed run replaces it. */
+  free(handle: Handle): void | Promise<unknown>
+  /** Fills in defaults of the options and refuses those the engine cannot take, for load and run alike. */
+  resolveOptions?(options: Options | undefined): Options
+  /**
+   * Loads what these options need beyond the start (e.g. one model per option), before `load`
+   * answers and before each run. `inTime` gives a piece of that work the start's time-out and message.
+   */
+  prepare?(handle: Handle, options: Options, report: ProgressListener, inTime: InTime): Promise<void>
+  /** Analyses one image; `inTime` marks the library's own work, which gets the run time-out. */
+  run(handle: Handle, image: ImageSource, options: Options, inTime: InTime): Promise<Result>
+  runTimeoutMs: number
+  /** The error of a run whose library work took too long. */
+  runFailedMessage: string
+  /**
+   * A handle whose work failed or timed out in a run is freed and started afresh on the next run
+   * (for a worker that may be stuck or crashed). An image that could not be read keeps the handle.
+   */
+  replaceAfterFailedRun?: boolean
+}
+
+/** An engine from its own steps: see `EngineSteps` for what each one does and what is added. */
+export function defineEngine<Handle, Result, Options = void>(steps: EngineSteps<Handle, Result, Options>): AnalysisEngine<Result, Options> {
+  const queue = new SerialQueue()
+  const resolveOptions = steps.resolveOptions ?? ((options: Options | undefined) => options as Options)
+
+  const asStartFailure = (error: unknown) =>
+    error instanceof Error && error.message === steps.startFailedMessage ? error : new Error(steps.startFailedMessage, { cause: error })
+
+  const inStartTime: InTime = (work) =>
+    withTimeout(work, steps.startTimeoutMs, steps.startFailedMessage).catch((error: unknown) => {
+      throw asStartFailure(error)
+    })
+
+  const free = async (handle: Handle) => steps.free(handle)
+
+  const loader = new OnceLoader<Handle>(async (report) => {
+    // A start given up on reports nothing more: its progress would mix with the next attempt's.
+    let givenUp = false
+    // Called inside a promise so that a step that throws at once fails like one that rejects.
+    const starting = new Promise<Handle>((resolve) => {
+      resolve(
+        steps.start((progress) => {
+          if (!givenUp) report(progress)
+        })
+      )
+    })
+    try {
+      return await inStartTime(starting)
+    } catch (error) {
+      givenUp = true
+      void starting.then(free).catch(() => {})
+      throw error
+    }
+  })
+
+  async function prepared(options: Options, onProgress?: ProgressListener): Promise<Handle> {
+    const handle = await loader.load(onProgress)
+    await steps.prepare?.(handle, options, onProgress ?? ignoreProgress, inStartTime)
+    return handle
+  }
+
+  async function runOnce(image: ImageSource, options: Options): Promise<Result> {
+    const handle = await prepared(options)
+    let engineFailed = false
+    const inRunTime: InTime = (work) =>
+      withTimeout(work, steps.runTimeoutMs, steps.runFailedMessage).catch((error: unknown) => {
+        engineFailed = true
+        throw error
+      })
+    try {
+      return await steps.run(handle, image, options, inRunTime)
+    } catch (error) {
+      if (steps.replaceAfterFailedRun && engineFailed) {
+        const stale = await loader.reset()
+        if (stale !== null) void free(stale).catch(() => {})
+      }
+      throw error
+    }
+  }
+
+  return {
+    id: steps.id,
+    load: async (onProgress, options) => {
+      await prepared(resolveOptions(options), onProgress)
+    },
+    run: (image, options) => queue.run(() => runOnce(image, resolveOptions(options))),
+    dispose: () =>
+      queue.run(async () => {
+        const handle = await loader.reset()
+        if (handle !== null) await free(handle)
+      })
+  }
 }

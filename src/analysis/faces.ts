@@ -4,19 +4,8 @@
 // and expression models load only once someone asks for them.
 import type * as FaceApiModule from "@vladmandic/face-api/dist/face-api.esm-nobundle.js"
 
-import {
-  clampBox,
-  OnceLoader,
-  SerialQueue,
-  withTimeout,
-  type AnalysisEngine,
-  type Box,
-  type ImageSource,
-  type ProgressListener
-} from "./engine"
+import { clampBox, defineEngine, OnceLoader, type AnalysisEngine, type Box, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, type Tf } from "./tfjs"
-
-export type { Box } from "./engine"
 
 /** "tiny": TinyFaceDetector (fast, default); "ssd": SSD MobileNet v1 (accurate, slower). */
 export type FaceDetector = "tiny" | "ssd"
@@ -51,11 +40,9 @@ export interface FacesResult {
 
 export type FacesEngine = AnalysisEngine<FacesResult, FacesOptions>
 
-export interface FacesEngineOptions {
+export interface FacesEngineOptions extends EngineTimeouts {
   /** Root-relative folder of the shipped models: face-api mangles chrome-extension:// URLs. */
   basePath?: string
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const FACES_START_FAILED_MESSAGE = "The face detection engine did not start. Reload the extension and try again."
@@ -138,90 +125,64 @@ type FaceApi = typeof FaceApiModule
 interface Runtime {
   faceapi: FaceApi
   tf: Tf
+  /** The networks asked for so far, each loaded once (a failed load is tried again). */
+  models: Map<FaceModel, OnceLoader<void>>
 }
 
-const asStartFailure = (error: unknown) =>
-  error instanceof Error && error.message === FACES_START_FAILED_MESSAGE ? error : new Error(FACES_START_FAILED_MESSAGE, { cause: error })
-
 export function createFacesEngine({ basePath = "/engines/faces", startTimeoutMs = 30_000, runTimeoutMs = 30_000 }: FacesEngineOptions = {}): FacesEngine {
-  const queue = new SerialQueue()
-  const models = new Map<FaceModel, Promise<void>>()
-
-  const runtime = new OnceLoader<Runtime>(async (onProgress) => {
-    onProgress({ stage: "Starting the face detection engine", fraction: 0 })
-    try {
-      const [faceapi, tf] = await withTimeout(
-        Promise.all([import("@vladmandic/face-api/dist/face-api.esm-nobundle.js"), startTfjs()]),
-        startTimeoutMs,
-        FACES_START_FAILED_MESSAGE
-      )
-      return { faceapi, tf }
-    } catch (error) {
-      throw asStartFailure(error)
+  return defineEngine<Runtime, FacesResult, FacesOptions>({
+    id: "faces",
+    startTimeoutMs,
+    startFailedMessage: FACES_START_FAILED_MESSAGE,
+    runTimeoutMs,
+    runFailedMessage: FACES_RUN_FAILED_MESSAGE,
+    resolveOptions: resolveFacesOptions,
+    start: async (report) => {
+      report({ stage: "Starting the face detection engine", fraction: 0 })
+      const [faceapi, tf] = await Promise.all([import("@vladmandic/face-api/dist/face-api.esm-nobundle.js"), startTfjs()])
+      return { faceapi, tf, models: new Map() }
+    },
+    // The tfjs runtime stays: the objects engine may be using it.
+    free: ({ faceapi, models }) => {
+      for (const [model, loader] of models) if (loader.started) faceapi.nets[model].dispose(false)
+    },
+    /** Loads each missing network the options need, reporting each. */
+    prepare: async ({ faceapi, models }, options, report, inTime) => {
+      const needed = modelsFor(options)
+      for (const [index, model] of needed.entries()) {
+        let loader = models.get(model)
+        if (!loader) {
+          loader = new OnceLoader(() => inTime(faceapi.nets[model].loadFromUri(basePath)))
+          models.set(model, loader)
+        }
+        if (!loader.started) report({ stage: MODEL_STAGES[model], fraction: index / needed.length })
+        await loader.load()
+      }
+      report({ stage: "Face detection ready", fraction: 1 })
+    },
+    run: async ({ faceapi, tf }, image, options, inTime) => {
+      const { tensor, width, height, scale } = await imageTensor(tf, image, analysisSide(options))
+      try {
+        const detectorOptions =
+          options.detector === "ssd"
+            ? new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })
+            : new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 })
+        // face-api's type declarations carry their own copy of tfjs's; at run time it is the same tfjs-core.
+        const task = faceapi.detectAllFaces(tensor as unknown as Parameters<FaceApi["detectAllFaces"]>[0], detectorOptions)
+        const found: RawFace[] = options.attributes
+          ? await inTime(task.withAgeAndGender().withFaceExpressions().run()).then((faces) =>
+              faces.map((face) => ({ ...face, expressions: { ...face.expressions } }))
+            )
+          : await inTime(task.run()).then((faces) => faces.map((detection) => ({ detection })))
+        return {
+          faces: sortFaces(found.map((face) => toDetectedFace(face, width, height, scale))),
+          imageWidth: width,
+          imageHeight: height,
+          detector: options.detector
+        }
+      } finally {
+        tensor.dispose()
+      }
     }
   })
-
-  /** Starts tfjs and face-api, then loads each missing network the options need, reporting each. */
-  async function prepare(options: FacesOptions, onProgress?: ProgressListener): Promise<Runtime> {
-    const report: ProgressListener = onProgress ?? (() => {})
-    const started = await runtime.load(onProgress)
-    const needed = modelsFor(options)
-    for (const [index, model] of needed.entries()) {
-      let loading = models.get(model)
-      if (!loading) {
-        report({ stage: MODEL_STAGES[model], fraction: index / needed.length })
-        const attempt = withTimeout(started.faceapi.nets[model].loadFromUri(basePath), startTimeoutMs, FACES_START_FAILED_MESSAGE).catch((error: unknown) => {
-          if (models.get(model) === attempt) models.delete(model)
-          throw asStartFailure(error)
-        })
-        models.set(model, attempt)
-        loading = attempt
-      }
-      await loading
-    }
-    report({ stage: "Face detection ready", fraction: 1 })
-    return started
-  }
-
-  async function detect(image: ImageSource, options: FacesOptions): Promise<FacesResult> {
-    const { faceapi, tf } = await prepare(options)
-    const { tensor, width, height, scale } = await imageTensor(tf, image, analysisSide(options))
-    try {
-      const detectorOptions =
-        options.detector === "ssd"
-          ? new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 })
-          : new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 })
-      // face-api's type declarations carry their own copy of tfjs's; at run time it is the same tfjs-core.
-      const task = faceapi.detectAllFaces(tensor as unknown as Parameters<FaceApi["detectAllFaces"]>[0], detectorOptions)
-      const found: RawFace[] = options.attributes
-        ? await withTimeout(task.withAgeAndGender().withFaceExpressions().run(), runTimeoutMs, FACES_RUN_FAILED_MESSAGE).then((faces) =>
-            faces.map((face) => ({ ...face, expressions: { ...face.expressions } }))
-          )
-        : await withTimeout(task.run(), runTimeoutMs, FACES_RUN_FAILED_MESSAGE).then((faces) => faces.map((detection) => ({ detection })))
-      return {
-        faces: sortFaces(found.map((face) => toDetectedFace(face, width, height, scale))),
-        imageWidth: width,
-        imageHeight: height,
-        detector: options.detector
-      }
-    } finally {
-      tensor.dispose()
-    }
-  }
-
-  return {
-    id: "faces",
-    load: async (onProgress, options) => {
-      await prepare(resolveFacesOptions(options), onProgress)
-    },
-    run: (image, options) => queue.run(() => detect(image, resolveFacesOptions(options))),
-    dispose: () =>
-      queue.run(async () => {
-        const loaded = [...models.keys()]
-        models.clear()
-        const started = await runtime.reset()
-        // The tfjs runtime stays: the objects engine may be using it.
-        for (const model of loaded) started?.faceapi.nets[model].dispose(false)
-      })
-  }
 }

@@ -3,7 +3,7 @@
 // engines/objects/: nothing is fetched at run time.
 import type * as HumanModule from "../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"
 
-import { clampBox, extensionUrl, OnceLoader, SerialQueue, withTimeout, type AnalysisEngine, type Box, type ImageSource } from "./engine"
+import { clampBox, defineEngine, extensionUrl, type AnalysisEngine, type Box, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, tfjsWasmPrefix, type Tf } from "./tfjs"
 
 export interface DetectedObject {
@@ -22,14 +22,12 @@ export interface ObjectsResult {
 
 export type ObjectsEngine = AnalysisEngine<ObjectsResult>
 
-export interface ObjectsEngineOptions {
+export interface ObjectsEngineOptions extends EngineTimeouts {
   /** Folder of the shipped centernet.json and centernet.bin inside the extension. */
   basePath?: string
   /** Detections below this score are dropped; CenterNet's scores run low, so not much above 0.3. */
   minScore?: number
   maxObjects?: number
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const OBJECTS_START_FAILED_MESSAGE = "The object detection engine did not start. Reload the extension and try again."
@@ -94,9 +92,6 @@ interface Runtime {
   tf: Tf
 }
 
-const asStartFailure = (error: unknown) =>
-  error instanceof Error && error.message === OBJECTS_START_FAILED_MESSAGE ? error : new Error(OBJECTS_START_FAILED_MESSAGE, { cause: error })
-
 export function createObjectsEngine({
   basePath = "/engines/objects",
   minScore = 0.3,
@@ -104,52 +99,34 @@ export function createObjectsEngine({
   startTimeoutMs = 30_000,
   runTimeoutMs = 30_000
 }: ObjectsEngineOptions = {}): ObjectsEngine {
-  const queue = new SerialQueue()
-
-  const runtime = new OnceLoader<Runtime>(async (onProgress) => {
-    onProgress({ stage: "Starting the object detection engine", fraction: 0 })
-    const starting = (async () => {
+  return defineEngine<Runtime, ObjectsResult>({
+    id: "objects",
+    startTimeoutMs,
+    startFailedMessage: OBJECTS_START_FAILED_MESSAGE,
+    runTimeoutMs,
+    runFailedMessage: OBJECTS_RUN_FAILED_MESSAGE,
+    start: async (report) => {
+      report({ stage: "Starting the object detection engine", fraction: 0 })
       // Human's package `exports` map has no "./" keys, so its sub-paths resolve only by file path.
       const [{ Human }, tf] = await Promise.all([import("../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"), startTfjs()])
-      onProgress({ stage: "Loading object model", fraction: 0.3 })
+      report({ stage: "Loading object model", fraction: 0.3 })
       const human = new Human(humanConfig({ modelBasePath: `${extensionUrl(basePath)}/`, wasmPath: tfjsWasmPrefix(), minScore, maxObjects }))
       await human.load()
+      report({ stage: "Object detection ready", fraction: 1 })
       return { human, tf }
-    })()
-    try {
-      const started = await withTimeout(starting, startTimeoutMs, OBJECTS_START_FAILED_MESSAGE)
-      onProgress({ stage: "Object detection ready", fraction: 1 })
-      return started
-    } catch (error) {
-      void starting.then(({ human }) => freeModels(human)).catch(() => {})
-      throw asStartFailure(error)
+    },
+    free: ({ human }) => freeModels(human),
+    run: async ({ human, tf }, image, _options, inTime) => {
+      const { tensor, width, height, scale } = await imageTensor(tf, image, MAX_SIDE)
+      try {
+        const result = await inTime(human.detect(tensor))
+        if (result.error) throw new Error(`Object detection failed: ${result.error}`)
+        return { objects: toDetectedObjects(result.object, width, height, minScore, scale), imageWidth: width, imageHeight: height }
+      } finally {
+        tensor.dispose()
+      }
     }
   })
-
-  async function detect(image: ImageSource): Promise<ObjectsResult> {
-    const { human, tf } = await runtime.load()
-    const { tensor, width, height, scale } = await imageTensor(tf, image, MAX_SIDE)
-    try {
-      const result = await withTimeout(human.detect(tensor), runTimeoutMs, OBJECTS_RUN_FAILED_MESSAGE)
-      if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-      return { objects: toDetectedObjects(result.object, width, height, minScore, scale), imageWidth: width, imageHeight: height }
-    } finally {
-      tensor.dispose()
-    }
-  }
-
-  return {
-    id: "objects",
-    load: async (onProgress) => {
-      await runtime.load(onProgress)
-    },
-    run: (image) => queue.run(() => detect(image)),
-    dispose: () =>
-      queue.run(async () => {
-        const started = await runtime.reset()
-        if (started) freeModels(started.human)
-      })
-  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/): nothing is fetched at run time.
 import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
 
-import { extensionUrl, OnceLoader, SerialQueue, toBlob, withTimeout, type AnalysisEngine, type ImageSource, type ProgressListener } from "./engine"
+import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 
 export interface OcrBox {
   x0: number
@@ -31,13 +31,11 @@ export interface OcrResult {
 
 export type OcrEngine = AnalysisEngine<OcrResult>
 
-export interface OcrEngineOptions {
+export interface OcrEngineOptions extends EngineTimeouts {
   /** Folder of the shipped engine files inside the extension. */
   basePath?: string
   /** Language model(s) in that folder, e.g. "eng". */
   language?: string
-  startTimeoutMs?: number
-  runTimeoutMs?: number
 }
 
 export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
@@ -74,68 +72,44 @@ export function createOcrEngine({
   startTimeoutMs = 20_000,
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
-  const queue = new SerialQueue()
-  let report: ProgressListener = () => {}
-
-  const loader = new OnceLoader<Worker>(async (onProgress) => {
-    const base = extensionUrl(basePath)
-    report = onProgress
-    onProgress({ stage: "Loading the text recognition engine", fraction: 0 })
-    const starting = createWorker(language, OEM.LSTM_ONLY, {
-      workerPath: `${base}/worker.min.js`,
-      corePath: base,
-      langPath: base,
-      workerBlobURL: false,
-      gzip: true,
-      cacheMethod: "none",
-      logger: (message: LoggerMessage) => {
-        const stage = STAGES[message.status] ?? message.status
-        report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })
-      },
-      errorHandler: (error: unknown) => console.error("Text recognition worker:", error)
-    })
-    try {
-      const worker = await withTimeout(starting, startTimeoutMs, OCR_START_FAILED_MESSAGE)
-      onProgress({ stage: "Text recognition ready", fraction: 1 })
+  return defineEngine<Worker, OcrResult>({
+    id: "ocr",
+    startTimeoutMs,
+    startFailedMessage: OCR_START_FAILED_MESSAGE,
+    runTimeoutMs,
+    runFailedMessage: OCR_RUN_FAILED_MESSAGE,
+    // A stuck or crashed worker is replaced on the next run.
+    replaceAfterFailedRun: true,
+    start: async (report) => {
+      const base = extensionUrl(basePath)
+      report({ stage: "Loading the text recognition engine", fraction: 0 })
+      const worker = await createWorker(language, OEM.LSTM_ONLY, {
+        workerPath: `${base}/worker.min.js`,
+        corePath: base,
+        langPath: base,
+        workerBlobURL: false,
+        gzip: true,
+        cacheMethod: "none",
+        logger: (message: LoggerMessage) => {
+          const stage = STAGES[message.status] ?? message.status
+          report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })
+        },
+        errorHandler: (error: unknown) => console.error("Text recognition worker:", error)
+      })
+      report({ stage: "Text recognition ready", fraction: 1 })
       return worker
-    } catch (error) {
-      // A worker that starts after the time-out is not used: free it.
-      void starting.then((late) => late.terminate()).catch(() => {})
-      if (error instanceof Error && error.message === OCR_START_FAILED_MESSAGE) throw error
-      throw new Error(OCR_START_FAILED_MESSAGE, { cause: error })
-    }
-  })
-
-  async function recognise(image: ImageSource): Promise<OcrResult> {
-    const worker = await loader.load()
-    const blob = await toBlob(image)
-    const started = performance.now()
-    try {
-      const { data } = await withTimeout(worker.recognize(blob, {}, { text: true, blocks: true }), runTimeoutMs, OCR_RUN_FAILED_MESSAGE)
+    },
+    free: (worker) => worker.terminate(),
+    run: async (worker, image, _options, inTime) => {
+      const blob = await toBlob(image)
+      const started = performance.now()
+      const { data } = await inTime(worker.recognize(blob, {}, { text: true, blocks: true }))
       return {
         text: data.text.trim(),
         confidence: round(data.confidence) / 100,
         words: wordsOf(data.blocks),
         durationMs: Math.round(performance.now() - started)
       }
-    } catch (error) {
-      // A stuck or crashed worker is replaced on the next run.
-      const stale = await loader.reset()
-      void stale?.terminate().catch(() => {})
-      throw error
     }
-  }
-
-  return {
-    id: "ocr",
-    load: async (onProgress) => {
-      await loader.load(onProgress)
-    },
-    run: (image) => queue.run(() => recognise(image)),
-    dispose: () =>
-      queue.run(async () => {
-        const worker = await loader.reset()
-        await worker?.terminate()
-      })
-  }
+  })
 }

@@ -11,11 +11,17 @@ export function percent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`
 }
 
-/** "confidence 92%, about 31 years, female, happy" (the attributes only when they were estimated). */
-export function describeFace(face: DetectedFace): string {
+/** "happy", or with its score "happy (61%)". */
+const withScore = (value: string, score: number | undefined, scores: boolean) => (scores && score !== undefined ? `${value} (${percent(score)})` : value)
+
+/**
+ * "confidence 92%, about 31 years, female, happy" (the attributes only when they were estimated);
+ * with `scores`, how sure the estimate of gender and expression is: "female (74%), happy (61%)".
+ */
+export function describeFace(face: DetectedFace, { scores = false }: { scores?: boolean } = {}): string {
   const parts = [`confidence ${percent(face.score)}`]
   if (face.age !== undefined) parts.push(`about ${Math.round(face.age)} years`)
-  if (face.gender) parts.push(face.gender)
-  if (face.expression) parts.push(face.expression)
+  if (face.gender) parts.push(withScore(face.gender, face.genderScore, scores))
+  if (face.expression) parts.push(withScore(face.expression, face.expressionScore, scores))
   return parts.join(", ")
 }

@@ -4,10 +4,12 @@
 import { useCallback, useEffect, useRef, useState } from "react"
 
 import { CheckStatus, type CheckPhase } from "~analysis/CheckStatus"
+import { ChooseImageButton } from "~analysis/ChooseImageButton"
 import { DetectionCheck } from "~analysis/DetectionCheck"
 import type { ImageSource } from "~analysis/engine"
 import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
+import { percent } from "~analysis/result-format"
 import { PRODUCT_NAME } from "~core/company"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
@@ -84,21 +86,7 @@ function EnginesPage() {
           <button type="button" className={buttonStyles.primary} disabled={busy} onClick={() => void sampleImage().then((image) => analyse(image, "sample text", true))}>
             Check with sample text
           </button>
-          <label className={buttonStyles.secondary + (busy ? " pointer-events-none opacity-50" : " cursor-pointer")}>
-            Choose an image…
-            <input
-              type="file"
-              accept="image/*"
-              className="sr-only"
-              data-testid="ocr-file"
-              disabled={busy}
-              onChange={(event) => {
-                const file = event.currentTarget.files?.[0]
-                event.currentTarget.value = ""
-                if (file) void analyse(file, file.name, false)
-              }}
-            />
-          </label>
+          <ChooseImageButton testId="ocr-file" disabled={busy} onFile={(file) => void analyse(file, file.name, false)} />
           <button
             type="button"
             className={buttonStyles.ghost}
@@ -128,7 +116,7 @@ function EnginesPage() {
                   {state.result.durationMs} ms
                 </dd>
                 <dt className="text-gray-500">Confidence</dt>
-                <dd data-testid="ocr-confidence">{Math.round(state.result.confidence * 100)} %</dd>
+                <dd data-testid="ocr-confidence">{percent(state.result.confidence)}</dd>
                 <dt className="text-gray-500">Words</dt>
                 <dd data-testid="ocr-word-count">{state.result.words.length}</dd>
               </dl>
