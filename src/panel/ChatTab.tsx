@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react"
 
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 
 export const MAX_CHAT_IMAGES = 4
 

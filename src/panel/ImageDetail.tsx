@@ -7,7 +7,7 @@ import { BoxOverlay, type BoxTone, type LabelledBox } from "~ui/BoxOverlay"
 
 import { cachedResult, describe, resultKey, runAnalysis, summarise, type AnalysisOutcome } from "./analyses"
 import { addToHistory } from "./history"
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type AnalysisKind, type PanelSettings } from "./settings"
 import { SIGNED_OUT_CODE, VqaRequestError } from "./vqa-client"
 

@@ -16,7 +16,7 @@ import { addToHistory, clearHistory, HISTORY_KEY, loadHistory, type HistoryEntry
 import { HistoryTab } from "./HistoryTab"
 import { ImageDetail } from "./ImageDetail"
 import { ImagesTab, type ImageFilters } from "./ImagesTab"
-import { collectTabImages, type PanelImage } from "./page-images"
+import { collectTabImages, type PanelImage } from "./tab-images"
 import { DEFAULT_PANEL_SETTINGS, loadPanelSettings, PANEL_SETTINGS_KEY, parsePanelSettings, savePanelSettings, type AnalysisKind, type PanelSettings } from "./settings"
 import { SettingsTab } from "./SettingsTab"
 import { TabBar, tabId, tabPanelId, type PanelTab } from "./TabBar"

@@ -10,7 +10,7 @@ import { objectLabels, resultKey, summarise } from "./analyses"
 import { chatHistoryFor, type ChatMessage } from "./ChatTab"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"
-import { imageTypeOf, mergeFrameImages, type PanelImage } from "./page-images"
+import { imageTypeOf, mergeFrameImages, type PanelImage } from "./tab-images"
 import { DEFAULT_PANEL_SETTINGS, parseApiOrigin, parsePanelSettings } from "./settings"
 import { recentHistory } from "./vqa-client"
 
