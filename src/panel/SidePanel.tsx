@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react"
 
 import { DEFAULT_IMAGE_FILTER } from "~core/image-size"
-import { isPageImagesChanged } from "~core/page-images"
+import { pageImagesChanged } from "~extension/messages"
 import { loadAccount, type AccountState } from "~extension/account"
 import { getActiveTab } from "~extension/active-tab"
 import { API_ORIGIN_STORAGE_KEY, getApiOrigin } from "~extension/api-origin"
@@ -109,7 +109,7 @@ export function SidePanel() {
 
     let changeTimer: ReturnType<typeof setTimeout> | undefined
     const onMessage = (message: unknown, sender: chrome.runtime.MessageSender) => {
-      if (!isPageImagesChanged(message) || sender.tab?.id === undefined || sender.tab.id !== scannedTab.current) return
+      if (!pageImagesChanged.is(message) || sender.tab?.id === undefined || sender.tab.id !== scannedTab.current) return
       clearTimeout(changeTimer)
       changeTimer = setTimeout(() => rescan(scannedTab.current), RESCAN_AFTER_CHANGE_MS)
     }

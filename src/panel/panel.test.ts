@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import type { PageImage } from "~core/page-images"
+import type { PageImage } from "~extension/messages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { describeFace } from "~analysis/result-format"
