@@ -17,17 +17,15 @@ import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/
 import {
   EXTENSION_AUTH_STATUS_REQUEST,
   EXTENSION_LOGOUT_REQUEST,
-  extensionErrorAnswer,
-  extensionSuccessAnswer,
   parseExtensionMessage,
   unknownMessageTypeError,
   websiteLoginMessage,
   websiteLogoutMessage,
   websiteSyncMessage,
-  type ExtensionAnswer,
   type WebsiteMessage
 } from "~core/extension-messages"
 import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~core/limits"
+import { extensionErrorAnswer, extensionSuccessAnswer, type ExtensionAnswer } from "~core/protocol"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
 import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"

@@ -6,8 +6,10 @@ import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extensio
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 import { SIGN_OUT_REQUEST } from "~extension/messages"
 
-import { connectedSitePages, isOwnExtensionPage, isSiteLogoutPending, isSiteSender, listenToSiteLinks, PENDING_SITE_LOGOUT_KEY } from "./site-link"
-import { handleSiteMessage, SIGNED_OUT_IN_EXTENSION_ERROR } from "./site-messages"
+import { listenToMessages } from "./message-routes"
+import { connectedSitePages, listenToSiteLinks, pendingSiteLogoutItem } from "./site-link"
+import { SIGNED_OUT_IN_EXTENSION_ERROR } from "./site-messages"
+import { handleSiteMessage } from "./site-messages.test-support"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
 const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/dashboard" }
@@ -73,26 +75,10 @@ beforeEach(async () => {
   vi.stubGlobal("fetch", fakeFetch)
   await fake.storage.local.set({ apiOrigin: "http://api.test" })
   listenToSiteLinks(fake.runtime as unknown as typeof chrome.runtime)
+  listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
 })
 afterEach(() => {
   vi.unstubAllGlobals()
-})
-
-describe("who may speak for the site", () => {
-  it("accepts the site's origins and the extension's own site tab, nothing else", () => {
-    expect(isSiteSender(SITE)).toBe(true)
-    expect(isSiteSender({ id: fake.runtime.id, url: `${EXTENSION}/tabs/site.html#/dashboard` })).toBe(true)
-    expect(isSiteSender({ id: fake.runtime.id, url: `${EXTENSION}/popup.html` })).toBe(false)
-    expect(isSiteSender({ id: "another-extension", url: `chrome-extension://another-extension/tabs/site.html` })).toBe(false)
-    expect(isSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)
-    expect(isSiteSender(undefined)).toBe(false)
-  })
-
-  it("treats only pages of the extension as its own (a content script's sender is the web page)", () => {
-    expect(isOwnExtensionPage({ id: fake.runtime.id, url: `${EXTENSION}/popup.html` })).toBe(true)
-    expect(isOwnExtensionPage({ id: fake.runtime.id, url: "https://example.com/" })).toBe(false)
-    expect(isOwnExtensionPage({ id: "someone-else", url: `${EXTENSION}/popup.html` })).toBe(false)
-  })
 })
 
 describe("the site-link ports", () => {
@@ -128,7 +114,7 @@ describe("the site-link ports", () => {
     expect(await readExtensionSession()).not.toBeNull()
     expect(await sendInternal({ type: SIGN_OUT_REQUEST }, { id: fake.runtime.id, url: `${EXTENSION}/popup.html` })).toEqual({ success: true })
     expect(fake.storage.local.items.has(EXTENSION_SESSION_KEY)).toBe(false)
-    expect(await isSiteLogoutPending()).toBe(true)
+    expect(await pendingSiteLogoutItem.get()).toBe(true)
 
     // The next page's sync does not sign the extension back in; it gets the logout request.
     const answer = await handleSiteMessage(websiteSyncMessage({ user: ada, authToken: "site-token" }), SITE, fakeFetch)
@@ -139,14 +125,14 @@ describe("the site-link ports", () => {
     await vi.waitFor(() => expect(next.posted).toHaveLength(1))
     expect(next.posted[0]!.type).toBe(EXTENSION_LOGOUT_REQUEST)
     next.answer({ success: true })
-    await vi.waitFor(async () => expect(await isSiteLogoutPending()).toBe(false))
+    await vi.waitFor(async () => expect(await pendingSiteLogoutItem.get()).toBe(false))
     next.close()
   })
 
   it("forgets a pending logout when the user signs in on the site again", async () => {
-    await fake.storage.local.set({ [PENDING_SITE_LOGOUT_KEY]: true })
+    await fake.storage.local.set({ [pendingSiteLogoutItem.key]: true })
     expect(await handleSiteMessage(websiteLoginMessage({ user: ada, authToken: "site-token" }), SITE, fakeFetch)).toEqual({ success: true })
-    expect(await isSiteLogoutPending()).toBe(false)
+    expect(await pendingSiteLogoutItem.get()).toBe(false)
     expect((await readExtensionSession())?.user.email).toBe(ada.email)
   })
 })

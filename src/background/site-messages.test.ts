@@ -1,20 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage } from "~core/extension-messages"
+import { INVALID_TIMESTAMP_ERROR, INVALID_WEBSITE_TYPE_ERROR, websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage } from "~core/extension-messages"
 import type { User } from "~core/user"
 import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 
-import {
-  handleSiteMessage,
-  INVALID_WEBSITE_MESSAGE_ERROR,
-  INVALID_WEBSITE_PAYLOAD_ERROR,
-  INVALID_WEBSITE_TIMESTAMP_ERROR,
-  INVALID_WEBSITE_TYPE_ERROR,
-  listenToSiteMessages,
-  parseWebsiteMessage,
-  SENDER_NOT_ALLOWED_ERROR
-} from "./site-messages"
+import { listenToMessages } from "./message-routes"
+import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
+import { handleSiteMessage } from "./site-messages.test-support"
 
 const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
 const API = "http://api.test"
@@ -55,32 +48,6 @@ afterEach(() => {
 
 const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
 
-describe("parseWebsiteMessage", () => {
-  it("accepts the three website messages as the site builds them", () => {
-    expect(parseWebsiteMessage(login(ada))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGIN", authToken: "site-u1", user: ada } })
-    expect(parseWebsiteMessage(websiteSyncMessage({ user: ada, authToken: "t" }))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_SYNC" } })
-    expect(parseWebsiteMessage(websiteLogoutMessage())).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGOUT" } })
-  })
-
-  it.each([
-    [null, INVALID_WEBSITE_MESSAGE_ERROR],
-    ["WEBSITE_AUTH_LOGIN", INVALID_WEBSITE_MESSAGE_ERROR],
-    [[], INVALID_WEBSITE_MESSAGE_ERROR],
-    [{ timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
-    [{ type: 42, timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
-    [{ type: "EXTENSION_AUTH_STATUS_REQUEST", timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
-    [{ type: "WEBSITE_AUTH_LOGOUT" }, INVALID_WEBSITE_TIMESTAMP_ERROR],
-    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: "1" }, INVALID_WEBSITE_TIMESTAMP_ERROR],
-    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: Number.NaN }, INVALID_WEBSITE_TIMESTAMP_ERROR],
-    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1 }, INVALID_WEBSITE_PAYLOAD_ERROR],
-    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1, payload: { user: ada, tokens: { authToken: "" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
-    [{ type: "WEBSITE_AUTH_SYNC", timestamp: 1, payload: { user: { name: "x" }, tokens: { authToken: "t" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
-    [{ type: "WEBSITE_OTHER", timestamp: 1 }, "Unknown message type: WEBSITE_OTHER"]
-  ])("refuses %j", (raw, error) => {
-    expect(parseWebsiteMessage(raw)).toEqual({ ok: false, error })
-  })
-})
-
 describe("handleSiteMessage", () => {
   it("answers {success: false, error} to a page outside the site's origins and does nothing", async () => {
     for (const sender of [undefined, {}, { origin: "http://evil.example", url: "http://evil.example/" }, { id: "otherextension", url: "chrome-extension://otherextension/a.html" }]) {
@@ -93,7 +60,7 @@ describe("handleSiteMessage", () => {
   it("answers {success: false, error} to a malformed message", async () => {
     await expect(handleSiteMessage({ type: "WEBSITE_AUTH_LOGIN", timestamp: "now" }, SITE, fakeFetch)).resolves.toEqual({
       success: false,
-      error: INVALID_WEBSITE_TIMESTAMP_ERROR
+      error: INVALID_TIMESTAMP_ERROR
     })
     expect(calls).toEqual([])
   })
@@ -143,9 +110,9 @@ describe("handleSiteMessage", () => {
   })
 })
 
-describe("listenToSiteMessages", () => {
+describe("listenToMessages", () => {
   it("registers an onMessageExternal listener that answers asynchronously", async () => {
-    listenToSiteMessages(fake.runtime as unknown as typeof chrome.runtime)
+    listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
     const [listener] = [...fake.runtime.onMessageExternal.listeners] as ((message: unknown, sender: unknown, respond: (answer: unknown) => void) => unknown)[]
     const answered = new Promise((resolve) => expect(listener!({ type: "nope", timestamp: 1 }, SITE, resolve)).toBe(true))
     await expect(answered).resolves.toEqual({ success: false, error: INVALID_WEBSITE_TYPE_ERROR })

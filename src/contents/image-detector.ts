@@ -1,16 +1,20 @@
 import type { PlasmoCSConfig } from "plasmo"
 
+import { blobToDataUrl } from "~extension/data-url"
+import { createImageWatcher, throttleLatest, type ImageWatcher } from "~extension/image-watcher"
+import { listenForMessages, messageRoute } from "~extension/message-dispatch"
+import { isOwnContextOutsideTabs } from "~extension/message-senders"
 import {
-  isPageImagesRequest,
-  isReadPageBlobRequest,
   MAX_PAGE_BLOB_BYTES,
   PAGE_IMAGES_CHANGED,
+  PAGE_IMAGES_REQUEST,
+  pageImagesRequest,
+  READ_PAGE_BLOB_REQUEST,
+  readPageBlobRequest,
   type PageImagesChanged,
   type PageImagesResponse,
   type ReadPageBlobResponse
-} from "~core/page-images"
-import { blobToDataUrl } from "~extension/data-url"
-import { createImageWatcher, throttleLatest, type ImageWatcher } from "~extension/image-watcher"
+} from "~extension/messages"
 
 export const config: PlasmoCSConfig = {
   matches: ["<all_urls>"],
@@ -55,16 +59,16 @@ async function readPageBlob(url: string): Promise<ReadPageBlobResponse> {
   }
 }
 
-chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (response: PageImagesResponse | ReadPageBlobResponse) => void) => {
-  // Requests come only from the extension's own pages (the side panel), never from another content script.
-  if (sender.id !== chrome.runtime.id || sender.tab) return false
-  if (isPageImagesRequest(message)) {
-    sendResponse({ images: pageWatcher().images() })
-    return false
-  }
-  if (isReadPageBlobRequest(message)) {
-    void readPageBlob(message.url).then(sendResponse)
-    return true
-  }
-  return false
+// Requests come only from the extension's own pages (the side panel), never from another content script.
+listenForMessages(chrome.runtime.onMessage, {
+  [PAGE_IMAGES_REQUEST]: messageRoute({
+    from: isOwnContextOutsideTabs,
+    check: pageImagesRequest.parse,
+    handle: (): PageImagesResponse => ({ images: pageWatcher().images() })
+  }),
+  [READ_PAGE_BLOB_REQUEST]: messageRoute({
+    from: isOwnContextOutsideTabs,
+    check: readPageBlobRequest.parse,
+    handle: ({ message }) => readPageBlob(message.url)
+  })
 })

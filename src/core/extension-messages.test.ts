@@ -7,16 +7,18 @@ import {
   INVALID_MESSAGE_ERROR,
   INVALID_TIMESTAMP_ERROR,
   INVALID_TYPE_ERROR,
-  extensionErrorAnswer,
-  extensionSuccessAnswer,
+  INVALID_WEBSITE_PAYLOAD_ERROR,
+  INVALID_WEBSITE_TYPE_ERROR,
   isKnownExtensionMessageType,
   parseExtensionMessage,
+  parseWebsiteMessage,
   unknownMessageTypeError,
   websiteLoginMessage,
   websiteLogoutMessage,
   websiteSyncMessage
 } from "./extension-messages"
 import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
+import { extensionErrorAnswer, extensionSuccessAnswer } from "./protocol"
 import { type User } from "./user"
 
 const user: User = { name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
@@ -82,6 +84,40 @@ describe("parseExtensionMessage", () => {
     expect(isKnownExtensionMessageType(EXTENSION_AUTH_STATUS_REQUEST)).toBe(true)
     expect(isKnownExtensionMessageType(EXTENSION_LOGOUT_REQUEST)).toBe(true)
     expect(isKnownExtensionMessageType("EXTENSION_OTHER")).toBe(false)
+  })
+})
+
+describe("parseWebsiteMessage", () => {
+  const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
+  const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
+
+  it("accepts the three website messages as the site builds them", () => {
+    expect(parseWebsiteMessage(login(ada))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGIN", authToken: "site-u1", user: ada } })
+    expect(parseWebsiteMessage(websiteSyncMessage({ user: ada, authToken: "t" }))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_SYNC" } })
+    expect(parseWebsiteMessage(websiteLogoutMessage())).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGOUT" } })
+  })
+
+  it.each([
+    [null, INVALID_MESSAGE_ERROR],
+    ["WEBSITE_AUTH_LOGIN", INVALID_MESSAGE_ERROR],
+    [[], INVALID_MESSAGE_ERROR],
+    [{ timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: 42, timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: "EXTENSION_AUTH_STATUS_REQUEST", timestamp: 1 }, INVALID_WEBSITE_TYPE_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT" }, INVALID_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: "1" }, INVALID_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGOUT", timestamp: Number.NaN }, INVALID_TIMESTAMP_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1 }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_AUTH_LOGIN", timestamp: 1, payload: { user: ada, tokens: { authToken: "" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_AUTH_SYNC", timestamp: 1, payload: { user: { name: "x" }, tokens: { authToken: "t" } } }, INVALID_WEBSITE_PAYLOAD_ERROR],
+    [{ type: "WEBSITE_OTHER", timestamp: 1 }, "Unknown message type: WEBSITE_OTHER"]
+  ])("refuses %j", (raw, error) => {
+    expect(parseWebsiteMessage(raw)).toEqual({ ok: false, error })
+  })
+
+  it("words the type error with the prefix each side expects", () => {
+    expect(INVALID_TYPE_ERROR).toBe("Invalid message type: it must be a string starting with EXTENSION_")
+    expect(INVALID_WEBSITE_TYPE_ERROR).toBe("Invalid message type: it must be a string starting with WEBSITE_")
   })
 })
 

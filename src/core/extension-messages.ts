@@ -1,24 +1,30 @@
 /**
- * The message protocol between the companion site and the extension (spec sections 3, 4 and 5).
+ * The message protocol between the companion site and the extension, both directions, shared by the site and the
+ * extension (pure data: no DOM, Node or extension API here, so the site, the extension and tests share it).
  *
- * Outgoing (site → extension): WEBSITE_AUTH_LOGIN, WEBSITE_AUTH_LOGOUT and WEBSITE_AUTH_SYNC, each
+ * Site → extension: WEBSITE_AUTH_LOGIN, WEBSITE_AUTH_LOGOUT and WEBSITE_AUTH_SYNC, each
  * `{ type, payload: { user, tokens }, timestamp }`. The tokens' `expiresAt` is the time, in milliseconds since
  * the epoch, until which the extension may use them: now plus EXTENSION_TOKEN_LIFETIME_MS (1 hour).
  * WEBSITE_AUTH_LOGOUT keeps the same payload keys with `user: null, tokens: null`, so a reader of
  * `message.payload.user` never has to test for a missing payload; it never carries a token.
  *
- * Incoming (extension → site): accepted only when `type` is a string starting with EXTENSION_ and `timestamp`
- * is a finite number. Errors are answered `{ success: false, error: message }`.
+ * Extension → site: EXTENSION_AUTH_STATUS_REQUEST and EXTENSION_LOGOUT_REQUEST, `{ type, timestamp }`.
  *
- * Pure data: no DOM, Node or extension API here, so the site, the extension and tests share it.
+ * Each side accepts a message only when it is an object whose `type` is a string starting with the other side's
+ * prefix (WEBSITE_ or EXTENSION_) and whose `timestamp` is a finite number: one envelope schema, one set of error
+ * texts. Errors are answered `{ success: false, error: message }` (ExtensionAnswer, ./protocol).
  */
+import * as z from "zod"
+
 import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
+import { parseWith, type ParseResult } from "./protocol"
 import { type User } from "./user"
 
 export const WEBSITE_AUTH_LOGIN = "WEBSITE_AUTH_LOGIN"
 export const WEBSITE_AUTH_LOGOUT = "WEBSITE_AUTH_LOGOUT"
 export const WEBSITE_AUTH_SYNC = "WEBSITE_AUTH_SYNC"
 
+export const WEBSITE_MESSAGE_PREFIX = "WEBSITE_"
 export const EXTENSION_MESSAGE_PREFIX = "EXTENSION_"
 export const EXTENSION_AUTH_STATUS_REQUEST = "EXTENSION_AUTH_STATUS_REQUEST"
 export const EXTENSION_LOGOUT_REQUEST = "EXTENSION_LOGOUT_REQUEST"
@@ -99,27 +105,61 @@ export function websiteLogoutMessage(clock: Clock = Date.now): WebsiteLogoutMess
   return { type: WEBSITE_AUTH_LOGOUT, payload: { user: null, tokens: null }, timestamp: clock() }
 }
 
-/** An incoming message that passed the checks of spec section 5; other fields are kept as sent. */
-export interface ExtensionMessage {
-  type: string
-  timestamp: number
-  payload?: unknown
-  [field: string]: unknown
+export const INVALID_MESSAGE_ERROR = "Invalid message: expected an object"
+const invalidTypeError = (prefix: string) => `Invalid message type: it must be a string starting with ${prefix}`
+export const INVALID_TYPE_ERROR = invalidTypeError(EXTENSION_MESSAGE_PREFIX)
+export const INVALID_WEBSITE_TYPE_ERROR = invalidTypeError(WEBSITE_MESSAGE_PREFIX)
+export const INVALID_TIMESTAMP_ERROR = "Invalid message: the timestamp must be a number"
+export const INVALID_WEBSITE_PAYLOAD_ERROR = "Invalid message: the payload must hold a user and an access token"
+
+/** An object with a `type` under `prefix` and a finite numeric timestamp; other fields are kept as sent. */
+function envelopeSchema(prefix: string) {
+  const invalidType = invalidTypeError(prefix)
+  return z.looseObject(
+    {
+      type: z.string({ error: invalidType }).startsWith(prefix, { error: invalidType }),
+      timestamp: z.number({ error: INVALID_TIMESTAMP_ERROR })
+    },
+    { error: INVALID_MESSAGE_ERROR }
+  )
 }
 
-export type ParseExtensionMessageResult = { ok: true; message: ExtensionMessage } | { ok: false; error: string }
+const extensionEnvelope = envelopeSchema(EXTENSION_MESSAGE_PREFIX)
+const websiteEnvelope = envelopeSchema(WEBSITE_MESSAGE_PREFIX)
 
-export const INVALID_MESSAGE_ERROR = "Invalid message: expected an object"
-export const INVALID_TYPE_ERROR = `Invalid message type: it must be a string starting with ${EXTENSION_MESSAGE_PREFIX}`
-export const INVALID_TIMESTAMP_ERROR = "Invalid message: the timestamp must be a number"
+/** An incoming message to the site that passed the envelope's checks; other fields are kept as sent. */
+export type ExtensionMessage = z.infer<typeof extensionEnvelope>
 
-export function parseExtensionMessage(raw: unknown): ParseExtensionMessageResult {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, error: INVALID_MESSAGE_ERROR }
-  const record = raw as Record<string, unknown>
-  const { type, timestamp } = record
-  if (typeof type !== "string" || !type.startsWith(EXTENSION_MESSAGE_PREFIX)) return { ok: false, error: INVALID_TYPE_ERROR }
-  if (typeof timestamp !== "number" || !Number.isFinite(timestamp)) return { ok: false, error: INVALID_TIMESTAMP_ERROR }
-  return { ok: true, message: { ...record, type, timestamp } }
+/** The site's check of what the extension sends it. */
+export function parseExtensionMessage(raw: unknown): ParseResult<ExtensionMessage> {
+  return parseWith(extensionEnvelope, raw)
+}
+
+/**
+ * What the extension reads of a signed-in WEBSITE_* payload: a user with an e-mail and a name (the rest of the
+ * user is kept as the site sent it) and the site's access token, used once to open the extension's own session.
+ */
+const signedInPayloadSchema = z.object({
+  user: z.looseObject({ email: z.string().min(1), name: z.string() }),
+  tokens: z.looseObject({ authToken: z.string().min(1) })
+})
+
+export type WebsiteUser = z.infer<typeof signedInPayloadSchema>["user"]
+
+export type ParsedWebsiteMessage =
+  | { type: typeof WEBSITE_AUTH_LOGIN | typeof WEBSITE_AUTH_SYNC; timestamp: number; user: WebsiteUser; authToken: string }
+  | { type: typeof WEBSITE_AUTH_LOGOUT; timestamp: number }
+
+/** The extension's check of what the site sends it: the envelope, then the payload of the message's type. */
+export function parseWebsiteMessage(raw: unknown): ParseResult<ParsedWebsiteMessage> {
+  const envelope = parseWith(websiteEnvelope, raw)
+  if (!envelope.ok) return envelope
+  const { type, timestamp, payload } = envelope.message
+  if (type === WEBSITE_AUTH_LOGOUT) return { ok: true, message: { type, timestamp } }
+  if (type !== WEBSITE_AUTH_LOGIN && type !== WEBSITE_AUTH_SYNC) return { ok: false, error: unknownMessageTypeError(type) }
+  const parsed = signedInPayloadSchema.safeParse(payload)
+  if (!parsed.success) return { ok: false, error: INVALID_WEBSITE_PAYLOAD_ERROR }
+  return { ok: true, message: { type, timestamp, user: parsed.data.user, authToken: parsed.data.tokens.authToken } }
 }
 
 export function isKnownExtensionMessageType(type: string): type is KnownExtensionMessageType {
@@ -128,17 +168,6 @@ export function isKnownExtensionMessageType(type: string): type is KnownExtensio
 
 export function unknownMessageTypeError(type: string): string {
   return `Unknown message type: ${type}`
-}
-
-export type ExtensionAnswer = { success: true } | { success: false; error: string }
-
-export function extensionSuccessAnswer(): ExtensionAnswer {
-  return { success: true }
-}
-
-export function extensionErrorAnswer(error: unknown): ExtensionAnswer {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "Unknown error"
-  return { success: false, error: message || "Unknown error" }
 }
 
 /** A request the extension sends the site over the site-link port. */

@@ -1,4 +1,4 @@
-import type { PageImage, PageImageSource } from "~core/page-images"
+import type { PageImage, PageImageSource } from "~extension/messages"
 
 /**
  * The building blocks of image finding, shared by the one-shot collectPageImages below and the

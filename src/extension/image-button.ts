@@ -40,7 +40,7 @@ export const MIN_RENDERED_SIZE = {
 } as const
 
 /** What the button needs to know about the image and the page's viewport (a DOMRect fits). */
-export interface Box {
+export interface ViewportRect {
   left: number
   top: number
   right: number
@@ -59,7 +59,7 @@ export interface Placement {
  * while the image is partly scrolled away), inset a little; icon only when the labelled button
  * (`fullWidth` wide, which depends on the fonts) does not fit; null when not even the icon fits.
  */
-export function placeButton(image: Box, viewport: ImageDimensions, fullWidth: number): Placement | null {
+export function placeButton(image: ViewportRect, viewport: ImageDimensions, fullWidth: number): Placement | null {
   const left = Math.max(image.left, 0)
   const top = Math.max(image.top, 0)
   const right = Math.min(image.right, viewport.width)

@@ -1,4 +1,4 @@
-import type { PageImage } from "~core/page-images"
+import type { PageImage } from "~extension/messages"
 
 import {
   backgroundRules,

@@ -1,18 +1,22 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest"
 
+import type { MessageSender } from "./message-dispatch"
 import {
   INVALID_IMAGE_URL_ERROR,
   isAnalysableImageUrl,
-  MAX_IMAGE_URL_LENGTH,
+  MAX_PICKED_IMAGE_URL_LENGTH,
   NOT_OUR_CONTENT_SCRIPT_ERROR,
   OPEN_SIDE_PANEL_FOR_IMAGE,
+  pageImagesChanged,
+  pageImagesRequest,
   parseOpenSidePanelForImage,
-  type ImageMessageSender
+  readPageBlobRequest,
+  signOutRequest
 } from "./messages"
 
 const EXTENSION_ID = "ffaglifbbggnijgmaboakodgdepojdjj"
-const contentScript: ImageMessageSender = {
+const contentScript: MessageSender = {
   id: EXTENSION_ID,
   url: "https://example.com/gallery/frame.html",
   frameId: 3,
@@ -46,9 +50,9 @@ describe("image URLs the extension accepts", () => {
 
   it("bounds the length, data: URLs included", () => {
     const prefix = "data:image/png;base64,"
-    expect(isAnalysableImageUrl(prefix + "A".repeat(MAX_IMAGE_URL_LENGTH - prefix.length))).toBe(true)
-    expect(isAnalysableImageUrl(prefix + "A".repeat(MAX_IMAGE_URL_LENGTH - prefix.length + 1))).toBe(false)
-    expect(isAnalysableImageUrl(`https://example.com/${"a".repeat(MAX_IMAGE_URL_LENGTH)}`)).toBe(false)
+    expect(isAnalysableImageUrl(prefix + "A".repeat(MAX_PICKED_IMAGE_URL_LENGTH - prefix.length))).toBe(true)
+    expect(isAnalysableImageUrl(prefix + "A".repeat(MAX_PICKED_IMAGE_URL_LENGTH - prefix.length + 1))).toBe(false)
+    expect(isAnalysableImageUrl(`https://example.com/${"a".repeat(MAX_PICKED_IMAGE_URL_LENGTH)}`)).toBe(false)
   })
 })
 
@@ -60,7 +64,7 @@ describe("the OPEN_SIDE_PANEL_FOR_IMAGE message", () => {
     })
   })
 
-  it.each<[string, ImageMessageSender]>([
+  it.each<[string, MessageSender]>([
     ["another extension", { ...contentScript, id: "aaaabbbbccccddddeeeeffffgggghhhh" }],
     ["no sender id", { ...contentScript, id: undefined }],
     ["an extension page in a tab", { ...contentScript, url: `chrome-extension://${EXTENSION_ID}/popup.html` }],
@@ -85,5 +89,24 @@ describe("the OPEN_SIDE_PANEL_FOR_IMAGE message", () => {
     expect(parseOpenSidePanelForImage({ type: "PAGE_IMAGES_REQUEST" }, contentScript, EXTENSION_ID).ok).toBe(false)
     expect(parseOpenSidePanelForImage("OPEN_SIDE_PANEL_FOR_IMAGE", contentScript, EXTENSION_ID).ok).toBe(false)
     expect(parseOpenSidePanelForImage(null, contentScript, EXTENSION_ID).ok).toBe(false)
+  })
+})
+
+describe("the messages between the side panel and the content scripts", () => {
+  it("checks each message by its own schema", () => {
+    expect(pageImagesRequest.parse({ type: "PAGE_IMAGES_REQUEST" })).toEqual({ ok: true, message: { type: "PAGE_IMAGES_REQUEST" } })
+    expect(pageImagesChanged.is({ type: "PAGE_IMAGES_CHANGED", count: 3 })).toBe(true)
+    expect(pageImagesChanged.is({ type: "PAGE_IMAGES_CHANGED", count: "3" })).toBe(false)
+    expect(pageImagesChanged.is({ type: "PAGE_IMAGES_CHANGED" })).toBe(false)
+    expect(signOutRequest.parse({ type: "SIGN_OUT_REQUEST" }).ok).toBe(true)
+    expect(signOutRequest.parse({ type: "PAGE_IMAGES_REQUEST" }).ok).toBe(false)
+  })
+
+  it("asks a content script only for the bytes of its page's blob: images", () => {
+    const blobUrl = "blob:https://example.com/2f1c7a3e-9d1b-4c55-a2a0-5b1f8a3c1e77"
+    expect(readPageBlobRequest.parse({ type: "READ_PAGE_BLOB_REQUEST", url: blobUrl })).toEqual({ ok: true, message: { type: "READ_PAGE_BLOB_REQUEST", url: blobUrl } })
+    for (const url of ["https://example.com/a.png", "data:image/png;base64,AA==", undefined]) {
+      expect(readPageBlobRequest.parse({ type: "READ_PAGE_BLOB_REQUEST", url }).ok).toBe(false)
+    }
   })
 })

@@ -1,28 +1,89 @@
-/** Internal messages between the extension's own pages, content scripts and its service worker. */
-
 /**
- * Sent by the on-image button's content script when the user activates it: the service worker
- * opens the side panel on the sender's tab with that image selected. The page is the sender's
- * tab (as for the context menu), so the message carries only the image's URL.
+ * The messages among the extension's own parts: its content scripts (inside web pages), its pages (side panel,
+ * popup) and its service worker. The companion site's messages are another boundary: ~core/extension-messages.
+ *
+ * Each message is defined once, with a check per field (~core/protocol's defineMessage, not zod: content scripts
+ * import this module), which gives its type, its check and its type guard. Answers are plain types: the side
+ * that asks trusts the extension's own answer.
+ *
+ * SIGN_OUT_REQUEST belongs here although signing out also signs the site out: it goes from an extension page to
+ * the service worker over chrome.runtime, and only our own pages may send it; the site never sees it (the
+ * worker asks the site with EXTENSION_LOGOUT_REQUEST, on the site's port).
  */
-export const OPEN_SIDE_PANEL_FOR_IMAGE = "OPEN_SIDE_PANEL_FOR_IMAGE" as const
+import { defineMessage, type MessageOf } from "~core/protocol"
 
-export interface OpenSidePanelForImage {
-  type: typeof OPEN_SIDE_PANEL_FOR_IMAGE
+import type { MessageSender } from "./message-dispatch"
+import { isOurContentScript } from "./message-senders"
+
+export type PageImageSource = "img" | "picture" | "srcset" | "background" | "shadow-root"
+
+/** What a content script reports about one image of its page. */
+export interface PageImage {
+  /** Absolute URL the browser actually shows (currentSrc for responsive images). */
   url: string
+  /** Intrinsic size in pixels; 0 while the image has not loaded. */
+  width: number
+  height: number
+  /** Size on the page in CSS pixels. */
+  renderedWidth: number
+  renderedHeight: number
+  alt: string
+  source: PageImageSource
+  /** MIME type guessed from the URL (data: URLs carry theirs); "" when the URL does not tell. */
+  mimeType?: string
 }
 
+export const PAGE_IMAGES_REQUEST = "PAGE_IMAGES_REQUEST"
+
 /**
- * Longest image URL we accept (characters). data: URLs carry the whole image, and
- * chrome.storage.session holds 10 MB for everything the extension keeps there.
+ * Every frame (all_frames) runs its own content script, which answers only for its own document:
+ * ask one frame with chrome.tabs.sendMessage(tabId, request, { frameId }). frameId 0 is the top
+ * page; the ids of the other frames come from chrome.scripting.executeScript({ target: { tabId,
+ * allFrames: true }, func }) results (the extension has "scripting"; webNavigation is not granted).
+ * Without a frameId every frame answers and Chrome keeps the first answer, so always pass one.
  */
-export const MAX_IMAGE_URL_LENGTH = 4 * 1024 * 1024
+export const pageImagesRequest = defineMessage(PAGE_IMAGES_REQUEST, {})
+export type PageImagesRequest = MessageOf<typeof pageImagesRequest>
+
+export interface PageImagesResponse {
+  images: PageImage[]
+}
+
+export const PAGE_IMAGES_CHANGED = "PAGE_IMAGES_CHANGED"
+
+/**
+ * Sent by a content script with chrome.runtime.sendMessage once it has been asked for its images
+ * and the page's images change later (added, removed, another URL, loaded). At most one a second
+ * per frame; sender.tab.id and sender.frameId tell which page and frame. count is the number of
+ * distinct images now found in that frame.
+ */
+export const pageImagesChanged = defineMessage(PAGE_IMAGES_CHANGED, { count: (count): count is number => typeof count === "number" })
+export type PageImagesChanged = MessageOf<typeof pageImagesChanged>
+
+export const READ_PAGE_BLOB_REQUEST = "READ_PAGE_BLOB_REQUEST"
+/** Largest blob a content script hands over. */
+export const MAX_PAGE_BLOB_BYTES = 25 * 1024 * 1024
+
+/**
+ * Asks the content script of one frame for the bytes of a blob: image of its page (blob: URLs belong to the
+ * page's origin: the extension's pages cannot fetch them). Answered with a data: URL, or an error in words.
+ */
+export const readPageBlobRequest = defineMessage(READ_PAGE_BLOB_REQUEST, { url: (url): url is string => typeof url === "string" && url.startsWith("blob:") })
+export type ReadPageBlobRequest = MessageOf<typeof readPageBlobRequest>
+
+export type ReadPageBlobResponse = { dataUrl: string } | { error: string }
+
+/**
+ * Longest image URL a pick (the menu's or the button's) may carry, in characters. data: URLs carry the whole
+ * image, and chrome.storage.session, where the pick is kept, holds 10 MB for everything the extension keeps there.
+ */
+export const MAX_PICKED_IMAGE_URL_LENGTH = 4 * 1024 * 1024
 
 const IMAGE_URL_PROTOCOLS = new Set(["http:", "https:", "blob:", "data:"])
 
 /** An http(s), blob: or data:image/ URL of bounded length: what an image on a page can be loaded from. */
 export function isAnalysableImageUrl(url: unknown): url is string {
-  if (typeof url !== "string" || url.length === 0 || url.length > MAX_IMAGE_URL_LENGTH) return false
+  if (typeof url !== "string" || url.length === 0 || url.length > MAX_PICKED_IMAGE_URL_LENGTH) return false
   if (url.startsWith("data:")) return /^data:image\/[\w.+-]+[;,]/i.test(url)
   // Parsing a long data: URL is skipped above; every other URL is short enough to parse.
   try {
@@ -32,52 +93,43 @@ export function isAnalysableImageUrl(url: unknown): url is string {
   }
 }
 
-/** The parts of chrome.runtime.MessageSender the service worker relies on. */
-export interface ImageMessageSender {
-  id?: string
-  /** The sending document: a web page for a content script, an extension URL for our own pages. */
-  url?: string
-  tab?: { id?: number; url?: string; windowId?: number }
-  frameId?: number
-}
+export const OPEN_SIDE_PANEL_FOR_IMAGE = "OPEN_SIDE_PANEL_FOR_IMAGE"
 
+export const NOT_OUR_CONTENT_SCRIPT_ERROR = "Only Image Query AI's own content script may open the side panel for an image"
+export const INVALID_IMAGE_URL_ERROR = "The image address must be an http, https, blob or data:image URL of at most 4 MB"
+
+/**
+ * Sent by the on-image button's content script when the user activates it: the service worker
+ * opens the side panel on the sender's tab with that image selected. The page is the sender's
+ * tab (as for the context menu), so the message carries only the image's URL.
+ */
+export const openSidePanelForImage = defineMessage(OPEN_SIDE_PANEL_FOR_IMAGE, { url: isAnalysableImageUrl }, INVALID_IMAGE_URL_ERROR)
+export type OpenSidePanelForImage = MessageOf<typeof openSidePanelForImage>
+
+/** An image to select in the side panel, and the tab it belongs to. */
 export interface ImageRequest {
   url: string
   tabId: number
   pageUrl?: string
 }
 
-export type ParseOpenSidePanelResult = { ok: true; request: ImageRequest } | { ok: false; error: string }
-
-export const NOT_OUR_CONTENT_SCRIPT_ERROR = "Only Image Query AI's own content script may open the side panel for an image"
-export const INVALID_IMAGE_URL_ERROR = "The image address must be an http, https, blob or data:image URL of at most 4 MB"
-
-export function isOpenSidePanelForImage(message: unknown): message is { type: typeof OPEN_SIDE_PANEL_FOR_IMAGE } {
-  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === OPEN_SIDE_PANEL_FOR_IMAGE
-}
-
 /**
- * Checks an OPEN_SIDE_PANEL_FOR_IMAGE message and its sender: it must come from this extension
- * (`extensionId`, i.e. chrome.runtime.id) and from a content script in a tab (a web page's frame:
- * our own pages have extension URLs, and no tab when not opened in one), and name an analysable
- * image URL.
+ * The image an OPEN_SIDE_PANEL_FOR_IMAGE message asks for, with its sender's tab and page. The sender is checked
+ * here too (it must be our content script in a tab, see isOurContentScript), since the tab comes from it.
  */
-export function parseOpenSidePanelForImage(message: unknown, sender: ImageMessageSender, extensionId: string): ParseOpenSidePanelResult {
-  if (!isOpenSidePanelForImage(message)) return { ok: false, error: "Not an OPEN_SIDE_PANEL_FOR_IMAGE message" }
-  const tabId = sender.tab?.id
-  const fromContentScript =
-    typeof sender.url === "string" && !sender.url.startsWith(`chrome-extension://${extensionId}/`) && typeof sender.frameId === "number"
-  if (sender.id !== extensionId || typeof tabId !== "number" || tabId < 0 || !fromContentScript) {
-    return { ok: false, error: NOT_OUR_CONTENT_SCRIPT_ERROR }
-  }
-  const { url } = message as { url?: unknown }
-  if (!isAnalysableImageUrl(url)) return { ok: false, error: INVALID_IMAGE_URL_ERROR }
-  return { ok: true, request: { url, tabId, pageUrl: sender.tab?.url } }
+export function parseOpenSidePanelForImage(
+  message: unknown,
+  sender: MessageSender,
+  extensionId: string = chrome.runtime.id
+): { ok: true; request: ImageRequest } | { ok: false; error: string } {
+  if (!isOurContentScript(sender, extensionId)) return { ok: false, error: NOT_OUR_CONTENT_SCRIPT_ERROR }
+  const parsed = openSidePanelForImage.parse(message)
+  if (!parsed.ok) return parsed
+  return { ok: true, request: { url: parsed.message.url, tabId: sender.tab.id, pageUrl: sender.tab.url } }
 }
 
 /** Sent by the extension's own pages (popup, side panel) to the service worker: sign out here and on the site. */
 export const SIGN_OUT_REQUEST = "SIGN_OUT_REQUEST"
 
-export interface SignOutRequest {
-  type: typeof SIGN_OUT_REQUEST
-}
+export const signOutRequest = defineMessage(SIGN_OUT_REQUEST, {})
+export type SignOutRequest = MessageOf<typeof signOutRequest>

@@ -1,4 +1,4 @@
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import { QuestionForm } from "./QuestionForm"
 import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 

@@ -1,6 +1,6 @@
 import { filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type ImageFilterOptions, type SizeFilter } from "~core/image-size"
 
-import { IMAGE_TYPE_FILTERS, IMAGE_TYPE_LABELS, matchesTypeFilter, type ImageTypeFilter, type PanelImage } from "./page-images"
+import { IMAGE_TYPE_FILTERS, IMAGE_TYPE_LABELS, matchesTypeFilter, type ImageTypeFilter, type PanelImage } from "./tab-images"
 
 export interface ImageFilters extends ImageFilterOptions {
   type: ImageTypeFilter

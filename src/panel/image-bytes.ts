@@ -2,7 +2,7 @@
  * The pixels of a page's image, read without tainted canvases: the extension fetches http(s) and data: URLs
  * itself (its host permissions lift CORS), and asks the frame's content script for blob: URLs.
  */
-import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~core/page-images"
+import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~extension/messages"
 import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/vqa"
 import { blobToDataUrl } from "~extension/data-url"
 

@@ -2,12 +2,12 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import { PAGE_IMAGES_CHANGED, type PageImage } from "~core/page-images"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { PAGE_IMAGES_CHANGED, type PageImage } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
 
 import type { AnalysisOutcome, AnalysisRequest } from "./analyses"
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import { analyseAndRecord } from "./record-analysis"
 import { DEFAULT_PANEL_SETTINGS } from "./settings"
 import { useAnalysis } from "./use-analysis"
@@ -103,7 +103,9 @@ describe("usePageScan", () => {
     await act(() => result.current.scanAndShow())
     browser.tabs.sendMessage.mockClear()
     browser.imagesByTab.set(1, [pageImage("https://a.test/late.png")])
-    const changed = (tabId: number) => browser.runtime.onMessage.fire({ type: PAGE_IMAGES_CHANGED, count: 1 }, { tab: { id: tabId } })
+    // As Chrome describes our content script in a page's frame.
+    const changed = (tabId: number) =>
+      browser.runtime.onMessage.fire({ type: PAGE_IMAGES_CHANGED, count: 1 }, { id: chrome.runtime.id, url: `https://tab${tabId}.test/`, frameId: 0, tab: { id: tabId } }, () => {})
     act(() => {
       changed(2)
       changed(1)

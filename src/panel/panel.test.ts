@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import type { PageImage } from "~core/page-images"
+import type { PageImage } from "~extension/messages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { describeFace } from "~analysis/result-format"
@@ -12,7 +12,7 @@ import { parseApiOrigin } from "~extension/api-origin"
 import { chatHistoryFor, type ChatMessage } from "./use-chat"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"
-import { imageTypeOf, mergeFrameImages, type PanelImage } from "./page-images"
+import { imageTypeOf, mergeFrameImages, type PanelImage } from "./tab-images"
 import { DEFAULT_PANEL_SETTINGS, panelSettingsItem } from "./settings"
 import { recentHistory } from "./vqa-client"
 

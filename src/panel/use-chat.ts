@@ -3,7 +3,7 @@ import { useRef, useState } from "react"
 import type { VqaHistoryTurn } from "~core/vqa"
 
 import { describe } from "./analyses"
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import { analyseAndRecord } from "./record-analysis"
 import type { PanelSettings } from "./settings"
 

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react"
 
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import type { AnalysisKind } from "./settings"
 
 export interface FocusedImage {

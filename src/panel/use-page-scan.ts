@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react"
 
-import { isPageImagesChanged } from "~core/page-images"
 import { getActiveTab } from "~extension/active-tab"
+import { listenForMessages, messageRoute } from "~extension/message-dispatch"
+import { isOurContentScript } from "~extension/message-senders"
+import { PAGE_IMAGES_CHANGED, pageImagesChanged } from "~extension/messages"
 
-import { collectTabImages, type PanelImage } from "./page-images"
+import { collectTabImages, type PanelImage } from "./tab-images"
 
 /** Content scripts announce changes at most once a second; the panel rescans at most this often. */
 const RESCAN_AFTER_CHANGE_MS = 300
@@ -49,21 +51,26 @@ export function usePageScan({ onTabSwitched }: { onTabSwitched: () => void }) {
 
   useEffect(() => {
     let changeTimer: ReturnType<typeof setTimeout> | undefined
-    const onMessage = (message: unknown, sender: chrome.runtime.MessageSender) => {
-      if (!isPageImagesChanged(message) || sender.tab?.id === undefined || sender.tab.id !== scannedTab.current) return
-      clearTimeout(changeTimer)
-      changeTimer = setTimeout(() => void scanAndShow(scannedTab.current), RESCAN_AFTER_CHANGE_MS)
-    }
+    const stopListening = listenForMessages(chrome.runtime.onMessage, {
+      [PAGE_IMAGES_CHANGED]: messageRoute({
+        from: isOurContentScript,
+        check: pageImagesChanged.parse,
+        handle(_changed, sender) {
+          if (sender.tab?.id !== scannedTab.current) return
+          clearTimeout(changeTimer)
+          changeTimer = setTimeout(() => void scanAndShow(scannedTab.current), RESCAN_AFTER_CHANGE_MS)
+        }
+      })
+    })
     const onActivated = () => tabSwitched()
     const onUpdated = (updatedTabId: number, change: { status?: string }) => {
       if (updatedTabId === scannedTab.current && change.status === "complete") void scanAndShow(updatedTabId)
     }
-    chrome.runtime.onMessage.addListener(onMessage)
     chrome.tabs.onActivated.addListener(onActivated)
     chrome.tabs.onUpdated.addListener(onUpdated)
     return () => {
       clearTimeout(changeTimer)
-      chrome.runtime.onMessage.removeListener(onMessage)
+      stopListening()
       chrome.tabs.onActivated.removeListener(onActivated)
       chrome.tabs.onUpdated.removeListener(onUpdated)
     }

@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useRef } from "react"
 
 import { selectedImageItem, type SelectedImage } from "~extension/selected-image"
 
-import type { PanelImage } from "./page-images"
+import type { PanelImage } from "./tab-images"
 import type { PanelSettings } from "./settings"
 import type { FocusedImage } from "./use-focused-image"
 import type { ScanState } from "./use-page-scan"

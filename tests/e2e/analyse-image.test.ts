@@ -4,7 +4,7 @@ import path from "node:path"
 import type { Browser, BoundingBox, ElementHandle, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { PageImage } from "../../src/core/page-images"
+import type { PageImage } from "../../src/extension/messages"
 import type { SelectedImage } from "../../src/extension/selected-image"
 
 import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"

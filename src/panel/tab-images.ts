@@ -1,5 +1,5 @@
 /** The images of a tab, gathered from every frame's content script (each frame answers for its own document). */
-import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~core/page-images"
+import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~extension/messages"
 
 export interface PanelImage extends PageImage {
   /** The frame whose content script reported the image (blob: URLs are read there). */

@@ -1,0 +1,88 @@
+// @vitest-environment node
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+
+import { INVALID_WEBSITE_TYPE_ERROR } from "~core/extension-messages"
+import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
+import type { MessageSender } from "~extension/message-dispatch"
+import { INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE } from "~extension/messages"
+import { selectedImageItem } from "~extension/selected-image"
+
+import { listenToMessages } from "./message-routes"
+import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
+
+type Listener = (message: unknown, sender: MessageSender, sendResponse: (answer: unknown) => void) => boolean
+
+const EXTENSION_ID = "ffaglifbbggnijgmaboakodgdepojdjj"
+const contentScript: MessageSender = { id: EXTENSION_ID, url: "https://example.com/", frameId: 0, tab: { id: 7, url: "https://example.com/" } }
+const popup: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` }
+const siteTab: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/tabs/site.html#/login` }
+const site: MessageSender = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
+
+let fake: FakeChrome
+let open: ReturnType<typeof vi.fn>
+let internal: Listener
+let external: Listener
+
+/** What a listener answers: undefined when it leaves the message alone. */
+async function answerOf(listener: Listener, message: unknown, sender: MessageSender): Promise<unknown> {
+  let answer: unknown
+  const answered = new Promise<void>((resolve) => {
+    const keptOpen = listener(message, sender, (value) => {
+      answer = value
+      resolve()
+    })
+    if (!keptOpen) resolve()
+  })
+  await answered
+  return answer
+}
+
+beforeEach(() => {
+  fake = createFakeChrome()
+  open = vi.fn(() => Promise.resolve())
+  vi.stubGlobal("chrome", { ...fake, sidePanel: { open } })
+  listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
+  internal = [...fake.runtime.onMessage.listeners][0] as Listener
+  external = [...fake.runtime.onMessageExternal.listeners][0] as Listener
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe("the service worker's messages", () => {
+  it("registers one listener for our own contexts and one for the site", () => {
+    expect(fake.runtime.onMessage.listeners.size).toBe(1)
+    expect(fake.runtime.onMessageExternal.listeners.size).toBe(1)
+  })
+
+  it("opens the side panel for the button's image inside the listener's call, then selects it", async () => {
+    internal({ type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "https://example.com/a.png" }, contentScript, () => {})
+    expect(open).toHaveBeenCalledWith({ tabId: 7 })
+    await vi.waitFor(async () => expect(await selectedImageItem.get()).toMatchObject({ url: "https://example.com/a.png", tabId: 7, pageUrl: "https://example.com/" }))
+  })
+
+  it("answers the button's message {success} or its refusal", async () => {
+    expect(await answerOf(internal, { type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "https://example.com/a.png" }, contentScript)).toEqual({ success: true })
+    expect(await answerOf(internal, { type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "https://example.com/a.png" }, popup)).toEqual({ success: false, error: NOT_OUR_CONTENT_SCRIPT_ERROR })
+    expect(await answerOf(internal, { type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "javascript:alert(1)" }, contentScript)).toEqual({ success: false, error: INVALID_IMAGE_URL_ERROR })
+    expect(open).toHaveBeenCalledTimes(1)
+  })
+
+  it("leaves messages it does not know to other listeners", async () => {
+    expect(await answerOf(internal, { type: "TEST_MENU_CLICK" }, popup)).toBeUndefined()
+    expect(await answerOf(internal, { type: "PAGE_IMAGES_CHANGED", count: 2 }, contentScript)).toBeUndefined()
+  })
+
+  it("answers every WEBSITE_* message from the site's tab page as the site's, unknown types included", async () => {
+    expect(await answerOf(internal, { type: "WEBSITE_OTHER", timestamp: 1 }, siteTab)).toEqual({ success: false, error: "Unknown message type: WEBSITE_OTHER" })
+    expect(await answerOf(internal, { type: "WEBSITE_AUTH_LOGOUT", timestamp: 1 }, contentScript)).toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
+  })
+
+  it("answers every external message as the site's: the sender first, then the type", async () => {
+    expect(await answerOf(external, { type: "EXTENSION_AUTH_STATUS_REQUEST", timestamp: 1 }, site)).toEqual({ success: false, error: INVALID_WEBSITE_TYPE_ERROR })
+    expect(await answerOf(external, "not an object", { origin: "http://evil.example", url: "http://evil.example/" })).toEqual({
+      success: false,
+      error: SENDER_NOT_ALLOWED_ERROR
+    })
+  })
+})

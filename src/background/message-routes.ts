@@ -1,0 +1,56 @@
+/**
+ * Every message the service worker answers, by type, with who may send it: one table for chrome.runtime.onMessage
+ * (our content scripts and pages, and the site rendered in our own tab page) and one for onMessageExternal (the
+ * site on the web), registered once.
+ */
+import { WEBSITE_AUTH_LOGIN, WEBSITE_AUTH_LOGOUT, WEBSITE_AUTH_SYNC, WEBSITE_MESSAGE_PREFIX } from "~core/extension-messages"
+import { extensionSuccessAnswer } from "~core/protocol"
+import { listenForMessages, messageRoute, type MessageRoutes } from "~extension/message-dispatch"
+import { isOurContentScript, isOwnExtensionPage } from "~extension/message-senders"
+import {
+  NOT_OUR_CONTENT_SCRIPT_ERROR,
+  OPEN_SIDE_PANEL_FOR_IMAGE,
+  parseOpenSidePanelForImage,
+  SIGN_OUT_REQUEST,
+  signOutRequest
+} from "~extension/messages"
+
+import { openSidePanelWithImage } from "./select-image"
+import { signOutEverywhere } from "./site-link"
+import { siteMessageRoute } from "./site-messages"
+
+const siteRoute = siteMessageRoute()
+
+const siteRoutes: MessageRoutes = {
+  [WEBSITE_AUTH_LOGIN]: siteRoute,
+  [WEBSITE_AUTH_SYNC]: siteRoute,
+  [WEBSITE_AUTH_LOGOUT]: siteRoute
+}
+
+const internalRoutes: MessageRoutes = {
+  // The on-image button. The side panel is opened before anything is awaited, inside the click's gesture.
+  [OPEN_SIDE_PANEL_FOR_IMAGE]: messageRoute({
+    from: isOurContentScript,
+    refusal: NOT_OUR_CONTENT_SCRIPT_ERROR,
+    check: parseOpenSidePanelForImage,
+    handle({ request }) {
+      void openSidePanelWithImage(request)
+      return extensionSuccessAnswer()
+    }
+  }),
+  [SIGN_OUT_REQUEST]: messageRoute({
+    from: isOwnExtensionPage,
+    check: signOutRequest.parse,
+    handle: () => signOutEverywhere().then(extensionSuccessAnswer)
+  }),
+  ...siteRoutes
+}
+
+export function listenToMessages(runtime: typeof chrome.runtime = chrome.runtime): void {
+  // Any other WEBSITE_* type is the site's too: its route answers it (an unknown type is an error in words).
+  listenForMessages(runtime.onMessage, internalRoutes, {
+    unrouted: (type) => (typeof type === "string" && type.startsWith(WEBSITE_MESSAGE_PREFIX) ? siteRoute : undefined)
+  })
+  // Only the site's pages can reach onMessageExternal (externally_connectable): every message there is the site's.
+  listenForMessages(runtime.onMessageExternal, siteRoutes, { unrouted: () => siteRoute })
+}

@@ -1,0 +1,44 @@
+/**
+ * Who may send what: the sender rules of the extension's message routes. Chrome fills in the sender of every
+ * message, so these read only what the page cannot forge (the extension id, the frame's URL, its tab).
+ */
+import type { MessageSender } from "./message-dispatch"
+import { isAllowedSiteSender } from "./site-origins"
+
+type RuntimeIdentity = Pick<typeof chrome.runtime, "id" | "getURL">
+
+/** A sender the extension's content script rule accepted: it has a tab, and so the page the message is about. */
+export type ContentScriptSender = MessageSender & { tab: { id: number; url?: string } }
+
+/**
+ * Our own content script in a web page's frame: sent by this extension, from a tab, from a frame whose URL is not
+ * the extension's (our own pages have extension URLs, and no tab when not opened in one).
+ */
+export function isOurContentScript(sender: MessageSender, extensionId: string = chrome.runtime.id): sender is ContentScriptSender {
+  const tabId = sender.tab?.id
+  const fromWebPage = typeof sender.url === "string" && !sender.url.startsWith(`chrome-extension://${extensionId}/`) && typeof sender.frameId === "number"
+  return sender.id === extensionId && typeof tabId === "number" && tabId >= 0 && fromWebPage
+}
+
+/** A page of the extension itself (popup, side panel, tab pages); content scripts run in web pages and are not. */
+export function isOwnExtensionPage(sender: MessageSender | undefined, runtime: RuntimeIdentity = chrome.runtime, page = ""): boolean {
+  return Boolean(sender && sender.id === runtime.id && sender.url?.startsWith(runtime.getURL(page)))
+}
+
+/**
+ * The extension itself, outside any tab: the side panel, the popup or the service worker. What a content script
+ * answers to: never another content script, nor one of our pages opened in a tab.
+ */
+export function isOwnContextOutsideTabs(sender: MessageSender, extensionId: string = chrome.runtime.id): boolean {
+  return sender.id === extensionId && !sender.tab
+}
+
+/** The site rendered inside the extension (tabs/site.html) is one of our own pages. */
+export function isOwnSitePage(sender: MessageSender | undefined, runtime: RuntimeIdentity = chrome.runtime): boolean {
+  return isOwnExtensionPage(sender, runtime, "tabs/site.html")
+}
+
+/** A sender that may speak for the site: one of SITE_ORIGINS, or the extension's own site tab page. */
+export function isSiteSender(sender: MessageSender | undefined): boolean {
+  return isAllowedSiteSender(sender) || isOwnSitePage(sender)
+}
