@@ -1,4 +1,4 @@
-/** The auth and policy calls of spec section 7, through the app's one API client. */
+/** The site's auth and password-policy calls, through the app's one API client. */
 import type { PasswordPolicyConfig } from "~core/password-policy"
 import type { User } from "~core/user"
 
@@ -15,7 +15,7 @@ export interface RegisterInput {
 export function register(input: RegisterInput) {
   return getApiClient().post<{ user: AccountUser; verificationRequired: boolean }>("/api/auth/register", {
     ...input,
-    // Spec section 5: the request always sends both as true; the form has already required the checkbox.
+    // Always both true: the form has already required the terms checkbox.
     termsAccepted: true,
     privacyPolicyAccepted: true
   })

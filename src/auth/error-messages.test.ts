@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 
 import { loginErrorView, passwordRequirementsMessage, registerErrorView, resendErrorView } from "./error-messages"
 
-describe("login errors (spec section 8)", () => {
+describe("login errors", () => {
   it.each([
     [{ code: "EMAIL_NOT_VERIFIED", status: 403 }, "Please verify your email before signing in. Check your inbox for a verification link.", "toast"],
     [{ code: "ACCOUNT_LOCKED", status: 423, retryAfter: 900 }, "Account temporarily locked. Please try again in 15 minutes or reset your password.", "form"],

@@ -1,4 +1,4 @@
-/** The error catalogue of spec section 8: which text a failed auth call shows, and where. */
+/** Which text a failed auth call shows, and where (a toast or the form). */
 import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/limits"
 
 /** What the forms need to know of a failed call (ApiRequestError has these fields). */
@@ -86,7 +86,10 @@ export function registerErrorView(error: unknown): RegisterErrorView {
   return { message: "Registration failed. Please try again." }
 }
 
-/** Resend of the verification e-mail: the text and the cooldown to start (spec sections 4 and 8). */
+/**
+ * Resend of the verification e-mail: the text, and on a 429 or a 'Too many attempts' answer a cooldown of the
+ * server's retryAfter seconds (60 when it gives none).
+ */
 export function resendErrorView(error: unknown): { message: string; cooldownSeconds?: number } {
   const call = asFailedCall(error)
   if (call.status === 429 || call.message?.includes("Too many attempts")) {

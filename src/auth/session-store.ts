@@ -1,5 +1,5 @@
 /**
- * The site's session (spec section 4): who is signed in, token monitoring, the profile fetch after restore,
+ * The site's session: who is signed in, token monitoring, the profile fetch after restore,
  * logout, cross-tab updates and the auth messages to the extension.
  *
  * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./api-client; localStorage
@@ -64,7 +64,7 @@ export interface SessionState {
   /** True from the start of a logout until 2 s after it finished (the federated auto sign-in waits for it). */
   loggingOut: boolean
   /**
-   * Restores the session kept in storage: a token and a valid stored user (spec section 4); then starts token
+   * Restores the session kept in storage when it holds both a token and a valid stored user; then starts token
    * monitoring, fetches the profile 1 s later and sends WEBSITE_AUTH_SYNC. Also attaches the cross-tab listener
    * (once). `storage` defaults to the API client's storage; pass no other one outside tests.
    */
@@ -77,7 +77,7 @@ export interface SessionState {
   /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
   acceptSession(data: SignInData): User
   /**
-   * Logs out (spec section 4). Resolves true when the server confirmed, false when only the local part was done
+   * Logs out. Resolves true when the server confirmed, false when only the local part was done
    * (error toast, and navigate("/login") after 1 s when `navigate` is given). Never rejects. A call while one is
    * running returns the running one's promise.
    */
@@ -378,9 +378,10 @@ export function startSessionSync(): () => void {
 }
 
 /**
- * Answers a message from the extension (spec sections 4 and 5). EXTENSION_AUTH_STATUS_REQUEST: sends
- * WEBSITE_AUTH_SYNC (WEBSITE_AUTH_LOGOUT when signed out). EXTENSION_LOGOUT_REQUEST: logs out when a session
- * exists and raises the window event "website-logout". Never throws.
+ * Answers a message from the extension; one whose type lacks the EXTENSION_ prefix or that has no numeric
+ * timestamp gets an error answer. EXTENSION_AUTH_STATUS_REQUEST: sends WEBSITE_AUTH_SYNC (WEBSITE_AUTH_LOGOUT
+ * when signed out). EXTENSION_LOGOUT_REQUEST: logs out when a session exists and raises the window event
+ * "website-logout". Never throws.
  */
 export async function handleExtensionMessage(raw: unknown): Promise<ExtensionAnswer> {
   const parsed = parseExtensionMessage(raw)

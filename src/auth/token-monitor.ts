@@ -1,5 +1,5 @@
 /**
- * Token monitoring of spec section 4.
+ * Token monitoring: refreshes the site's access token before it expires.
  *
  * - A check runs 5 s after start (TOKEN_FIRST_CHECK_DELAY_MS) and then every 120 s (TOKEN_MONITOR_INTERVAL_MS):
  *   0 s or less left → refresh at once; 600 s or less left (TOKEN_SCHEDULE_WINDOW_SECONDS) → one refresh

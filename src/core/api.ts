@@ -1,8 +1,8 @@
-/** The backend response wrapper of spec section 7 and the error codes of section 8. */
+/** The backend response wrapper (success, data, error) and the catalogue of error codes. */
 
 import type { ServiceStatusEntry } from "./service-status"
 
-/** The password policy codes of section 8. */
+/** The code a password policy refusal carries, one per built-in rule. */
 export const PASSWORD_POLICY_ERROR_CODES = [
   "PASSWORD_TOO_SHORT",
   "PASSWORD_TOO_LONG",
@@ -30,7 +30,7 @@ export const ERROR_CODES = [
   "TOO_MANY_REQUESTS",
   "SERVICE_UNAVAILABLE",
   "INTERNAL_ERROR",
-  // sign-in (section 8)
+  // sign-in, accounts and sessions
   "EMAIL_NOT_VERIFIED",
   "ACCOUNT_LOCKED",
   "PROGRESSIVE_DELAY",
@@ -98,7 +98,7 @@ export interface StatusReport {
   checks: {
     database: { status: HealthState; latencyMs?: number; message?: string }
   }
-  /** One real check per service of the status page (beyond the spec, which hard-codes them). */
+  /** One real check per service of the status page, rather than every service shown as operational. */
   services?: ServiceStatusEntry[]
   /** ISO time the checks ran. */
   checkedAt?: string

@@ -1,4 +1,4 @@
-/** Request bodies of the auth calls (spec section 7), checked by the server and usable by the forms. */
+/** Request bodies of the auth calls, checked by the server and usable by the forms. */
 import * as z from "zod"
 
 import { PASSWORD_POLICY_LENGTH_CAP } from "./password-policy"

@@ -1,4 +1,4 @@
-/** Company config of spec section 3: used wherever contact details appear. */
+/** Company config: used wherever contact details appear. */
 
 export const PRODUCT_NAME = "Image Query AI"
 

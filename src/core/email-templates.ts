@@ -1,6 +1,6 @@
 /**
- * The e-mail templates of spec section 3, each with a subject and a plain-text body. Bodies are
- * plain text on purpose: nothing a user typed can become markup in a mail client.
+ * The e-mail templates, each with a subject and a plain-text body. Bodies are plain text on
+ * purpose: nothing a user typed can become markup in a mail client.
  */
 import { COMPANY, PRODUCT_NAME } from "./company"
 

@@ -1,4 +1,4 @@
-/** Feature flags of spec section 3. Parts of the product read these to switch themselves on or off. */
+/** Feature flags: parts of the product read these to switch themselves on or off. */
 
 export const FEATURE_FLAGS = {
   authentication: {
@@ -17,7 +17,7 @@ export const FEATURE_FLAGS = {
     emailNotifications: true,
     fileUploads: true
   },
-  /** The spec names a third-party analytics provider; no third-party script is loaded while this is off. */
+  /** Analytics by a third-party provider; no third-party script is loaded while this is off. */
   analytics: {
     enabled: false
   }

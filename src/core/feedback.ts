@@ -1,6 +1,6 @@
 /**
- * Feedback of spec sections 3, 5 and 8: the entity, the form's rules and texts, and the image
- * check by leading bytes. The landing-page form and POST /api/feedback apply the same rules.
+ * Feedback: the entity, the form's rules and texts, and the image check by leading bytes. The
+ * landing-page form and POST /api/feedback apply the same rules.
  */
 import * as z from "zod"
 
@@ -60,7 +60,7 @@ export const FEEDBACK_IMAGE_TYPES = {
 } as const
 export type FeedbackImageType = keyof typeof FEEDBACK_IMAGE_TYPES
 
-/** Texts of spec sections 2, 5 and 8, quoted exactly. */
+/** The feedback texts, word for word; the server's refusals reuse them so both sides say the same. */
 export const FEEDBACK_TEXTS = {
   required: "Please fill in all required fields (email and message).",
   tooShort: `Message must be at least ${FEEDBACK_MESSAGE_MIN_LENGTH} characters long.`,
@@ -73,7 +73,7 @@ export const FEEDBACK_TEXTS = {
   unavailable: "Service temporarily unavailable. Please try again in a few minutes.",
   failed: "Failed to submit feedback. Please check your connection and try again.",
   unexpected: "An unexpected error occurred. Please try again.",
-  /** Server refusals start with this so the form shows them as they are (section 8). */
+  /** Server refusals start with this so the form shows them as they are. */
   validationPrefix: "Validation failed"
 } as const
 
@@ -144,7 +144,7 @@ export const feedbackListQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(FEEDBACK_PAGE_SIZE_MAX).default(FEEDBACK_PAGE_SIZE_DEFAULT)
 })
 
-/** Switches of spec section 3's feedback feature flags. */
+/** The feedback feature flags: e-mail notifications and image uploads. */
 export interface FeedbackFlags {
   emailNotifications: boolean
   fileUploads: boolean

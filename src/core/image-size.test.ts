@@ -36,7 +36,7 @@ describe("the image-size rule", () => {
     expect(filterImagesBySize(images, { size: "large", hideSmall: true })).toEqual([image(1600, 1200)])
   })
 
-  it("puts the spec's sample sizes in the classes they name", () => {
+  it("puts the sample sizes 800, 1024, 1200 and 1600 in their classes", () => {
     expect([800, 1024, 1200, 1600].map((side) => sizeClassOf(image(side, side)))).toEqual(["medium", "medium", "medium", "large"])
   })
 })

@@ -1,9 +1,9 @@
 /**
  * The image-size filter rule, defined once for the site and the extension.
  *
- * Spec section 9 reads: "small images under 400 px; Small is over 800 px on either side;
- * Medium is width 800 to 1400; Large is over 1400". "Small ... over 800" contradicts itself;
- * our reading, recorded in issue 2:
+ * The rule was worded: "small images under 400 px; Small is over 800 px on either side; Medium is
+ * width 800 to 1400; Large is over 1400". "Small ... over 800" contradicts itself; our reading,
+ * recorded in issue 2:
  * - 'Hide small images' hides an image when either side is under 400 px.
  * - Small: either side under 800 px.
  * - Medium: width from 800 to 1400 px inclusive (and neither side under 800).

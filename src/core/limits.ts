@@ -1,5 +1,5 @@
 /**
- * Business constants, limits and timers of spec section 9, each named once.
+ * Business constants, limits and timers, each named once.
  * Durations are in milliseconds unless the name says seconds.
  */
 

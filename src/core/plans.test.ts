@@ -12,7 +12,7 @@ import {
   PLANS
 } from "./plans"
 
-describe("plans of spec section 9", () => {
+describe("plans", () => {
   it("has Free, Pro and Enterprise with their USD prices, ranks and request limits", () => {
     expect(PLANS.map(({ id, name, price, annualPrice, rank, interval }) => ({ id, name, price, annualPrice, rank, interval }))).toEqual([
       { id: "free", name: "Free", price: 0, annualPrice: 0, rank: 0, interval: "month" },
@@ -28,7 +28,7 @@ describe("plans of spec section 9", () => {
     expect(PLANS.filter((plan) => plan.popular).map((plan) => plan.id)).toEqual(["pro"])
   })
 
-  it("lists the features the spec implies for Pro and Enterprise", () => {
+  it("lists the features Pro and Enterprise promise", () => {
     const pro = getPlan("pro").features.join(" | ")
     expect(pro).toMatch(/Unlimited/)
     expect(pro).toMatch(/API access/)

@@ -1,9 +1,12 @@
-/** The three plans of spec section 9, the single source for prices, ranks and request limits. */
+/** The three plans, the single source for prices, ranks and request limits. */
 
 export const PLAN_IDS = ["free", "pro", "enterprise"] as const
 export type PlanId = (typeof PLAN_IDS)[number]
 
-/** Percentage an annual subscription saves against twelve monthly payments (spec section 9). */
+/**
+ * The saving the pricing and payment pages advertise for annual billing. A fixed figure, not computed:
+ * the annual prices (10 × monthly) save about 17 % against twelve monthly payments.
+ */
 export const ANNUAL_SAVINGS_PERCENT = 20
 
 export type RequestLimit =

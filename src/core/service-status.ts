@@ -1,13 +1,13 @@
 /**
- * Service status of spec section 3 and the banner rule of the status page (spec section 2).
- * The spec hard-codes every service as operational; our GET /api/status reports a real check for
- * each one instead, and the status page shows what the server reports.
+ * Service status and the banner rule of the status page. Rather than showing every service as
+ * operational, GET /api/status reports a real check for each one, and the status page shows what
+ * the server reports.
  */
 
 export const SERVICE_STATES = ["operational", "degraded", "outage", "maintenance"] as const
 export type ServiceState = (typeof SERVICE_STATES)[number]
 
-/** The five services of the status page, in the spec's order. */
+/** The five services of the status page, in display order. */
 export const STATUS_SERVICES = [
   { id: "website", name: "Website" },
   { id: "api", name: "API" },

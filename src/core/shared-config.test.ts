@@ -14,7 +14,7 @@ describe("shared configuration", () => {
     expect(APP_VERSION).toBe(pkg.version)
   })
 
-  it("has the company address in India and every contact of section 3", () => {
+  it("has the company address in India and every contact", () => {
     expect(COMPANY.contact.address.country).toBe("India")
     expect(formatAddress()).toMatch(/, India$/)
     for (const key of ["support", "sales", "legal", "privacy", "noreply", "admin"] as const) {
@@ -24,13 +24,13 @@ describe("shared configuration", () => {
     expect(COMPANY.displayName).toBe("Image Query AI")
   })
 
-  it("has the feature flags of section 3", () => {
+  it("has the feature flags for sign-in, payments and feedback", () => {
     expect(FEATURE_FLAGS.authentication).toEqual({ providers: ["email", "google"], requireEmailVerification: true })
     expect(FEATURE_FLAGS.payments.currency).toBe("USD")
     expect(FEATURE_FLAGS.feedback).toEqual({ emailNotifications: true, fileUploads: true })
   })
 
-  it("keeps the limits and timers of section 9", () => {
+  it("keeps the business limits and timers", () => {
     expect(limits.API_REQUEST_TIMEOUT_MS).toBe(8000)
     expect(limits.FEEDBACK_MAX_IMAGE_BYTES).toBe(5242880)
     expect(limits.LOGIN_LOCKOUT_DURATION_MS).toBe(900000)

@@ -8,7 +8,7 @@ export type Role = (typeof ROLES)[number]
 export const AUTH_PROVIDERS = ["email", "google"] as const
 export type AuthProvider = (typeof AUTH_PROVIDERS)[number]
 
-/** The user record of spec section 3, as the API returns it and the browser stores it. */
+/** The user record, as the API returns it and the browser stores it. */
 export const userSchema = z.object({
   name: z.string(),
   email: z.string(),
@@ -25,7 +25,7 @@ export const userSchema = z.object({
 
 export type User = z.infer<typeof userSchema>
 
-/** The three local-storage items of a browser session (spec section 3). */
+/** The three local-storage items of a browser session. */
 export const SESSION_STORAGE_KEYS = {
   authToken: "authToken",
   refreshToken: "refreshToken",

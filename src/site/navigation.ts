@@ -5,7 +5,7 @@ export interface NavItem {
   to: To
 }
 
-/** Main navigation of spec section 2; Features is the landing page's #features anchor. */
+/** Main navigation; Features is the landing page's #features anchor. */
 export const MAIN_NAV: readonly NavItem[] = [
   { label: "Home", to: "/" },
   { label: "Features", to: { pathname: "/", hash: "#features" } },

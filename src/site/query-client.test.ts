@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { createQueryClient } from "./query-client"
 
 describe("the react-query client", () => {
-  it("uses the data-fetching defaults of spec section 9", () => {
+  it("uses the data-fetching defaults", () => {
     expect(createQueryClient().getDefaultOptions().queries).toMatchObject({
       retry: 1,
       refetchOnWindowFocus: false,

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query"
 
 import { QUERY_CACHE_TIME_MS, QUERY_RETRY, QUERY_STALE_TIME_MS } from "~core/limits"
 
-/** The data-fetching defaults of spec section 9. */
+/** One retry; no refetch on focus or mount, but on reconnect; fresh for 5 minutes, kept for 10. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -14,7 +14,7 @@ interface SiteRoute {
   Page: LazyExoticComponent<ComponentType>
 }
 
-/** The route table of spec section 2. Each page is its own chunk, so a visit loads only its page. */
+/** The site's routes and who may open them. Each page is its own chunk, so a visit loads only its page. */
 export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/pricing", access: "public", Page: lazy(() => import("./pricing/PricingPage")) },
   { path: "/payment", access: "public", Page: lazy(() => import("./payment/PaymentPage")) },

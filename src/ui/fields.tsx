@@ -50,7 +50,7 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
 }
 
 interface PasswordFieldProps extends Omit<FieldProps, "type"> {
-  /** A key that with Ctrl+Shift toggles visibility (spec: P on login, C for the confirmation). */
+  /** A key that with Ctrl+Shift toggles visibility: P on the login page, C for the register page's confirmation. */
   toggleKey?: string
 }
 

@@ -7,7 +7,7 @@ import {
   TOAST_SUCCESS_DURATION_MS
 } from "~core/limits"
 
-/** Toasts with the durations of spec section 9: 2 s for success, 4 s for errors and others, loading until dismissed. */
+/** Toasts last 2 s for success and 4 s for errors and others; a loading toast stays until dismissed. */
 export const toast = {
   success: (message: string) => sonner.success(message, { duration: TOAST_SUCCESS_DURATION_MS }),
   error: (message: string) => sonner.error(message, { duration: TOAST_ERROR_DURATION_MS }),
@@ -16,7 +16,7 @@ export const toast = {
   dismiss: (id?: string | number) => sonner.dismiss(id)
 }
 
-/** Bottom-centre, at most 20 at once (spec section 9). */
+/** Bottom-centre, at most 20 at once. */
 export function Toaster() {
   return <SonnerToaster position="bottom-center" visibleToasts={TOAST_MAX_VISIBLE} richColors closeButton />
 }

@@ -1,4 +1,4 @@
-/** The default password policy of spec sections 5 and 9, and the default rule messages. */
+/** The default password policy and the default rule messages. */
 import {
   LOGIN_LOCKOUT_DURATION_MS,
   LOGIN_RATE_LIMIT_ATTEMPTS,

@@ -1,4 +1,4 @@
-/** The password hint under the forms' password fields (spec section 5), built from the policy. */
+/** The password hint under the forms' password fields, built from the policy. */
 import { DEFAULT_PASSWORD_POLICY, DEFAULT_RULE_VALUES, DEFAULT_SPECIAL_CHARS } from "./defaults"
 import type { PasswordHint, PasswordPolicyConfig, PolicyRule } from "./types"
 
@@ -40,7 +40,7 @@ function freezeHints(hints: PasswordHint[]): readonly Readonly<PasswordHint>[] {
 }
 
 /**
- * The hint when the policy cannot be fetched (spec section 5): 8 characters, upper, lower, number,
- * special, all required. The default policy's hint.
+ * The hint when the policy cannot be fetched: 8 characters, upper, lower, number, special, all
+ * required. The default policy's hint.
  */
 export const FALLBACK_PASSWORD_HINTS: readonly Readonly<PasswordHint>[] = freezeHints(passwordRequirementHints(DEFAULT_PASSWORD_POLICY))

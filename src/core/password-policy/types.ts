@@ -1,6 +1,6 @@
 /**
- * The password policy of spec sections 3, 5, 8 and 9: its vocabulary (rule names, error codes) and
- * its types. One policy module is used by the server's check and by the forms' hint.
+ * The password policy: its vocabulary (rule names, error codes) and its types. One policy module is
+ * used by the server's check and by the forms' hint.
  */
 import { PASSWORD_POLICY_ERROR_CODES } from "../api"
 

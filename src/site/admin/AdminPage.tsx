@@ -19,7 +19,7 @@ interface AdminLink {
   Icon: ComponentType<SVGProps<SVGSVGElement>>
 }
 
-/** The seven admin links of spec section 2; the last five have no route yet and reach the not-found page. */
+/** The seven admin areas; the last five have no route yet and reach the not-found page. */
 export const ADMIN_LINKS: readonly AdminLink[] = [
   { to: "/admin/password-policy", title: "Password Policy", description: "Rules, messages and sign-in protection.", Icon: KeyRound },
   { to: "/admin/feedback", title: "Feedback", description: "Read, answer and sort what users send.", Icon: MessageSquareText },

@@ -59,7 +59,7 @@ function problemsOf(error: unknown): Notice {
   return { tone: "error", text: error instanceof Error ? error.message : String(error) }
 }
 
-/** Success notices fade after ADMIN_NOTICE_FADE_MS (spec section 9); errors stay until the next action. */
+/** Success notices fade after ADMIN_NOTICE_FADE_MS (3 s); errors stay until the next action. */
 function useNotice() {
   const [notice, setNotice] = useState<Notice | null>(null)
   useEffect(() => {

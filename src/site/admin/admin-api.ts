@@ -1,4 +1,4 @@
-/** The admin calls of spec section 7 and GET /api/admin/overview. */
+/** The admin's calls: the feedback inbox, the password policy and GET /api/admin/overview. */
 import { getApiClient } from "~auth/api-client"
 import type { AdminOverview, Feedback, FeedbackListMeta, FeedbackStatus } from "~core/feedback"
 import type { PasswordPolicyConfig } from "~core/password-policy"

@@ -28,7 +28,7 @@ describe("the admin dashboard", () => {
     expect(screen.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/dashboard")
   })
 
-  it("links the seven admin areas of the spec", () => {
+  it("links the seven admin areas", () => {
     expect(ADMIN_LINKS.map((link) => link.to)).toEqual([
       "/admin/password-policy",
       "/admin/feedback",

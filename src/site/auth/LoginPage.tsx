@@ -23,7 +23,7 @@ function destinationOf(state: unknown): string {
   return `${from.pathname}${from.search}${from.hash}`
 }
 
-/** Sign-in started from the extension: say so, then close the tab (spec section 2). */
+/** Sign-in started from the extension (?source=extension): say so, then close the tab after 2 s. */
 function ExtensionSignedIn() {
   useEffect(() => {
     const timer = setTimeout(() => window.close(), EXTENSION_TAB_CLOSE_DELAY_MS)

@@ -10,7 +10,7 @@ export function usePasswordHints() {
   return passwordRequirementHints(data.config)
 }
 
-/** The requirements a new password must meet, built from the server policy (spec section 5). */
+/** The requirements a new password must meet, built from the server policy (the default policy's when it cannot be fetched). */
 export function PasswordHint() {
   const hints = usePasswordHints()
   return (

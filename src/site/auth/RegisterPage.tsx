@@ -25,7 +25,7 @@ interface RegisterForm {
 
 const EMPTY_FORM: RegisterForm = { name: "", email: "", password: "", confirmPassword: "", termsChecked: false }
 
-/** The checks of spec section 5, in its order; the server checks the full policy again. */
+/** All fields filled, passwords equal, minimum length, terms checked, in that order; the server checks the full policy again. */
 export function validateRegistration(form: RegisterForm): string | null {
   if (!form.name.trim() || !form.email.trim() || !form.password || !form.confirmPassword) return "Please fill in all fields"
   if (form.password !== form.confirmPassword) return "Passwords do not match"

@@ -13,7 +13,7 @@ import { PasswordHint } from "./PasswordHint"
 
 const INVALID_LINK = "Invalid password reset link. Please request a new password reset."
 
-/** apiKey and lang of the link are ignored (spec section 2). */
+/** Only the link's mode and oobCode count; its apiKey and lang are ignored. */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams()
   const navigate = useNavigate()

@@ -14,7 +14,7 @@ type VerificationState = { state: "loading" } | Outcome
 const INVALID_LINK = "This verification link is invalid or has expired."
 const attemptKey = (code: string) => `emailVerification:${code}`
 
-/** The result is remembered per code, so a reload does not spend the code twice (spec section 4). */
+/** The result is remembered per code in local storage, so a reload does not spend the code twice. */
 function rememberedOutcome(code: string): Outcome | null {
   try {
     const raw = window.localStorage.getItem(attemptKey(code))

@@ -1,7 +1,7 @@
 /**
- * Component tests of the sign-in, sign-up and password pages (spec sections 2, 4, 5 and 8), rendered through the
- * whole app. The only test double is the network: an in-memory fake of the API behind `configureApi({ fetch })`,
- * answering in the server's wrapper as README's API table describes.
+ * Component tests of the sign-in, sign-up and password pages, rendered through the whole app. The only
+ * test double is the network: an in-memory fake of the API behind `configureApi({ fetch })`, answering in
+ * the server's wrapper as README's API table describes.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
@@ -539,7 +539,7 @@ describe("Register page", () => {
     fill("Password", "Analytical#Engine1")
     fill("Confirm password", "Analytical#Engine1")
     submit()
-    // The terms checkbox is required; the spec gives no text for it.
+    // The terms checkbox is required; the refusal's wording is ours, so only its subject is checked.
     expect(registerAlert()).toMatch(/Terms of Service/)
     expect(screen.queryByRole("dialog")).toBeNull()
 

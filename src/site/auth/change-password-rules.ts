@@ -8,7 +8,7 @@ export interface ChangePasswordForm {
 
 export type ChangePasswordField = keyof ChangePasswordForm
 
-/** The change-password checks of spec section 5, in its order; the first problem is shown on its field. */
+/** The change-password checks, in this order; the first problem is shown on its field. */
 export function validateChangePassword(form: ChangePasswordForm): { field: ChangePasswordField; message: string } | null {
   if (!form.currentPassword) return { field: "currentPassword", message: "Current password is required" }
   if (!form.newPassword) return { field: "newPassword", message: "New password is required" }

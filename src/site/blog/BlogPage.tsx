@@ -16,7 +16,7 @@ const chip = (selected: boolean) =>
     selected ? "border-brand-secondary bg-brand-secondary text-white" : "border-gray-300 bg-white text-gray-700 hover:border-gray-400"
   }`
 
-/** The spec's newsletter box: there is no mailing list yet, and the box says so instead of pretending. */
+/** The newsletter box: there is no mailing list yet, and the box says so instead of pretending. */
 function NewsletterBox() {
   const id = useId()
   const [email, setEmail] = useState("")

@@ -1,7 +1,6 @@
 /**
- * The blog's posts (spec section 3, "Blog post"). The spec calls for hard-coded sample content; ours
- * is written about this product. This module is imported only by the blog's pages, so it is part of
- * their lazy chunk and never of the landing page's load.
+ * The blog's posts: hard-coded content, written about this product. This module is imported only by
+ * the blog's pages, so it is part of their lazy chunk and never of the landing page's load.
  */
 import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/limits"
 import { getPlan } from "~core/plans"

@@ -8,7 +8,7 @@ import { toast } from "~ui/toast"
 
 import { PasswordHint } from "../auth/PasswordHint"
 
-/** Add Email Authentication, for an account that signs in only with Google (spec sections 2 and 5). */
+/** Add Email Authentication, for an account that signs in only with Google; the name is optional. */
 export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked: () => void }) {
   const [form, setForm] = useState({ email, name: "", password: "", confirmPassword: "" })
   const [errors, setErrors] = useState<string[]>([])

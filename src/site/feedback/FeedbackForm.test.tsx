@@ -1,5 +1,5 @@
 /**
- * The feedback form's rules and texts (spec sections 4, 5 and 8). The only double is the network:
+ * The feedback form's rules and texts. The only double is the network:
  * a fake fetch behind configureApi that records the multipart body and answers in the wrapper.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
@@ -44,7 +44,7 @@ function pick(...files: File[]) {
 }
 
 describe("FeedbackForm", () => {
-  it("checks the fields with the spec's messages and counts characters", async () => {
+  it("checks the required fields and the minimum length with their messages, and counts characters", async () => {
     render(<FeedbackForm />)
     fireEvent.click(screen.getByRole("button", { name: "Send Feedback" }))
     expect(await screen.findByText(FEEDBACK_TEXTS.required)).toBeTruthy()

@@ -35,7 +35,7 @@ export function submitFeedback(form: FormData): Promise<Feedback> {
   return getApiClient().postForm<Feedback>("/api/feedback", form)
 }
 
-/** The landing page's feedback form (spec sections 4, 5 and 8). */
+/** The landing page's feedback form, open to anyone: a success clears the fields, a failure keeps them. */
 export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: FeedbackFlags }) {
   const [email, setEmail] = useState("")
   const [message, setMessage] = useState("")

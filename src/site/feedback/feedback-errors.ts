@@ -1,7 +1,11 @@
 import { ApiRequestError } from "~api/client"
 import { FEEDBACK_TEXTS } from "~core/feedback"
 
-/** The submit failure as section 8 words it. */
+/**
+ * The text of a failed feedback submit: the server's own words for a validation refusal or a rate limit,
+ * 'Service temporarily unavailable' on a 5xx, the generic failure for other refusals and network errors,
+ * and 'An unexpected error occurred' when what was thrown is not an Error.
+ */
 export function feedbackSubmitError(error: unknown): string {
   if (!(error instanceof Error)) return FEEDBACK_TEXTS.unexpected
   if (error instanceof ApiRequestError) {

@@ -10,7 +10,7 @@ export interface LoginRedirectState {
   from: { pathname: string; search: string; hash: string }
 }
 
-/** Spec section 2: spinner while loading; no user: to /login remembering the origin; wrong role: to /. */
+/** Spinner while loading; no user: to /login remembering the origin; wrong role: to /. */
 export function RouteGuard({ role, children }: { role?: Role; children: ReactNode }) {
   const status = useSession((state) => state.status)
   const user = useSession((state) => state.user)

@@ -1,7 +1,7 @@
 import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, PASSWORD_MIN_LENGTH, SUPPORT_REPLY_HOURS } from "~core/limits"
 import { getPlan } from "~core/plans"
 
-/** The Help Center's built-in FAQ (spec section 2): 12 entries in the spec's 4 categories. */
+/** The Help Center's built-in FAQ: 12 entries in 4 categories. */
 
 export const HELP_CATEGORIES = ["Getting Started", "Account Management", "Security & Privacy", "Features & Usage"] as const
 export type HelpCategory = (typeof HELP_CATEGORIES)[number]

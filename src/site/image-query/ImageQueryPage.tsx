@@ -41,7 +41,7 @@ function Control({ label, children }: { label: string; children: (id: string) =>
   )
 }
 
-/** A button of the spec's mock that does nothing: it says so rather than pretending. */
+/** A button of the mock page that does nothing: it says so rather than pretending. */
 function InertButton({ children }: { children: ReactNode }) {
   return (
     <button type="button" aria-disabled="true" title="Available in the extension" className="rounded-md px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-100 aria-disabled:cursor-not-allowed">

@@ -22,7 +22,7 @@ function renderPage() {
 const shownCount = () => within(screen.queryByRole("list", { name: "Sample images" }) ?? document.createElement("ul")).queryAllByRole("listitem").length
 
 describe("the sample images", () => {
-  it("are 30 generated SVGs whose widths are the spec's sample sizes, spanning every size class", () => {
+  it("are 30 generated SVGs whose widths are the sample sizes, spanning every size class", () => {
     expect(samples).toHaveLength(30)
     for (const image of samples) {
       expect(image.src.startsWith("data:image/svg+xml,")).toBe(true)
@@ -36,7 +36,7 @@ describe("the sample images", () => {
 })
 
 describe("the Image Query AI page", () => {
-  it("starts with the spec's defaults and hides small images", () => {
+  it("starts with the default controls and hides small images", () => {
     renderPage()
     expect((screen.getByLabelText("Model") as HTMLSelectElement).value).toBe("gpt-4o-mini")
     expect((screen.getByLabelText("Query") as HTMLSelectElement).value).toBe("Normal")

@@ -1,6 +1,6 @@
 import { SAMPLE_IMAGE_COUNT, SAMPLE_IMAGE_SIZES } from "~core/limits"
 
-/** Sample image of spec section 3: id, src, w, h, type. */
+/** A sample image of the mock page: id, src, width w, height h and type. */
 export interface SampleImage {
   id: string
   src: string
@@ -20,9 +20,9 @@ export const SAMPLE_TYPE_LABELS: Record<SampleImageType, string> = {
 }
 
 /**
- * Widths are the spec's sample sizes; heights follow common aspect ratios (square, 4:3, 16:9,
- * portrait, a wide banner), so the samples span every class of the size rule, including images the
- * 'Hide small images' toggle hides.
+ * Widths are the sample sizes 800, 1024, 1200 and 1600 px; heights follow common aspect ratios
+ * (square, 4:3, 16:9, portrait, a wide banner), so the samples span every class of the size rule,
+ * including images the 'Hide small images' toggle hides.
  */
 const ASPECTS = [
   [1, 1],

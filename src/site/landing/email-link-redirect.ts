@@ -1,6 +1,6 @@
 /**
- * E-mail links land on the home page (`/?mode=verifyEmail&oobCode=…`); spec section 2 sends them on
- * to their pages, keeping exactly the parameters it names.
+ * E-mail links land on the home page (`/?mode=verifyEmail&oobCode=…`); they are sent on to their
+ * pages keeping only mode, oobCode, apiKey and lang, each when present.
  */
 const EMAIL_LINK_TARGETS = {
   verifyEmail: { path: "/verify-email", keep: ["mode", "oobCode", "apiKey", "lang"] },

@@ -9,7 +9,7 @@ export interface AccountLink {
   to: string
 }
 
-/** Dashboard for everyone, Admin Panel for admins (spec section 2). */
+/** Dashboard for everyone, Admin Panel for admins. */
 export function accountLinks(user: User): AccountLink[] {
   return [{ label: "Dashboard", to: "/dashboard" }, ...(user.role === "admin" ? [{ label: "Admin Panel", to: "/admin" }] : [])]
 }

@@ -25,8 +25,8 @@ const TABS: readonly { key: "terms" | "privacy"; document: LegalDocumentContent 
 export const TERMS_AGREEMENT_LABEL = "I have read and agree to the Terms of Service and Privacy Policy"
 
 /**
- * Shown before an account is created, and when a federated sign-in answers TERMS_NOT_ACCEPTED
- * (spec sections 2 and 4). Radix traps focus, restores it on close and labels the dialog.
+ * Shown before an account is created, and when a federated sign-in answers TERMS_NOT_ACCEPTED.
+ * Radix traps focus, restores it on close and labels the dialog.
  */
 export function TermsModal({ open, onAccept, onDecline, busy = false }: TermsModalProps) {
   return (

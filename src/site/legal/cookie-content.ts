@@ -6,7 +6,7 @@ import { LEGAL_LAST_UPDATED, type LegalDocumentContent } from "./legal-content"
 const product = COMPANY.displayName
 const keys = Object.values(SESSION_STORAGE_KEYS)
 
-/** The Cookie Policy (spec section 2): static text; the page adds the contact link and the back button. */
+/** The Cookie Policy: static text; the page adds the contact link and the back button. */
 export const COOKIE_POLICY: LegalDocumentContent = {
   title: "Cookie Policy",
   lastUpdated: LEGAL_LAST_UPDATED,

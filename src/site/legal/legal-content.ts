@@ -1,7 +1,7 @@
 /**
- * The Terms of Service and the Privacy Policy (spec section 2, "Legal and static pages"): static
- * text in sections, each with a title, a paragraph and optional list items. Names, addresses,
- * e-mail addresses, prices and limits come from the shared constants so they never drift.
+ * The Terms of Service and the Privacy Policy: static text in sections, each with a title, a
+ * paragraph and optional list items. Names, addresses, e-mail addresses, prices and limits come
+ * from the shared constants so they never drift.
  */
 import { COMPANY, formatAddress } from "~core/company"
 import {

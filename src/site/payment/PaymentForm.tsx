@@ -67,8 +67,9 @@ export interface PaymentFormProps {
 }
 
 /**
- * The checkout of spec section 7: it makes no call. After a valid submit it waits 2 s and goes to the
- * dashboard. Card data lives only in this component's state and is dropped before leaving.
+ * A mock checkout: it makes no call. After a valid submit it waits 2 s and goes to
+ * /dashboard?subscription=success. Card data lives only in this component's state and is dropped
+ * before leaving.
  */
 export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFormProps) {
   const navigate = useNavigate()

@@ -90,7 +90,7 @@ export function validatePayment(values: PaymentValues, now: Date): PaymentErrors
   return errors
 }
 
-/** The spec shows the price with a rupee sign. */
+/** The payment page shows the price with a rupee sign; the figure is the plan's price as it is, not converted. */
 export function formatRupees(amount: number): string {
   return `₹${amount.toLocaleString("en-IN")}`
 }

@@ -10,7 +10,7 @@ import { StatusView } from "./StatusView"
 
 const REFRESH_INTERVAL_MS = 60_000
 
-/** The spec's subscribe box is inert: it sends nothing and says so. */
+/** The subscribe box is inert: it sends nothing and says so. */
 function SubscribeBox() {
   const id = useId()
   const [note, setNote] = useState("")

@@ -43,7 +43,7 @@ function bannerText(states: readonly ServiceState[]) {
 }
 
 describe("the status banner", () => {
-  it("follows the spec's rule for every mix of states, the banner's source", () => {
+  it("says major on any outage, else partial on any degraded service, else operational, for every mix of states, the banner's source", () => {
     let mixes = 0
     for (const states of everyMix()) {
       mixes++
