@@ -4,6 +4,7 @@ import path from "node:path"
 import { PLANS, type Plan } from "~core/plans"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { ServiceId, ServiceState } from "~core/service-status"
+import { withTimeout } from "~core/with-timeout"
 
 import { signAccessToken, verifyAccessToken } from "../auth/tokens"
 import type { Database } from "../db/database"
@@ -25,20 +26,11 @@ export const CRITICAL_SERVICES: readonly ServiceId[] = ["database", "authenticat
 const round = (ms: number) => Math.round(ms * 100) / 100
 
 export async function runCheck(check: ServiceCheck, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ status: "outage", message: `The check did not finish within ${timeoutMs / 1000} s.` }),
-      timeoutMs
-    )
-  })
+  const failed = (): CheckResult => ({ status: "outage", message: "The check failed." })
   try {
-    return await Promise.race([
-      check().catch((): CheckResult => ({ status: "outage", message: "The check failed." })),
-      timeout
-    ])
-  } finally {
-    clearTimeout(timer)
+    return await withTimeout(check().catch(failed), timeoutMs, `The check did not finish within ${timeoutMs / 1000} s.`)
+  } catch (timedOut) {
+    return { status: "outage", message: (timedOut as Error).message }
   }
 }
 

@@ -1,16 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { AnalysisTimeoutError, defineEngine, OnceLoader, SerialQueue, withTimeout, type AnalysisProgress, type EngineSteps } from "./engine"
+import { TimeoutError } from "~core/with-timeout"
+
+import { defineEngine, OnceLoader, SerialQueue, type AnalysisProgress, type EngineSteps } from "./engine"
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-describe("withTimeout", () => {
-  it("passes a result through and rejects with the given message when time runs out", async () => {
-    await expect(withTimeout(Promise.resolve(7), 50, "late")).resolves.toBe(7)
-    const never = new Promise<never>(() => {})
-    await expect(withTimeout(never, 10, "The engine did not start.")).rejects.toThrow(new AnalysisTimeoutError("The engine did not start."))
-  })
-})
 
 describe("SerialQueue", () => {
   it("runs tasks one at a time in order and keeps going after a failure", async () => {
@@ -170,7 +164,7 @@ describe("defineEngine", () => {
     })
     const seen: AnalysisProgress[] = []
     const loading = engine.load((progress) => seen.push(progress))
-    const outcome = expect(loading).rejects.toThrow(new AnalysisTimeoutError(START_FAILED))
+    const outcome = expect(loading).rejects.toThrow(new TimeoutError(START_FAILED))
     await vi.advanceTimersByTimeAsync(999)
     expect(freed).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
@@ -214,7 +208,7 @@ describe("defineEngine", () => {
       run: (handle, _image, _options, inTime) => (stuck ? inTime(new Promise<string>(() => {})) : Promise.resolve(`ran with ${handle}`))
     })
     const running = engine.run(image)
-    const outcome = expect(running).rejects.toThrow(new AnalysisTimeoutError(RUN_FAILED))
+    const outcome = expect(running).rejects.toThrow(new TimeoutError(RUN_FAILED))
     await vi.advanceTimersByTimeAsync(4_999)
     let settled = false
     void running.catch(() => (settled = true))
@@ -331,7 +325,7 @@ describe("defineEngine", () => {
         if (options.model === "small") await inTime(Promise.reject(new Error("404")))
       })
       const slow = engine.load(undefined, { model: "large" })
-      const slowOutcome = expect(slow).rejects.toThrow(new AnalysisTimeoutError(START_FAILED))
+      const slowOutcome = expect(slow).rejects.toThrow(new TimeoutError(START_FAILED))
       await vi.advanceTimersByTimeAsync(1_000)
       await slowOutcome
 

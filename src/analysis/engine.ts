@@ -1,6 +1,7 @@
 // The interface every local analysis engine (OCR, faces, objects) implements, and `defineEngine`,
 // which builds one from the engine's own steps: it adds the load-once start-up with its time-out,
 // the serial queue of runs, the run time-out and the freeing of what is no longer used.
+import { withTimeout } from "~core/with-timeout"
 
 /** What an engine reports while it starts: a stage in words and, when known, how far it is (0–1). */
 export interface AnalysisProgress {
@@ -73,19 +74,6 @@ export function extensionUrl(path: string): string {
   const absolute = path.startsWith("/") ? path : `/${path}`
   if (typeof chrome !== "undefined" && chrome.runtime?.getURL) return chrome.runtime.getURL(absolute).replace(/\/$/, "")
   return new URL(absolute, globalThis.location.href).href.replace(/\/$/, "")
-}
-
-export class AnalysisTimeoutError extends Error {
-  override readonly name = "AnalysisTimeoutError"
-}
-
-/** Settles like `promise`, or rejects with `new AnalysisTimeoutError(message)` after `ms` milliseconds. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AnalysisTimeoutError(message)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** Runs tasks one after another in the order they were queued; a failed task does not stop the queue. */

@@ -5,6 +5,12 @@ import { TimeoutError, withTimeout } from "./with-timeout"
 afterEach(() => vi.useRealTimers())
 
 describe("withTimeout", () => {
+  it("passes a result through and rejects with the given message when time runs out", async () => {
+    await expect(withTimeout(Promise.resolve(7), 50, "late")).resolves.toBe(7)
+    const never = new Promise<never>(() => {})
+    await expect(withTimeout(never, 10, "The engine did not start.")).rejects.toThrow(new TimeoutError("The engine did not start."))
+  })
+
   it("settles like the promise when it is in time", async () => {
     await expect(withTimeout(Promise.resolve(7), 50, "late")).resolves.toBe(7)
     await expect(withTimeout(Promise.reject(new Error("own failure")), 50, "late")).rejects.toThrow("own failure")
