@@ -1,18 +1,22 @@
+import { afterEach, beforeEach, vi } from "vitest"
+
 /** A minimal chrome.* for unit tests: storage.local / storage.session in memory, onChanged, runtime listeners. */
 type Listener = (...args: never[]) => unknown
 
-function event() {
+/** A chrome event: listeners added and removed as Chrome's are, and `fire` to call them as Chrome would. */
+export function fakeEvent() {
   const listeners = new Set<Listener>()
   return {
     listeners,
     addListener: (listener: Listener) => void listeners.add(listener),
     removeListener: (listener: Listener) => void listeners.delete(listener),
-    hasListener: (listener: Listener) => listeners.has(listener)
+    hasListener: (listener: Listener) => listeners.has(listener),
+    fire: (...args: unknown[]) => listeners.forEach((listener) => (listener as (...a: unknown[]) => unknown)(...args))
   }
 }
 
 export function createFakeChrome() {
-  const onChanged = event()
+  const onChanged = fakeEvent()
   const area = (name: string) => {
     const items = new Map<string, unknown>()
     const keysOf = (keys: unknown): string[] =>
@@ -54,10 +58,10 @@ export function createFakeChrome() {
     storage: { local: area("local"), session: area("session"), onChanged },
     runtime: {
       id: "ffaglifbbggnijgmaboakodgdepojdjj",
-      onMessageExternal: event(),
-      onMessage: event(),
-      onConnectExternal: event(),
-      onConnect: event(),
+      onMessageExternal: fakeEvent(),
+      onMessage: fakeEvent(),
+      onConnectExternal: fakeEvent(),
+      onConnect: fakeEvent(),
       getURL: (path: string) => `chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj/${path.replace(/^\//, "")}`,
       getManifest: () => ({ manifest_version: 3 })
     }
@@ -65,3 +69,20 @@ export function createFakeChrome() {
 }
 
 export type FakeChrome = ReturnType<typeof createFakeChrome>
+
+/**
+ * A fresh fake as the global `chrome` in each test of the file; returns how to reach the current one. React trees
+ * are unmounted before it goes, since their clean-ups remove listeners from it.
+ */
+export function installFakeChromeForEachTest(): () => FakeChrome {
+  let fake: FakeChrome | undefined
+  beforeEach(() => {
+    fake = createFakeChrome()
+    vi.stubGlobal("chrome", fake)
+  })
+  afterEach(async () => {
+    if (typeof window !== "undefined") (await import("@testing-library/react")).cleanup()
+    vi.unstubAllGlobals()
+  })
+  return () => fake!
+}

@@ -1,35 +1,27 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 
-import { createFakeChrome, type FakeChrome } from "./fake-chrome.test-support"
+import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript, isOwnContextOutsideTabs, isOwnExtensionPage, isSiteSender } from "./message-senders"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
 const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/dashboard" }
 
-let fake: FakeChrome
-
-beforeEach(() => {
-  fake = createFakeChrome()
-  vi.stubGlobal("chrome", fake)
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+const chromeFake = installFakeChromeForEachTest()
 
 describe("who may speak for the site", () => {
   it("accepts the site's origins and the extension's own site tab, nothing else", () => {
     expect(isSiteSender(SITE)).toBe(true)
-    expect(isSiteSender({ id: fake.runtime.id, url: `${EXTENSION}/tabs/site.html#/dashboard` })).toBe(true)
-    expect(isSiteSender({ id: fake.runtime.id, url: `${EXTENSION}/popup.html` })).toBe(false)
+    expect(isSiteSender({ id: chromeFake().runtime.id, url: `${EXTENSION}/tabs/site.html#/dashboard` })).toBe(true)
+    expect(isSiteSender({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html` })).toBe(false)
     expect(isSiteSender({ id: "another-extension", url: `chrome-extension://another-extension/tabs/site.html` })).toBe(false)
     expect(isSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)
     expect(isSiteSender(undefined)).toBe(false)
   })
 
   it("treats only pages of the extension as its own (a content script's sender is the web page)", () => {
-    expect(isOwnExtensionPage({ id: fake.runtime.id, url: `${EXTENSION}/popup.html` })).toBe(true)
-    expect(isOwnExtensionPage({ id: fake.runtime.id, url: "https://example.com/" })).toBe(false)
+    expect(isOwnExtensionPage({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html` })).toBe(true)
+    expect(isOwnExtensionPage({ id: chromeFake().runtime.id, url: "https://example.com/" })).toBe(false)
     expect(isOwnExtensionPage({ id: "someone-else", url: `${EXTENSION}/popup.html` })).toBe(false)
   })
 })
@@ -47,9 +39,9 @@ describe("our content script", () => {
   })
 
   it("answers only the extension itself outside tabs: the side panel, the popup, the service worker", () => {
-    expect(isOwnContextOutsideTabs({ id: fake.runtime.id, url: `${EXTENSION}/sidepanel.html` })).toBe(true)
-    expect(isOwnContextOutsideTabs({ id: fake.runtime.id, url: `${EXTENSION}/static/background/index.js` })).toBe(true)
-    expect(isOwnContextOutsideTabs({ id: fake.runtime.id, url: `${EXTENSION}/popup.html`, tab: { id: 3 } })).toBe(false)
+    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/sidepanel.html` })).toBe(true)
+    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/static/background/index.js` })).toBe(true)
+    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html`, tab: { id: 3 } })).toBe(false)
     expect(isOwnContextOutsideTabs(contentScript)).toBe(false)
     expect(isOwnContextOutsideTabs({ id: "someone-else", url: "chrome-extension://someone-else/panel.html" })).toBe(false)
   })

@@ -1,21 +1,12 @@
 import { act, renderHook, waitFor } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it } from "vitest"
 import { z } from "zod"
 
-import { createFakeChrome, type FakeChrome } from "./fake-chrome.test-support"
+import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import { storageItem } from "./storage-item"
 import { useStorageItem } from "./use-storage-item"
 
-let fake: FakeChrome
-
-beforeEach(() => {
-  fake = createFakeChrome()
-  vi.stubGlobal("chrome", fake)
-})
-
-afterEach(() => {
-  vi.unstubAllGlobals()
-})
+const chromeFake = installFakeChromeForEachTest()
 
 const counter = storageItem({ key: "counter", schema: z.object({ count: z.number().int().catch(0), label: z.string().catch("none") }), fallback: { count: 0, label: "none" } })
 
@@ -24,13 +15,13 @@ describe("storageItem", () => {
     expect(await counter.get()).toEqual({ count: 0, label: "none" })
     await counter.set({ count: 3, label: "three" })
     expect(await counter.get()).toEqual({ count: 3, label: "three" })
-    expect(fake.storage.local.items.get("counter")).toEqual({ count: 3, label: "three" })
+    expect(chromeFake().storage.local.items.get("counter")).toEqual({ count: 3, label: "three" })
   })
 
   it("puts every stored value through the schema: a bad field falls back alone, a bad value wholly", async () => {
-    await fake.storage.local.set({ counter: { count: "many", label: "kept" } })
+    await chromeFake().storage.local.set({ counter: { count: "many", label: "kept" } })
     expect(await counter.get()).toEqual({ count: 0, label: "kept" })
-    await fake.storage.local.set({ counter: "not an object" })
+    await chromeFake().storage.local.set({ counter: "not an object" })
     expect(await counter.get()).toEqual({ count: 0, label: "none" })
   })
 
@@ -39,31 +30,31 @@ describe("storageItem", () => {
     await counter.set({ count: 5, label: "local" })
     expect(await inSession.get()).toBe(-1)
     await inSession.set(7)
-    expect(fake.storage.session.items.get("counter")).toBe(7)
+    expect(chromeFake().storage.session.items.get("counter")).toBe(7)
     expect(await counter.get()).toEqual({ count: 5, label: "local" })
   })
 
   it("writes through its encoder and reads back through the schema", async () => {
     const asText = storageItem({ key: "text", schema: z.preprocess((raw) => (typeof raw === "string" ? JSON.parse(raw) : raw), z.object({ n: z.number() })), fallback: { n: 0 }, encode: JSON.stringify })
     await asText.set({ n: 5 })
-    expect(fake.storage.local.items.get("text")).toBe('{"n":5}')
+    expect(chromeFake().storage.local.items.get("text")).toBe('{"n":5}')
     expect(await asText.get()).toEqual({ n: 5 })
   })
 
   it("remove brings back the fallback", async () => {
     await counter.set({ count: 1, label: "one" })
     await counter.remove()
-    expect(fake.storage.local.items.has("counter")).toBe(false)
+    expect(chromeFake().storage.local.items.has("counter")).toBe(false)
     expect(await counter.get()).toEqual({ count: 0, label: "none" })
   })
 
   it("watch reports parsed changes of its key in its area only, until unsubscribed", async () => {
     const seen: unknown[] = []
     const stop = counter.watch((value) => seen.push(value))
-    await fake.storage.local.set({ other: 1 })
-    await fake.storage.session.set({ counter: { count: 9, label: "session" } })
+    await chromeFake().storage.local.set({ other: 1 })
+    await chromeFake().storage.session.set({ counter: { count: 9, label: "session" } })
     await counter.set({ count: 2, label: "two" })
-    await fake.storage.local.set({ counter: { count: 2.5 } })
+    await chromeFake().storage.local.set({ counter: { count: 2.5 } })
     await counter.remove()
     stop()
     await counter.set({ count: 4, label: "unseen" })
@@ -82,18 +73,18 @@ describe("useStorageItem", () => {
     expect(result.current[0]).toBeUndefined()
     await waitFor(() => expect(result.current[0]).toEqual({ count: 1, label: "stored" }))
 
-    await act(() => fake.storage.local.set({ counter: { count: 2, label: "elsewhere" } }))
+    await act(() => chromeFake().storage.local.set({ counter: { count: 2, label: "elsewhere" } }))
     expect(result.current[0]).toEqual({ count: 2, label: "elsewhere" })
 
     await act(() => result.current[1]({ count: 3, label: "saved" }))
     expect(result.current[0]).toEqual({ count: 3, label: "saved" })
-    expect(fake.storage.local.items.get("counter")).toEqual({ count: 3, label: "saved" })
+    expect(chromeFake().storage.local.items.get("counter")).toEqual({ count: 3, label: "saved" })
   })
 
   it("stops following changes once unmounted", async () => {
     const { unmount } = renderHook(() => useStorageItem(counter))
-    expect(fake.storage.onChanged.listeners.size).toBe(1)
+    expect(chromeFake().storage.onChanged.listeners.size).toBe(1)
     unmount()
-    expect(fake.storage.onChanged.listeners.size).toBe(0)
+    expect(chromeFake().storage.onChanged.listeners.size).toBe(0)
   })
 })

@@ -2,7 +2,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome, fakeEvent } from "~extension/fake-chrome.test-support"
 import { PAGE_IMAGES_CHANGED, type PageImage } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
 
@@ -22,18 +22,6 @@ import { VqaRequestError } from "./vqa-client"
 vi.mock("./record-analysis", () => ({ analyseAndRecord: vi.fn() }))
 const analyse = vi.mocked(analyseAndRecord)
 
-type Listener = (...args: never[]) => unknown
-
-function chromeEvent() {
-  const listeners = new Set<Listener>()
-  return {
-    listeners,
-    addListener: (listener: Listener) => void listeners.add(listener),
-    removeListener: (listener: Listener) => void listeners.delete(listener),
-    fire: (...args: unknown[]) => listeners.forEach((listener) => (listener as (...a: unknown[]) => unknown)(...args))
-  }
-}
-
 const pageImage = (url: string): PageImage => ({ url, width: 800, height: 600, renderedWidth: 400, renderedHeight: 300, alt: url, source: "img", mimeType: "image/png" })
 
 /** chrome.* with tabs whose content scripts answer with `imagesByTab` (every frame is frame 0 here). */
@@ -45,8 +33,8 @@ function installChrome() {
   ])
   let activeTab = 1
   const tabs = {
-    onActivated: chromeEvent(),
-    onUpdated: chromeEvent(),
+    onActivated: fakeEvent(),
+    onUpdated: fakeEvent(),
     query: vi.fn(async () => [{ id: activeTab, title: `Tab ${activeTab}`, url: `https://tab${activeTab}.test/` }]),
     get: vi.fn(async (id: number) => ({ id, title: `Tab ${id}`, url: `https://tab${id}.test/` })),
     sendMessage: vi.fn(async (tabId: number) => {
@@ -55,7 +43,7 @@ function installChrome() {
       return { images }
     })
   }
-  const runtime = { ...fake.runtime, onMessage: chromeEvent() }
+  const runtime = { ...fake.runtime, onMessage: fakeEvent() }
   const scripting = { executeScript: vi.fn(async () => [{ frameId: 0, result: true }]) }
   vi.stubGlobal("chrome", { ...fake, runtime, tabs, scripting })
   return {
