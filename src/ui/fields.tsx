@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from "react"
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react"
 
 import { Eye, EyeOff } from "./icons"
 
@@ -45,6 +45,27 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
         {...input}
       />
       <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  )
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> {
+  label: string
+  error?: string
+  children: ReactNode
+}
+
+export function SelectField({ label, error, children, ...select }: SelectFieldProps) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <select id={id} className={`mt-1 ${inputStyles}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)} {...select}>
+        {children}
+      </select>
+      <FieldNotes id={id} error={error} />
     </div>
   )
 }

@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from "react"
+import { useEffect, useRef, useState, type FormEvent } from "react"
 import { Link, useNavigate } from "react-router"
 
 import { useSession } from "~auth/session-store"
 import { MOCK_PAYMENT_WAIT_MS } from "~core/limits"
 import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
-import { FormMessage, TextField } from "~ui/fields"
+import { FormMessage, SelectField, TextField } from "~ui/fields"
 import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
@@ -30,34 +30,6 @@ const FIELD_ORDER: PaymentField[] = [
   "billingAddress",
   "country"
 ]
-
-const selectStyles =
-  "mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 aria-[invalid=true]:border-red-500"
-
-interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> {
-  label: string
-  error?: string
-  children: ReactNode
-}
-
-function SelectField({ label, error, children, ...select }: SelectFieldProps) {
-  const id = useId()
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
-        {label}
-      </label>
-      <select id={id} className={selectStyles} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...select}>
-        {children}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-xs text-red-600">
-          {error}
-        </p>
-      )}
-    </div>
-  )
-}
 
 export interface PaymentFormProps {
   plan: Plan
