@@ -13,7 +13,13 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
-      "no-console": ["error", { allow: ["warn", "error"] }]
+      "no-console": ["error", { allow: ["warn", "error"] }],
+      // Plasmo's bundler (Parcel) leaves zod 4's named `z` undefined in the built extension: the service worker
+      // then throws at start. The namespace import works everywhere.
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']", message: 'Use import * as z from "zod": the extension\'s bundler breaks the named import.' }
+      ]
     }
   },
   {

@@ -10,7 +10,7 @@
  * is remembered (pendingSiteLogoutItem) and delivered to the next page that connects; until then the site's
  * WEBSITE_AUTH_SYNC (sent on every page load while it still holds a session) must not sign the extension back in.
  */
-import { z } from "zod"
+import * as z from "zod"
 
 import {
   EXTENSION_AUTH_STATUS_REQUEST,

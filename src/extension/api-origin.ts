@@ -2,7 +2,7 @@
  * The address of the Image Query AI service the extension talks to: the one baked in at build time
  * (PLASMO_PUBLIC_API_URL), unless the user chose another in the side panel's Settings.
  */
-import { z } from "zod"
+import * as z from "zod"
 
 import { storageItem } from "./storage-item"
 

@@ -8,7 +8,7 @@
  * Usable from the service worker and the extension's pages (popup, side panel): the session lives in storage,
  * so every context sees the same one; each context's client shares its own pending refresh.
  */
-import { z } from "zod"
+import * as z from "zod"
 
 import { createApiClient, type ApiClient, type TokenStore } from "~api/client"
 import type { User } from "~core/user"

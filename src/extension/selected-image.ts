@@ -2,7 +2,7 @@
  * The image the user picked with the "Analyse image" menu entry or the on-image button. The service worker
  * stores it as it opens the side panel; the panel reads it when it starts and follows later picks.
  */
-import { z } from "zod"
+import * as z from "zod"
 
 import { storageItem } from "./storage-item"
 

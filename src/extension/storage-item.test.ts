@@ -1,6 +1,6 @@
 import { act, renderHook, waitFor } from "@testing-library/react"
 import { describe, expect, it } from "vitest"
-import { z } from "zod"
+import * as z from "zod"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import { storageItem } from "./storage-item"

@@ -1,5 +1,5 @@
 /** Past analyses, kept on this computer only (chrome.storage.local), newest first, at most HISTORY_LIMIT. */
-import { z } from "zod"
+import * as z from "zod"
 
 import { storageItem } from "~extension/storage-item"
 

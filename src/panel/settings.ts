@@ -1,5 +1,5 @@
 /** The side panel's Settings: default analysis, vision model, face detector options; kept in chrome.storage.local. */
-import { z } from "zod"
+import * as z from "zod"
 
 import { VQA_MODELS } from "~core/vqa"
 import { storageItem } from "~extension/storage-item"
