@@ -80,12 +80,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file
 }
 
-/** Reads until `check` passes (then answers the value), or throws its last error after `timeoutMs`. */
+/**
+ * Reads until `check` passes (then answers the value), or throws its last error after `timeoutMs`.
+ * A read that throws is tried again too: what it reads may not be there yet (an element React has not
+ * rendered, a content script Chrome has not injected).
+ */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = await read()
     try {
+      const value = await read()
       check(value)
       return value
     } catch (error) {
