@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PageImage } from "../../src/core/page-images"
 import type { SelectedImage } from "../../src/extension/selected-image"
 
-import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, waitForContentScript, watchPageErrors, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
 
 /** The button lives in a closed shadow root: it is found the way assistive technology finds it. */
@@ -46,15 +46,8 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     page = await browser.newPage()
     pageErrors = watchPageErrors(page)
     await page.goto(pageUrl, { waitUntil: "load" })
-    // document_idle: the content scripts run after load; the button's listeners are in place once
-    // the detector answers (both are injected together).
-    await eventually(
-      () => inWorker(extension.worker, async (url: string) => {
-        const [tab] = await chrome.tabs.query({ url })
-        return chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 }).then(() => true, () => false)
-      }, pageUrl),
-      (ready) => expect(ready).toBe(true)
-    )
+    // The button's listeners are in place once the detector answers (both are injected together).
+    await waitForContentScript(extension.worker, pageUrl)
   })
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { completion, sendJson, startStandIn } from "../../server/analyze/test-su
 import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "../../src/analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { startServer, serveFixtures, type RunningServer } from "./server"
 
@@ -169,6 +169,8 @@ describe("the side panel", () => {
     page = await browser.newPage()
     await page.setViewport({ width: 1280, height: 900 })
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
+    // The panel lists what the page's content script reports: open it once that script is there.
+    await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
     // The real side panel, opened as a user does: the popup's button (a click is the gesture Chrome requires).
     const popup = await browser.newPage()
     await popup.goto(`chrome-extension://${extension.id}/popup.html`)
@@ -193,7 +195,11 @@ describe("the side panel", () => {
 
   it("lists exactly the expected images under each filter, the late one included", async () => {
     const everything = ["text", "sample1.jpg", "medium.png", "srcset-large.png", "bg-large.png", "shadow.png", "late.png"]
-    await panel.waitForFunction(() => document.querySelector("[data-testid='image-count']")?.textContent === "7 of 8 images", { timeout: 15_000 })
+    await eventually(
+      () => panel.$eval("[data-testid='image-count']", (element) => element.textContent),
+      (count) => expect(count).toBe("7 of 8 images"),
+      15_000
+    )
     const shown = await gridUrls()
     expect(shown).toHaveLength(7)
     expect(shown.filter((found) => found.startsWith("blob:"))).toHaveLength(1)

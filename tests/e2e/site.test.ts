@@ -139,9 +139,10 @@ describe("the site served by npm start", () => {
 })
 
 describe("npm start", () => {
+  // Starting the server may take as long as the other files' set-up (startServer waits up to 90 s).
   it("stops cleanly on SIGTERM", async () => {
     const server = await startServer()
     expect(await server.stop()).toBe(0)
     expect(server.output()).toMatch(/serving the site and \/api on http:\/\/127\.0\.0\.1:\d+/)
-  })
+  }, 120_000)
 })
