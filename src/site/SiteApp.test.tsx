@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from "@testing-library/react"
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~auth/api-client"
@@ -233,11 +233,12 @@ describe("the shell", () => {
     scrollTo.mockClear()
     fireEvent.click(within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Pricing" }))
     await heading("Pricing")
-    expect(scrollTo).toHaveBeenCalledWith(0, 0)
+    // The scroll is an effect of the new location, which React may run after the page is on screen.
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 0))
     scrollTo.mockClear()
     fireEvent.click(within(screen.getByRole("contentinfo")).getByRole("link", { name: "Status" }))
     await heading("System Status")
-    expect(scrollTo).toHaveBeenCalledWith(0, 0)
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(0, 0))
   })
 
   it("scrolls to the features section for the Features link", async () => {
@@ -247,14 +248,14 @@ describe("the shell", () => {
     Element.prototype.scrollIntoView = scrollIntoView
     fireEvent.click(within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Features" }))
     await heading(/Understand every image/)
-    await vi.waitFor(() => expect(scrollIntoView).toHaveBeenCalled())
+    await waitFor(() => expect(scrollIntoView).toHaveBeenCalled())
     expect((scrollIntoView.mock.contexts[0] as Element).id).toBe("features")
   })
 
   it("sets the document title per page", async () => {
     renderAt("/pricing")
     await heading("Pricing")
-    await vi.waitFor(() => expect(document.title).toBe("Pricing · Image Query AI"))
+    await waitFor(() => expect(document.title).toBe("Pricing · Image Query AI"))
   })
 })
 

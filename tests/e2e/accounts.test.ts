@@ -56,7 +56,9 @@ describe("the e-mail account life cycle in Chromium", () => {
 
   async function signOut() {
     await page.click(`button[aria-label='Account menu for ${NAME}']`)
-    await page.click("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    // The menu's items are rendered once it has opened.
+    const logout = await page.waitForSelector("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    await logout!.click()
     await waitForText("Successfully logged out!")
     await page.waitForSelector("header a[href='/login']")
   }
@@ -135,7 +137,8 @@ describe("the e-mail account life cycle in Chromium", () => {
 
   it("resets a forgotten password from the e-mailed link and signs in with it", async () => {
     await page.goto(`${server.url}/login`, { waitUntil: "networkidle0" })
-    await page.click(button("Forgot password?"))
+    // The login page is a chunk of its own: click once it is rendered.
+    await (await page.waitForSelector(button("Forgot password?")))!.click()
     await page.waitForSelector("[role='dialog']")
     await fill("Email", EMAIL, "//*[@role='dialog']")
     await page.click(button("Send reset link"))

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PageImage } from "../../src/extension/messages"
 import type { SelectedImage } from "../../src/extension/selected-image"
 
-import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, waitForContentScript, watchPageErrors, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
 
 /** The button lives in a closed shadow root: it is found the way assistive technology finds it. */
@@ -46,15 +46,8 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     page = await browser.newPage()
     pageErrors = watchPageErrors(page)
     await page.goto(pageUrl, { waitUntil: "load" })
-    // document_idle: the content scripts run after load; the button's listeners are in place once
-    // the detector answers (both are injected together).
-    await eventually(
-      () => inWorker(extension.worker, async (url: string) => {
-        const [tab] = await chrome.tabs.query({ url })
-        return chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 }).then(() => true, () => false)
-      }, pageUrl),
-      (ready) => expect(ready).toBe(true)
-    )
+    // The button's listeners are in place once the detector answers (both are injected together).
+    await waitForContentScript(extension.worker, pageUrl)
   })
 
   afterAll(async () => {
@@ -104,6 +97,16 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     expect(Math.abs(box.y - (Math.max(image.top, 0) + INSET))).toBeLessThanOrEqual(1)
   }
 
+  /** Waits for the shown button to sit over `image`: it may still be over the image it was shown for before. */
+  const expectButtonOver = (image: Rect, shape: "labelled" | "icon") =>
+    eventually(
+      async () => (await shownButton()).box,
+      (box) => expectOverTopRight(box, image, shape)
+    )
+
+  /** Waits for the focus to be on the element of this id (or tag name): key handlers move it. */
+  const expectFocusOn = (id: string) => eventually(activeId, (active) => expect(active).toBe(id))
+
   it("appears over a large image under the pointer, follows scrolling, and is never offered on small images", async () => {
     // The handlers run while the input event is dispatched: no button now means none at all.
     await page.hover("#tiny")
@@ -112,14 +115,13 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     expect(await page.$(BUTTON)).toBeNull()
 
     await page.hover("#large")
-    const { box } = await shownButton()
-    expectOverTopRight(box, await rectOf("#large"), "labelled")
+    await expectButtonOver(await rectOf("#large"), "labelled")
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-hover.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
 
     // Narrower than the label: the icon alone.
     await page.hover("#narrow")
-    expectOverTopRight((await shownButton()).box, await rectOf("#narrow"), "icon")
+    await expectButtonOver(await rectOf("#narrow"), "icon")
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-compact.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
 
     // Scrolled until the image's top is out of view (the pointer near its top stays over it):
@@ -152,7 +154,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
       const { left, top, right, bottom } = document.getElementById("shadow-host")!.shadowRoot!.getElementById("shadow-image")!.getBoundingClientRect()
       return { left, top, right, bottom }
     })
-    expectOverTopRight((await shownButton()).box, shadowImage, "labelled")
+    await expectButtonOver(shadowImage, "labelled")
 
     await resetPanel()
     const frame = page.frames().find((candidate) => candidate.url().endsWith("/analyse-image-frame.html"))!
@@ -160,10 +162,14 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     // Each frame has its own button, over its own images.
     const handle = (await frame.waitForSelector(BUTTON, { visible: true, timeout: 5_000 }))!
     const frameBox = (await (await page.$("#frame"))!.boundingBox())!
-    const box = (await handle.boundingBox())!
-    expect(box.x).toBeGreaterThan(frameBox.x)
-    expect(box.y).toBeGreaterThan(frameBox.y)
-    expect(box.x + box.width).toBeLessThan(frameBox.x + frameBox.width)
+    await eventually(
+      async () => (await handle.boundingBox())!,
+      (box) => {
+        expect(box.x).toBeGreaterThan(frameBox.x)
+        expect(box.y).toBeGreaterThan(frameBox.y)
+        expect(box.x + box.width).toBeLessThan(frameBox.x + frameBox.width)
+      }
+    )
     await handle.click()
     await browser.waitForTarget((target) => target.url() === extensionUrl("sidepanel.html"), { timeout: 10_000 })
     const selected = await eventually(selectedImage, (value) => expect(value?.url).toBe(fixtureUrl("square-512.png?framed")))
@@ -206,36 +212,38 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.mouse.move(5, 5)
     await page.focus("#start")
     await page.keyboard.press("Tab")
-    expect(await activeId()).toBe("linked")
-    const { box } = await shownButton()
-    expectOverTopRight(box, await rectOf("#linked img"), "labelled")
+    await expectFocusOn("linked")
+    await expectButtonOver(await rectOf("#linked img"), "labelled")
 
     // The button is the next Tab stop; Tab from it goes on to what follows the link.
     await page.keyboard.press("Tab")
-    expect(await activeId()).toBe("image-query-ai-button")
+    await expectFocusOn("image-query-ai-button")
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-focus.png"), clip: { x: 0, y: 200, width: 900, height: 300 }, captureBeyondViewport: false })
     await page.keyboard.press("Tab")
-    expect(await activeId()).toBe("after")
+    await expectFocusOn("after")
     await page.waitForSelector(BUTTON, { hidden: true, timeout: 5_000 })
 
     await page.keyboard.down("Shift")
     await page.keyboard.press("Tab")
     await page.keyboard.up("Shift")
-    expect(await activeId()).toBe("linked")
+    await expectFocusOn("linked")
     await shownButton()
     await page.keyboard.press("Tab")
     await page.keyboard.down("Shift")
     await page.keyboard.press("Tab")
     await page.keyboard.up("Shift")
-    expect(await activeId()).toBe("linked")
+    await expectFocusOn("linked")
 
     // Escape from the button: hidden, focus back on the link, and Tab then skips the button.
     await page.keyboard.press("Tab")
     await page.keyboard.press("Escape")
-    expect(await activeId()).toBe("linked")
-    expect(await page.$(BUTTON)).toBeNull()
+    await expectFocusOn("linked")
+    await eventually(
+      () => page.$(BUTTON),
+      (button) => expect(button).toBeNull()
+    )
     await page.keyboard.press("Tab")
-    expect(await activeId()).toBe("after")
+    await expectFocusOn("after")
 
     await page.keyboard.down("Shift")
     await page.keyboard.press("Tab")
@@ -245,7 +253,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.keyboard.press("Enter")
     await browser.waitForTarget((target) => target.url() === extensionUrl("sidepanel.html"), { timeout: 10_000 })
     await eventually(selectedImage, (value) => expect(value?.url).toBe(fixtureUrl("square-512.png?linked")))
-    expect(await activeId()).toBe("linked")
+    await expectFocusOn("linked")
     expect(page.url()).toBe(pageUrl)
   })
 

@@ -55,7 +55,35 @@ export async function installExtension(browser: Browser): Promise<LoadedExtensio
   )
   const worker = await target.worker()
   if (!worker) throw new Error("The extension's service worker target has no worker")
+  // Attaching can be quicker than the start of the worker's script, before which it has no extension APIs.
+  await eventually(
+    () => worker.evaluate(() => typeof chrome !== "undefined" && chrome.runtime?.id !== undefined),
+    (ready) => {
+      if (!ready) throw new Error("The extension's service worker has no chrome.runtime yet")
+    }
+  )
   return { id, worker }
+}
+
+/**
+ * Waits until the content script of the page at `pageUrl` answers: it runs at document_idle, which Chrome may
+ * reach after the load event. The question asked is the page's images, which also starts the script's index.
+ */
+export async function waitForContentScript(worker: WebWorker, pageUrl: string): Promise<void> {
+  await eventually(
+    () =>
+      inWorker(
+        worker,
+        async (url: string) => {
+          const [tab] = await chrome.tabs.query({ url })
+          return chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 }).then(() => true, () => false)
+        },
+        pageUrl
+      ),
+    (answered) => {
+      if (!answered) throw new Error(`The content script of ${pageUrl} does not answer`)
+    }
+  )
 }
 
 /** Runs a function in the extension's service worker and returns its result. */
@@ -80,12 +108,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file
 }
 
-/** Reads until `check` passes (then answers the value), or throws its last error after `timeoutMs`. */
+/**
+ * Reads until `check` passes (then answers the value), or throws its last error after `timeoutMs`.
+ * A read that throws is tried again too: what it reads may not be there yet (an element React has not
+ * rendered, a content script Chrome has not injected).
+ */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = await read()
     try {
+      const value = await read()
       check(value)
       return value
     } catch (error) {

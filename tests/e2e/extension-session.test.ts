@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readOutbox } from "../../server/test-support"
 import { EXTENSION_ID } from "../../src/core/extension-id"
 import { SITE_ORIGINS } from "../../src/extension/site-origins"
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Ada Lovelace"
@@ -273,6 +273,8 @@ describe("the extension's own session, opened from the site", () => {
     const opened = await browser.waitForTarget((target) => target.opener() === page.target())
     const openedPage = (await opened.page())!
     try {
+      // The new window starts on about:blank of the opener's origin: read the site's storage once the site is loaded.
+      await openedPage.waitForFunction((origin: string) => location.origin === origin && document.readyState === "complete", { timeout: 15_000 }, siteOrigin)
       // Still signed in (the token may have been refreshed meanwhile, which is not a logout).
       const now = await siteToken(openedPage)
       expect(before).toBeTruthy()
@@ -293,7 +295,8 @@ describe("the extension's own session, opened from the site", () => {
     await popup.click(button("Sign in"))
     const login = await browser.waitForTarget((target) => target.url() === `${server.url}/login?source=extension`, { timeout: 10_000 })
     await (await login.page())?.close()
-    expect(await storedSession()).toBeNull()
+    // The worker ends the session; the popup's "Not signed in" is no promise that its storage write has landed.
+    await eventually(storedSession, (stored) => expect(stored).toBeNull())
     for (let attempt = 0; attempt < 50; attempt++) {
       if ((await api("/api/auth/profile", { token: session.token })).status === 401) break
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -327,7 +330,9 @@ describe("the extension's own session, opened from the site", () => {
     await signInOnSite(site)
     const session = await waitForStoredSession()
     await site.click(`button[aria-label='Account menu for ${NAME}']`)
-    await site.click("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    // The menu's items are rendered once it has opened.
+    const logout = await site.waitForSelector("xpath/.//*[@role='menuitem' and normalize-space()='Logout']")
+    await logout!.click()
     for (let attempt = 0; attempt < 100 && (await storedSession()); attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(await storedSession()).toBeNull()
     expect((await api("/api/auth/profile", { token: session.token })).status).toBe(401)

@@ -3,7 +3,7 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 
 describe("the built extension in Chromium", () => {
@@ -66,20 +66,25 @@ describe("the built extension in Chromium", () => {
   it("runs its content script on a page served from 127.0.0.1 and reports the page's images", async () => {
     const page = await browser.newPage()
     await page.goto(`${fixtures.url}/images.html`, { waitUntil: "load" })
-    const images = await inWorker(
-      extension.worker,
-      async (pageUrl: string) => {
-        const [tab] = await chrome.tabs.query({ url: pageUrl })
-        return (await chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 })) as {
-          images: { url: string; width: number; height: number; renderedWidth: number; alt: string }[]
-        }
-      },
-      `${fixtures.url}/images.html`
+    // document_idle: Chrome may inject the content script after the load event; until then no one answers.
+    await eventually(
+      () =>
+        inWorker(
+          extension.worker,
+          async (pageUrl: string) => {
+            const [tab] = await chrome.tabs.query({ url: pageUrl })
+            return (await chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 })) as {
+              images: { url: string; width: number; height: number; renderedWidth: number; alt: string }[]
+            }
+          },
+          `${fixtures.url}/images.html`
+        ),
+      (images) =>
+        expect(images.images.map(({ url, width, height, renderedWidth, alt }) => ({ url, width, height, renderedWidth, alt }))).toEqual([
+          { url: `${fixtures.url}/square-512.png`, width: 512, height: 512, renderedWidth: 256, alt: "Large square" },
+          { url: `${fixtures.url}/square-64.png`, width: 64, height: 64, renderedWidth: 64, alt: "Small square" }
+        ])
     )
-    expect(images.images.map(({ url, width, height, renderedWidth, alt }) => ({ url, width, height, renderedWidth, alt }))).toEqual([
-      { url: `${fixtures.url}/square-512.png`, width: 512, height: 512, renderedWidth: 256, alt: "Large square" },
-      { url: `${fixtures.url}/square-64.png`, width: 64, height: 64, renderedWidth: 64, alt: "Small square" }
-    ])
     await page.close()
   })
 

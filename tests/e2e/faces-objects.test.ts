@@ -9,7 +9,7 @@ import type { DetectionKind } from "../../src/analysis/DetectionCheck"
 import type { FacesResult } from "../../src/analysis/faces"
 import type { ObjectsResult } from "../../src/analysis/objects"
 
-import { EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
+import { eventually, EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
 
 const require = createRequire(import.meta.url)
 const SAMPLE_FILE = path.join(path.dirname(require.resolve("@vladmandic/face-api/package.json")), "demo/sample1.jpg")
@@ -26,12 +26,19 @@ interface Run {
 
 const finishedCount = (page: Page) => page.$eval('[data-testid="detect-status"]', (element) => Number(element.getAttribute("data-finished")))
 
-/** Picks the analysis (and the attributes box for faces) on the engine check page. */
+/**
+ * Picks the analysis (and the attributes box for faces) on the engine check page, and waits for the page to
+ * show the choice: the attributes box is enabled for faces only, and a click on it while still disabled is lost.
+ */
 async function choose(page: Page, kind: DetectionKind, attributes = false) {
   await page.click(`input[name="detect-kind"][value="${kind}"]`)
+  const box = await page.waitForSelector(`input[name="detect-attributes"]${kind === "objects" ? ":disabled" : ":enabled"}`)
   if (kind === "objects") return
-  const checked = await page.$eval('input[name="detect-attributes"]', (element) => (element as HTMLInputElement).checked)
-  if (checked !== attributes) await page.click('input[name="detect-attributes"]')
+  const checked = await box!.evaluate((element) => (element as HTMLInputElement).checked)
+  if (checked !== attributes) {
+    await box!.click()
+    await page.waitForSelector(`input[name="detect-attributes"]${attributes ? ":checked" : ":not(:checked)"}`)
+  }
 }
 
 /** Starts an analysis with `start` and returns its outcome once the page reports it finished. */
@@ -206,9 +213,8 @@ describe("local faces and objects in the built extension", () => {
     expect(facesOf(await checkSample(page)).faces).toHaveLength(3)
     await choose(page, "objects")
     expect((await checkSample(page)).state).toBe("done")
-    await page.waitForSelector('[data-testid="detect-memory"]')
-    const loaded = await tensors()
-    expect(loaded).toBeGreaterThan(100)
+    // The page reads the engines' memory after each analysis has finished, asynchronously.
+    const loaded = await eventually(tensors, (count) => expect(count).toBeGreaterThan(100))
 
     await page.click('[data-testid="detect-unload"]')
     await page.waitForFunction((before: number) => Number(document.querySelector('[data-testid="detect-memory"]')?.getAttribute("data-tensors")) < before, {}, loaded)

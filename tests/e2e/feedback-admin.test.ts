@@ -59,7 +59,8 @@ describe("feedback and the admin panel in Chromium", () => {
 
   it("submits feedback with two images from the landing page", async () => {
     await page.goto(`${server.url}/#feedback`, { waitUntil: "networkidle0" })
-    await page.click(button("Send Feedback"))
+    // The landing page is a chunk of its own: click once its form is rendered.
+    await (await page.waitForSelector(button("Send Feedback")))!.click()
     await waitForText("Please fill in all required fields (email and message).")
     await fill("Email", VISITOR)
     await fill("Message", MESSAGE)

@@ -74,8 +74,11 @@ describe("image detection by the content script", () => {
 
   it("finds img, srcset, picture, both kinds of CSS background and the shadow root's image, follows later changes, and skips pixels, duplicates and its own nodes", async () => {
     // The first request starts the index; the lazy image (500 ms) and the src change (1 s) come through the observer.
-    const first = await frameImages(extension.worker, pageUrl, "/detection.html")
-    expect(first.map((found) => found.url)).toContain(`${fixtures.url}/detection/plain.png`)
+    // document_idle: Chrome may inject the content script after the load event; until then no one answers.
+    await eventually(
+      () => frameImages(extension.worker, pageUrl, "/detection.html"),
+      (first) => expect(first.map((found) => found.url)).toContain(`${fixtures.url}/detection/plain.png`)
+    )
 
     const expected = [
       image("after.png", 190, 95, 190, 95, "Changing", "img"),
@@ -94,8 +97,11 @@ describe("image detection by the content script", () => {
   })
 
   it("reports the iframe's images from the iframe's own content script", async () => {
-    const images = await frameImages(extension.worker, pageUrl, "/detection-frame.html")
-    expect(images).toEqual([image("frame.png", 110, 55, 110, 55, "In the frame", "img")])
+    // The frame has a content script of its own, injected when the frame's document is idle.
+    await eventually(
+      () => frameImages(extension.worker, pageUrl, "/detection-frame.html"),
+      (images) => expect(images).toEqual([image("frame.png", 110, 55, 110, 55, "In the frame", "img")])
+    )
   })
 
   it("follows removals and additions, ignores its own hosts, and announces changes with PAGE_IMAGES_CHANGED", async () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
-import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 
@@ -115,17 +115,23 @@ describe("the public site served by npm start", () => {
   it("gives the blog post its SEO title and description in the document head", async () => {
     await open(ROUTES.find((route) => route.name === "blog-post")!)
     expect(await page.title()).toBe("How on-device OCR works in Image Query AI")
-    const description = await page.$eval('meta[name="description"]', (element) => element.getAttribute("content"))
-    expect(description).toMatch(/^A look inside Image Query AI's text extraction/)
+    // The description is set by an effect, which runs after the post is on screen.
+    await eventually(
+      () => page.$eval('meta[name="description"]', (element) => element.getAttribute("content")),
+      (description) => expect(description).toMatch(/^A look inside Image Query AI's text extraction/)
+    )
   })
 
   it("draws the generated sample images of the Image Query page", async () => {
     await open(ROUTES.find((route) => route.name === "image-query")!)
-    const sizes = await page.$$eval("ul[aria-label='Sample images'] img", (images) =>
-      images.map((image) => (image as HTMLImageElement).naturalWidth)
+    // An image has its natural width once it is decoded, which may come after the list is rendered.
+    await eventually(
+      () => page.$$eval("ul[aria-label='Sample images'] img", (images) => images.map((image) => (image as HTMLImageElement).naturalWidth)),
+      (sizes) => {
+        expect(sizes.length).toBeGreaterThan(20)
+        for (const width of sizes) expect([800, 1024, 1200, 1600]).toContain(width)
+      }
     )
-    expect(sizes.length).toBeGreaterThan(20)
-    for (const width of sizes) expect([800, 1024, 1200, 1600]).toContain(width)
   })
 
   it.each([
@@ -142,8 +148,9 @@ describe("the public site served by npm start", () => {
   it("refuses a bad card, then after a valid submit waits and goes to the dashboard (login first for a visitor)", async () => {
     await page.setViewport({ width: 1280, height: 900 })
     await page.goto(`${server.url}/payment?plan=pro&annual=false`, { waitUntil: "networkidle0" })
+    // The payment page is a chunk of its own: each field is looked for until it is rendered.
     const fill = async (label: string, value: string) => {
-      const [input] = await page.$$(`xpath/.//label[text()='${label}']/following-sibling::*[self::input or self::select][1]`)
+      const input = await page.waitForSelector(`xpath/.//label[text()='${label}']/following-sibling::*[self::input or self::select][1]`)
       if (!input) throw new Error(`No field labelled ${label}`)
       if ((await input.evaluate((element) => element.tagName)) === "SELECT") await input.select(value)
       else await input.type(value)

@@ -9,7 +9,7 @@ import { completion, sendJson, startStandIn } from "../../server/analyze/test-su
 import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "../../src/analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { startServer, serveFixtures, type RunningServer } from "./server"
 
@@ -83,6 +83,17 @@ describe("the side panel", () => {
   /** The URLs the grid shows now, in page order. */
   const gridUrls = () => panel.$$eval("ul[aria-label='Images on this page'] li", (items) => items.map((item) => item.getAttribute("data-url") ?? ""))
 
+  /** Waits for the grid to pass `check`: a filter shows its images once the panel has re-rendered. */
+  const expectGrid = (check: (urls: string[]) => void) => eventually(gridUrls, check)
+
+  /** Types into what `selector` finds once it is there: a click or a tab switch renders the next view first. */
+  async function typeWhenShown(selector: string, text: string) {
+    await (await panel.waitForSelector(selector))!.type(text)
+  }
+
+  /** The number of boxes drawn over the image: the overlay waits for the image's own size, which comes with its load. */
+  const boxCount = () => panel.$$eval("[data-testid='box-overlay'] rect", (rects) => rects.length)
+
   async function setFilter(label: "Size" | "Type", value: string) {
     const select = await panel.waitForSelector(`xpath/.//label[starts-with(normalize-space(), '${label}')]/select`)
     await select!.select(value)
@@ -91,6 +102,8 @@ describe("the side panel", () => {
   /** Each test starts from the grid, whatever the previous one left open. */
   async function backToGrid() {
     await panel.click("#panel-tab-images")
+    // The tab's content is rendered with its selection: only then does the back button's absence mean the grid.
+    await panel.waitForSelector("#panel-tab-images[aria-selected='true']")
     const back = await panel.$(button("← All images"))
     if (back) await back.click()
     await panel.waitForSelector("ul[aria-label='Images on this page']")
@@ -156,6 +169,8 @@ describe("the side panel", () => {
     page = await browser.newPage()
     await page.setViewport({ width: 1280, height: 900 })
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
+    // The panel lists what the page's content script reports: open it once that script is there.
+    await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
     // The real side panel, opened as a user does: the popup's button (a click is the gesture Chrome requires).
     const popup = await browser.newPage()
     await popup.goto(`chrome-extension://${extension.id}/popup.html`)
@@ -180,7 +195,11 @@ describe("the side panel", () => {
 
   it("lists exactly the expected images under each filter, the late one included", async () => {
     const everything = ["text", "sample1.jpg", "medium.png", "srcset-large.png", "bg-large.png", "shadow.png", "late.png"]
-    await panel.waitForFunction(() => document.querySelector("[data-testid='image-count']")?.textContent === "7 of 8 images", { timeout: 15_000 })
+    await eventually(
+      () => panel.$eval("[data-testid='image-count']", (element) => element.textContent),
+      (count) => expect(count).toBe("7 of 8 images"),
+      15_000
+    )
     const shown = await gridUrls()
     expect(shown).toHaveLength(7)
     expect(shown.filter((found) => found.startsWith("blob:"))).toHaveLength(1)
@@ -189,32 +208,33 @@ describe("the side panel", () => {
     expect(await seriousAxeViolations(panel)).toEqual([])
 
     await setFilter("Size", "large")
-    expect((await gridUrls()).sort()).toEqual([url("bg-large.png"), url("sample1.jpg")])
+    await expectGrid((urls) => expect([...urls].sort()).toEqual([url("bg-large.png"), url("sample1.jpg")]))
     await setFilter("Size", "medium")
-    expect((await gridUrls()).sort()).toEqual([url("late.png"), url("medium.png"), url("shadow.png"), url("srcset-large.png")])
+    await expectGrid((urls) => expect([...urls].sort()).toEqual([url("late.png"), url("medium.png"), url("shadow.png"), url("srcset-large.png")]))
     await setFilter("Size", "small")
-    expect(await gridUrls()).toEqual([shown.find((found) => found.startsWith("blob:"))])
+    await expectGrid((urls) => expect(urls).toEqual([shown.find((found) => found.startsWith("blob:"))]))
     await panel.click("xpath/.//label[contains(., 'Hide small images')]/input")
-    expect((await gridUrls()).filter((found) => !found.startsWith("blob:"))).toEqual([url("tiny.png")])
+    await expectGrid((urls) => expect(urls.filter((found) => !found.startsWith("blob:"))).toEqual([url("tiny.png")]))
     await setFilter("Size", "any")
     await setFilter("Type", "jpeg")
-    expect(await gridUrls()).toEqual([url("sample1.jpg")])
+    await expectGrid((urls) => expect(urls).toEqual([url("sample1.jpg")]))
     await setFilter("Type", "png")
-    expect(await gridUrls()).toHaveLength(6)
+    await expectGrid((urls) => expect(urls).toHaveLength(6))
     await setFilter("Type", "any")
     await panel.click("xpath/.//label[contains(., 'Hide small images')]/input")
-    expect(await gridUrls()).toHaveLength(7)
+    await expectGrid((urls) => expect(urls).toHaveLength(7))
   })
 
   it("reads the drawn text of a blob: image locally, with word boxes and a copy button", async () => {
     await backToGrid()
     const blobUrl = (await gridUrls()).find((found) => found.startsWith("blob:"))!
     await panel.click(`li[data-url='${blobUrl}'] > button`)
-    await panel.click(button("Text (OCR)"))
+    // The image's view comes with the next render.
+    await (await panel.waitForSelector(button("Text (OCR)")))!.click()
     await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 60_000 })
     const text = await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? "")
     expect(readsEveryLine(text)).toBe(true)
-    expect(await panel.$$eval("[data-testid='box-overlay'] rect", (rects) => rects.length)).toBeGreaterThanOrEqual(8)
+    await eventually(boxCount, (count) => expect(count).toBeGreaterThanOrEqual(8))
     await panel.click(button("Copy text"))
     await panel.waitForSelector(button("Copied"), { timeout: 10_000 })
     await screenshot(panel, "side-panel-ocr")
@@ -227,7 +247,7 @@ describe("the side panel", () => {
     await panel.click(button("Faces"))
     await panel.waitForSelector("[data-testid='faces-count']", { timeout: 90_000 })
     expect(await panel.$eval("[data-testid='faces-count']", (element) => element.textContent)).toBe("3 faces found")
-    expect(await panel.$$eval("[data-testid='box-overlay'] rect", (rects) => rects.length)).toBe(3)
+    await eventually(boxCount, (count) => expect(count).toBe(3))
     await screenshot(panel, "side-panel-faces")
     await panel.click(button("Objects"))
     await panel.waitForSelector("[data-testid='objects-count']", { timeout: 90_000 })
@@ -240,7 +260,7 @@ describe("the side panel", () => {
   it("asks the vision model through the API: the answer shows and the usage goes up", async () => {
     await openImage("sample1.jpg")
     await panel.click(button("Ask"))
-    await panel.type("#image-question", "How many people are there?")
+    await typeWhenShown("#image-question", "How many people are there?")
     await panel.click("form button[type='submit']")
     await panel.waitForFunction(() => document.querySelector("[data-testid='vqa-answer']")?.textContent === "You asked: How many people are there?", { timeout: 20_000 })
     await panel.waitForFunction(() => document.querySelector("[data-testid='panel-usage']")?.textContent?.includes("1 of 10 AI requests used this month"), { timeout: 10_000 })
@@ -261,7 +281,7 @@ describe("the side panel", () => {
     await backToGrid()
     for (const name of ["medium.png", "shadow.png"]) await panel.click(`li[data-url='${url(name)}'] input[type='checkbox']`)
     await panel.click("#panel-tab-chat")
-    await panel.type("#chat-question", "What colour is it?")
+    await typeWhenShown("#chat-question", "What colour is it?")
     await panel.click(button("Send"))
     await panel.waitForFunction(() => document.querySelectorAll("li[data-role='assistant']").length === 2, { timeout: 20_000 })
     expect(await panel.$$eval("li[data-role='assistant']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
@@ -305,8 +325,11 @@ describe("the side panel", () => {
     await screenshot(panel, "side-panel-history")
     await panel.click(button("Clear history"))
     await panel.waitForFunction(() => document.body.innerText.includes("No analyses yet."))
-    const stored = await inWorker(extension.worker, async () => (await chrome.storage.local.get("analysisHistory")).analysisHistory ?? null)
-    expect(stored).toBeNull()
+    // The list empties on screen and in storage; the test must not depend on which comes first.
+    await eventually(
+      () => inWorker(extension.worker, async () => (await chrome.storage.local.get("analysisHistory")).analysisHistory ?? null),
+      (stored) => expect(stored).toBeNull()
+    )
   })
 
   it("keeps settings, refuses a bad service address, and runs the default analysis on an image picked from the page", async () => {
@@ -335,13 +358,19 @@ describe("the side panel", () => {
   })
 
   it("moves between tabs with the arrow keys", async () => {
+    // The tab bar moves the focus in its key handler; wait for it rather than read it once.
+    const expectFocusOn = (id: string) =>
+      eventually(
+        () => panel.evaluate(() => document.activeElement?.id),
+        (active) => expect(active).toBe(id)
+      )
     await panel.focus("#panel-tab-images")
     await panel.keyboard.press("ArrowRight")
-    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-chat")
+    await expectFocusOn("panel-tab-chat")
     await panel.keyboard.press("End")
-    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-settings")
+    await expectFocusOn("panel-tab-settings")
     await panel.keyboard.press("ArrowRight")
-    expect(await panel.evaluate(() => document.activeElement?.id)).toBe("panel-tab-images")
+    await expectFocusOn("panel-tab-images")
   })
 
   it("logged no error in the panel but the refused request's status", () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 describe("the site served by npm start", () => {
@@ -10,10 +10,12 @@ describe("the site served by npm start", () => {
   let page: Page
   let errors: string[]
 
-  const heading = async () => {
-    await page.waitForSelector("main h1")
-    return page.$eval("main h1", (element) => element.textContent)
-  }
+  /** Waits for the page's level-1 heading to read `expected`: React renders a route after its URL is set. */
+  const expectHeading = (expected: string) =>
+    eventually(
+      () => page.$eval("main h1", (element) => element.textContent),
+      (heading) => expect(heading).toBe(expected)
+    )
   const path = () => {
     const url = new URL(page.url())
     return url.pathname + url.search + url.hash
@@ -34,7 +36,7 @@ describe("the site served by npm start", () => {
 
   it("renders the home page with the bundled Inter font and no console errors", async () => {
     await page.goto(server.url, { waitUntil: "networkidle0" })
-    expect(await heading()).toBe("Understand every image on the web with Image Query AI")
+    await expectHeading("Understand every image on the web with Image Query AI")
     expect(await page.title()).toBe("Image Query AI")
     const interLoaded = await page.evaluate(async () => {
       await document.fonts.ready
@@ -61,39 +63,45 @@ describe("the site served by npm start", () => {
   it("shows the not-found page with Go back and Go home, and both work", async () => {
     await page.goto(`${server.url}/pricing`, { waitUntil: "networkidle0" })
     await page.goto(`${server.url}/admin/users`, { waitUntil: "networkidle0" })
-    expect(await heading()).toBe("Page not found")
+    await expectHeading("Page not found")
     await screenshot(page, "site-not-found")
 
     await page.click("xpath/.//button[normalize-space()='Go back']")
     await page.waitForFunction(() => location.pathname === "/pricing")
-    expect(await heading()).toBe("Pricing")
+    await expectHeading("Pricing")
 
     await page.goto(`${server.url}/no/such/page`, { waitUntil: "networkidle0" })
-    await page.click("xpath/.//main//a[normalize-space()='Go home']")
+    // The not-found page is a chunk of its own: click once it is rendered.
+    await (await page.waitForSelector("xpath/.//main//a[normalize-space()='Go home']"))!.click()
     await page.waitForFunction(() => location.pathname === "/")
-    expect(await heading()).toBe("Understand every image on the web with Image Query AI")
+    await expectHeading("Understand every image on the web with Image Query AI")
   })
 
   it("redirects /app to /dashboard and a visitor on to /login", async () => {
     await page.goto(`${server.url}/app`, { waitUntil: "networkidle0" })
     await page.waitForFunction(() => location.pathname === "/login")
-    expect(await heading()).toBe("Sign in")
+    await expectHeading("Sign in")
   })
 
   it("forwards an e-mail verification link, keeping exactly the spec's parameters", async () => {
     await page.goto(`${server.url}/?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en&utm=mail`, { waitUntil: "networkidle0" })
     await page.waitForFunction(() => location.pathname === "/verify-email")
     expect(path()).toBe("/verify-email?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en")
-    expect(await heading()).toBe("Verify your email")
+    await expectHeading("Verify your email")
     // The made-up code is refused by the server (the browser logs that 400): the page says so.
     await page.waitForFunction(() => document.body.innerText.includes("This verification link is invalid or has expired."))
-    const refused = errors.findIndex((error) => error.includes("status of 400"))
-    expect(refused).toBeGreaterThanOrEqual(0)
+    // The console message of the refused request reaches this process on its own: wait for it too.
+    const refused = await eventually(
+      async () => errors.findIndex((error) => error.includes("status of 400")),
+      (index) => expect(index).toBeGreaterThanOrEqual(0)
+    )
     errors.splice(refused, 1)
   })
 
   it("scrolls to the top when the path changes", async () => {
     await page.goto(server.url, { waitUntil: "networkidle0" })
+    // The landing page is a chunk of its own: scroll once it is there.
+    await page.waitForSelector("#features")
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
     await page.click("footer a[href='/about']")
@@ -105,14 +113,21 @@ describe("the site served by npm start", () => {
     await page.setViewport({ width: 375, height: 800 })
     try {
       await page.goto(server.url, { waitUntil: "networkidle0" })
-      expect(await page.$("nav[aria-label='Main']").then((nav) => nav?.isVisible())).toBe(false)
+      const mainNav = await page.waitForSelector("nav[aria-label='Main']")
+      expect(await mainNav!.isVisible()).toBe(false)
       await page.click("button[aria-label='Open menu']")
-      const items = await page.$$eval("#mobile-menu a", (links) => links.map((link) => link.textContent?.trim()))
-      expect(items).toEqual(["Home", "Features", "Pricing", "Blog", "Login", "Sign up"])
+      await eventually(
+        () => page.$$eval("#mobile-menu a", (links) => links.map((link) => link.textContent?.trim())),
+        (items) => expect(items).toEqual(["Home", "Features", "Pricing", "Blog", "Login", "Sign up"])
+      )
       await screenshot(page, "site-home-375-menu")
       await page.click("xpath/.//*[@id='mobile-menu']//a[normalize-space()='Sign up']")
       await page.waitForFunction(() => location.pathname === "/register")
-      expect(await page.$("#mobile-menu")).toBeNull()
+      // The URL changes before React renders the new location, which closes the menu.
+      await eventually(
+        () => page.$("#mobile-menu"),
+        (menu) => expect(menu).toBeNull()
+      )
     } finally {
       await page.setViewport({ width: 1280, height: 900 })
     }
@@ -124,9 +139,10 @@ describe("the site served by npm start", () => {
 })
 
 describe("npm start", () => {
+  // Starting the server may take as long as the other files' set-up (startServer waits up to 90 s).
   it("stops cleanly on SIGTERM", async () => {
     const server = await startServer()
     expect(await server.stop()).toBe(0)
     expect(server.output()).toMatch(/serving the site and \/api on http:\/\/127\.0\.0\.1:\d+/)
-  })
+  }, 120_000)
 })
