@@ -3,7 +3,7 @@
 import type { ReactNode } from "react"
 
 import type { AnalysisProgress } from "./engine"
-import { percent } from "./result-format"
+import { percent } from "~core/format"
 
 export type CheckPhase = { kind: "idle" } | { kind: "busy"; progress: AnalysisProgress } | { kind: "error"; message: string } | { kind: "done" }
 

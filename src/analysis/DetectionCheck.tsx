@@ -12,7 +12,9 @@ import { ChooseImageButton } from "./ChooseImageButton"
 import type { AnalysisProgress, ImageSource } from "./engine"
 import { createFacesEngine, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
-import { countOf, describeFace, percent } from "./result-format"
+import { countOf, percent } from "~core/format"
+
+import { describeFace } from "./result-format"
 import { decodeImage, startTfjs } from "./tfjs"
 
 export const SAMPLE_PHOTO_PATH = "/engines/samples/sample1.jpg"

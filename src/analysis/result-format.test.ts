@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest"
 
-import { countOf, describeFace, percent } from "./result-format"
+import { describeFace } from "./result-format"
 
 const box = { x: 0, y: 0, width: 10, height: 10 }
 
 describe("result wording", () => {
-  it("counts in the singular for one and the plural otherwise", () => {
-    expect(countOf(1, "object", "objects")).toBe("1 object")
-    expect(countOf(0, "object", "objects")).toBe("0 objects")
-    expect(countOf(4, "face", "faces")).toBe("4 faces")
-  })
-
-  it("writes scores and fractions as whole percentages", () => {
-    expect(percent(0.923)).toBe("92%")
-    expect(percent(0.335)).toBe("34%")
-    expect(percent(1)).toBe("100%")
-  })
-
   it("adds how sure the gender and expression estimates are when scores are asked for", () => {
     const face = { box, score: 0.71, age: 31, gender: "female" as const, genderScore: 0.74, expression: "happy", expressionScore: 0.612 }
     expect(describeFace(face, { scores: true })).toBe("confidence 71%, about 31 years, female (74%), happy (61%)")

@@ -1,15 +1,7 @@
 /** How analysis results read in words, wherever they are shown (side panel, history, engine check page). */
+import { percent } from "~core/format"
+
 import type { DetectedFace } from "./faces"
-
-/** "1 face", "3 faces". */
-export function countOf(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`
-}
-
-/** A 0–1 score or fraction as a whole percentage: 0.923 → "92%". */
-export function percent(fraction: number): string {
-  return `${Math.round(fraction * 100)}%`
-}
 
 /** "happy", or with its score "happy (61%)". */
 const withScore = (value: string, score: number | undefined, scores: boolean) => (scores && score !== undefined ? `${value} (${percent(score)})` : value)

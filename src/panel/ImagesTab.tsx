@@ -1,3 +1,4 @@
+import { countOf } from "~core/format"
 import { filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type ImageFilterOptions, type SizeFilter } from "~core/image-size"
 
 import { IMAGE_TYPE_FILTERS, IMAGE_TYPE_LABELS, matchesTypeFilter, type ImageTypeFilter, type PanelImage } from "./tab-images"
@@ -64,7 +65,7 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
 
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold" aria-live="polite" data-testid="image-count">
-          {shown.length === images.length ? `${images.length} ${images.length === 1 ? "image" : "images"}` : `${shown.length} of ${images.length} images`}
+          {shown.length === images.length ? countOf(images.length, "image", "images") : `${shown.length} of ${images.length} images`}
         </h1>
         {selected.size > 0 && (
           <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">

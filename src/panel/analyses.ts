@@ -7,7 +7,8 @@ import type { AnalysisProgress } from "~analysis/engine"
 import { createFacesEngine, type FacesEngine, type FacesResult } from "~analysis/faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~analysis/objects"
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
-import { countOf, describeFace, percent } from "~analysis/result-format"
+import { describeFace } from "~analysis/result-format"
+import { countOf, percent } from "~core/format"
 
 import type { VqaHistoryTurn } from "~core/vqa"
 

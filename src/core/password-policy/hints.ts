@@ -1,4 +1,6 @@
 /** The password hint under the forms' password fields, built from the policy. */
+import { countOf } from "../format"
+
 import { DEFAULT_PASSWORD_POLICY, DEFAULT_RULE_VALUES, DEFAULT_SPECIAL_CHARS } from "./defaults"
 import type { PasswordHint, PasswordPolicyConfig, PolicyRule } from "./types"
 
@@ -26,7 +28,7 @@ export function passwordRequirementHints(config: Pick<PasswordPolicyConfig, "rul
     if (rule.enabled) hints.push({ text, required: config.strictMode === true || rule.required })
   }
   const minLength = typeof rules.minLength.value === "number" ? rules.minLength.value : Number(DEFAULT_RULE_VALUES.minLength)
-  add(rules.minLength, `At least ${minLength} ${minLength === 1 ? "character" : "characters"}`)
+  add(rules.minLength, `At least ${countOf(minLength, "character", "characters")}`)
   add(rules.requireUppercase, "One uppercase letter")
   add(rules.requireLowercase, "One lowercase letter")
   add(rules.requireNumbers, "One number")

@@ -1,5 +1,6 @@
 import type { FacesResult as Faces } from "~analysis/faces"
-import { countOf, describeFace } from "~analysis/result-format"
+import { describeFace } from "~analysis/result-format"
+import { countOf } from "~core/format"
 
 export function FacesResult({ result }: { result: Faces }) {
   const { faces } = result

@@ -1,5 +1,5 @@
 import type { ObjectsResult as Objects } from "~analysis/objects"
-import { countOf, percent } from "~analysis/result-format"
+import { countOf, percent } from "~core/format"
 
 export function ObjectsResult({ result }: { result: Objects }) {
   const { objects } = result

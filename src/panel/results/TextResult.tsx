@@ -1,7 +1,7 @@
 import { useState } from "react"
 
 import type { OcrResult } from "~analysis/ocr"
-import { countOf, percent } from "~analysis/result-format"
+import { countOf, percent } from "~core/format"
 import { copyText } from "~ui/clipboard"
 
 export function TextResult({ ocr }: { ocr: OcrResult }) {

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react"
 import { Link } from "react-router"
 
+import { countOf } from "~core/format"
 import { Search } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
@@ -141,7 +142,7 @@ export default function BlogPage() {
 
       <section aria-label="Posts" className="mt-12">
         <p role="status" className="sr-only">
-          {matches.length === 1 ? "1 post" : `${matches.length} posts`}
+          {countOf(matches.length, "post", "posts")}
         </p>
         {matches.length === 0 ? (
           <div className="rounded-2xl border border-dashed border-gray-300 p-10 text-center">

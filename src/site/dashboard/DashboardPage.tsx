@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
 import { Link, useSearchParams } from "react-router"
 
+import { countOf } from "~core/format"
 import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
 import { getPlan } from "~core/plans"
@@ -65,7 +66,7 @@ export default function DashboardPage() {
 
       <dl className="grid gap-4 sm:grid-cols-3">
         <Stat label="Current plan" value={plan.name} />
-        <Stat label="Member for" value={accountAgeDays === null ? "…" : accountAgeDays === 1 ? "1 day" : `${accountAgeDays} days`} />
+        <Stat label="Member for" value={accountAgeDays === null ? "…" : countOf(accountAgeDays, "day", "days")} />
         <Stat label="Sign-in methods" value={methods.length ? methods.map((method) => (method === "email" ? "Email" : "Google")).join(" + ") : "…"} />
       </dl>
 

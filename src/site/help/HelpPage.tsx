@@ -1,6 +1,7 @@
 import { useId, useState } from "react"
 import { Link } from "react-router"
 
+import { countOf } from "~core/format"
 import { COMPANY } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/limits"
 import { Mail, Search } from "~ui/icons"
@@ -59,7 +60,7 @@ export default function HelpPage() {
         </div>
 
         <p role="status" className="mt-6 text-sm text-gray-600">
-          {results.length === 1 ? "1 article" : `${results.length} articles`}
+          {countOf(results.length, "article", "articles")}
         </p>
 
         {results.length === 0 ? (
