@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 
 import type { Browser, Page } from "puppeteer-core"
 
-import type { DetectionKind } from "../src/analysis/DetectionCheck"
+import type { DetectionKind } from "~analysis/DetectionCheck"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median } from "./figures"
 

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
-import type * as ImageButtonModule from "../src/extension/image-button"
+import type * as ImageButtonModule from "~extension/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
 import { bundleForPage, median, servePages } from "./figures"
 

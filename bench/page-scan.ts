@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
-import type * as ImageWatcherModule from "../src/extension/image-watcher"
+import type * as ImageWatcherModule from "~extension/image-watcher"
 import { launchBrowser } from "../tests/e2e/browser"
 import { bundleForPage, median, servePages } from "./figures"
 

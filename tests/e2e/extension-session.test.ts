@@ -5,8 +5,8 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
-import { EXTENSION_ID } from "../../src/core/extension-id"
-import { SITE_ORIGINS } from "../../src/extension/site-origins"
+import { EXTENSION_ID } from "~core/extension-id"
+import { SITE_ORIGINS } from "~extension/site-origins"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 

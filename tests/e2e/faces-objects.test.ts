@@ -5,9 +5,9 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { DetectionKind } from "../../src/analysis/DetectionCheck"
-import type { FacesResult } from "../../src/analysis/faces"
-import type { ObjectsResult } from "../../src/analysis/objects"
+import type { DetectionKind } from "~analysis/DetectionCheck"
+import type { FacesResult } from "~analysis/faces"
+import type { ObjectsResult } from "~analysis/objects"
 
 import { eventually, EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
 

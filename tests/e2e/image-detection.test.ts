@@ -3,7 +3,7 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { PageImage } from "../../src/extension/messages"
+import type { PageImage } from "~extension/messages"
 
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
 import { readOutbox } from "../../server/test-support"
-import { OCR_SAMPLE_LINES, readsEveryLine } from "../../src/analysis/ocr-sample"
+import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
