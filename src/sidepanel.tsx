@@ -1,6 +1,6 @@
 import { SidePanel } from "~panel/SidePanel"
 
-import "~site/styles"
+import "~site/global-styles"
 import "~ui/document-language"
 
 export default SidePanel

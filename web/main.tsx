@@ -2,7 +2,7 @@ import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 
 import { SiteApp } from "~site/SiteApp"
-import "~site/styles"
+import "~site/global-styles"
 
 const container = document.getElementById("root")
 if (!container) throw new Error("The page has no #root element")
