@@ -7,7 +7,7 @@ import {
   TOKEN_MONITOR_INTERVAL_MS
 } from "~core/limits"
 
-import { createTokenMonitor, isTokenExpiring, type TokenMonitor, type VisibilitySource } from "./token-monitor"
+import { createTokenMonitor, type TokenMonitor, type VisibilitySource } from "./token-monitor"
 
 const START = Date.UTC(2030, 0, 1)
 
@@ -53,22 +53,6 @@ beforeEach(() => {
 afterEach(() => {
   monitor?.stop()
   vi.useRealTimers()
-})
-
-describe("isTokenExpiring", () => {
-  it.each([
-    [299, true],
-    [300, false],
-    [301, false],
-    [0, true],
-    [-10, true]
-  ])("with %i s left is %s", (seconds, expected) => {
-    expect(isTokenExpiring(tokenExpiringIn(seconds), Date.now())).toBe(expected)
-  })
-
-  it("treats a token without a readable exp as expiring", () => {
-    expect(isTokenExpiring("not-a-jwt", Date.now())).toBe(true)
-  })
 })
 
 describe("the expiry checks", () => {

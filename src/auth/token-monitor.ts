@@ -18,7 +18,6 @@
 import {
   PROVIDER_REFRESH_INTERVAL_MS,
   REFRESH_AFTER_USER_SET_MS,
-  TOKEN_EXPIRY_MARGIN_SECONDS,
   TOKEN_FIRST_CHECK_DELAY_MS,
   TOKEN_MONITOR_INTERVAL_MS,
   TOKEN_REFRESH_LEAD_SECONDS,
@@ -26,15 +25,6 @@ import {
 } from "~core/limits"
 
 import { secondsUntilExpiry } from "./jwt"
-
-/**
- * True when fewer than 300 s (TOKEN_EXPIRY_MARGIN_SECONDS) remain before the token's `exp`, or when its expiry
- * cannot be read (a token we cannot date is not one to rely on).
- */
-export function isTokenExpiring(token: string, nowMs: number): boolean {
-  const remaining = secondsUntilExpiry(token, nowMs)
-  return remaining === null || remaining < TOKEN_EXPIRY_MARGIN_SECONDS
-}
 
 /** Where "the tab became visible" comes from. */
 export interface VisibilitySource {

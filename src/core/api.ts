@@ -78,7 +78,6 @@ export interface ApiFailure {
   error: ApiErrorBody
 }
 
-export type ApiResponse<T> = ApiSuccess<T> | ApiFailure
 
 export function ok<T>(data: T): ApiSuccess<T> {
   return { success: true, data }

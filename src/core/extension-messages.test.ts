@@ -9,7 +9,6 @@ import {
   INVALID_TYPE_ERROR,
   INVALID_WEBSITE_PAYLOAD_ERROR,
   INVALID_WEBSITE_TYPE_ERROR,
-  isKnownExtensionMessageType,
   parseExtensionMessage,
   parseWebsiteMessage,
   unknownMessageTypeError,
@@ -78,12 +77,6 @@ describe("parseExtensionMessage", () => {
     ["an infinite timestamp", { type: EXTENSION_LOGOUT_REQUEST, timestamp: Number.POSITIVE_INFINITY }, INVALID_TIMESTAMP_ERROR]
   ])("refuses %s", (_label, raw, error) => {
     expect(parseExtensionMessage(raw)).toEqual({ ok: false, error })
-  })
-
-  it("knows the two incoming types", () => {
-    expect(isKnownExtensionMessageType(EXTENSION_AUTH_STATUS_REQUEST)).toBe(true)
-    expect(isKnownExtensionMessageType(EXTENSION_LOGOUT_REQUEST)).toBe(true)
-    expect(isKnownExtensionMessageType("EXTENSION_OTHER")).toBe(false)
   })
 })
 

@@ -69,7 +69,6 @@ export interface WebsiteLogoutMessage {
 }
 
 export type WebsiteMessage = WebsiteSignedInMessage | WebsiteLogoutMessage
-export type WebsiteMessageType = WebsiteMessage["type"]
 
 /** What the builders need of the browser session. */
 export interface WebsiteSession {
@@ -160,10 +159,6 @@ export function parseWebsiteMessage(raw: unknown): ParseResult<ParsedWebsiteMess
   const parsed = signedInPayloadSchema.safeParse(payload)
   if (!parsed.success) return { ok: false, error: INVALID_WEBSITE_PAYLOAD_ERROR }
   return { ok: true, message: { type, timestamp, user: parsed.data.user, authToken: parsed.data.tokens.authToken } }
-}
-
-export function isKnownExtensionMessageType(type: string): type is KnownExtensionMessageType {
-  return (KNOWN_EXTENSION_MESSAGE_TYPES as readonly string[]).includes(type)
 }
 
 export function unknownMessageTypeError(type: string): string {

@@ -23,4 +23,3 @@ export const FEATURE_FLAGS = {
   }
 } as const
 
-export type FeatureFlags = typeof FEATURE_FLAGS

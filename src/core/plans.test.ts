@@ -5,7 +5,6 @@ import {
   ANNUAL_SAVINGS_PERCENT,
   findPlan,
   getPlan,
-  isPlanId,
   monthlyEquivalentOfAnnual,
   PLAN_CHANGE_LABELS,
   planChangeFor,
@@ -53,10 +52,7 @@ describe("plans", () => {
     expect(PLANS.map((plan) => PLAN_CHANGE_LABELS[planChangeFor(plan, current)])).toEqual(labels)
   })
 
-  it("recognises plan ids and nothing else", () => {
-    expect(isPlanId("pro")).toBe(true)
-    expect(isPlanId("gold")).toBe(false)
-    expect(isPlanId(undefined)).toBe(false)
+  it("finds plans by id and nothing else", () => {
     expect(findPlan("toString")).toBeUndefined()
     expect(findPlan(null)).toBeUndefined()
   })

@@ -84,12 +84,6 @@ export const PLANS: readonly Plan[] = [
   }
 ]
 
-export const DEFAULT_PLAN_ID: PlanId = "free"
-
-export function isPlanId(value: unknown): value is PlanId {
-  return typeof value === "string" && (PLAN_IDS as readonly string[]).includes(value)
-}
-
 export function findPlan(id: unknown): Plan | undefined {
   return PLANS.find((plan) => plan.id === id)
 }

@@ -6,7 +6,6 @@ export const ROLES = ["admin", "user"] as const
 export type Role = (typeof ROLES)[number]
 
 export const AUTH_PROVIDERS = ["email", "google"] as const
-export type AuthProvider = (typeof AUTH_PROVIDERS)[number]
 
 /** The user record, as the API returns it and the browser stores it. */
 export const userSchema = z.object({

@@ -61,7 +61,6 @@ export const vqaAskRequestSchema = z.strictObject({
   model: z.string().trim().min(1).max(100).optional()
 })
 
-export type VqaAskRequest = z.infer<typeof vqaAskRequestSchema>
 
 export interface VqaUsage {
   used: number

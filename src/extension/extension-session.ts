@@ -11,13 +11,11 @@
 import * as z from "zod"
 
 import { createApiClient, type ApiClient, type TokenStore } from "~api/client"
+import { TOKEN_EXPIRY_MARGIN_SECONDS } from "~core/limits"
 import type { User } from "~core/user"
 
 import { getApiOrigin } from "./api-origin"
 import { storageItem } from "./storage-item"
-
-/** A token that expires within this time is refreshed before use. */
-export const REFRESH_MARGIN_MS = 5 * 60_000
 
 export type SessionUser = User & { id?: string }
 
@@ -82,9 +80,12 @@ const extensionTokens: TokenStore = {
   }
 }
 
-/** A client of the API with the extension's session: calls needing it are refused unsent while signed out. */
+/**
+ * A client of the API with the extension's session: calls needing it are refused unsent while signed out, and a
+ * token counts as expiring, so is refreshed before use, when fewer than 300 s remain.
+ */
 export function createExtensionApiClient({ fetch, clock }: { fetch?: typeof globalThis.fetch; clock?: () => number } = {}): ApiClient {
-  return createApiClient({ baseUrl: getApiOrigin, tokens: extensionTokens, fetch, clock, refreshAheadMs: REFRESH_MARGIN_MS, sessionRequired: true })
+  return createApiClient({ baseUrl: getApiOrigin, tokens: extensionTokens, fetch, clock, refreshAheadMs: TOKEN_EXPIRY_MARGIN_SECONDS * 1000, sessionRequired: true })
 }
 
 let sharedClient: ApiClient | null = null

@@ -12,7 +12,18 @@ import {
   MIN_RENDERED_SIZE,
   placeButton
 } from "./image-button"
-import { createImageWatcher, microtaskScheduler } from "./image-watcher"
+import { createImageWatcher, type Scheduler } from "./image-watcher"
+
+/** Runs the watcher's work right after the current task, so a test sees it without waiting for idle time. */
+const microtaskScheduler: Scheduler = (run) => {
+  let cancelled = false
+  queueMicrotask(() => {
+    if (!cancelled) run()
+  })
+  return () => {
+    cancelled = true
+  }
+}
 
 const viewport = { width: 1000, height: 800 }
 const FULL_WIDTH = 130

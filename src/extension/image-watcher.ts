@@ -68,16 +68,6 @@ export const idleScheduler: Scheduler = (run) => {
   return () => clearTimeout(handle)
 }
 
-export const microtaskScheduler: Scheduler = (run) => {
-  let cancelled = false
-  queueMicrotask(() => {
-    if (!cancelled) run()
-  })
-  return () => {
-    cancelled = true
-  }
-}
-
 interface Entry {
   image?: FoundImage
   backgrounds?: FoundImage[]

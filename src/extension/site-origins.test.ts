@@ -3,7 +3,10 @@ import path from "node:path"
 
 import { describe, expect, it } from "vitest"
 
-import { isAllowedSiteSender, originMatchPattern, SITE_ORIGINS } from "./site-origins"
+import { isAllowedSiteSender, SITE_ORIGINS } from "./site-origins"
+
+/** The externally_connectable match pattern of an origin. */
+const originMatchPattern = (origin: string) => `${origin}/*`
 
 const manifest = (
   JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {

@@ -6,11 +6,6 @@
  */
 export const SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
 
-/** The externally_connectable match pattern of an origin. */
-export function originMatchPattern(origin: string): string {
-  return `${origin}/*`
-}
-
 function originOf(url: string | undefined): string | null {
   if (!url) return null
   try {

@@ -104,21 +104,6 @@ export const builtInRuleSchemas = {
   preventRecentPasswords: z.strictObject({ ...ruleBase("preventRecentPasswords"), value: VALUE_SCHEMAS.preventRecentPasswords })
 } satisfies { [N in BuiltInRuleName]: z.ZodType<PolicyRule & { name: N }> }
 
-/** Any one built-in rule, checked against the schema of the rule its `name` gives. */
-export const policyRuleSchema = z.discriminatedUnion("name", [
-  builtInRuleSchemas.minLength,
-  builtInRuleSchemas.maxLength,
-  builtInRuleSchemas.requireUppercase,
-  builtInRuleSchemas.requireLowercase,
-  builtInRuleSchemas.requireNumbers,
-  builtInRuleSchemas.requireSpecialChars,
-  builtInRuleSchemas.preventCommonPasswords,
-  builtInRuleSchemas.preventSequentialChars,
-  builtInRuleSchemas.preventRepeatedChars,
-  builtInRuleSchemas.preventUserInfo,
-  builtInRuleSchemas.preventRecentPasswords
-])
-
 const errorCodeSchema = z.string().regex(CUSTOM_ERROR_CODE_PATTERN, "An error code is 3 to 64 upper-case letters, digits or underscores, starting with a letter")
 
 /**
