@@ -22,7 +22,25 @@ function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?:
   )
 }
 
-const describedBy = (id: string, error?: string, hint?: ReactNode) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined)
+/** The control's id and how it points screen readers to its error or hint. */
+const controlProps = (id: string, error?: string, hint?: ReactNode) => ({
+  id,
+  "aria-invalid": error ? true : undefined,
+  "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined
+})
+
+/** A form control with its label above and its hint, or its error, below. */
+function LabelledField({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      {children}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  )
+}
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   label: string
@@ -33,19 +51,9 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
 export function TextField({ label, error, hint, ...input }: FieldProps) {
   const id = useId()
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        className={`mt-1 ${inputStyles}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        {...input}
-      />
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
+    <LabelledField id={id} label={label} hint={hint} error={error}>
+      <input className={`mt-1 ${inputStyles}`} {...controlProps(id, error, hint)} {...input} />
+    </LabelledField>
   )
 }
 
@@ -58,15 +66,11 @@ interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>,
 export function SelectField({ label, error, children, ...select }: SelectFieldProps) {
   const id = useId()
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
-        {label}
-      </label>
-      <select id={id} className={`mt-1 ${inputStyles}`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)} {...select}>
+    <LabelledField id={id} label={label} error={error}>
+      <select className={`mt-1 ${inputStyles}`} {...controlProps(id, error)} {...select}>
         {children}
       </select>
-      <FieldNotes id={id} error={error} />
-    </div>
+    </LabelledField>
   )
 }
 
@@ -94,19 +98,9 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
 
   const shortcut = toggleKey ? ` (Ctrl+Shift+${toggleKey.toUpperCase()})` : ""
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
-        {label}
-      </label>
+    <LabelledField id={id} label={label} hint={hint} error={error}>
       <div className="relative mt-1">
-        <input
-          id={id}
-          type={visible ? "text" : "password"}
-          className={`${inputStyles} pr-10`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
-          {...input}
-        />
+        <input type={visible ? "text" : "password"} className={`${inputStyles} pr-10`} {...controlProps(id, error, hint)} {...input} />
         <button
           type="button"
           onClick={() => setVisible((shown) => !shown)}
@@ -117,8 +111,7 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
           {visible ? <EyeOff aria-hidden="true" className="h-4 w-4" /> : <Eye aria-hidden="true" className="h-4 w-4" />}
         </button>
       </div>
-      <FieldNotes id={id} hint={hint} error={error} />
-    </div>
+    </LabelledField>
   )
 }
 

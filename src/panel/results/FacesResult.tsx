@@ -1,14 +1,13 @@
 import type { FacesResult as Faces } from "~analysis/faces"
 import { describeFace } from "~analysis/result-format"
-import { countOf } from "~core/format"
+
+import { FoundCount } from "./FoundCount"
 
 export function FacesResult({ result }: { result: Faces }) {
   const { faces } = result
   return (
     <section aria-label="Faces found" className="space-y-2">
-      <p className="text-sm font-medium" data-testid="faces-count">
-        {faces.length === 0 ? "No faces found in this image." : `${countOf(faces.length, "face", "faces")} found`}
-      </p>
+      <FoundCount count={faces.length} one="face" many="faces" none="No faces found in this image." testId="faces-count" />
       {faces.length > 0 && (
         <ol className="space-y-1 rounded-lg border border-gray-200 bg-white p-3 text-sm" aria-label="Faces">
           {faces.map((face, index) => (

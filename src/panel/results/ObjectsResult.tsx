@@ -1,13 +1,13 @@
 import type { ObjectsResult as Objects } from "~analysis/objects"
-import { countOf, percent } from "~core/format"
+import { percent } from "~core/format"
+
+import { FoundCount } from "./FoundCount"
 
 export function ObjectsResult({ result }: { result: Objects }) {
   const { objects } = result
   return (
     <section aria-label="Objects found" className="space-y-2">
-      <p className="text-sm font-medium" data-testid="objects-count">
-        {objects.length === 0 ? "No objects recognised in this image." : `${countOf(objects.length, "object", "objects")} found`}
-      </p>
+      <FoundCount count={objects.length} one="object" many="objects" none="No objects recognised in this image." testId="objects-count" />
       {objects.length > 0 && (
         <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white text-sm" aria-label="Objects">
           {objects.map((object, index) => (
