@@ -2,7 +2,10 @@ import { afterEach } from "vitest"
 
 // Shared by DOM tests and by the node-environment tests of the same project.
 if (typeof window !== "undefined") {
-  const { cleanup } = await import("@testing-library/react")
+  const { cleanup, configure } = await import("@testing-library/react")
+  // findBy*/waitFor give up after 1 s by default: too short for a lazily loaded page on a busy 2-core machine.
+  // A state that never comes still fails, only later.
+  configure({ asyncUtilTimeout: 10_000 })
   afterEach(() => {
     cleanup()
     window.localStorage.clear()
