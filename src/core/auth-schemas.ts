@@ -9,6 +9,9 @@ export const MAX_NAME_LENGTH = 100
 export const MAX_PASSWORD_INPUT_LENGTH = PASSWORD_POLICY_LENGTH_CAP
 
 export const emailField = z.string().trim().max(MAX_EMAIL_LENGTH).pipe(z.email({ message: "Please enter a valid email address" }))
+
+/** Whether the server would take `value` as an account's e-mail address: the rule every form checks before sending. */
+export const isEmailAddress = (value: string): boolean => emailField.safeParse(value).success
 const passwordField = z.string().min(1, "Password is required").max(MAX_PASSWORD_INPUT_LENGTH)
 const nameField = z.string().trim().min(1, "Name is required").max(MAX_NAME_LENGTH)
 const codeField = z.string().trim().min(1, "The link has no code").max(200)

@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from "react"
+import { useId, useState } from "react"
 import { Link } from "react-router"
 
 import { countOf } from "~core/format"
 import { Search } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
+import { InertSubscribeForm } from "../layout/InertSubscribeForm"
 import { PageTitle } from "../PageTitle"
 import { AuthorAvatar, PostCard, PostMeta } from "./BlogPieces"
 import { coverImage } from "./cover"
@@ -16,48 +17,6 @@ const chip = (selected: boolean) =>
   `rounded-full border px-4 py-2 text-sm font-medium transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
     selected ? "border-brand-secondary bg-brand-secondary text-white" : "border-gray-300 bg-white text-gray-700 hover:border-gray-400"
   }`
-
-/** The newsletter box: there is no mailing list yet, and the box says so instead of pretending. */
-function NewsletterBox() {
-  const id = useId()
-  const [email, setEmail] = useState("")
-  const [note, setNote] = useState("")
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    setNote(
-      /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())
-        ? "Thanks! Our newsletter has not started yet, so nothing was sent or stored. New posts appear on this page first."
-        : "Enter a valid e-mail address, like name@example.com."
-    )
-  }
-  return (
-    <section aria-labelledby={`${id}-title`} className="rounded-2xl bg-brand-secondary p-8 text-white">
-      <h2 id={`${id}-title`} className="text-2xl font-bold">
-        Get new posts by e-mail
-      </h2>
-      <p className="mt-2 text-gray-300">Product news, guides and the occasional look behind the scenes. No spam.</p>
-      <form onSubmit={submit} noValidate className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <label htmlFor={id} className="sr-only">
-          E-mail address
-        </label>
-        <input
-          id={id}
-          type="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          placeholder="you@example.com"
-          className="block w-full rounded-lg border border-gray-600 bg-white px-3 py-2 text-sm text-brand-secondary focus:outline-none focus:ring-2 focus:ring-brand-primary"
-        />
-        <button type="submit" className={buttonStyles.primary}>
-          Subscribe
-        </button>
-      </form>
-      <p role="status" className="mt-3 text-sm text-gray-200">
-        {note}
-      </p>
-    </section>
-  )
-}
 
 export default function BlogPage() {
   const searchId = useId()
@@ -178,7 +137,13 @@ export default function BlogPage() {
       </section>
 
       <div className="mt-16">
-        <NewsletterBox />
+        <InertSubscribeForm
+          title="Get new posts by e-mail"
+          tone="dark"
+          notice="Thanks! Our newsletter has not started yet, so nothing was sent or stored. New posts appear on this page first."
+        >
+          <p className="mt-2 text-gray-300">Product news, guides and the occasional look behind the scenes. No spam.</p>
+        </InertSubscribeForm>
       </div>
     </div>
   )

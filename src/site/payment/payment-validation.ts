@@ -1,4 +1,8 @@
 /** Checks of the payment form. The card data stays in the form: it is never stored, logged or sent. */
+import { isEmailAddress } from "~core/auth-schemas"
+
+/** What the site's forms say of an address that is not one. */
+export const INVALID_EMAIL_MESSAGE = "Enter a valid e-mail address, like name@example.com."
 
 export const COUNTRIES = [
   { code: "IN", name: "India" },
@@ -53,14 +57,12 @@ export function passesLuhn(digits: string): boolean {
 /** Card numbers may be typed with spaces or dashes between groups. */
 export const cardDigits = (value: string) => value.replace(/[\s-]/g, "")
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 /** Every problem of the form, by field; empty when the form may be submitted. `now` is the current time. */
 export function validatePayment(values: PaymentValues, now: Date): PaymentErrors {
   const errors: PaymentErrors = {}
   const email = values.email.trim()
   if (!email) errors.email = "Enter your e-mail address."
-  else if (!EMAIL.test(email)) errors.email = "Enter a valid e-mail address, like name@example.com."
+  else if (!isEmailAddress(email)) errors.email = INVALID_EMAIL_MESSAGE
 
   const digits = cardDigits(values.cardNumber)
   if (!digits) errors.cardNumber = "Enter your card number."
