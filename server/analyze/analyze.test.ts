@@ -27,6 +27,11 @@ let imageHost: StandIn
 let subject: AnalyzeApp
 /** The same routes allowed to fetch loopback http:// URLs (the test-only option). */
 let loopback: AnalyzeApp
+/**
+ * The same as `loopback` with time-outs of 400 ms, for the tests of what is not answered in time. The others get
+ * time-outs a busy machine cannot reach: sending an 8 MB image to the provider on loopback can take over 400 ms.
+ */
+let impatient: AnalyzeApp
 
 const answerNormally = () => provider.handle((_request, response) => sendJson(response, 200, completion(ANSWER)))
 
@@ -37,10 +42,12 @@ beforeAll(async () => {
     response.end(PNG_1PX)
   })
   const env = { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, VQA_MODEL: "house-vision-1" }
-  subject = await startAnalyzeApp(env, { providerTimeoutMs: 400 }, { clock })
-  loopback = await startAnalyzeApp(env, { providerTimeoutMs: 400, imageFetchTimeoutMs: 400, allowLoopbackImageUrls: true }, { clock, database: subject.database })
+  subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000 }, { clock })
+  loopback = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, imageFetchTimeoutMs: 15_000, allowLoopbackImageUrls: true }, { clock, database: subject.database })
+  impatient = await startAnalyzeApp(env, { providerTimeoutMs: 400, imageFetchTimeoutMs: 400, allowLoopbackImageUrls: true }, { clock, database: subject.database })
 })
 afterAll(async () => {
+  await impatient?.close()
   await loopback?.close()
   await subject?.close()
   await provider?.close()
@@ -348,13 +355,13 @@ describe("provider failures", () => {
   ]
 
   it.each(failures)("answers 502 PROVIDER_ERROR for %s, without counting it or showing the key", async (_name, arrange, message) => {
-    const user = await signedInUser(subject.app)
+    const user = await signedInUser(impatient.app)
     arrange()
-    const { status, body, raw } = await ask(user.token, question())
+    const { status, body, raw } = await ask(user.token, question(), impatient)
     expect(status).toBe(502)
     expect(body).toEqual({ success: false, error: { code: "PROVIDER_ERROR", message } })
     expect(raw).not.toContain(API_KEY)
-    expect((await usage(user.token)).body.data.used).toBe(0)
+    expect((await usage(user.token, impatient)).body.data.used).toBe(0)
   })
 
   it("answers 502 when the provider cannot be reached", async () => {
@@ -551,8 +558,10 @@ describe("image URLs", () => {
     })
 
     it("gives up on a server that does not answer in time or answers an error", async () => {
+      const waiting = await signedInUser(impatient.app)
+      const slow = await ask(waiting.token, question({ image: { url: `${imageHost.url}/slow` } }), impatient)
+      expect((await usage(waiting.token, impatient)).body.data.used).toBe(0)
       const user = await signedInUser(loopback.app)
-      const slow = await ask(user.token, question({ image: { url: `${imageHost.url}/slow` } }), loopback)
       expect(slow.status).toBe(400)
       expect(slow.body.error).toEqual({ code: "IMAGE_FETCH_FAILED", message: "The image's server did not answer in time." })
       const missing = await ask(user.token, question({ image: { url: `${imageHost.url}/missing.png` } }), loopback)
