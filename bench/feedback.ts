@@ -32,7 +32,7 @@ const percentile = (sorted: number[], fraction: number) => Math.round(sorted[Mat
  */
 export async function measureFeedback(dataDir: string): Promise<{ figures: FeedbackFigures; lines: string[] }> {
   const images = await Promise.all(["square-64.png", "square-512.png"].map((name) => fs.readFile(path.join(projectRoot, "tests/fixtures", name))))
-  const server = await startServer(dataDir, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: "true" })
+  const server = await startServer(dataDir, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, TRUST_PROXY: "1" })
   try {
     const latencies: number[] = []
     let failed = 0

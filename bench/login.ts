@@ -36,7 +36,7 @@ async function measureRawVerifies(seconds: number, concurrency: number): Promise
  */
 export async function measureLogin(dataDir: string, load: LoadSettings): Promise<LoginFigures> {
   const rawVerifiesPerSecond = await measureRawVerifies(load.durationSeconds, load.connections)
-  const server = await startServer(dataDir, { ADMIN_EMAIL: ACCOUNT.email, ADMIN_PASSWORD: ACCOUNT.password, TRUST_PROXY: "true" })
+  const server = await startServer(dataDir, { ADMIN_EMAIL: ACCOUNT.email, ADMIN_PASSWORD: ACCOUNT.password, TRUST_PROXY: "1" })
   try {
     const login = await measureLoad(`${server.baseUrl}/api/auth/login`, load, { method: "POST", json: ACCOUNT, manyClients: true })
     await server.stop()

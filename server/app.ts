@@ -14,7 +14,9 @@ import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import { feedbackRoutes } from "./feedback/routes"
+import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
 import { registerErrorHandling } from "./http/errors"
+import { memoryRateLimitStoreOn } from "./http/rate-limit"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
@@ -69,7 +71,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const startedAt = clock()
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024
   })
 
@@ -101,7 +103,11 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   })
 
   // Limits are set per route (sign-in, registration, e-mail look-ups), not globally.
-  await app.register(rateLimit, { global: false })
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => clientAddressKey(request.ip),
+    store: memoryRateLimitStoreOn(clock)
+  })
   registerAuthentication(app)
 
   await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })

@@ -15,6 +15,22 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe("loadConfig", () => {
+  it("trusts no proxy by default, a hop count or a list of proxy addresses when told", () => {
+    expect(loadConfig({}).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toEqual({ hops: 1 })
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.5, 10.0.1.0/24,loopback" }).trustProxy).toEqual({ addresses: ["10.0.0.5", "10.0.1.0/24", "loopback"] })
+  })
+
+  it.each([
+    ["true", /^TRUST_PROXY must be the number of proxies in front of the server .*"true" would let any client write its own address/],
+    ["11", /^TRUST_PROXY must be at most 10 proxy hops/],
+    ["10.0.0.5,proxy.internal", /^TRUST_PROXY must be a number of proxy hops or a comma-separated list of proxy addresses: "proxy.internal" is not an IP address/]
+  ])("refuses TRUST_PROXY=%s", (value, message) => {
+    expect(problemsOf({ TRUST_PROXY: value })).toEqual([expect.stringMatching(message)])
+  })
+
   it("uses the run contract's defaults", () => {
     const config = loadConfig({}, "/srv/app")
     expect(config.port).toBe(DEFAULT_PORT)

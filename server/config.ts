@@ -2,6 +2,8 @@ import path from "node:path"
 
 import * as z from "zod"
 
+import { MAX_PROXY_HOPS, proxyAddressProblem, type ProxyTrust } from "./http/client-address"
+
 export const DEFAULT_PORT = 8787
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 export const DEFAULT_VQA_MODEL = "gpt-4o-mini"
@@ -20,7 +22,7 @@ export interface AppConfig {
   openai: { apiKey: string | undefined; baseUrl: string; model: string }
   firebase: { projectId: string | undefined; authEmulatorHost: string | undefined }
   tokenSecret: string | undefined
-  trustProxy: boolean
+  trustProxy: ProxyTrust
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
 }
 
@@ -84,9 +86,27 @@ const environmentSchema = z
     TOKEN_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters long").optional()
     ),
-    TRUST_PROXY: z
-      .enum(["true", "false", "1", "0", ""], { message: "must be true or false" })
-      .optional(),
+    TRUST_PROXY: optionalText.transform((value, context): ProxyTrust => {
+      if (value === undefined || value === "false" || value === "0") return false
+      if (value === "true") {
+        context.addIssue({
+          code: "custom",
+          message: `must be the number of proxies in front of the server (for example 1) or their addresses (for example 10.0.0.5,10.0.1.0/24); "true" would let any client write its own address`
+        })
+        return z.NEVER
+      }
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value)
+        if (hops <= MAX_PROXY_HOPS) return { hops }
+        context.addIssue({ code: "custom", message: `must be at most ${MAX_PROXY_HOPS} proxy hops` })
+        return z.NEVER
+      }
+      const addresses = value.split(",").map((entry) => entry.trim())
+      const problems = addresses.map(proxyAddressProblem).filter((problem) => problem !== null)
+      if (problems.length === 0) return { addresses }
+      context.addIssue({ code: "custom", message: `must be a number of proxy hops or a comma-separated list of proxy addresses: ${problems.join("; ")}` })
+      return z.NEVER
+    }),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         message: "must be one of fatal, error, warn, info, debug, trace, silent"
@@ -155,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       authEmulatorHost: vars.FIREBASE_AUTH_EMULATOR_HOST
     },
     tokenSecret: vars.TOKEN_SECRET,
-    trustProxy: vars.TRUST_PROXY === "true" || vars.TRUST_PROXY === "1",
+    trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === "test" ? "silent" : "info")
   }
 }

@@ -43,7 +43,7 @@ async function startServer(dataDir: string) {
       NODE_ENV: "test",
       PORT: String(port),
       DATA_DIR: dataDir,
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "1",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: "error"
