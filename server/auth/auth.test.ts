@@ -1,6 +1,8 @@
 import { decodeJwt } from "jose"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
+import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/limits"
+
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
 
 const STRONG = "Blue-Harbor-42!"
@@ -267,6 +269,23 @@ describe("sign-in protection", () => {
     expect((await wrong()).body.error.remainingAttempts).toBe(4)
   })
 
+  it("counts every attempt of a parallel burst: at most rateLimitAttempts are checked, the rest wait", async () => {
+    const { email } = await signedUpUser()
+    const answers = await Promise.all(Array.from({ length: 20 }, () => login(email, "Not-The-Password-9!")))
+    const codes = answers.map((answer) => answer.body.error.code)
+    expect(codes.filter((code) => code === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
+    expect(codes.every((code) => ["INVALID_CREDENTIALS", "ACCOUNT_LOCKED", "PROGRESSIVE_DELAY"].includes(code))).toBe(true)
+    // The refused ones were not counted: after the delay the count goes on from the checked ones.
+    now += 2000
+    const next = await login(email, "Not-The-Password-9!")
+    expect(next.body.error.remainingAttempts).toBe(LOGIN_RATE_LIMIT_ATTEMPTS - 1 - codes.filter((code) => code === "INVALID_CREDENTIALS").length)
+  })
+
+  it("counts a burst for an unknown address the same way", async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => login("burst-ghost@example.com", "Not-The-Password-9!")))
+    expect(answers.filter((answer) => answer.body.error.code === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
+  })
+
   it("answers an unknown address exactly like a wrong password", async () => {
     const ghost = "ghost-account@example.com"
     const known = (await signedUpUser()).email
@@ -425,6 +444,19 @@ describe("password change and reset", () => {
     const back = await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONGER, newPassword: STRONG } })
     expect(back.status).toBe(400)
     expect(back.body.error.code).toBe("PASSWORD_RECENTLY_USED")
+  })
+
+  it("counts wrong current passwords like sign-in failures, also under a parallel burst", async () => {
+    const { email, token } = await signedUpUser()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/api/auth/change-password", { token, body: { currentPassword: "Nope-1234!", newPassword: STRONGER } }))
+    )
+    const incorrect = answers.filter((answer) => answer.status === 400 && answer.body.error.message === "Current password is incorrect")
+    expect(incorrect.length).toBeGreaterThan(0)
+    expect(incorrect.length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
+    expect(answers.filter((answer) => ![423, 429].includes(answer.status))).toEqual(incorrect)
+    // The same count guards sign-in to the account.
+    expect([423, 429]).toContain((await login(email)).status)
   })
 
   it("resets by e-mail link: same answer for unknown addresses, one use, sessions ended", async () => {
