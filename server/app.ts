@@ -17,6 +17,7 @@ import { feedbackRoutes } from "./feedback/routes"
 import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
 import { registerErrorHandling } from "./http/errors"
 import { memoryRateLimitStoreOn } from "./http/rate-limit"
+import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
@@ -88,6 +89,9 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     dependencies.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outboxDir(config.dataDir), clock))
   app.addHook("onClose", async () => mailer.close())
+  app.decorate("mailQueue", new MailQueue(app.log))
+  // Hooks close last-added first: queued mail goes out before the mailer and the database close.
+  app.addHook("onClose", async () => app.mailQueue.idle())
 
   app.decorate("config", config)
   app.decorate("mailer", mailer)

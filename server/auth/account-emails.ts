@@ -5,10 +5,13 @@ import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 
 import type { OneTimeCodePurpose } from "../db/schema"
 import { Cooldown } from "../http/cooldown"
+import { tooManyAttempts } from "../http/rate-limit"
 import { deliverMail } from "../mail/mailer"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
 import { issueCode } from "./one-time-codes"
 import { findUserByEmail, normaliseEmail, type UserRow } from "./users"
+
+const HOUR_MS = 60 * 60_000
 
 /** Our links carry an apiKey parameter, as identity-service e-mail links do, so the site reads one link format; it is public. */
 export const EMAIL_LINK_API_KEY = "image-query-ai"
@@ -42,13 +45,13 @@ const CODE_EMAILS = {
   }
 } as const
 
-/** Issues a fresh code and e-mails its link; without SMTP the link is also logged, so a local user can follow it. */
+/** Issues a fresh code and e-mails its link. The log line says where it went, never the link or code. */
 async function sendCodeEmail(app: FastifyInstance, user: UserRow, purpose: OneTimeCodePurpose): Promise<boolean> {
   const kind = CODE_EMAILS[purpose]
   const code = await issueCode(app.database.db, user.id, purpose, kind.lifetimeMs, app.clock())
   const link = emailLink(app.config.publicUrl, kind.mode, code)
   const sent = await deliverMail(app, { to: user.email, ...kind.content(user.name, link) }, kind.what)
-  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email, link }, `${kind.what} email written to the outbox`)
+  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email }, `${kind.what} email written to the outbox`)
   return sent
 }
 
@@ -56,35 +59,54 @@ export function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<b
   return deliverMail(app, { to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) }, "welcome")
 }
 
+/**
+ * Link e-mails one address may be sent per hour, whoever asks: a flood from many clients stops
+ * here. Counted for every request, known address or not, so a refusal reveals nothing; and
+ * since the newest VALID_CODES_PER_PURPOSE links stay valid, the owner still holds working ones.
+ */
+export const CODE_EMAILS_PER_ADDRESS_PER_HOUR = 5
+
 export interface CodeEmailRequests {
-  /** Sends the link now and starts the address's cooldown (registration's first verification e-mail). */
-  sendNow(user: UserRow): Promise<boolean>
+  /** Sends the link now and counts it for the address and client (registration's first verification e-mail). */
+  sendNow(user: UserRow, client: string): Promise<boolean>
   /**
-   * An "e-mail me a link" call: throws 429 TOO_MANY_REQUESTS while the address's cooldown runs,
-   * else mails the link if the address has an account that may have one. The answer is the same
-   * whether or not it has.
+   * An "e-mail me a link" call: throws 429 TOO_MANY_REQUESTS while this client's cooldown for the
+   * address runs or the address has had its mails for the hour, else queues the link for the
+   * address if it has an account that may have one. The answer is the same whether or not it has,
+   * and is given before the look-up and the sending.
    */
-  request(email: string): Promise<{ sent: true; message: string }>
+  request(email: string, client: string): { sent: true; message: string }
 }
 
 /**
  * One kind of link e-mail that people ask for by address (a new verification link, a password
- * reset): at most one per address per RESEND_COOLDOWN_SECONDS. The cooldown counts the address as
- * sent, before any look-up, so an unknown address waits like a known one; each kind has its own.
+ * reset): at most one per address and client per RESEND_COOLDOWN_SECONDS, so one person asking
+ * for another's address does not hold up the owner, and CODE_EMAILS_PER_ADDRESS_PER_HOUR per
+ * address. Both count the request before any look-up, so an unknown address waits like a known
+ * one; each kind has its own.
  */
 export function codeEmailRequests(app: FastifyInstance, purpose: OneTimeCodePurpose): CodeEmailRequests {
   const kind = CODE_EMAILS[purpose]
-  const cooldown = new Cooldown(RESEND_COOLDOWN_SECONDS * 1000, app.clock)
+  const perClient = new Cooldown(RESEND_COOLDOWN_SECONDS * 1000, app.clock)
+  const perAddress = new Cooldown(HOUR_MS, app.clock, CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+  const count = (address: string, client: string) => {
+    perClient.count(`${address} ${client}`)
+    perAddress.count(address)
+  }
   return {
-    async sendNow(user) {
-      cooldown.take(normaliseEmail(user.email))
+    async sendNow(user, client) {
+      count(normaliseEmail(user.email), client)
       return sendCodeEmail(app, user, purpose)
     },
-    async request(email) {
+    request(email, client) {
       const address = normaliseEmail(email)
-      cooldown.enforce(address)
-      const user = await findUserByEmail(app.database.db, address)
-      if (user && kind.sendsTo(user)) await sendCodeEmail(app, user, purpose)
+      const wait = Math.max(perClient.wait(`${address} ${client}`), perAddress.wait(address))
+      if (wait > 0) throw tooManyAttempts(wait)
+      count(address, client)
+      app.mailQueue.enqueue(kind.what, async () => {
+        const user = await findUserByEmail(app.database.db, address)
+        if (user && kind.sendsTo(user)) await sendCodeEmail(app, user, purpose)
+      })
       return { sent: true, message: kind.requestAnswer }
     }
   }

@@ -5,9 +5,9 @@ import { enforcePasswordPolicy } from "../policy/policy-service"
 import { sendWelcomeEmail } from "./account-emails"
 import type { Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
-import { hashPassword, verifyPassword } from "./passwords"
+import { hashPassword } from "./passwords"
 import { createSession, revokeUserSessions, type SessionClient } from "./sessions"
-import { clearSignInFailures } from "./sign-in-protection"
+import { checkCurrentPassword, clearSignInFailures } from "./sign-in-protection"
 import { signAccessToken } from "./tokens"
 import {
   findUserByEmail,
@@ -91,9 +91,7 @@ export async function resetPassword(app: FastifyInstance, code: string, newPassw
 
 /** A signed-in user's new password: the current one must be right; the other sessions end, this one stays. */
 export async function changePassword(app: FastifyInstance, { user, sessionId }: Authenticated, currentPassword: string, newPassword: string): Promise<void> {
-  if (!user.password_hash || !(await verifyPassword(user.password_hash, currentPassword))) {
-    throw new ApiError(400, "INVALID_CREDENTIALS", "Current password is incorrect")
-  }
+  await checkCurrentPassword(app, user, currentPassword)
   if (currentPassword === newPassword) {
     throw new ApiError(400, "PASSWORD_RECENTLY_USED", "New password must be different from current password")
   }

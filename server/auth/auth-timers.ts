@@ -10,3 +10,5 @@ export const REFRESH_TOKEN_LIFETIME_MS = 30 * DAY
 export const REFRESH_REUSE_GRACE_MS = 30 * SECOND
 export const EMAIL_VERIFICATION_CODE_LIFETIME_MS = 24 * HOUR
 export const PASSWORD_RESET_CODE_LIFETIME_MS = 60 * MINUTE
+/** How long the browser that registered (or was told EMAIL_NOT_VERIFIED) may ask whether the address is verified. */
+export const VERIFICATION_CHECK_TOKEN_LIFETIME_SECONDS = 60 * 60

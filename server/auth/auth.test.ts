@@ -1,6 +1,8 @@
 import { decodeJwt } from "jose"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
+import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/limits"
+
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
 
 const STRONG = "Blue-Harbor-42!"
@@ -31,6 +33,7 @@ let emailCounter = 0
 const newEmail = () => `person${++emailCounter}@example.com`
 
 async function mailTo(email: string) {
+  await subject.app.mailQueue.idle()
   return (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))
 }
 
@@ -81,7 +84,8 @@ describe("registration and e-mail verification", () => {
       user: { email, name: "Ada Lovelace", role: "user", provider: "email", subscription: { plan: { id: "free", name: "Free" } }, emailVerified: false },
       token: null,
       refreshToken: null,
-      verificationRequired: true
+      verificationRequired: true,
+      verificationToken: expect.any(String)
     })
     const [message] = await mailTo(email)
     expect(message!.subject).toBe("Verify your email for Image Query AI")
@@ -100,7 +104,8 @@ describe("registration and e-mail verification", () => {
     expect(unverified.status).toBe(403)
     expect(unverified.body.error).toEqual({
       code: "EMAIL_NOT_VERIFIED",
-      message: "Please verify your email before signing in. Check your inbox for a verification link."
+      message: "Please verify your email before signing in. Check your inbox for a verification link.",
+      verificationToken: expect.any(String)
     })
 
     const verified = await verify(email)
@@ -187,36 +192,68 @@ describe("registration and e-mail verification", () => {
 })
 
 describe("resend, check and sync of verification", () => {
-  it("answers alike for unknown and unverified addresses, with a 60 s cooldown per address", async () => {
+  it("answers alike for unknown and unverified addresses, with a 60 s cooldown per address and client", async () => {
     const email = newEmail()
-    await register(email)
-    const known = await call("POST", "/api/auth/resend-verification", { body: { email } })
+    const ip = nextIp()
+    await call("POST", "/api/auth/register", { ip, body: { email, password: STRONG, name: "Ada Lovelace", termsAccepted: true, privacyPolicyAccepted: true } })
+    const known = await call("POST", "/api/auth/resend-verification", { ip, body: { email } })
     // Registration itself started the cooldown.
     expect(known.status).toBe(429)
     expect(known.body.error).toMatchObject({ code: "TOO_MANY_REQUESTS", retryAfter: expect.any(Number) })
 
     now += 61_000
-    const first = await call("POST", "/api/auth/resend-verification", { body: { email } })
-    const unknown = await call("POST", "/api/auth/resend-verification", { body: { email: "nobody-here@example.com" } })
+    const first = await call("POST", "/api/auth/resend-verification", { ip, body: { email } })
+    const unknown = await call("POST", "/api/auth/resend-verification", { ip, body: { email: "nobody-here@example.com" } })
     expect(first.body).toEqual(unknown.body)
     expect((await mailTo(email)).filter((message) => message.subject.startsWith("Verify"))).toHaveLength(2)
 
-    const tooSoon = await call("POST", "/api/auth/resend-verification", { body: { email: "nobody-here@example.com" } })
+    const tooSoon = await call("POST", "/api/auth/resend-verification", { ip, body: { email: "nobody-here@example.com" } })
     expect(tooSoon.status).toBe(429)
     expect(tooSoon.body.error.message).toBe("Too many attempts. Please wait 60 seconds before trying again.")
     expect(tooSoon.body.error.retryAfter).toBe(60)
   })
 
-  it("check-verification and sync-verification say verified only for a verified account", async () => {
+  it("check-verification and sync-verification tell the state only to the holder of the address's verification token", async () => {
+    const email = newEmail()
+    const { verificationToken } = (await register(email)).body.data
+    expect(verificationToken).toEqual(expect.any(String))
+    const check = (address: string, token?: string) =>
+      call("GET", `/api/auth/check-verification?${new URLSearchParams({ email: address, ...(token ? { verificationToken: token } : {}) }).toString()}`)
+    const sync = (address: string, token?: string) => call("POST", "/api/auth/sync-verification", { body: { email: address, ...(token ? { verificationToken: token } : {}) } })
+    const notVerified = { status: 200, body: { success: true, data: { verified: false } } }
+
+    expect(await check(email, verificationToken)).toEqual(notVerified)
+    await verify(email)
+    expect((await check(email, verificationToken)).body.data.verified).toBe(true)
+    expect((await sync(email.toUpperCase(), verificationToken)).body.data.verified).toBe(true)
+
+    // Without the token, with another address's token, with a forged or an expired one: every address looks the same.
+    const other = newEmail()
+    const othersToken = (await register(other)).body.data.verificationToken
+    for (const answer of [
+      await check(email),
+      await sync(email),
+      await check(email, othersToken),
+      await sync(email, `${verificationToken}x`),
+      await check("ghost@example.com"),
+      await sync("ghost@example.com", verificationToken)
+    ]) {
+      expect(answer).toEqual(notVerified)
+    }
+    now += 3600_000 + 1000
+    expect(await check(email, verificationToken)).toEqual(notVerified)
+    expect((await call("GET", "/api/auth/check-verification")).status).toBe(400)
+  })
+
+  it("gives the verification token to a sign-in with the right password of an unverified account, and only then", async () => {
     const email = newEmail()
     await register(email)
-    const unverified = await call("GET", `/api/auth/check-verification?email=${encodeURIComponent(email)}`)
-    const unknown = await call("GET", "/api/auth/check-verification?email=ghost%40example.com")
-    expect(unverified.body).toEqual({ success: true, data: { verified: false } })
-    expect(unknown.body).toEqual(unverified.body)
+    expect((await login(email, "Wrong-Password-1!")).body.error.verificationToken).toBeUndefined()
+    const unverified = await login(email)
+    expect(unverified.body.error.code).toBe("EMAIL_NOT_VERIFIED")
     await verify(email)
-    expect((await call("POST", "/api/auth/sync-verification", { body: { email } })).body).toEqual({ success: true, data: { verified: true } })
-    expect((await call("GET", "/api/auth/check-verification")).status).toBe(400)
+    const answer = await call("POST", "/api/auth/sync-verification", { body: { email, verificationToken: unverified.body.error.verificationToken } })
+    expect(answer.body.data.verified).toBe(true)
   })
 })
 
@@ -265,6 +302,23 @@ describe("sign-in protection", () => {
     expect((await login(email)).status).toBe(200)
     // A success clears the count.
     expect((await wrong()).body.error.remainingAttempts).toBe(4)
+  })
+
+  it("counts every attempt of a parallel burst: at most rateLimitAttempts are checked, the rest wait", async () => {
+    const { email } = await signedUpUser()
+    const answers = await Promise.all(Array.from({ length: 20 }, () => login(email, "Not-The-Password-9!")))
+    const codes = answers.map((answer) => answer.body.error.code)
+    expect(codes.filter((code) => code === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
+    expect(codes.every((code) => ["INVALID_CREDENTIALS", "ACCOUNT_LOCKED", "PROGRESSIVE_DELAY"].includes(code))).toBe(true)
+    // The refused ones were not counted: after the delay the count goes on from the checked ones.
+    now += 2000
+    const next = await login(email, "Not-The-Password-9!")
+    expect(next.body.error.remainingAttempts).toBe(LOGIN_RATE_LIMIT_ATTEMPTS - 1 - codes.filter((code) => code === "INVALID_CREDENTIALS").length)
+  })
+
+  it("counts a burst for an unknown address the same way", async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => login("burst-ghost@example.com", "Not-The-Password-9!")))
+    expect(answers.filter((answer) => answer.body.error.code === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
   })
 
   it("answers an unknown address exactly like a wrong password", async () => {
@@ -425,6 +479,19 @@ describe("password change and reset", () => {
     const back = await call("POST", "/api/auth/change-password", { token, body: { currentPassword: STRONGER, newPassword: STRONG } })
     expect(back.status).toBe(400)
     expect(back.body.error.code).toBe("PASSWORD_RECENTLY_USED")
+  })
+
+  it("counts wrong current passwords like sign-in failures, also under a parallel burst", async () => {
+    const { email, token } = await signedUpUser()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/api/auth/change-password", { token, body: { currentPassword: "Nope-1234!", newPassword: STRONGER } }))
+    )
+    const incorrect = answers.filter((answer) => answer.status === 400 && answer.body.error.message === "Current password is incorrect")
+    expect(incorrect.length).toBeGreaterThan(0)
+    expect(incorrect.length).toBeLessThanOrEqual(LOGIN_RATE_LIMIT_ATTEMPTS)
+    expect(answers.filter((answer) => ![423, 429].includes(answer.status))).toEqual(incorrect)
+    // The same count guards sign-in to the account.
+    expect([423, 429]).toContain((await login(email)).status)
   })
 
   it("resets by e-mail link: same answer for unknown addresses, one use, sessions ended", async () => {

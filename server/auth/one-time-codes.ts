@@ -5,20 +5,39 @@ import { hashToken, randomToken } from "./tokens"
 
 type Db = Kysely<DatabaseSchema>
 
-/** Issues a code for one use; earlier unused codes of the same purpose stop working. */
+/**
+ * How many unused codes of one purpose stay valid at once. More than one, so someone asking for
+ * links to another person's address cannot void the link that person is about to follow; every
+ * link goes to the address's own inbox, so the newest ones are always in the owner's hands.
+ */
+export const VALID_CODES_PER_PURPOSE = 3
+
+/** Issues a code for one use; of the earlier unused codes of the same purpose only the newest stay valid. */
 export async function issueCode(db: Db, userId: string, purpose: OneTimeCodePurpose, lifetimeMs: number, now: number): Promise<string> {
   const code = randomToken()
+  const codeHash = hashToken(code)
   await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("one_time_codes")
+      .values({ code_hash: codeHash, user_id: userId, purpose, created_at: new Date(now), expires_at: new Date(now + lifetimeMs) })
+      .execute()
+    const kept = await trx
+      .selectFrom("one_time_codes")
+      .select("code_hash")
+      .where("user_id", "=", userId)
+      .where("purpose", "=", purpose)
+      .where("used_at", "is", null)
+      .where("code_hash", "!=", codeHash)
+      .orderBy("created_at", "desc")
+      .limit(VALID_CODES_PER_PURPOSE - 1)
+      .execute()
     await trx
       .updateTable("one_time_codes")
       .set({ used_at: new Date(now) })
       .where("user_id", "=", userId)
       .where("purpose", "=", purpose)
       .where("used_at", "is", null)
-      .execute()
-    await trx
-      .insertInto("one_time_codes")
-      .values({ code_hash: hashToken(code), user_id: userId, purpose, created_at: new Date(now), expires_at: new Date(now + lifetimeMs) })
+      .where("code_hash", "not in", [codeHash, ...kept.map((row) => row.code_hash)])
       .execute()
   })
   return code
@@ -37,7 +56,7 @@ export async function findUsableCode(db: Db, code: string, purpose: OneTimeCodeP
 
 export type ConsumedCode = { ok: true; userId: string } | { ok: false; reason: "unknown" | "used" | "expired" }
 
-/** Marks a code used and returns its user; a code works once and only before it expires. */
+/** Marks a code and its unused siblings of the same purpose used and returns its user; a code works once and only before it expires. */
 export async function consumeCode(db: Db, code: string, purpose: OneTimeCodePurpose, now: number): Promise<ConsumedCode> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -50,7 +69,14 @@ export async function consumeCode(db: Db, code: string, purpose: OneTimeCodePurp
     if (!row) return { ok: false as const, reason: "unknown" as const }
     if (row.used_at) return { ok: false as const, reason: "used" as const }
     if (row.expires_at.getTime() <= now) return { ok: false as const, reason: "expired" as const }
-    await trx.updateTable("one_time_codes").set({ used_at: new Date(now) }).where("code_hash", "=", row.code_hash).execute()
+    // The code used ends its siblings: after a reset no other reset link of the account works.
+    await trx
+      .updateTable("one_time_codes")
+      .set({ used_at: new Date(now) })
+      .where("user_id", "=", row.user_id)
+      .where("purpose", "=", purpose)
+      .where("used_at", "is", null)
+      .execute()
     return { ok: true as const, userId: row.user_id }
   })
 }

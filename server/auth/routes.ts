@@ -11,18 +11,20 @@ import {
   refreshRequestSchema,
   registerRequestSchema,
   resetPasswordRequestSchema,
+  verificationCheckRequestSchema,
   verifyEmailRequestSchema
 } from "~core/auth-schemas"
 
 import { ApiError, parseInput } from "../http/errors"
+import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
 import { codeEmailRequests } from "./account-emails"
 import { changePassword, linkEmailSignIn, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
 import { authenticate, requireUser } from "./authenticate"
 import { revokeSession, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
-import { signAccessToken } from "./tokens"
-import { deleteUser, findUserByEmail, findUserById, renameUser, toPublicUser } from "./users"
+import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
+import { deleteUser, findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
 const AUTH_RATE_LIMITS = {
@@ -41,9 +43,11 @@ export async function authRoutes(app: FastifyInstance) {
   app.post("/api/auth/register", { config: AUTH_RATE_LIMITS.register }, async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body)
     const user = await registerAccount(app, input)
-    await verificationEmails.sendNow(user)
+    // The 409 of a taken address already tells whether it has an account, so this mail may be awaited.
+    await verificationEmails.sendNow(user, clientAddressKey(request.ip))
     // An account signs in only once its address is verified, so no session is opened yet.
-    return reply.status(201).send(ok({ user: toPublicUser(user), token: null, refreshToken: null, verificationRequired: true }))
+    const verificationToken = await signVerificationCheckToken(user.email, app.tokenSecret, app.clock())
+    return reply.status(201).send(ok({ user: toPublicUser(user), token: null, refreshToken: null, verificationRequired: true, verificationToken }))
   })
 
   app.post("/api/auth/verify-email", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
@@ -54,30 +58,34 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/resend-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
     const { email } = parseInput(emailOnlyRequestSchema, request.body)
-    return ok(await verificationEmails.request(email))
+    return ok(verificationEmails.request(email, clientAddressKey(request.ip)))
   })
 
-  const verificationState = async (email: string) => {
-    const user = await findUserByEmail(db, email)
-    // Unknown and unverified addresses get the same answer.
+  /** Only a browser holding the address's verification-check token learns its state; to anyone else every address is unverified. */
+  const verificationState = async ({ email, verificationToken }: { email: string; verificationToken?: string }) => {
+    const address = normaliseEmail(email)
+    const allowed = verificationToken !== undefined && (await allowsVerificationCheck(verificationToken, address, app.tokenSecret, app.clock()))
+    const user = allowed ? await findUserByEmail(db, address) : undefined
     return ok({ verified: Boolean(user?.email_verified_at) })
   }
 
   app.get("/api/auth/check-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { email } = parseInput(emailOnlyRequestSchema, request.query)
-    return verificationState(email)
+    return verificationState(parseInput(verificationCheckRequestSchema, request.query))
   })
 
   app.post("/api/auth/sync-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { email } = parseInput(emailOnlyRequestSchema, request.body)
-    return verificationState(email)
+    return verificationState(parseInput(verificationCheckRequestSchema, request.body))
   })
 
   app.post("/api/auth/login", { config: AUTH_RATE_LIMITS.login }, async (request) => {
     const { email, password } = parseInput(loginRequestSchema, request.body)
     const user = await checkPasswordSignIn(app, email, password)
     if (!user.email_verified_at) {
-      throw new ApiError(403, "EMAIL_NOT_VERIFIED", "Please verify your email before signing in. Check your inbox for a verification link.")
+      // Only after the right password: whoever knows it may follow the verification.
+      const verificationToken = await signVerificationCheckToken(user.email, app.tokenSecret, app.clock())
+      throw new ApiError(403, "EMAIL_NOT_VERIFIED", "Please verify your email before signing in. Check your inbox for a verification link.", {
+        verificationToken
+      })
     }
     return ok(await signIn(app, user))
   })
@@ -124,7 +132,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/forgot-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
     const { email } = parseInput(emailOnlyRequestSchema, request.body)
-    return ok(await passwordResetEmails.request(email))
+    return ok(passwordResetEmails.request(email, clientAddressKey(request.ip)))
   })
 
   app.post("/api/auth/reset-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {

@@ -24,30 +24,8 @@ function progressiveDelaySeconds(failures: number): number {
   return failures < 2 ? 0 : 2 ** (failures - 1)
 }
 
-type Gate =
-  | { allowed: true; failures: number }
-  | { allowed: false; reason: "locked"; retryAfterSeconds: number }
-  | { allowed: false; reason: "delay"; retryAfterSeconds: number }
-
-/** Whether a sign-in attempt for this address may be checked now. */
-async function checkSignInGate(db: Db, email: string, now: number): Promise<Gate> {
-  const row = await db.selectFrom("sign_in_failures").selectAll().where("email", "=", normaliseEmail(email)).executeTakeFirst()
-  if (!row) return { allowed: true, failures: 0 }
-  if (row.locked_until && row.locked_until.getTime() > now) {
-    return { allowed: false, reason: "locked", retryAfterSeconds: Math.ceil((row.locked_until.getTime() - now) / 1000) }
-  }
-  if (row.locked_until) {
-    // The lock has run out: start afresh.
-    await clearSignInFailures(db, email)
-    return { allowed: true, failures: 0 }
-  }
-  const waitUntil = row.last_failure_at.getTime() + progressiveDelaySeconds(row.failures) * 1000
-  if (waitUntil > now) return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
-  return { allowed: true, failures: row.failures }
-}
-
+/** What a password check would mean for the count if it fails. */
 interface FailureOutcome {
-  failures: number
   remainingAttempts: number
   /** Seconds before the next attempt counts; 0 when none is needed. */
   nextAttemptDelay: number
@@ -55,30 +33,84 @@ interface FailureOutcome {
   retryAfterSeconds: number
 }
 
-async function recordSignInFailure(db: Db, email: string, limits: SignInLimits, now: number): Promise<FailureOutcome> {
+type Reservation =
+  | { allowed: true; ifFailed: FailureOutcome }
+  | { allowed: false; reason: "locked" | "delay"; retryAfterSeconds: number }
+
+/**
+ * Takes one attempt for this address before its password is checked: the attempt counts as a
+ * failure at once, under a row lock, so parallel requests each see the ones before them and a
+ * burst cannot all pass while the first ones are still hashing. A success clears the count.
+ */
+async function reserveAttempt(db: Db, email: string, limits: SignInLimits, now: number): Promise<Reservation> {
   const key = normaliseEmail(email)
-  const row = await db
-    .insertInto("sign_in_failures")
-    .values({ email: key, failures: 1, last_failure_at: new Date(now), locked_until: null })
-    .onConflict((conflict) =>
-      conflict.column("email").doUpdateSet((update) => ({
-        failures: update("sign_in_failures.failures", "+", 1),
-        last_failure_at: new Date(now)
-      }))
-    )
-    .returning(["failures"])
-    .executeTakeFirstOrThrow()
-  const failures = row.failures
-  const remainingAttempts = Math.max(0, limits.attempts - failures)
-  if (remainingAttempts === 0) {
-    await db.updateTable("sign_in_failures").set({ locked_until: new Date(now + limits.lockoutMs) }).where("email", "=", key).execute()
-    return { failures, remainingAttempts, nextAttemptDelay: 0, locked: true, retryAfterSeconds: Math.ceil(limits.lockoutMs / 1000) }
-  }
-  return { failures, remainingAttempts, nextAttemptDelay: progressiveDelaySeconds(failures), locked: false, retryAfterSeconds: 0 }
+  return db.transaction().execute(async (trx) => {
+    // A row to lock, also for an address never seen: a first failure must not race a second.
+    await trx
+      .insertInto("sign_in_failures")
+      .values({ email: key, failures: 0, last_failure_at: new Date(now), locked_until: null })
+      .onConflict((conflict) => conflict.column("email").doNothing())
+      .execute()
+    const row = await trx.selectFrom("sign_in_failures").selectAll().where("email", "=", key).forUpdate().executeTakeFirstOrThrow()
+    const lockedUntil = row.locked_until?.getTime()
+    if (lockedUntil !== undefined && lockedUntil > now) {
+      return { allowed: false, reason: "locked", retryAfterSeconds: Math.ceil((lockedUntil - now) / 1000) }
+    }
+    // A lock that has run out starts the count afresh.
+    const earlier = lockedUntil !== undefined ? 0 : row.failures
+    const waitUntil = row.last_failure_at.getTime() + progressiveDelaySeconds(earlier) * 1000
+    if (lockedUntil === undefined && waitUntil > now) {
+      return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
+    }
+    const failures = earlier + 1
+    const remainingAttempts = Math.max(0, limits.attempts - failures)
+    const locked = remainingAttempts === 0
+    await trx
+      .updateTable("sign_in_failures")
+      .set({ failures, last_failure_at: new Date(now), locked_until: locked ? new Date(now + limits.lockoutMs) : null })
+      .where("email", "=", key)
+      .execute()
+    return {
+      allowed: true,
+      ifFailed: locked
+        ? { remainingAttempts, nextAttemptDelay: 0, locked, retryAfterSeconds: Math.ceil(limits.lockoutMs / 1000) }
+        : { remainingAttempts, nextAttemptDelay: progressiveDelaySeconds(failures), locked, retryAfterSeconds: 0 }
+    }
+  })
 }
 
 export async function clearSignInFailures(db: Db, email: string): Promise<void> {
   await db.deleteFrom("sign_in_failures").where("email", "=", normaliseEmail(email)).execute()
+}
+
+/**
+ * Runs `check` (a password comparison) as one counted attempt for this address. Throws 423
+ * ACCOUNT_LOCKED or 429 PROGRESSIVE_DELAY without running it while the address must wait; a
+ * success clears the count, a failure is answered with what it did to the count.
+ */
+async function countedPasswordCheck(
+  app: FastifyInstance,
+  email: string,
+  check: () => Promise<boolean>
+): Promise<{ matches: true } | { matches: false; outcome: FailureOutcome }> {
+  const db = app.database.db
+  const policy = await loadPasswordPolicy(app)
+  const reservation = await reserveAttempt(db, email, { attempts: policy.rateLimitAttempts, lockoutMs: policy.lockoutDuration }, app.clock())
+  if (!reservation.allowed) {
+    if (reservation.reason === "locked") {
+      const minutes = Math.ceil(reservation.retryAfterSeconds / 60)
+      throw new ApiError(423, "ACCOUNT_LOCKED", `Account temporarily locked. Please try again in ${minutes} minutes or reset your password.`, {
+        retryAfter: reservation.retryAfterSeconds
+      })
+    }
+    throw new ApiError(429, "PROGRESSIVE_DELAY", `Please wait ${reservation.retryAfterSeconds} seconds before trying again.`, {
+      retryAfter: reservation.retryAfterSeconds,
+      nextAttemptDelay: reservation.retryAfterSeconds
+    })
+  }
+  if (!(await check())) return { matches: false, outcome: reservation.ifFailed }
+  await clearSignInFailures(db, email)
+  return { matches: true }
 }
 
 /**
@@ -88,27 +120,13 @@ export async function clearSignInFailures(db: Db, email: string): Promise<void> 
  * answered like a wrong password, after the same hashing time. A success clears the count.
  */
 export async function checkPasswordSignIn(app: FastifyInstance, email: string, password: string): Promise<UserRow> {
-  const db = app.database.db
-  const now = app.clock()
-  const gate = await checkSignInGate(db, email, now)
-  if (!gate.allowed) {
-    if (gate.reason === "locked") {
-      const minutes = Math.ceil(gate.retryAfterSeconds / 60)
-      throw new ApiError(423, "ACCOUNT_LOCKED", `Account temporarily locked. Please try again in ${minutes} minutes or reset your password.`, {
-        retryAfter: gate.retryAfterSeconds
-      })
-    }
-    throw new ApiError(429, "PROGRESSIVE_DELAY", `Please wait ${gate.retryAfterSeconds} seconds before trying again.`, {
-      retryAfter: gate.retryAfterSeconds,
-      nextAttemptDelay: gate.retryAfterSeconds
-    })
-  }
-
-  const user = await findUserByEmail(db, email)
-  const passwordMatches = user?.password_hash ? await verifyPassword(user.password_hash, password) : (await spendVerificationTime(password), false)
-  if (!user || !passwordMatches) {
-    const policy = await loadPasswordPolicy(app)
-    const outcome = await recordSignInFailure(db, email, { attempts: policy.rateLimitAttempts, lockoutMs: policy.lockoutDuration }, now)
+  let user: UserRow | undefined
+  const result = await countedPasswordCheck(app, email, async () => {
+    user = await findUserByEmail(app.database.db, email)
+    return user?.password_hash ? verifyPassword(user.password_hash, password) : (await spendVerificationTime(password), false)
+  })
+  if (!result.matches) {
+    const { outcome } = result
     throw new ApiError(
       401,
       "INVALID_CREDENTIALS",
@@ -118,6 +136,17 @@ export async function checkPasswordSignIn(app: FastifyInstance, email: string, p
       { remainingAttempts: outcome.remainingAttempts, nextAttemptDelay: outcome.nextAttemptDelay, ...(outcome.locked ? { retryAfter: outcome.retryAfterSeconds } : {}) }
     )
   }
-  if (gate.failures > 0) await clearSignInFailures(db, email)
-  return user
+  return user!
+}
+
+/**
+ * A signed-in user's current password, before a change that needs it: the same count as sign-in
+ * for the account's address, so a stolen session cannot guess the password at full speed. Throws
+ * 423/429 like sign-in and 400 INVALID_CREDENTIALS for a wrong password.
+ */
+export async function checkCurrentPassword(app: FastifyInstance, user: UserRow, password: string): Promise<void> {
+  const result = await countedPasswordCheck(app, user.email, async () =>
+    user.password_hash ? verifyPassword(user.password_hash, password) : (await spendVerificationTime(password), false)
+  )
+  if (!result.matches) throw new ApiError(400, "INVALID_CREDENTIALS", "Current password is incorrect")
 }

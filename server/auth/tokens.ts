@@ -4,7 +4,7 @@ import { errors, jwtVerify, SignJWT } from "jose"
 
 import { ROLES, type Role } from "~core/user"
 
-import { ACCESS_TOKEN_LIFETIME_SECONDS } from "./auth-timers"
+import { ACCESS_TOKEN_LIFETIME_SECONDS, VERIFICATION_CHECK_TOKEN_LIFETIME_SECONDS } from "./auth-timers"
 
 export interface AccessTokenClaims {
   /** User id. */
@@ -54,6 +54,42 @@ export async function verifyAccessToken(token: string, secret: string, nowMs: nu
     return { sub, role: role as Role, sid, exp }
   } catch (error) {
     if (error instanceof errors.JOSEError) return null
+    throw error
+  }
+}
+
+/** The audience of a verification-check token. Access tokens have none and these have no session, so neither passes for the other. */
+const VERIFICATION_CHECK = "verification-check"
+
+/**
+ * Lets the browser that registered an address, or was told it is not verified yet, ask whether it
+ * is verified now; nobody else learns that state of an address.
+ */
+export function signVerificationCheckToken(email: string, secret: string, nowMs: number): Promise<string> {
+  const issuedAt = Math.floor(nowMs / 1000)
+  return new SignJWT({})
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setSubject(email)
+    .setIssuer(ISSUER)
+    .setAudience(VERIFICATION_CHECK)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + VERIFICATION_CHECK_TOKEN_LIFETIME_SECONDS)
+    .sign(keyOf(secret))
+}
+
+/** Whether `token` is a valid, unexpired verification-check token for this (normalised) address. */
+export async function allowsVerificationCheck(token: string, email: string, secret: string, nowMs: number): Promise<boolean> {
+  try {
+    await jwtVerify(token, keyOf(secret), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: VERIFICATION_CHECK,
+      subject: email,
+      currentDate: new Date(nowMs)
+    })
+    return true
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return false
     throw error
   }
 }

@@ -1,34 +1,37 @@
-import { tooManyAttempts } from "./rate-limit"
-
 /**
- * At most one action per key per period (e.g. one verification e-mail per address per minute),
- * keyed by what the caller sent, so known and unknown addresses are treated alike.
+ * At most `max` actions per key within any period (e.g. one verification e-mail per address and
+ * client per minute), keyed by what the caller sent, so known and unknown addresses are treated
+ * alike. `wait` and `count` are synchronous: called without an await between them, no parallel
+ * request can slip in.
  */
 export class Cooldown {
-  private readonly lastAt = new Map<string, number>()
+  private readonly actedAt = new Map<string, number[]>()
 
   constructor(
     private readonly periodMs: number,
-    private readonly clock: () => number
+    private readonly clock: () => number,
+    private readonly max = 1
   ) {}
 
-  /** Seconds left before the key may act again; 0 means it may act now (and the period starts). */
-  take(key: string): number {
+  /** Seconds left before the key may act again; 0 means it may act now. Counts nothing. */
+  wait(key: string): number {
     const now = this.clock()
-    const last = this.lastAt.get(key)
-    if (last !== undefined && now - last < this.periodMs) return Math.ceil((this.periodMs - (now - last)) / 1000)
-    this.lastAt.set(key, now)
-    if (this.lastAt.size > 10_000) this.forgetExpired(now)
-    return 0
+    const recent = this.recent(key, now)
+    return recent.length < this.max ? 0 : Math.ceil((recent[0]! + this.periodMs - now) / 1000)
   }
 
-  /** Lets the key act now (starting its period) or throws 429 TOO_MANY_REQUESTS with the seconds left. */
-  enforce(key: string): void {
-    const wait = this.take(key)
-    if (wait > 0) throw tooManyAttempts(wait)
+  /** Counts an action of the key now, whether or not it had to wait. */
+  count(key: string): void {
+    const now = this.clock()
+    this.actedAt.set(key, [...this.recent(key, now), now])
+    if (this.actedAt.size > 10_000) this.forgetExpired(now)
+  }
+
+  private recent(key: string, now: number): number[] {
+    return (this.actedAt.get(key) ?? []).filter((at) => now - at < this.periodMs)
   }
 
   private forgetExpired(now: number): void {
-    for (const [key, at] of this.lastAt) if (now - at >= this.periodMs) this.lastAt.delete(key)
+    for (const key of [...this.actedAt.keys()]) if (this.recent(key, now).length === 0) this.actedAt.delete(key)
   }
 }

@@ -66,6 +66,8 @@ export interface ApiErrorBody {
   retryAfter?: number
   remainingAttempts?: number
   nextAttemptDelay?: number
+  /** EMAIL_NOT_VERIFIED: lets this browser ask check-verification whether the address is verified now. */
+  verificationToken?: string
 }
 
 export interface ApiSuccess<T> {

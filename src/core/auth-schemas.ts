@@ -26,6 +26,8 @@ export const registerRequestSchema = z.strictObject({
 
 export const loginRequestSchema = z.strictObject({ email: emailField, password: passwordField })
 export const emailOnlyRequestSchema = z.strictObject({ email: emailField })
+/** check-verification and sync-verification: the token comes from the register answer or from login's EMAIL_NOT_VERIFIED. */
+export const verificationCheckRequestSchema = z.strictObject({ email: emailField, verificationToken: z.string().min(1).max(2000).optional() })
 export const refreshRequestSchema = z.strictObject({ refreshToken: z.string().min(1).max(200) })
 export const logoutRequestSchema = z.strictObject({ refreshToken: z.string().min(1).max(200).optional() }).optional()
 export const verifyEmailRequestSchema = z.strictObject({ oobCode: codeField })
