@@ -46,7 +46,11 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
+/** A sign-in as an older site sent it, with the site's refresh token in it: the extension must ignore that token. */
+const login = (user: User & { id: string }) => {
+  const message = websiteLoginMessage({ user, authToken: `site-${user.id}` })
+  return { ...message, payload: { ...message.payload, tokens: { ...message.payload.tokens, refreshToken: `site-refresh-${user.id}` } } }
+}
 
 describe("handleSiteMessage", () => {
   it("answers {success: false, error} to a page outside the site's origins and does nothing", async () => {
@@ -76,6 +80,7 @@ describe("handleSiteMessage", () => {
     const stored = JSON.stringify([...fake.storage.local.items.entries()])
     expect(stored).not.toContain("site-u1")
     expect(stored).not.toContain("site-refresh")
+    expect(JSON.stringify(calls)).not.toContain("site-refresh")
     expect([...fake.storage.local.items.keys()].sort()).toEqual(["apiOrigin", EXTENSION_SESSION_KEY])
   })
 
