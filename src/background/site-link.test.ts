@@ -73,7 +73,7 @@ beforeEach(async () => {
   fake = createFakeChrome()
   vi.stubGlobal("chrome", fake)
   vi.stubGlobal("fetch", fakeFetch)
-  await fake.storage.local.set({ apiOrigin: "http://api.test" })
+  await fake.storage.local.set({ apiOrigin: "https://api.test" })
   listenToSiteLinks(fake.runtime as unknown as typeof chrome.runtime)
   listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
 })

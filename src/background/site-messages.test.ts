@@ -10,7 +10,7 @@ import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
 const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
-const API = "http://api.test"
+const API = "https://api.test"
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 const bob: User & { id: string } = { id: "u2", name: "Bob", email: "bob@example.com", role: "user", provider: "email" }
 
