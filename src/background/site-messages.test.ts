@@ -4,12 +4,13 @@ import { INVALID_TIMESTAMP_ERROR, INVALID_WEBSITE_TYPE_ERROR, websiteLoginMessag
 import type { User } from "~core/user"
 import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
+import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
-const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
 const API = "https://api.test"
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 const bob: User & { id: string } = { id: "u2", name: "Bob", email: "bob@example.com", role: "user", provider: "email" }
