@@ -7,10 +7,13 @@
 //   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
 //   engines/objects/ Human's CenterNet (COCO labels)
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
+// It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
+// externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
 import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
+import { parseEnv } from "node:util"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(path.join(root, "package.json"))
@@ -69,7 +72,36 @@ export function copyEngineAssets(buildDir) {
   return { files, bytes }
 }
 
-function main() {
+/**
+ * The environment `plasmo build` inlined for a build of `mode` and `tag`: the process's variables, then for each
+ * variable the first .env file naming it, in Plasmo's order (without dotenv-expand's $VAR expansion).
+ */
+function plasmoEnv(mode, tag) {
+  const files = [".env.chrome.local", `.env.${tag}.local`, `.env.${mode}.local`, ".env.local", ".env.chrome", `.env.${tag}`, `.env.${mode}`, ".env"]
+  const fromFiles = {}
+  for (const file of files) {
+    const full = path.join(root, file)
+    if (!fs.existsSync(full)) continue
+    for (const [key, value] of Object.entries(parseEnv(fs.readFileSync(full, "utf8")))) fromFiles[key] ??= value
+  }
+  return { ...fromFiles, ...process.env }
+}
+
+/** Makes the manifest's externally_connectable.matches the site origins the build's service worker trusts. */
+export async function writeSiteOrigins(buildDir) {
+  const { tsImport } = await import("tsx/esm/api")
+  const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
+  const development = buildDir.endsWith("-dev")
+  const env = development ? plasmoEnv("development", "dev") : plasmoEnv("production", "prod")
+  const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
+  const manifestPath = path.join(buildDir, "manifest.json")
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"))
+  manifest.externally_connectable = { ...manifest.externally_connectable, matches: siteMatchPatterns(origins) }
+  fs.writeFileSync(manifestPath, JSON.stringify(manifest))
+  return origins
+}
+
+async function main() {
   const present = BUILDS.map((build) => path.join(root, build)).filter((dir) => fs.existsSync(path.join(dir, "manifest.json")))
   if (present.length === 0) {
     console.error(`No built extension found in ${BUILDS.join(" or ")}: run plasmo build first.`)
@@ -78,7 +110,13 @@ function main() {
   for (const dir of present) {
     const { files, bytes } = copyEngineAssets(dir)
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
+    try {
+      console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir)).join(", ")}`)
+    } catch (error) {
+      console.error(error.message)
+      process.exit(1)
+    }
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main()
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

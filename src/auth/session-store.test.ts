@@ -129,17 +129,18 @@ describe("restoring the browser session", () => {
     expect(useSession.getState()).toMatchObject({ status: "loggedIn", user })
   })
 
-  it("sends WEBSITE_AUTH_SYNC with the stored tokens, expiring in one hour", () => {
+  it("sends WEBSITE_AUTH_SYNC with the stored access token, expiring in one hour, and never the refresh token", () => {
     vi.useFakeTimers({ now: NOW })
     storeSession()
     useSession.getState().restore()
     expect(sent).toEqual([
       {
         type: "WEBSITE_AUTH_SYNC",
-        payload: { user, tokens: { authToken: "t0", refreshToken: "r0", expiresAt: NOW + EXTENSION_TOKEN_LIFETIME_MS } },
+        payload: { user, tokens: { authToken: "t0", refreshToken: null, expiresAt: NOW + EXTENSION_TOKEN_LIFETIME_MS } },
         timestamp: NOW
       }
     ])
+    expect(JSON.stringify(sent)).not.toContain("r0")
   })
 
   it("fetches the profile 1 s later, then stores and shows the new user and syncs it", async () => {
@@ -210,10 +211,12 @@ describe("login", () => {
     expect(sent).toEqual([
       {
         type: "WEBSITE_AUTH_LOGIN",
-        payload: { user, tokens: { authToken: "t1", refreshToken: "r1", expiresAt: NOW + 60 * 60 * 1000 } },
+        payload: { user, tokens: { authToken: "t1", refreshToken: null, expiresAt: NOW + 60 * 60 * 1000 } },
         timestamp: NOW
       }
     ])
+    // The site keeps its refresh token to itself.
+    expect(JSON.stringify(sent)).not.toContain("r1")
     await vi.advanceTimersByTimeAsync(REFRESH_AFTER_USER_SET_MS)
     expect(server.calls("POST", "/api/auth/refresh")).toHaveLength(1)
   })
@@ -415,11 +418,12 @@ describe("the session changing elsewhere", () => {
     expect(server.calls("POST", "/api/auth/refresh")).toHaveLength(1)
   })
 
-  it("syncs the extension after a refresh with the new tokens", async () => {
+  it("syncs the extension after a refresh with the new access token, never the new refresh token", async () => {
     await vi.advanceTimersByTimeAsync(REFRESH_AFTER_USER_SET_MS)
     expect(sent).toEqual([
-      expect.objectContaining({ type: "WEBSITE_AUTH_SYNC", payload: { user, tokens: expect.objectContaining({ authToken: "t2", refreshToken: "r2" }) } })
+      expect.objectContaining({ type: "WEBSITE_AUTH_SYNC", payload: { user, tokens: expect.objectContaining({ authToken: "t2", refreshToken: null }) } })
     ])
+    expect(JSON.stringify(sent)).not.toContain("r2")
   })
 
   it("setUser stores the user and syncs it", () => {

@@ -156,13 +156,13 @@ function stopSessionWork(): void {
   clearTimer("profileTimer")
 }
 
-/** The auth state as the extension sees it: SYNC with the stored tokens, or LOGOUT. */
+/** The auth state as the extension sees it: SYNC with the stored access token (never the refresh token), or LOGOUT. */
 function currentAuthMessage(): WebsiteMessage {
   const { status, user } = useSession.getState()
   const storage = getSessionStorage()
   const authToken = storage.getItem(KEYS.authToken)
   if (status !== "loggedIn" || !user || !authToken) return websiteLogoutMessage()
-  return websiteSyncMessage({ user, authToken, refreshToken: storage.getItem(KEYS.refreshToken) })
+  return websiteSyncMessage({ user, authToken })
 }
 
 function sendSync(): void {
@@ -229,7 +229,7 @@ function openSession(data: unknown): User {
   useSession.setState({ user, status: "loggedIn" })
   startSessionSync()
   startMonitoring({ userSet: true })
-  void notifyExtension(websiteLoginMessage({ user, authToken: token, refreshToken }))
+  void notifyExtension(websiteLoginMessage({ user, authToken: token }))
   toast.success(LOGIN_SUCCESS_MESSAGE)
   return user
 }

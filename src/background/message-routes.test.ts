@@ -6,6 +6,7 @@ import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-s
 import type { MessageSender } from "~extension/message-dispatch"
 import { INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
+import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
@@ -16,7 +17,7 @@ const EXTENSION_ID = "ffaglifbbggnijgmaboakodgdepojdjj"
 const contentScript: MessageSender = { id: EXTENSION_ID, url: "https://example.com/", frameId: 0, tab: { id: 7, url: "https://example.com/" } }
 const popup: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` }
 const siteTab: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/tabs/site.html#/login` }
-const site: MessageSender = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
+const site: MessageSender = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
 
 let fake: FakeChrome
 let open: ReturnType<typeof vi.fn>

@@ -5,6 +5,7 @@ import type { User } from "~core/user"
 import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 import { SIGN_OUT_REQUEST } from "~extension/messages"
+import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { connectedSitePages, listenToSiteLinks, pendingSiteLogoutItem } from "./site-link"
@@ -12,7 +13,7 @@ import { SIGNED_OUT_IN_EXTENSION_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
-const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/dashboard" }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard` }
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 
 let fake: FakeChrome
@@ -73,7 +74,7 @@ beforeEach(async () => {
   fake = createFakeChrome()
   vi.stubGlobal("chrome", fake)
   vi.stubGlobal("fetch", fakeFetch)
-  await fake.storage.local.set({ apiOrigin: "http://api.test" })
+  await fake.storage.local.set({ apiOrigin: "https://api.test" })
   listenToSiteLinks(fake.runtime as unknown as typeof chrome.runtime)
   listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
 })

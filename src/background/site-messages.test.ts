@@ -4,13 +4,14 @@ import { INVALID_TIMESTAMP_ERROR, INVALID_WEBSITE_TYPE_ERROR, websiteLoginMessag
 import type { User } from "~core/user"
 import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
+import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
-const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" }
-const API = "http://api.test"
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
+const API = "https://api.test"
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 const bob: User & { id: string } = { id: "u2", name: "Bob", email: "bob@example.com", role: "user", provider: "email" }
 
@@ -46,7 +47,11 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
+/** A sign-in as an older site sent it, with the site's refresh token in it: the extension must ignore that token. */
+const login = (user: User & { id: string }) => {
+  const message = websiteLoginMessage({ user, authToken: `site-${user.id}` })
+  return { ...message, payload: { ...message.payload, tokens: { ...message.payload.tokens, refreshToken: `site-refresh-${user.id}` } } }
+}
 
 describe("handleSiteMessage", () => {
   it("answers {success: false, error} to a page outside the site's origins and does nothing", async () => {
@@ -76,6 +81,7 @@ describe("handleSiteMessage", () => {
     const stored = JSON.stringify([...fake.storage.local.items.entries()])
     expect(stored).not.toContain("site-u1")
     expect(stored).not.toContain("site-refresh")
+    expect(JSON.stringify(calls)).not.toContain("site-refresh")
     expect([...fake.storage.local.items.keys()].sort()).toEqual(["apiOrigin", EXTENSION_SESSION_KEY])
   })
 

@@ -7,7 +7,8 @@
  * `{ success: false, error }`. The answers never carry a token.
  *
  * On a sign-in or sync the site's access token is used once, to open the extension's own session when it has
- * none for that user; it is never stored. A logout ends the extension's session.
+ * none for that user; it is never stored. A refresh token in the message (the site sends null; an older site sent
+ * its own) is dropped by parseWebsiteMessage and never reaches this code. A logout ends the extension's session.
  */
 import {
   parseWebsiteMessage,

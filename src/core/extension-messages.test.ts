@@ -25,16 +25,24 @@ const now = 1_700_000_000_000
 const clock = () => now
 
 describe("outgoing messages", () => {
-  it("builds WEBSITE_AUTH_LOGIN with the user, the tokens and expiresAt one hour from now", () => {
-    expect(websiteLoginMessage({ user, authToken: "a", refreshToken: "r" }, clock)).toEqual({
+  it("builds WEBSITE_AUTH_LOGIN with the user, the access token, a null refresh token and expiresAt one hour from now", () => {
+    expect(websiteLoginMessage({ user, authToken: "a" }, clock)).toEqual({
       type: "WEBSITE_AUTH_LOGIN",
-      payload: { user, tokens: { authToken: "a", refreshToken: "r", expiresAt: now + 3_600_000 } },
+      payload: { user, tokens: { authToken: "a", refreshToken: null, expiresAt: now + 3_600_000 } },
       timestamp: now
     })
     expect(EXTENSION_TOKEN_LIFETIME_MS).toBe(3_600_000)
   })
 
-  it("builds WEBSITE_AUTH_SYNC the same way, with a null refresh token when there is none", () => {
+  it("never carries a refresh token, even one slipped past the type", () => {
+    const session = { user, authToken: "a", refreshToken: "site-refresh" }
+    for (const message of [websiteLoginMessage(session, clock), websiteSyncMessage(session, clock)]) {
+      expect(message.payload.tokens.refreshToken).toBeNull()
+      expect(JSON.stringify(message)).not.toContain("site-refresh")
+    }
+  })
+
+  it("builds WEBSITE_AUTH_SYNC the same way", () => {
     expect(websiteSyncMessage({ user, authToken: "a" }, clock)).toEqual({
       type: "WEBSITE_AUTH_SYNC",
       payload: { user, tokens: { authToken: "a", refreshToken: null, expiresAt: now + EXTENSION_TOKEN_LIFETIME_MS } },
@@ -82,7 +90,14 @@ describe("parseExtensionMessage", () => {
 
 describe("parseWebsiteMessage", () => {
   const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
-  const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}`, refreshToken: `site-refresh-${user.id}` })
+  const login = (user: User & { id: string }) => websiteLoginMessage({ user, authToken: `site-${user.id}` })
+
+  it("drops a refresh token an older site still sends", () => {
+    const raw = { ...login(ada), payload: { user: ada, tokens: { authToken: "site-u1", refreshToken: "site-refresh-u1", expiresAt: now } } }
+    const parsed = parseWebsiteMessage(raw)
+    expect(parsed).toEqual({ ok: true, message: { type: "WEBSITE_AUTH_LOGIN", timestamp: raw.timestamp, user: ada, authToken: "site-u1" } })
+    expect(JSON.stringify(parsed)).not.toContain("site-refresh")
+  })
 
   it("accepts the three website messages as the site builds them", () => {
     expect(parseWebsiteMessage(login(ada))).toMatchObject({ ok: true, message: { type: "WEBSITE_AUTH_LOGIN", authToken: "site-u1", user: ada } })

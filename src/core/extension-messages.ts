@@ -4,7 +4,9 @@
  *
  * Site → extension: WEBSITE_AUTH_LOGIN, WEBSITE_AUTH_LOGOUT and WEBSITE_AUTH_SYNC, each
  * `{ type, payload: { user, tokens }, timestamp }`. The tokens' `expiresAt` is the time, in milliseconds since
- * the epoch, until which the extension may use them: now plus EXTENSION_TOKEN_LIFETIME_MS (1 hour).
+ * the epoch, until which the extension may use them: now plus EXTENSION_TOKEN_LIFETIME_MS (1 hour). The site never
+ * gives the extension its refresh token: `refreshToken` stays in the payload for the spec's shape and is always null
+ * (the extension opens a session of its own and renews that one), and the extension ignores any value it finds there.
  * WEBSITE_AUTH_LOGOUT keeps the same payload keys with `user: null, tokens: null`, so a reader of
  * `message.payload.user` never has to test for a missing payload; it never carries a token.
  *
@@ -45,8 +47,8 @@ export type Clock = () => number
 
 export interface ExtensionTokens {
   authToken: string
-  /** null when the site holds no refresh token (the extension then cannot renew the session itself). */
-  refreshToken: string | null
+  /** Always null: a refresh token handed over would outlive the site's own session in the extension's hands. */
+  refreshToken: null
   /** Milliseconds since the epoch: the time of sending plus one hour. */
   expiresAt: number
 }
@@ -70,11 +72,10 @@ export interface WebsiteLogoutMessage {
 
 export type WebsiteMessage = WebsiteSignedInMessage | WebsiteLogoutMessage
 
-/** What the builders need of the browser session. */
+/** What the builders need of the browser session: no refresh token, so none can be sent. */
 export interface WebsiteSession {
   user: User
   authToken: string
-  refreshToken?: string | null
 }
 
 function signedIn(type: WebsiteSignedInMessage["type"], session: WebsiteSession, clock: Clock): WebsiteSignedInMessage {
@@ -83,7 +84,7 @@ function signedIn(type: WebsiteSignedInMessage["type"], session: WebsiteSession,
     type,
     payload: {
       user: session.user,
-      tokens: { authToken: session.authToken, refreshToken: session.refreshToken ?? null, expiresAt: now + EXTENSION_TOKEN_LIFETIME_MS }
+      tokens: { authToken: session.authToken, refreshToken: null, expiresAt: now + EXTENSION_TOKEN_LIFETIME_MS }
     },
     timestamp: now
   }
@@ -137,10 +138,11 @@ export function parseExtensionMessage(raw: unknown): ParseResult<ExtensionMessag
 /**
  * What the extension reads of a signed-in WEBSITE_* payload: a user with an e-mail and a name (the rest of the
  * user is kept as the site sent it) and the site's access token, used once to open the extension's own session.
+ * Anything else in `tokens` (a refresh token an older site still sends) is dropped here.
  */
 const signedInPayloadSchema = z.object({
   user: z.looseObject({ email: z.string().min(1), name: z.string() }),
-  tokens: z.looseObject({ authToken: z.string().min(1) })
+  tokens: z.object({ authToken: z.string().min(1) })
 })
 
 export type WebsiteUser = z.infer<typeof signedInPayloadSchema>["user"]

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { ApiRequestError } from "~api/client"
 
+import { getApiOrigin } from "./api-origin"
 import {
+  changeApiOrigin,
   createExtensionApiClient,
   EXTENSION_SESSION_KEY,
   readExtensionSession,
@@ -11,7 +13,7 @@ import {
 } from "./extension-session"
 import { createFakeChrome } from "./fake-chrome.test-support"
 
-const API = "http://api.test"
+const API = "https://api.test"
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0)
 const session: ExtensionSession = {
   user: { name: "Ada", email: "ada@example.com", role: "user", provider: "email" },
@@ -123,5 +125,44 @@ describe("calls with the extension's session", () => {
       [`${API}/api/auth/refresh`, null],
       [`${API}/api/analyze/usage`, "Bearer ext-b"]
     ])
+  })
+})
+
+describe("changing the service address", () => {
+  const NEW_API = "https://other.test"
+
+  it("ends the session against the old address first, then stores the new address", async () => {
+    await saveExtensionSession(session)
+    const seen: { url: string; authorization: string | null; apiOrigin: string; session: unknown }[] = []
+    const fetchImpl = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init)
+      // What storage held while the old server was being told.
+      seen.push({ url: request.url, authorization: request.headers.get("authorization"), apiOrigin: await getApiOrigin(), session: await readExtensionSession() })
+      return json(200, { success: true, data: { loggedOut: true } })
+    }) as typeof fetch
+    await changeApiOrigin(NEW_API, fetchImpl)
+    expect(seen).toEqual([{ url: `${API}/api/auth/logout`, authorization: "Bearer ext-a", apiOrigin: API, session: null }])
+    await expect(readExtensionSession()).resolves.toBeNull()
+    await expect(getApiOrigin()).resolves.toBe(NEW_API)
+  })
+
+  it("drops the session and switches even when the old server cannot be reached", async () => {
+    await saveExtensionSession(session)
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    const unreachable = (async () => {
+      throw new TypeError("Failed to fetch")
+    }) as typeof fetch
+    await changeApiOrigin(NEW_API, unreachable)
+    expect(warn).toHaveBeenCalledOnce()
+    warn.mockRestore()
+    await expect(readExtensionSession()).resolves.toBeNull()
+    await expect(getApiOrigin()).resolves.toBe(NEW_API)
+  })
+
+  it("keeps the session when the address stays the same", async () => {
+    await saveExtensionSession(session)
+    await changeApiOrigin(API, fakeFetch)
+    expect(calls).toEqual([])
+    await expect(readExtensionSession()).resolves.toEqual(session)
   })
 })

@@ -14,7 +14,7 @@ import { createApiClient, type ApiClient, type TokenStore } from "~api/client"
 import { TOKEN_EXPIRY_MARGIN_SECONDS } from "~core/limits"
 import type { User } from "~core/user"
 
-import { getApiOrigin } from "./api-origin"
+import { apiOriginItem, getApiOrigin } from "./api-origin"
 import { storageItem } from "./storage-item"
 
 export type SessionUser = User & { id?: string }
@@ -120,6 +120,17 @@ export async function endExtensionSession(fetchImpl?: typeof fetch): Promise<voi
   } catch (error) {
     console.warn("Could not end the extension's session on the service", error)
   }
+}
+
+/**
+ * Points the extension at another service. The session belongs to the service that opened it, so it ends first,
+ * against the old address (that server revokes it); its tokens are dropped here even when the old server cannot
+ * be reached, and only then is the new address stored. The same address again changes nothing.
+ */
+export async function changeApiOrigin(origin: string, fetchImpl?: typeof fetch): Promise<void> {
+  if (origin === (await getApiOrigin())) return
+  await endExtensionSession(fetchImpl)
+  await apiOriginItem.set(origin)
 }
 
 /** Calls `listener` whenever the stored session changes (sign-in, refresh, sign-out) in any extension context. */

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest"
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript, isOwnContextOutsideTabs, isOwnExtensionPage, isSiteSender } from "./message-senders"
+import { SITE_ORIGINS } from "./site-origins"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
-const SITE = { origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/dashboard" }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard` }
 
 const chromeFake = installFakeChromeForEachTest()
 

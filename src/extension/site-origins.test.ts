@@ -3,10 +3,8 @@ import path from "node:path"
 
 import { describe, expect, it } from "vitest"
 
-import { isAllowedSiteSender, SITE_ORIGINS } from "./site-origins"
-
-/** The externally_connectable match pattern of an origin. */
-const originMatchPattern = (origin: string) => `${origin}/*`
+import { PLAIN_HTTP_REFUSED_ERROR } from "./api-origin"
+import { isAllowedSiteSender, LOOPBACK_SITE_ORIGINS, siteMatchPatterns, siteOriginsFor, SITE_ORIGINS } from "./site-origins"
 
 const manifest = (
   JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
@@ -14,22 +12,60 @@ const manifest = (
   }
 ).manifest
 
-describe("SITE_ORIGINS", () => {
-  it("are exactly the manifest's externally_connectable matches, and no other extension may connect", () => {
-    expect(manifest.externally_connectable?.matches).toEqual(SITE_ORIGINS.map(originMatchPattern))
+describe("siteOriginsFor", () => {
+  const production = { siteOrigins: undefined, apiUrl: undefined, development: false }
+
+  it("trusts the origin of the API address in a production build without PLASMO_PUBLIC_SITE_ORIGINS, and no other loopback origin", () => {
+    expect(siteOriginsFor(production)).toEqual(["http://localhost:8787"])
+    expect(siteOriginsFor({ ...production, apiUrl: "https://api.imagequery.ai/" })).toEqual(["https://api.imagequery.ai"])
+    expect(siteOriginsFor({ ...production, siteOrigins: " ", apiUrl: "https://imagequery.ai" })).toEqual(["https://imagequery.ai"])
+  })
+
+  it("trusts exactly the listed origins in a production build", () => {
+    expect(siteOriginsFor({ ...production, siteOrigins: "https://imagequery.ai, https://www.imagequery.ai/,", apiUrl: "https://api.imagequery.ai" })).toEqual([
+      "https://imagequery.ai",
+      "https://www.imagequery.ai"
+    ])
+    expect(siteOriginsFor({ ...production, siteOrigins: "http://127.0.0.1:8787" })).toEqual(["http://127.0.0.1:8787"])
+  })
+
+  it("adds the local site's loopback origins in a development build only", () => {
+    expect(siteOriginsFor({ ...production, development: true })).toEqual(["http://localhost:8787", "http://127.0.0.1:8787"])
+    expect(siteOriginsFor({ siteOrigins: "https://imagequery.ai", apiUrl: undefined, development: true })).toEqual(["https://imagequery.ai", ...LOOPBACK_SITE_ORIGINS])
+  })
+
+  it("stops the build on an entry that is not an https origin, or an http one of this computer", () => {
+    expect(() => siteOriginsFor({ ...production, siteOrigins: "https://imagequery.ai,http://imagequery.ai" })).toThrow(
+      `PLASMO_PUBLIC_SITE_ORIGINS: http://imagequery.ai: ${PLAIN_HTTP_REFUSED_ERROR}`
+    )
+    expect(() => siteOriginsFor({ ...production, siteOrigins: "https://imagequery.ai/app" })).toThrow("PLASMO_PUBLIC_SITE_ORIGINS: https://imagequery.ai/app")
+    expect(() => siteOriginsFor({ ...production, siteOrigins: "*" })).toThrow("PLASMO_PUBLIC_SITE_ORIGINS: *")
+    expect(() => siteOriginsFor({ ...production, apiUrl: "http://api.example.com" })).toThrow("PLASMO_PUBLIC_SITE_ORIGINS (unset: the origin of PLASMO_PUBLIC_API_URL)")
+  })
+
+  it("is what this build trusts (vitest is no development build)", () => {
+    expect(SITE_ORIGINS).toEqual(siteOriginsFor({ siteOrigins: process.env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: process.env.PLASMO_PUBLIC_API_URL, development: false }))
+  })
+})
+
+describe("package.json's externally_connectable", () => {
+  it("lists what a development build trusts by default (plasmo dev writes it as it is), and no other extension may connect", () => {
+    expect(manifest.externally_connectable?.matches).toEqual(siteMatchPatterns(siteOriginsFor({ siteOrigins: undefined, apiUrl: undefined, development: true })))
     expect(manifest.externally_connectable?.ids).toBeUndefined()
   })
 })
 
 describe("isAllowedSiteSender", () => {
   it("accepts the site's pages by origin and URL", () => {
-    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login?x=1" })).toBe(true)
+    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login?x=1" }, LOOPBACK_SITE_ORIGINS)).toBe(true)
     expect(isAllowedSiteSender({ origin: "http://localhost:8787", url: "http://localhost:8787/" })).toBe(true)
     expect(isAllowedSiteSender({ url: "http://localhost:8787/dashboard" })).toBe(true)
     expect(isAllowedSiteSender({ origin: "http://localhost:8787" })).toBe(true)
   })
 
   it("refuses other origins, ports, schemes, other extensions and senders without an origin", () => {
+    // A production build trusts no loopback origin but its API's.
+    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" })).toBe(false)
     expect(isAllowedSiteSender(undefined)).toBe(false)
     expect(isAllowedSiteSender({})).toBe(false)
     expect(isAllowedSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)

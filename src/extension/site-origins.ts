@@ -1,10 +1,46 @@
 /**
- * The origins of the companion site that may message the extension. The same list, as match patterns, is the
- * manifest's externally_connectable.matches in package.json (site-origins.test.ts keeps the two in step):
- * Chrome exposes chrome.runtime.sendMessage only to pages of these origins, and the service worker checks the
- * sender's origin again before acting on a message.
+ * The origins of the companion site that may message the extension, fixed by the build:
+ * - PLASMO_PUBLIC_SITE_ORIGINS, comma-separated origins (Plasmo inlines PLASMO_PUBLIC_* at build time);
+ * - when it is unset, the origin of the build's API address (PLASMO_PUBLIC_API_URL): the API server serves the site;
+ * - in development builds only, also the local site of `npm start` (LOOPBACK_SITE_ORIGINS).
+ * Each must be https, or http on this computer, by the rule of the API address.
+ *
+ * scripts/copy-extension-assets.mjs writes the same list, as match patterns, into the built manifest's
+ * externally_connectable.matches: Chrome exposes chrome.runtime.sendMessage and connect only to pages of these
+ * origins, and the service worker checks the sender's origin again before acting on a message.
  */
-export const SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
+import { builtApiOrigin, parseApiOrigin } from "./api-origin"
+
+/** The site `npm start` serves, under both of its local names; package.json's manifest lists these for `plasmo dev`. */
+export const LOOPBACK_SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
+
+export interface SiteOriginsBuild {
+  /** PLASMO_PUBLIC_SITE_ORIGINS as given to the build. */
+  siteOrigins: string | undefined
+  /** PLASMO_PUBLIC_API_URL as given to the build. */
+  apiUrl: string | undefined
+  development: boolean
+}
+
+/** The trusted site origins of a build; throws, naming the variable, on an entry that is not an allowed origin. */
+export function siteOriginsFor({ siteOrigins, apiUrl, development }: SiteOriginsBuild): string[] {
+  const listed = siteOrigins?.trim() ? siteOrigins.split(",").map((entry) => entry.trim()).filter(Boolean) : [new URL(builtApiOrigin(apiUrl)).origin]
+  const origins = listed.map((entry) => {
+    const parsed = parseApiOrigin(entry)
+    if (!parsed.ok) throw new Error(`PLASMO_PUBLIC_SITE_ORIGINS${siteOrigins?.trim() ? "" : " (unset: the origin of PLASMO_PUBLIC_API_URL)"}: ${entry}: ${parsed.error}`)
+    return parsed.origin
+  })
+  return [...new Set([...origins, ...(development ? LOOPBACK_SITE_ORIGINS : [])])]
+}
+
+export const SITE_ORIGINS: readonly string[] = siteOriginsFor({
+  siteOrigins: process.env.PLASMO_PUBLIC_SITE_ORIGINS,
+  apiUrl: process.env.PLASMO_PUBLIC_API_URL,
+  development: process.env.NODE_ENV === "development"
+})
+
+/** The externally_connectable match pattern of each origin. */
+export const siteMatchPatterns = (origins: readonly string[]): string[] => origins.map((origin) => `${origin}/*`)
 
 function originOf(url: string | undefined): string | null {
   if (!url) return null

@@ -5,7 +5,7 @@ import { saveExtensionSession, clearExtensionSession, type ExtensionSession } fr
 import { createFakeChrome } from "./fake-chrome.test-support"
 import { useAccount } from "./use-account"
 
-const API = "http://api.test"
+const API = "https://api.test"
 const session: ExtensionSession = {
   user: { name: "Ada", email: "ada@example.com", role: "user", provider: "email" },
   token: "ext-a",

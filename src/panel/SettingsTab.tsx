@@ -9,10 +9,13 @@ import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetecto
 const fieldClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
 
+export const ADDRESS_CHANGED_MESSAGE = "Saved. You are signed out of the previous service: sign in to this one."
+
 export interface SettingsTabProps {
   settings: PanelSettings
   onChange: (settings: PanelSettings) => void
   apiOrigin: string
+  /** Signs the extension out of the current service first (see changeApiOrigin). */
   onApiOriginChange: (origin: string) => Promise<void>
 }
 
@@ -27,9 +30,10 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
       setAddressMessage({ error: true, text: parsed.error })
       return
     }
+    const changed = parsed.origin !== apiOrigin
     void onApiOriginChange(parsed.origin).then(() => {
       setAddress(parsed.origin)
-      setAddressMessage({ error: false, text: "Saved. Sign in again if the new service does not know your account." })
+      setAddressMessage({ error: false, text: changed ? ADDRESS_CHANGED_MESSAGE : "Saved." })
     })
   }
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react"
 
 import { DEFAULT_IMAGE_FILTER } from "~core/image-size"
 import { apiOriginItem } from "~extension/api-origin"
+import { changeApiOrigin } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
 import { useStorageItem } from "~extension/use-storage-item"
 import { Logo } from "~ui/Logo"
@@ -26,7 +27,7 @@ export function SidePanel() {
   const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any" })
   const [storedSettings, saveSettings] = useStorageItem(panelSettingsItem)
   const settings = storedSettings ?? DEFAULT_PANEL_SETTINGS
-  const [apiOrigin, saveApiOrigin] = useStorageItem(apiOriginItem)
+  const [apiOrigin] = useStorageItem(apiOriginItem)
   const [history] = useStorageItem(historyItem)
   const { account, reloadAccount } = useAccount()
   const { focused, lastOpened, focus } = useFocusedImage()
@@ -112,7 +113,7 @@ export function SidePanel() {
           ))}
         {tab === "chat" && <ChatTab images={tickedImages} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />}
         {tab === "history" && <HistoryTab entries={history ?? []} onClear={() => void clearHistory()} />}
-        {tab === "settings" && apiOrigin !== undefined && <SettingsTab settings={settings} onChange={(next) => void saveSettings(next)} apiOrigin={apiOrigin} onApiOriginChange={saveApiOrigin} />}
+        {tab === "settings" && apiOrigin !== undefined && <SettingsTab settings={settings} onChange={(next) => void saveSettings(next)} apiOrigin={apiOrigin} onApiOriginChange={changeApiOrigin} />}
       </main>
       <TabBar current={tab} onChange={setTab} />
     </div>

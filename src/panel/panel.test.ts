@@ -7,7 +7,7 @@ import { createFakeChrome } from "~extension/fake-chrome.test-support"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"
-import { parseApiOrigin } from "~extension/api-origin"
+import { apiOriginItem, DEFAULT_API_ORIGIN, parseApiOrigin, PLAIN_HTTP_REFUSED_ERROR } from "~extension/api-origin"
 
 import { chatHistoryFor, type ChatMessage } from "./use-chat"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
@@ -96,6 +96,21 @@ describe("settings", () => {
     expect(parseApiOrigin("ftp://imagequery.ai")).toEqual({ ok: false, error: "The address must start with https:// or http://" })
     expect(parseApiOrigin("https://imagequery.ai/api")).toEqual({ ok: false, error: "Enter only the address of the service, without a path" })
     expect(parseApiOrigin("javascript:alert(1)")).toMatchObject({ ok: false })
+  })
+
+  it("accepts plain http only for this computer: localhost, 127.0.0.0/8 and [::1]", () => {
+    for (const local of ["http://localhost", "http://localhost:8787", "http://127.0.0.1:8787", "http://127.8.9.10", "http://[::1]:8787"]) {
+      expect(parseApiOrigin(local)).toEqual({ ok: true, origin: local })
+    }
+    expect(parseApiOrigin("https://example.com")).toEqual({ ok: true, origin: "https://example.com" })
+    for (const remote of ["http://example.com", "http://127.0.0.1.nip.io", "http://localhost.example.com", "http://10.0.0.5:8787", "http://128.0.0.1", "http://[::2]", "http://[::ffff:7f00:1]", "http://0.0.0.0:8787"]) {
+      expect(parseApiOrigin(remote)).toEqual({ ok: false, error: PLAIN_HTTP_REFUSED_ERROR })
+    }
+  })
+
+  it("ignores a stored plain-http address of another computer (written by an older version): the default applies", () => {
+    expect(apiOriginItem.parse("http://example.com")).toBe(DEFAULT_API_ORIGIN)
+    expect(apiOriginItem.parse("https://example.com")).toBe("https://example.com")
   })
 })
 

@@ -1,13 +1,14 @@
+import fs from "node:fs"
 import http from "node:http"
 import net from "node:net"
+import path from "node:path"
 
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
 import { EXTENSION_ID } from "~core/extension-id"
-import { SITE_ORIGINS } from "~extension/site-origins"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Ada Lovelace"
@@ -16,30 +17,51 @@ const PASSWORD = "Blue-Harbor-42!"
 const SESSION_KEY = "extensionSession"
 
 /**
- * The site must be reached at an origin of the extension's externally_connectable list (http://127.0.0.1:8787),
- * while startServer picks a free port: a plain TCP relay from 127.0.0.1:8787 to the server gives the site that origin.
+ * The site origin the built extension trusts on this computer, read from its manifest (the build derives it from
+ * PLASMO_PUBLIC_SITE_ORIGINS, or from the API address: http://localhost:8787 for a plain `npm run build`).
  */
-async function relay(fromPort: number, toPort: number): Promise<{ close(): Promise<void> }> {
+function trustedLoopbackOrigin(): URL {
+  const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_DIR, "manifest.json"), "utf8")) as { externally_connectable?: { matches?: string[] } }
+  const matches = manifest.externally_connectable?.matches ?? []
+  const origin = matches.map((match) => new URL(match.replace(/\/\*$/, ""))).find((url) => url.protocol === "http:" && ["localhost", "127.0.0.1"].includes(url.hostname) && url.port)
+  if (!origin) throw new Error(`The built extension trusts no loopback site origin with a port (${matches.join(", ")}): build it with a PLASMO_PUBLIC_SITE_ORIGINS or PLASMO_PUBLIC_API_URL of http://localhost:<port>`)
+  return origin
+}
+
+/**
+ * The site must be reached at the trusted origin while startServer picks a free port: a plain TCP relay from that
+ * port to the server gives the site that origin. For localhost it listens on both loopback addresses, since the
+ * browser may try either.
+ */
+async function relay(from: URL, toPort: number): Promise<{ close(): Promise<void> }> {
   const sockets = new Set<net.Socket>()
-  const server = net.createServer((client) => {
-    const upstream = net.connect(toPort, "127.0.0.1")
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on("close", () => sockets.delete(socket))
-      socket.on("error", () => socket.destroy())
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new Error(`Port ${fromPort} is needed for the site's allowed origin: ${error.message}`)))
-    server.listen(fromPort, "127.0.0.1", resolve)
-  })
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
+  const servers: net.Server[] = []
+  const listen = (host: string) => {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(toPort, "127.0.0.1")
+      for (const socket of [client, upstream]) {
+        sockets.add(socket)
+        socket.on("close", () => sockets.delete(socket))
+        socket.on("error", () => socket.destroy())
+      }
+      client.pipe(upstream).pipe(client)
+    })
+    return new Promise<void>((resolve, reject) => {
+      server.once("error", (error) => reject(new Error(`Port ${from.port} of ${host} is needed for the site's allowed origin: ${error.message}`)))
+      server.listen(Number(from.port), host, () => {
+        servers.push(server)
+        resolve()
       })
+    })
+  }
+  await listen("127.0.0.1")
+  // A machine without IPv6 loopback leaves the browser only 127.0.0.1 for localhost.
+  if (from.hostname === "localhost") await listen("::1").catch(() => {})
+  return {
+    close: async () => {
+      for (const socket of sockets) socket.destroy()
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))))
+    }
   }
 }
 
@@ -61,7 +83,8 @@ interface StoredSession {
 }
 
 describe("the extension's own session, opened from the site", () => {
-  const siteOrigin = SITE_ORIGINS.find((origin) => origin.startsWith("http://127.0.0.1:"))!
+  const trustedOrigin = trustedLoopbackOrigin()
+  const siteOrigin = trustedOrigin.origin
   let server: RunningServer
   let siteRelay: { close(): Promise<void> }
   let hostile: Awaited<ReturnType<typeof hostileServer>>
@@ -127,7 +150,7 @@ describe("the extension's own session, opened from the site", () => {
 
   beforeAll(async () => {
     server = await startServer()
-    siteRelay = await relay(Number(new URL(siteOrigin).port), server.port)
+    siteRelay = await relay(trustedOrigin, server.port)
     hostile = await hostileServer()
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
@@ -135,6 +158,14 @@ describe("the extension's own session, opened from the site", () => {
       if (message.type() === "error") workerErrors.push(message.text())
     })
     await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
+    // Records what the site sends, next to the extension's own listener (which answers).
+    await inWorker(extension.worker, async () => {
+      const seen: unknown[] = []
+      ;(globalThis as unknown as { siteMessages: unknown[] }).siteMessages = seen
+      chrome.runtime.onMessageExternal.addListener((message: unknown) => {
+        seen.push(message)
+      })
+    })
 
     // A verified account, made through the API.
     expect((await api("/api/auth/register", { method: "POST", body: { email: EMAIL, password: PASSWORD, name: NAME, termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
@@ -174,6 +205,13 @@ describe("the extension's own session, opened from the site", () => {
     expect(session.refreshToken).not.toBe(siteTokens[1])
     const everything = await inWorker(extension.worker, async () => JSON.stringify([await chrome.storage.local.get(null), await chrome.storage.session.get(null)]))
     for (const token of siteTokens) expect(everything).not.toContain(token)
+
+    // The site's sign-in message carried its access token and never its refresh token.
+    const received = await inWorker(extension.worker, async () => (globalThis as unknown as { siteMessages: { type?: string; payload?: { tokens?: Record<string, unknown> } }[] }).siteMessages)
+    const signIn = received.find((message) => message.type === "WEBSITE_AUTH_LOGIN")
+    expect(signIn?.payload?.tokens).toMatchObject({ authToken: siteTokens[0], refreshToken: null })
+    expect(siteTokens[1]).toBeTruthy()
+    expect(JSON.stringify(received)).not.toContain(siteTokens[1])
 
     // The extension's token is a live session of its own.
     expect((await api("/api/auth/profile", { token: session.token })).status).toBe(200)
