@@ -122,7 +122,8 @@ export async function confirmCurrentPassword(_app: FastifyInstance, { user }: Au
 /**
  * A signed-in user's new password: the current one must be right. Every other session ends, the extension's
  * included, even the one opened from this site session: a password change is what a user does after a theft, and
- * the site opens a new extension session on its next page load anyway.
+ * which copy of a token was stolen cannot be told. The extension finds its session refused at its next call, and
+ * the site's next page load opens it a new one from this session.
  */
 export async function changePassword(app: FastifyInstance, auth: Authenticated, currentPassword: string, newPassword: string): Promise<void> {
   const { user, sessionId } = auth
