@@ -3,13 +3,15 @@ import type { FastifyInstance } from "fastify"
 import { ApiError, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { sendWelcomeEmail } from "./account-emails"
+import { FRESH_SIGN_IN_MS } from "./auth-timers"
 import type { Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
 import { hashPassword } from "./passwords"
-import { createSession, revokeUserSessions, type SessionClient } from "./sessions"
+import { createSession, openExtensionSession, revokeUserSessions, sessionSignedInAt } from "./sessions"
 import { checkCurrentPassword, clearSignInFailures } from "./sign-in-protection"
 import { signAccessToken } from "./tokens"
 import {
+  deleteUser,
   findUserByEmail,
   findUserById,
   insertUser,
@@ -24,12 +26,30 @@ import {
 
 const emailAlreadyExists = () => new ApiError(409, "EMAIL_ALREADY_EXISTS", "An account with this email address already exists.")
 
-/** Opens a session and answers what login, refresh-free sign-ins and terms acceptance return. */
-export async function signIn(app: FastifyInstance, user: UserRow, client: SessionClient = "site") {
+async function sessionAnswer(app: FastifyInstance, user: UserRow, session: { sessionId: string; refreshToken: string }, now: number) {
+  const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId: session.sessionId }, app.tokenSecret, now)
+  return { user: toPublicUser(user), token, refreshToken: session.refreshToken, expiresAt }
+}
+
+/** Opens a site session and answers what login, refresh-free sign-ins and terms acceptance return. */
+export async function signIn(app: FastifyInstance, user: UserRow) {
   const now = app.clock()
-  const { sessionId, refreshToken } = await createSession(app.database.db, user.id, client, now)
-  const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId }, app.tokenSecret, now)
-  return { user: toPublicUser(user), token, refreshToken, expiresAt }
+  return sessionAnswer(app, user, await createSession(app.database.db, user.id, now), now)
+}
+
+/**
+ * The extension's session, opened from the site session the bearer token belongs to (never from another extension
+ * session, so a copied extension token cannot renew itself into a new session). It replaces the extension session
+ * that site session opened before, and ends with it.
+ */
+export async function signInExtension(app: FastifyInstance, { user, sessionId }: Authenticated) {
+  const now = app.clock()
+  const opened = await openExtensionSession(app.database.db, sessionId, now)
+  if (opened.outcome === "not-site") {
+    throw new ApiError(403, "FORBIDDEN", "The extension's session can only be opened from a website session. Please sign in on the website.")
+  }
+  if (opened.outcome === "inactive") throw new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+  return sessionAnswer(app, user, opened, now)
 }
 
 /** Creates an account that signs in with this password; undefined when the address is taken. */
@@ -89,7 +109,12 @@ export async function resetPassword(app: FastifyInstance, code: string, newPassw
   await revokeUserSessions(db, consumed.userId, now)
 }
 
-/** A signed-in user's new password: the current one must be right; the other sessions end, this one stays. */
+/**
+ * A signed-in user's new password: the current one must be right. Every other session ends, the extension's
+ * included, even the one opened from this site session: a password change is what a user does after a theft, and
+ * which copy of a token was stolen cannot be told. The extension finds its session refused at its next call, and
+ * the site's next page load opens it a new one from this session.
+ */
 export async function changePassword(app: FastifyInstance, { user, sessionId }: Authenticated, currentPassword: string, newPassword: string): Promise<void> {
   await checkCurrentPassword(app, user, currentPassword)
   if (currentPassword === newPassword) {
@@ -112,4 +137,21 @@ export async function linkEmailSignIn(
   await setPassword(app, user.id, input.password)
   const updated = input.name ? await renameUser(app.database.db, user.id, input.name, new Date(app.clock())) : await findUserById(app.database.db, user.id)
   return updated!
+}
+
+/**
+ * Deletes the account of the signed-in user once they prove again that it is theirs: the current password, or, for
+ * an account without one (Google sign-in only), a sign-in at most FRESH_SIGN_IN_MS old. Sessions go with the account.
+ */
+export async function deleteAccount(app: FastifyInstance, auth: Authenticated, password: string | undefined): Promise<void> {
+  if (auth.user.password_hash) {
+    if (password === undefined) throw validationFailed(["password: Current password is required"])
+    await checkCurrentPassword(app, auth.user, password)
+  } else {
+    const signedInAt = await sessionSignedInAt(app.database.db, auth.sessionId)
+    if (!signedInAt || app.clock() - signedInAt.getTime() > FRESH_SIGN_IN_MS) {
+      throw new ApiError(403, "REAUTHENTICATION_REQUIRED", `For your security, please sign in again, then delete your account within ${FRESH_SIGN_IN_MS / 60_000} minutes.`)
+    }
+  }
+  await deleteUser(app.database.db, auth.user.id)
 }

@@ -7,6 +7,7 @@ import { readOutbox, startTestApp, type TestApp } from "../test-support"
 
 const STRONG = "Blue-Harbor-42!"
 const STRONGER = "Quiet-Meadow-73?"
+const DAY = 24 * 60 * 60_000
 
 let subject: TestApp
 let now = Date.UTC(2026, 10, 22, 9, 0, 0)
@@ -358,7 +359,7 @@ describe("sign-in protection", () => {
 })
 
 describe("sessions", () => {
-  it("rotates refresh tokens, answers a twin refresh within the grace window and revokes on later reuse", async () => {
+  it("rotates refresh tokens, answers a twin refresh within the grace window with an access token only and revokes on later reuse", async () => {
     const { token, refreshToken } = await signedUpUser()
     const first = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
     expect(first.status).toBe(200)
@@ -368,7 +369,13 @@ describe("sessions", () => {
     now += 10_000
     const twin = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
     expect(twin.status).toBe(200)
-    expect(twin.body.data.refreshToken).toBe(first.body.data.refreshToken)
+    // Never the newest refresh token: whoever holds a copy of the old one must not obtain it.
+    expect(twin.body.data).toEqual({ token: expect.any(String), refreshToken: null, expiresAt: Math.floor(now / 1000) + 3600 })
+    expect((await call("GET", "/api/auth/profile", { token: twin.body.data.token })).status).toBe(200)
+    const serialised = JSON.stringify(twin.body)
+    expect(serialised).not.toContain(first.body.data.refreshToken)
+    const stored = await subject.database.db.selectFrom("sessions").selectAll().executeTakeFirstOrThrow()
+    expect(Object.keys(stored)).not.toContain("grace_token")
 
     now += 30_000
     const reuse = await call("POST", "/api/auth/refresh", { body: { refreshToken } })
@@ -397,6 +404,27 @@ describe("sessions", () => {
     const expired = await call("GET", "/api/auth/profile", { token })
     expect(expired.status).toBe(401)
     expect(expired.body.error.code).toBe("UNAUTHORIZED")
+  })
+
+  it("ends a session at its absolute lifetime, however often it is refreshed", async () => {
+    const { refreshToken } = await signedUpUser()
+    const signedInAt = now
+    let current = refreshToken
+    for (const day of [29, 58, 87]) {
+      now = signedInAt + day * DAY
+      const refreshed = await call("POST", "/api/auth/refresh", { body: { refreshToken: current } })
+      expect(refreshed.status).toBe(200)
+      current = refreshed.body.data.refreshToken
+    }
+    now = signedInAt + 90 * DAY - 10 * 60_000
+    const last = await call("POST", "/api/auth/refresh", { body: { refreshToken: current } })
+    expect(last.status).toBe(200)
+    now = signedInAt + 90 * DAY
+    const ended = await call("POST", "/api/auth/refresh", { body: { refreshToken: last.body.data.refreshToken } })
+    expect(ended.status).toBe(401)
+    expect(ended.body.error.code).toBe("SESSION_EXPIRED")
+    // The access token is not yet an hour old, but its session is over.
+    expect((await call("GET", "/api/auth/profile", { token: last.body.data.token })).status).toBe(401)
   })
 
   it("logs out: the session's access and refresh tokens stop working", async () => {
@@ -429,13 +457,51 @@ describe("profile, status and account", () => {
     expect((await call("GET", "/api/auth/auth-status", { token })).body.data).toEqual({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })
   })
 
-  it("deletes the account with its sessions", async () => {
+  it("deletes the account with its sessions once the current password is given again", async () => {
     const { email, token, refreshToken } = await signedUpUser()
-    expect((await call("DELETE", "/api/auth/account", { token })).body).toEqual({ success: true, data: { deleted: true } })
+    const missing = await call("DELETE", "/api/auth/account", { token })
+    expect(missing.status).toBe(400)
+    expect(missing.body.error).toEqual({ code: "VALIDATION_FAILED", message: "Validation failed", details: ["password: Current password is required"] })
+    const wrong = await call("DELETE", "/api/auth/account", { token, body: { password: "Nope-1234!" } })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.error).toEqual({ code: "INVALID_CREDENTIALS", message: "Current password is incorrect" })
+    expect((await call("DELETE", "/api/auth/account", { token, body: { password: STRONG, extra: true } })).status).toBe(400)
+    expect((await call("GET", "/api/auth/profile", { token })).status).toBe(200)
+
+    expect((await call("DELETE", "/api/auth/account", { token, body: { password: STRONG } })).body).toEqual({ success: true, data: { deleted: true } })
     expect((await call("GET", "/api/auth/profile", { token })).status).toBe(401)
     expect((await call("POST", "/api/auth/refresh", { body: { refreshToken } })).status).toBe(401)
     expect((await login(email)).body.error.code).toBe("INVALID_CREDENTIALS")
     expect((await register(email)).status).toBe(201)
+  })
+
+  it("deletes an account without a password only within 5 minutes of a sign-in", async () => {
+    const { signIn } = await import("./account-service")
+    const created = new Date(now)
+    const user = await subject.database.db
+      .insertInto("users")
+      .values({ email: "google-only@example.com", name: "Goo", google_uid: "google-delete", email_verified_at: created, created_at: created, updated_at: created })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const stale = await signIn(subject.app, user)
+    now += 5 * 60_000 + 1000
+    const refused = await call("DELETE", "/api/auth/account", { token: stale.token })
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toEqual({
+      code: "REAUTHENTICATION_REQUIRED",
+      message: "For your security, please sign in again, then delete your account within 5 minutes."
+    })
+    // A password is no way round it: the account has none.
+    expect((await call("DELETE", "/api/auth/account", { token: stale.token, body: { password: STRONG } })).status).toBe(403)
+    // Nor is an extension session freshly opened from the stale sign-in.
+    const extension = (await call("POST", "/api/auth/extension-session", { token: stale.token })).body.data
+    expect((await call("DELETE", "/api/auth/account", { token: extension.token })).body.error.code).toBe("REAUTHENTICATION_REQUIRED")
+    expect((await call("GET", "/api/auth/profile", { token: stale.token })).status).toBe(200)
+
+    const fresh = await signIn(subject.app, user)
+    now += 4 * 60_000
+    expect((await call("DELETE", "/api/auth/account", { token: fresh.token })).body).toEqual({ success: true, data: { deleted: true } })
+    expect(await subject.database.db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeUndefined()
   })
 
   it("adds e-mail sign-in to an account that has only federated sign-in", async () => {

@@ -69,6 +69,21 @@ describe("bad input on every auth call", () => {
     })
   }
 
+  it.each(BAD_BODIES)("DELETE /api/auth/account answers %s with a 4xx wrapper and deletes nothing", async (_label, payload) => {
+    const before = await counts()
+    const response = await subject.app.inject({
+      method: "DELETE",
+      url: "/api/auth/account",
+      payload,
+      remoteAddress: `10.31.0.${++ip % 250}`,
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` }
+    })
+    expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400)
+    expect(response.statusCode, response.body).toBeLessThan(500)
+    expect(response.json().success).toBe(false)
+    expect(await counts()).toEqual(before)
+  })
+
   it("still signs the admin in afterwards: nothing was changed", async () => {
     const login = await subject.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "owner@example.com", password: "Stone-Harvest-2026!" } })
     expect(login.statusCode).toBe(200)

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify"
 import { ok } from "~core/api"
 import {
   changePasswordRequestSchema,
+  deleteAccountRequestSchema,
   emailOnlyRequestSchema,
   linkEmailRequestSchema,
   loginRequestSchema,
@@ -19,12 +20,12 @@ import { ApiError, parseInput } from "../http/errors"
 import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
 import { codeEmailRequests } from "./account-emails"
-import { changePassword, linkEmailSignIn, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
+import { changePassword, deleteAccount, linkEmailSignIn, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
 import { authenticate, requireUser } from "./authenticate"
-import { revokeSession, rotateRefreshToken } from "./sessions"
+import { revokeSession, revokeUserSessions, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
-import { deleteUser, findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
+import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
 const AUTH_RATE_LIMITS = {
@@ -93,7 +94,7 @@ export async function authRoutes(app: FastifyInstance) {
   app.post("/api/auth/refresh", async (request) => {
     const { refreshToken } = parseInput(refreshRequestSchema, request.body)
     const now = app.clock()
-    const rotation = await rotateRefreshToken(db, refreshToken, app.tokenSecret, now)
+    const rotation = await rotateRefreshToken(db, refreshToken, now)
     if (rotation.outcome !== "rotated") {
       if (rotation.outcome === "reused") request.log.warn("a rotated refresh token was presented again; its session is revoked")
       throw sessionExpired()
@@ -110,9 +111,15 @@ export async function authRoutes(app: FastifyInstance) {
     const auth = await authenticate(app, request)
     if (auth) await revokeSession(db, auth.sessionId, now)
     if (body?.refreshToken) {
-      const rotation = await rotateRefreshToken(db, body.refreshToken, app.tokenSecret, now)
+      const rotation = await rotateRefreshToken(db, body.refreshToken, now)
       if (rotation.outcome === "rotated") await revokeSession(db, rotation.sessionId, now)
     }
+    return ok({ loggedOut: true })
+  })
+
+  // "Sign out everywhere": every session of the account ends, this one and the extension's included.
+  app.post("/api/auth/logout-all", { preHandler: requireUser }, async (request) => {
+    await revokeUserSessions(db, request.auth!.user.id, app.clock())
     return ok({ loggedOut: true })
   })
 
@@ -126,7 +133,8 @@ export async function authRoutes(app: FastifyInstance) {
   }
 
   app.delete("/api/auth/account", { preHandler: requireUser }, async (request) => {
-    await deleteUser(db, request.auth!.user.id)
+    const body = parseInput(deleteAccountRequestSchema, request.body ?? undefined)
+    await deleteAccount(app, request.auth!, body?.password)
     return ok({ deleted: true })
   })
 

@@ -45,11 +45,15 @@ export interface SessionsTable {
   user_id: string
   client: Defaulted<string>
   token_hash: string
-  grace_token: string | null
+  /** The site session an extension session was opened from; null for a site session. */
+  parent_session_id: string | null
   rotated_at: Timestamp | null
   created_at: Timestamp
   last_used_at: Timestamp
+  /** When the refresh token runs out; never after absolute_expires_at. */
   expires_at: Timestamp
+  /** The end no refresh can move. */
+  absolute_expires_at: Timestamp
   revoked_at: Timestamp | null
 }
 

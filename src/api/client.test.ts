@@ -303,6 +303,45 @@ describe("401 and token refresh", () => {
     expect(server.calls("POST", "/api/auth/refresh")).toHaveLength(0)
   })
 
+  it("keeps the stored refresh token when the answer has none (a twin refresh within the server's grace window)", async () => {
+    const { client, server, storage, onTokensRefreshed } = setup({ token: "expired", refreshToken: "r1" })
+    server.routes.set("POST /api/auth/refresh", () => {
+      // Another context sharing the store refreshed with r1 first and stored the newest refresh token.
+      storage.setItem(KEYS.refreshToken, "r-other-context")
+      server.state.token = "t-grace"
+      return json(ok({ token: "t-grace", refreshToken: null, expiresAt: 1_900_000_000 }))
+    })
+    const data = await client.get<{ auth: string }>("/api/things")
+    expect(data.auth).toBe("Bearer t-grace")
+    expect(storage.getItem(KEYS.authToken)).toBe("t-grace")
+    expect(storage.getItem(KEYS.refreshToken)).toBe("r-other-context")
+    expect(onTokensRefreshed).toHaveBeenCalledWith({ token: "t-grace", refreshToken: "r-other-context", expiresAt: 1_900_000_000 })
+  })
+
+  it("hands a store only refresh tokens, never the null of a grace answer", async () => {
+    const server = fakeServer()
+    server.routes.set("POST /api/auth/refresh", () => {
+      server.state.token = "t-grace"
+      return json(ok({ token: "t-grace", refreshToken: null, expiresAt: 1_900_000_000 }))
+    })
+    let stored = { token: "expired", refreshToken: "r1" }
+    const saved: unknown[] = []
+    const client = createApiClient({
+      baseUrl: BASE,
+      fetch: server.fetch,
+      tokens: {
+        read: async () => stored,
+        saveRefreshed: async (tokens) => {
+          saved.push(tokens)
+          stored = { token: tokens.token, refreshToken: tokens.refreshToken }
+        },
+        clear: async () => {}
+      }
+    })
+    expect((await client.get<{ auth: string }>("/api/things")).auth).toBe("Bearer t-grace")
+    expect(saved).toEqual([{ token: "t-grace", refreshToken: "r1", expiresAt: 1_900_000_000 }])
+  })
+
   describe("with the Web Locks API", () => {
     const locks = { request: vi.fn() }
     beforeEach(() => {

@@ -28,13 +28,20 @@ const SAME_RESOURCE_PATHS = [["/api/auth/profile", "/api/users/profile"]]
 
 export type TokenStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">
 
-/** What the server answers to a refresh: the new access token, the rotated refresh token, its expiry. */
+/** A refreshed session as a host stores it: the new access token, the refresh token to use next, its expiry. */
 export interface RefreshedTokens {
   token: string
   refreshToken: string
   /** As the server sends it (seconds since the epoch, or an ISO date from older servers). */
   expiresAt?: string | number
 }
+
+/**
+ * What the server answers to a refresh. refreshToken is null when the refresh token had just been rotated by another
+ * refresh (within the server's grace window): that refresh got the newest refresh token, and only an access token
+ * comes back here.
+ */
+export type RefreshAnswer = Omit<RefreshedTokens, "refreshToken"> & { refreshToken: string | null }
 
 /** The tokens of a signed-in session, as a host keeps them. */
 export interface SessionTokens {
@@ -66,8 +73,7 @@ export function webStorageTokens(storage: TokenStorage): TokenStore {
     },
     saveRefreshed(tokens) {
       storage.setItem(keys.authToken, tokens.token)
-      // The refresh token rotates; keep the old one only if a server ever omits it.
-      if (tokens.refreshToken) storage.setItem(keys.refreshToken, tokens.refreshToken)
+      storage.setItem(keys.refreshToken, tokens.refreshToken)
     },
     clear() {
       storage.removeItem(keys.authToken)
@@ -237,9 +243,9 @@ export function createApiClient(options: ApiClientOptions) {
       await clearSession(current)
       return null
     }
-    let refreshed: RefreshedTokens
+    let answer: RefreshAnswer
     try {
-      refreshed = await send<RefreshedTokens>("post", REFRESH_PATH, { json: { refreshToken: current.refreshToken }, auth: "none" })
+      answer = await send<RefreshAnswer>("post", REFRESH_PATH, { json: { refreshToken: current.refreshToken }, auth: "none" })
     } catch (error) {
       // Only the server's refusal ends the session; an outage or a lost connection must not log the user out.
       if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
@@ -248,7 +254,13 @@ export function createApiClient(options: ApiClientOptions) {
       }
       throw error
     }
-    if (typeof refreshed?.token !== "string" || !refreshed.token) throw invalidResponse(200)
+    if (typeof answer?.token !== "string" || !answer.token) throw invalidResponse(200)
+    const refreshToken = answer.refreshToken || (await tokens.read())?.refreshToken
+    // Without a refresh token in the answer or in the store, the session was ended here meanwhile: nothing to keep.
+    if (!refreshToken) return null
+    // An answer without a refresh token keeps the one in the store, which the context that refreshed first has
+    // replaced with the newest one; overwriting it would bring back the token just retired.
+    const refreshed = { ...answer, refreshToken }
     await tokens.saveRefreshed(refreshed, current)
     onTokensRefreshed?.(refreshed)
     return refreshed.token

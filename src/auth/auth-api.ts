@@ -28,7 +28,11 @@ export const resetPassword = (oobCode: string, newPassword: string) => getApiCli
 export const changePassword = (currentPassword: string, newPassword: string) =>
   getApiClient().post<{ changed: boolean }>("/api/auth/change-password", { currentPassword, newPassword })
 export const linkEmail = (input: { email: string; password: string; name?: string }) => getApiClient().post<{ user: AccountUser }>("/api/auth/link-email", input)
-export const deleteAccount = () => getApiClient().delete<{ deleted: boolean }>("/api/auth/account")
+/** The current password proves the deletion; an account without one (Google only) sends none and needs a fresh sign-in. */
+export const deleteAccount = (password?: string) =>
+  getApiClient().delete<{ deleted: boolean }>("/api/auth/account", password === undefined ? undefined : { password })
+/** Ends every session of the account, this one and the extension's included; the caller then signs out here. */
+export const logoutEverywhere = () => getApiClient().post<{ loggedOut: boolean }>("/api/auth/logout-all")
 export const fetchProfile = () => getApiClient().get<{ user: AccountUser }>("/api/auth/profile")
 export const fetchAuthStatus = () => getApiClient().get<{ hasEmailAuth: boolean; hasGoogleAuth: boolean; providers: string[] }>("/api/auth/auth-status")
 

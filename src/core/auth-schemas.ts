@@ -36,6 +36,10 @@ export const changePasswordRequestSchema = z.strictObject({
   currentPassword: z.string().min(1, "Current password is required").max(MAX_PASSWORD_INPUT_LENGTH),
   newPassword: z.string().min(1, "New password is required").max(MAX_PASSWORD_INPUT_LENGTH)
 })
+/** DELETE /api/auth/account: the current password; an account without one (Google only) sends no body. */
+export const deleteAccountRequestSchema = z
+  .strictObject({ password: z.string().min(1, "Current password is required").max(MAX_PASSWORD_INPUT_LENGTH).optional() })
+  .optional()
 export const linkEmailRequestSchema = z.strictObject({ email: emailField, password: passwordField, name: nameField.optional() })
 /** Only the name can change through the profile; role, e-mail and plan cannot. */
 export const profileUpdateSchema = z.strictObject({ name: nameField })

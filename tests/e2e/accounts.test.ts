@@ -155,9 +155,51 @@ describe("the e-mail account life cycle in Chromium", () => {
     await signIn(THIRD_PASSWORD)
   })
 
+  /** An API call from the page with a token the page no longer holds: the status tells whether its session lives. */
+  const profileStatus = (token: string) =>
+    page.evaluate(async (bearer: string) => (await fetch("/api/auth/profile", { headers: { authorization: `Bearer ${bearer}` } })).status, token)
+
+  it("signs out everywhere: this browser and every other session of the account", async () => {
+    const here = (await page.evaluate(() => localStorage.getItem("authToken")))!
+    const elsewhere = await page.evaluate(
+      async (email: string, password: string) => {
+        const response = await fetch("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) })
+        return ((await response.json()) as { data: { token: string } }).data.token
+      },
+      EMAIL,
+      THIRD_PASSWORD
+    )
+    expect(await profileStatus(elsewhere)).toBe(200)
+    await page.click(button("Sign out everywhere"))
+    await page.waitForSelector("xpath/.//*[@role='dialog']//h2[normalize-space()='Sign out everywhere?']")
+    await page.click("xpath/.//*[@role='dialog']//button[normalize-space()='Sign out everywhere']")
+    await waitForText("Successfully logged out!")
+    await page.waitForSelector("header a[href='/login']")
+    expect(await profileStatus(here)).toBe(401)
+    expect(await profileStatus(elsewhere)).toBe(401)
+  })
+
+  it("deletes the account once the typed e-mail and the current password confirm it", async () => {
+    await signIn(THIRD_PASSWORD)
+    await page.click(button("Delete account"))
+    const dialog = "//*[@role='dialog']"
+    await fill("Your email address", EMAIL, dialog)
+    await fill("Current password", SECOND_PASSWORD, dialog)
+    await page.click(button("Delete my account"))
+    await waitForText("Current password is incorrect")
+    await fill("Current password", THIRD_PASSWORD, dialog)
+    await page.click(button("Delete my account"))
+    await waitForText("Your account has been deleted.")
+    await waitForPath("/login")
+    await fill("Email", EMAIL)
+    await fill("Password", THIRD_PASSWORD)
+    await page.click(button("Sign in"))
+    await waitForText("Invalid email or password.")
+  })
+
   it("reached every step without a console error", () => {
-    // The deliberate wrong password answers 401, which the browser logs as a failed resource.
-    expect(errors.filter((error) => !error.includes("401"))).toEqual([])
+    // The deliberate wrong passwords answer 401 (sign-in) and 400 (deletion), which the browser logs as failed resources.
+    expect(errors.filter((error) => !error.includes("401") && !error.includes("400"))).toEqual([])
   })
 
 })

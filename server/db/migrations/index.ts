@@ -4,13 +4,15 @@ import * as appSettings from "./001-app-settings"
 import * as accounts from "./002-accounts"
 import * as usage from "./003-usage"
 import * as feedback from "./004-feedback"
+import * as sessionBinding from "./005-session-binding"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
   "001-app-settings": appSettings,
   "002-accounts": accounts,
   "003-usage": usage,
-  "004-feedback": feedback
+  "004-feedback": feedback,
+  "005-session-binding": sessionBinding
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -13,6 +13,7 @@ import { buttonStyles } from "~ui/styles"
 import { PageTitle } from "../PageTitle"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
+import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -179,6 +180,10 @@ export default function DashboardPage() {
             )}
           </div>
         )}
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 text-sm">
+          <p>Signed in somewhere you should not be? End every session of your account, the extension&apos;s included.</p>
+          <SignOutEverywhereDialog />
+        </div>
       </Card>
 
       {storedUser.role === "admin" && (

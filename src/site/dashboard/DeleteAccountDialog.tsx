@@ -1,40 +1,73 @@
 import * as Dialog from "@radix-ui/react-dialog"
+import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { useNavigate } from "react-router"
 
-import { deleteAccount } from "~auth/auth-api"
+import { ApiRequestError } from "~api/client"
+import { deleteAccount, fetchAuthStatus } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
 import { DELETE_ACCOUNT_FALLBACK_REDIRECT_MS } from "~core/limits"
-import { TextField } from "~ui/fields"
+import { FormMessage, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-/** Deletion needs the account's e-mail typed out; afterwards, success or not, the user is signed out. */
+/** Refusals of the proof itself: the user can put them right in the dialog, so they are shown there. */
+const PROOF_REFUSALS = new Set(["INVALID_CREDENTIALS", "VALIDATION_FAILED", "REAUTHENTICATION_REQUIRED"])
+
+type ProofError = { code: string; message: string }
+
+/**
+ * Deletion needs the account's e-mail typed out and, for an account with e-mail sign-in, the current password
+ * (an account without one needs a recent sign-in, which the server checks). A refused proof is shown in the dialog;
+ * after any other answer, success or not, the user is signed out.
+ */
 export function DeleteAccountDialog({ email }: { email: string }) {
   const navigate = useNavigate()
   const logout = useSession((state) => state.logout)
+  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
   const [open, setOpen] = useState(false)
   const [typed, setTyped] = useState("")
+  const [password, setPassword] = useState("")
+  const [proofError, setProofError] = useState<ProofError | null>(null)
   const [deleting, setDeleting] = useState(false)
+  const hasEmailAuth = authStatus.data?.hasEmailAuth
   const matches = typed.trim().toLowerCase() === email.toLowerCase()
+  const ready = hasEmailAuth !== undefined && matches && (!hasEmailAuth || password.length > 0)
 
-  const confirm = async () => {
-    setDeleting(true)
-    // If navigation after logout does not happen (a slow server), still leave the dashboard.
-    const fallback = setTimeout(() => navigate("/login", { replace: true }), DELETE_ACCOUNT_FALLBACK_REDIRECT_MS)
-    try {
-      await deleteAccount()
-      toast.success("Your account has been deleted.")
-    } catch {
-      toast.error("Failed to delete account. Please try again.")
-    }
+  const reset = () => {
+    setTyped("")
+    setPassword("")
+    setProofError(null)
+  }
+
+  const signOutToLogin = async () => {
     await logout({ navigate })
-    clearTimeout(fallback)
     navigate("/login", { replace: true })
   }
 
+  const confirm = async () => {
+    setDeleting(true)
+    setProofError(null)
+    // If navigation after logout does not happen (a slow server), still leave the dashboard.
+    const fallback = setTimeout(() => navigate("/login", { replace: true }), DELETE_ACCOUNT_FALLBACK_REDIRECT_MS)
+    try {
+      await deleteAccount(hasEmailAuth ? password : undefined)
+      toast.success("Your account has been deleted.")
+    } catch (error) {
+      if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) {
+        clearTimeout(fallback)
+        setProofError({ code: error.code, message: error.message })
+        setDeleting(false)
+        return
+      }
+      toast.error("Failed to delete account. Please try again.")
+    }
+    await signOutToLogin()
+    clearTimeout(fallback)
+  }
+
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !deleting && (setOpen(next), setTyped(""))}>
+    <Dialog.Root open={open} onOpenChange={(next) => !deleting && (setOpen(next), reset())}>
       <Dialog.Trigger className="inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-red-600">
         Delete account
       </Dialog.Trigger>
@@ -43,24 +76,51 @@ export function DeleteAccountDialog({ email }: { email: string }) {
         <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">
           <Dialog.Title className="text-lg font-semibold text-red-700">Delete your account?</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-gray-600">
-            This removes your account, your sessions and your settings for good. To confirm, type your email address <strong>{email}</strong>.
+            This removes your account, your sessions and your settings for good. To confirm, type your email address <strong>{email}</strong>
+            {hasEmailAuth ? " and your current password." : "."}
           </Dialog.Description>
-          <div className="mt-4">
+          <form
+            className="mt-4 space-y-4"
+            noValidate
+            aria-busy={deleting}
+            onSubmit={(event) => {
+              event.preventDefault()
+              if (ready && !deleting) void confirm()
+            }}
+          >
             <TextField label="Your email address" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
-          </div>
-          <div className="mt-6 flex justify-end gap-2">
-            <Dialog.Close className={buttonStyles.secondary} disabled={deleting}>
-              Cancel
-            </Dialog.Close>
-            <button
-              type="button"
-              disabled={!matches || deleting}
-              onClick={() => void confirm()}
-              className="inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
-            >
-              {deleting ? "Deleting..." : "Delete my account"}
-            </button>
-          </div>
+            {hasEmailAuth && (
+              <PasswordField
+                label="Current password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                error={proofError?.code === "INVALID_CREDENTIALS" ? proofError.message : undefined}
+              />
+            )}
+            {proofError && proofError.code !== "INVALID_CREDENTIALS" && (
+              <FormMessage>
+                {proofError.message}
+                {proofError.code === "REAUTHENTICATION_REQUIRED" && (
+                  <button type="button" className="ml-1 font-semibold underline" onClick={() => void signOutToLogin()}>
+                    Sign in again
+                  </button>
+                )}
+              </FormMessage>
+            )}
+            <div className="flex justify-end gap-2 pt-2">
+              <Dialog.Close type="button" className={buttonStyles.secondary} disabled={deleting}>
+                Cancel
+              </Dialog.Close>
+              <button
+                type="submit"
+                disabled={!ready || deleting}
+                className="inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
+              >
+                {deleting ? "Deleting..." : "Delete my account"}
+              </button>
+            </div>
+          </form>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

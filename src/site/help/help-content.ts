@@ -47,7 +47,7 @@ export const HELP_FAQ: readonly FaqEntry[] = [
     category: "Account Management",
     question: "How do I delete my account?",
     answer:
-      "Open your dashboard, choose Delete account and type your e-mail address to confirm. Your account, sessions and history are removed at once and cannot be restored."
+      "Open your dashboard, choose Delete account, and type your e-mail address and your current password to confirm. Your account, sessions and history are removed at once and cannot be restored."
   },
   {
     category: "Security & Privacy",
