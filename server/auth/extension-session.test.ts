@@ -177,6 +177,7 @@ describe("POST /api/auth/extension-session", () => {
     const reset = await siteSession()
     const resetExtension = await extensionSession(reset.token)
     await call("POST", "/api/auth/forgot-password", { body: { email: reset.email } })
+    await subject.app.mailQueue.idle()
     const link = (await readOutbox(subject.dataDir)).find((message) => message.to.includes(reset.email) && message.subject.startsWith("Reset"))!.link!
     const oobCode = new URL(link).searchParams.get("oobCode")
     expect((await call("POST", "/api/auth/reset-password", { body: { oobCode, newPassword: NEW_PASSWORD } })).status).toBe(200)
