@@ -13,7 +13,7 @@ export interface RegisterInput {
 }
 
 export function register(input: RegisterInput) {
-  return getApiClient().post<{ user: AccountUser; verificationRequired: boolean }>("/api/auth/register", {
+  return getApiClient().post<{ user: AccountUser; verificationRequired: boolean; verificationToken?: string }>("/api/auth/register", {
     ...input,
     // Always both true: the form has already required the terms checkbox.
     termsAccepted: true,
@@ -21,6 +21,9 @@ export function register(input: RegisterInput) {
   })
 }
 
+/** Whether the address is verified yet; the server tells only the holder of the address's verification token. */
+export const syncVerification = (email: string, verificationToken: string) =>
+  getApiClient().post<{ verified: boolean }>("/api/auth/sync-verification", { email, verificationToken })
 export const resendVerification = (email: string) => getApiClient().post<{ sent: boolean; message: string }>("/api/auth/resend-verification", { email })
 export const forgotPassword = (email: string) => getApiClient().post<{ sent: boolean; message: string }>("/api/auth/forgot-password", { email })
 export const verifyEmail = (oobCode: string) => getApiClient().post<{ email: string; verified: boolean }>("/api/auth/verify-email", { oobCode })

@@ -25,6 +25,11 @@ export const LOGIN_LOCKOUT_DURATION_MS = 15 * MINUTE
 
 // Timers
 export const RESEND_COOLDOWN_SECONDS = 60
+/**
+ * How often the "Check your email" page asks whether the address has been verified (also when
+ * the tab comes back into view): well inside the 30 look-ups per 15 minutes a client may make.
+ */
+export const VERIFICATION_CHECK_INTERVAL_SECONDS = 60
 export const DEFAULT_RETRY_AFTER_SECONDS = RESEND_COOLDOWN_SECONDS
 export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND
 export const RESET_PASSWORD_REDIRECT_MS = 3 * SECOND

@@ -14,6 +14,7 @@ import { AuthCard } from "./AuthCard"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { PasswordHint } from "./PasswordHint"
 import { ResendVerification } from "./ResendVerification"
+import { useVerificationWatch } from "./use-verification-watch"
 
 interface RegisterForm {
   name: string
@@ -50,7 +51,8 @@ export default function RegisterPage() {
   const [error, setError] = useState<{ text: string; accountExists?: boolean } | null>(null)
   const [termsOpen, setTermsOpen] = useState(false)
   const [submitting, setSubmitting] = useState(false)
-  const [createdFor, setCreatedFor] = useState<string | null>(null)
+  const [created, setCreated] = useState<{ email: string; verificationToken?: string } | null>(null)
+  const verified = useVerificationWatch(created?.email ?? null, created?.verificationToken)
 
   if (status === "loggedIn") return <Navigate to="/dashboard" replace />
 
@@ -68,10 +70,10 @@ export default function RegisterPage() {
     if (submitting) return
     setSubmitting(true)
     try {
-      const { user } = await register({ name: form.name.trim(), email: form.email.trim(), password: form.password })
+      const { user, verificationToken } = await register({ name: form.name.trim(), email: form.email.trim(), password: form.password })
       setTermsOpen(false)
       toast.success("Account created successfully!")
-      setCreatedFor(user.email)
+      setCreated({ email: user.email, verificationToken })
       setForm(EMPTY_FORM)
     } catch (failure) {
       setTermsOpen(false)
@@ -83,12 +85,22 @@ export default function RegisterPage() {
     }
   }
 
-  if (createdFor) {
+  if (created && verified) {
     return (
-      <AuthCard title="Check your email" subtitle={<>We sent a verification link to <strong>{createdFor}</strong>.</>}>
+      <AuthCard title="Email verified" subtitle={<>Your address <strong>{created.email}</strong> is verified.</>}>
+        <Link to="/login" className={`${buttonStyles.primary} w-full`}>
+          Sign in
+        </Link>
+      </AuthCard>
+    )
+  }
+
+  if (created) {
+    return (
+      <AuthCard title="Check your email" subtitle={<>We sent a verification link to <strong>{created.email}</strong>.</>}>
         <div className="space-y-4 text-sm text-gray-700">
           <p>Open the link in that email to verify your address, then sign in. The link works once and expires in 24 hours.</p>
-          <ResendVerification email={createdFor} startWithCooldown />
+          <ResendVerification email={created.email} startWithCooldown />
           <Link to="/login" className={`${buttonStyles.primary} w-full`}>
             Go to sign in
           </Link>

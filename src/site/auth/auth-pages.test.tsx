@@ -64,10 +64,14 @@ function createFakeServer() {
       "POST /api/auth/register",
       (request) => {
         const { email, name } = request.body as { email: string; name: string }
-        return answer({ user: { ...accountUser, email, name, emailVerified: false }, token: null, refreshToken: null, verificationRequired: true }, 201)
+        return answer(
+          { user: { ...accountUser, email, name, emailVerified: false }, token: null, refreshToken: null, verificationRequired: true, verificationToken: "check-1" },
+          201
+        )
       }
     ],
     ["POST /api/auth/verify-email", () => answer({ email: "ada@example.com", verified: true })],
+    ["POST /api/auth/sync-verification", () => answer({ verified: false })],
     ["POST /api/auth/reset-password", () => answer({ reset: true })],
     ["POST /api/auth/change-password", () => answer({ changed: true })]
   ])
@@ -601,6 +605,27 @@ describe("Register page", () => {
     fireEvent.click(within(box).getByRole("button", { name: "Resend verification email" }))
     await within(box).findByText("Verification email sent to ada@example.com. Check your inbox.")
     expect(server.calls("POST /api/auth/resend-verification").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
+  })
+
+  it("notices the verification made in another tab and offers to sign in", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    await openRegister()
+    fillRegistration()
+    fireEvent.click(screen.getByRole("button", { name: "Create account" }))
+    await acceptTerms()
+    await heading("Check your email")
+
+    // Not verified yet: the page keeps waiting, asking with the registration's token.
+    await advance(60_000)
+    await waitFor(() => expect(server.calls("POST /api/auth/sync-verification").length).toBeGreaterThan(0))
+    expect(server.calls("POST /api/auth/sync-verification")[0]!.body).toEqual({ email: "ada@example.com", verificationToken: "check-1" })
+    expect(screen.getByRole("heading", { level: 1, name: "Check your email" })).toBeTruthy()
+
+    // The link was followed elsewhere; coming back to this tab shows it.
+    server.on("POST /api/auth/sync-verification", () => answer({ verified: true }))
+    fireEvent.focus(window)
+    await heading("Email verified")
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login")
   })
 
   it("closes the terms modal without creating the account when it is cancelled", async () => {

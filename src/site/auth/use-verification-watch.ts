@@ -1,0 +1,40 @@
+import { useEffect, useState } from "react"
+
+import { syncVerification } from "~auth/auth-api"
+import { VERIFICATION_CHECK_INTERVAL_SECONDS } from "~core/limits"
+
+/**
+ * Whether the address the user just registered has been verified: people open the e-mailed
+ * link in another tab, then come back to this one. Asks every minute while the page is visible
+ * and whenever it becomes visible again; stops once verified. Without the registration's
+ * verification token there is nothing to ask (the server answers only its holder).
+ */
+export function useVerificationWatch(email: string | null, verificationToken: string | undefined): boolean {
+  const [verified, setVerified] = useState(false)
+
+  useEffect(() => {
+    if (!email || !verificationToken || verified) return
+    let stopped = false
+    const check = async () => {
+      if (document.visibilityState === "hidden") return
+      try {
+        const answer = await syncVerification(email, verificationToken)
+        if (!stopped && answer.verified) setVerified(true)
+      } catch {
+        // A check that fails (offline, rate limited) just waits for the next one.
+      }
+    }
+    const timer = setInterval(() => void check(), VERIFICATION_CHECK_INTERVAL_SECONDS * 1000)
+    const onVisible = () => void check()
+    document.addEventListener("visibilitychange", onVisible)
+    window.addEventListener("focus", onVisible)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+      document.removeEventListener("visibilitychange", onVisible)
+      window.removeEventListener("focus", onVisible)
+    }
+  }, [email, verificationToken, verified])
+
+  return verified
+}
