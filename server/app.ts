@@ -13,8 +13,9 @@ import { extensionSessionRoutes } from "./auth/extension-session"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
-import { feedbackRoutes } from "./feedback/routes"
+import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
 import { registerErrorHandling } from "./http/errors"
+import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
@@ -33,6 +34,10 @@ export interface AppDependencies {
   analyze?: AnalyzeRoutesOptions
   /** The feedback feature flags; FEATURE_FLAGS.feedback unless a test switches them. */
   feedbackFlags?: FeedbackFlags
+  /** Where log lines go instead of standard output: tests read them. */
+  logStream?: { write(line: string): void }
+  /** Mail limits of the feedback form; tests lower them. */
+  feedbackLimits?: Partial<FeedbackLimits>
 }
 
 declare module "fastify" {
@@ -68,7 +73,12 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const clock = dependencies.clock ?? Date.now
   const startedAt = clock()
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
+      serializers: { req: serializeRequest },
+      ...(dependencies.logStream ? { stream: dependencies.logStream } : {})
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024
   })
@@ -109,7 +119,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
-  await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback })
+  await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

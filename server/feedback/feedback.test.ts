@@ -3,7 +3,7 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
+import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
 
 import { signedInUser } from "../analyze/test-support"
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
@@ -93,7 +93,10 @@ describe("POST /api/feedback", () => {
     const mail = (await readOutbox(subject.dataDir)).at(-1)!
     expect(mail.to).toBe(valid.email)
     expect(mail.subject).toMatch(/received your feedback/)
-    expect(mail.text).toContain(`> ${valid.message}`)
+    // Anyone may name any address: the confirmation carries none of the sender's words.
+    expect(mail.text).toContain("Thank you for your feedback.")
+    expect(mail.text).not.toContain(valid.message)
+    expect(mail.text).not.toContain("side panel")
 
     const [pngUrl, jpegUrl] = created.body.data.images as string[]
     expect(pngUrl).toMatch(/^\/api\/feedback\/images\/[0-9a-f]{32}\.png$/)
@@ -343,6 +346,47 @@ describe("feature flags", () => {
       expect(await readOutbox(off.dataDir)).toEqual([])
     } finally {
       await off.close()
+    }
+  })
+})
+
+describe("confirmation e-mails", () => {
+  it("go at most 3 times per address an hour, even to 20 submissions at once; every submission is still stored", async () => {
+    const address = "burst-target@example.com"
+    const before = await storedState()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => submit({ email: index % 2 ? address : address.toUpperCase(), message: `Spam attempt number ${index}.` }))
+    )
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
+    expect((await storedState()).feedback).toBe(before.feedback + 20)
+    const sent = (await readOutbox(subject.dataDir)).filter((mail) => mail.to.toLowerCase() === address)
+    expect(sent).toHaveLength(FEEDBACK_CONFIRMATIONS_PER_ADDRESS)
+  })
+
+  it("go at most the server's hourly number in all, and again once the hour has passed", async () => {
+    let now = Date.parse("2026-03-01T10:00:00Z")
+    const logLines: string[] = []
+    const limited = await startTestApp(
+      { LOG_LEVEL: "info" },
+      { clock: () => now, feedbackLimits: { confirmationsPerServer: 5 }, logStream: { write: (line: string) => void logLines.push(line) } }
+    )
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => submit({ email: `reader${index}@example.com`, message: `Feedback number ${index} here.` }, [], limited))
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
+      expect(await readOutbox(limited.dataDir)).toHaveLength(5)
+      expect((await storedState(limited)).feedback).toBe(20)
+      const skipped = logLines.filter((line) => line.includes("feedback confirmation not sent"))
+      expect(skipped).toHaveLength(15)
+      // At info level the skipped recipients are not named.
+      expect(logLines.join("")).not.toMatch(/reader\d+@example\.com/)
+
+      now += 60 * 60_000
+      expect((await submit({ email: "later@example.com", message: "An hour later, one more." }, [], limited)).status).toBe(201)
+      expect((await readOutbox(limited.dataDir)).map((mail) => mail.to)).toContain("later@example.com")
+    } finally {
+      await limited.close()
     }
   })
 })

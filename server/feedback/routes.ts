@@ -17,7 +17,12 @@ import {
   IMAGE_SIGNATURE_BYTES,
   type FeedbackFlags
 } from "~core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/limits"
+import {
+  FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
+  FEEDBACK_CONFIRMATIONS_PER_SERVER,
+  FEEDBACK_MAX_IMAGE_BYTES,
+  FEEDBACK_MAX_IMAGES
+} from "~core/limits"
 
 import { requireAdmin } from "../auth/authenticate"
 import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
@@ -33,10 +38,25 @@ import {
   setFeedbackStatus,
   storedImageNames
 } from "./feedback-service"
+import { ConfirmationLimit } from "./confirmation-limit"
 import { FeedbackImageStore, type StagedImage } from "./image-store"
+
+export interface FeedbackLimits {
+  /** Confirmation e-mails per recipient address per hour. */
+  confirmationsPerAddress: number
+  /** Confirmation e-mails per hour from the whole server. */
+  confirmationsPerServer: number
+}
+
+export const DEFAULT_FEEDBACK_LIMITS: FeedbackLimits = {
+  confirmationsPerAddress: FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
+  confirmationsPerServer: FEEDBACK_CONFIRMATIONS_PER_SERVER
+}
 
 export interface FeedbackRoutesOptions {
   flags: FeedbackFlags
+  /** Tests lower them; DEFAULT_FEEDBACK_LIMITS otherwise. */
+  limits?: Partial<FeedbackLimits>
 }
 
 /** Per IP: enough for people, too few to fill the disk. */
@@ -159,8 +179,10 @@ async function drain(part: MultipartFile): Promise<void> {
 const feedbackNotFound = () => notFound("This feedback does not exist.")
 
 /** POST /api/feedback (anyone) and the admin calls that list, read, answer, close and delete feedback. */
-export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRoutesOptions): Promise<void> {
+export async function feedbackRoutes(app: FastifyInstance, { flags, limits: overrides }: FeedbackRoutesOptions): Promise<void> {
+  const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
   const db = app.database.db
+  const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.clock)
   const store = new FeedbackImageStore(app.config.dataDir)
   await store.prepare(() => storedImageNames(db))
 
@@ -192,7 +214,16 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
       await store.remove(images.map((image) => image.fileName))
       throw error
     }
-    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ message: feedback.message, imageCount: feedback.images.length }), "feedback confirmation")
+    if (flags.emailNotifications) {
+      const refusedBy = confirmations.take(feedback.email)
+      if (refusedBy) {
+        // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
+        request.log.info({ feedbackId: feedback.id, limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")
+        request.log.debug({ feedbackId: feedback.id, to: feedback.email }, "recipient of the skipped feedback confirmation")
+      } else {
+        await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ imageCount: feedback.images.length }), "feedback confirmation")
+      }
+    }
     return reply.status(201).send(ok(feedback))
   })
 
