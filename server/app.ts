@@ -16,6 +16,7 @@ import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
 import { registerErrorHandling } from "./http/errors"
 import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
+import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
@@ -34,9 +35,11 @@ export interface AppDependencies {
   analyze?: AnalyzeRoutesOptions
   /** The feedback feature flags; FEATURE_FLAGS.feedback unless a test switches them. */
   feedbackFlags?: FeedbackFlags
+  /** How long a request may take to arrive; tests shorten it. */
+  requestTimeouts?: Partial<RequestTimeouts>
   /** Where log lines go instead of standard output: tests read them. */
   logStream?: { write(line: string): void }
-  /** Mail limits of the feedback form; tests lower them. */
+  /** Mail, body and disk limits of the feedback form; tests lower them. */
   feedbackLimits?: Partial<FeedbackLimits>
 }
 
@@ -73,6 +76,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const clock = dependencies.clock ?? Date.now
   const startedAt = clock()
   const app = Fastify({
+    ...requestTimeoutOptions({ ...DEFAULT_REQUEST_TIMEOUTS, ...dependencies.requestTimeouts }),
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },

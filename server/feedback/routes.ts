@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs"
 
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
-import type { FastifyInstance, FastifyRequest } from "fastify"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
@@ -25,6 +25,7 @@ import {
 } from "~core/limits"
 
 import { requireAdmin } from "../auth/authenticate"
+import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { deliverMail } from "../mail/mailer"
@@ -41,16 +42,25 @@ import {
 import { ConfirmationLimit } from "./confirmation-limit"
 import { FeedbackImageStore, type StagedImage } from "./image-store"
 
+/** A field far above the message's 1000 characters is cut by the parser and refused. */
+const FIELD_SIZE_LIMIT = 16 * 1024
+const FIELD_COUNT_LIMIT = 8
+/** Every image and field at its limit, and room for part headers and boundaries: no real form is larger. */
+export const FEEDBACK_BODY_LIMIT = FEEDBACK_MAX_IMAGES * FEEDBACK_MAX_IMAGE_BYTES + FIELD_COUNT_LIMIT * FIELD_SIZE_LIMIT + 64 * 1024
+
 export interface FeedbackLimits {
   /** Confirmation e-mails per recipient address per hour. */
   confirmationsPerAddress: number
   /** Confirmation e-mails per hour from the whole server. */
   confirmationsPerServer: number
+  /** The whole multipart body, declared or streamed. */
+  bodyBytes: number
 }
 
 export const DEFAULT_FEEDBACK_LIMITS: FeedbackLimits = {
   confirmationsPerAddress: FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
-  confirmationsPerServer: FEEDBACK_CONFIRMATIONS_PER_SERVER
+  confirmationsPerServer: FEEDBACK_CONFIRMATIONS_PER_SERVER,
+  bodyBytes: FEEDBACK_BODY_LIMIT
 }
 
 export interface FeedbackRoutesOptions {
@@ -62,12 +72,16 @@ export interface FeedbackRoutesOptions {
 /** Per IP: enough for people, too few to fill the disk. */
 const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
 
-/** A field far above the message's 1000 characters is cut by the parser and refused. */
-const FIELD_SIZE_LIMIT = 16 * 1024
 const FILE_NAME_SHOWN_MAX = 120
 
 const refusal = (status: number, code: string, message: string) =>
   new ApiError(status, code, `${FEEDBACK_TEXTS.validationPrefix}: ${message}`, { details: [message] })
+
+/** The rest of an oversized body is not read: the connection closes after this answer. */
+function bodyTooLarge(reply: FastifyReply): ApiError {
+  reply.header("connection", "close")
+  return refusal(413, "PAYLOAD_TOO_LARGE", `The form is too large. Send at most ${FEEDBACK_MAX_IMAGES} images of up to 5MB each.`)
+}
 
 function displayName(name: string | undefined): string {
   // Control characters would garble the messages that quote the name.
@@ -191,9 +205,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     limits: {
       fileSize: FEEDBACK_MAX_IMAGE_BYTES,
       files: FEEDBACK_MAX_IMAGES,
-      fields: 8,
+      fields: FIELD_COUNT_LIMIT,
       fieldSize: FIELD_SIZE_LIMIT,
-      parts: FEEDBACK_MAX_IMAGES + 8,
+      parts: FEEDBACK_MAX_IMAGES + FIELD_COUNT_LIMIT,
       headerPairs: 50
     }
   })
@@ -202,9 +216,24 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     if (flags.emailNotifications) await deliverMail(app, { to, ...content }, what)
   }
 
-  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT }, async (request, reply) => {
+  // A body declared too large is refused before any of it is read.
+  const refuseDeclaredOversize = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (Number(request.headers["content-length"]) > limits.bodyBytes) throw bodyTooLarge(reply)
+  }
+
+  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT, onRequest: refuseDeclaredOversize }, async (request, reply) => {
     if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
-    const submission = await readSubmission(request, store, flags)
+    // A chunked body declares no length: it is counted as it arrives.
+    const cap = capRequestBody(request.raw, limits.bodyBytes)
+    let submission: Submission
+    try {
+      submission = await readSubmission(request, store, flags)
+    } catch (error) {
+      if (cap.exceeded) throw bodyTooLarge(reply)
+      throw error
+    } finally {
+      cap.release()
+    }
     // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
     const images = await store.commit(submission.staged)
     let feedback
