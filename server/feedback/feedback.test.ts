@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
 
 import { signedInUser } from "../analyze/test-support"
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { makeTempDir, readOutbox, startTestApp, type TestApp } from "../test-support"
+import { FeedbackImageStore } from "./image-store"
 
 const PNG = await fs.readFile(new URL("../../tests/fixtures/square-64.png", import.meta.url))
 /** A 1×1 GIF. */
@@ -387,6 +388,62 @@ describe("confirmation e-mails", () => {
       expect((await readOutbox(limited.dataDir)).map((mail) => mail.to)).toContain("later@example.com")
     } finally {
       await limited.close()
+    }
+  })
+})
+
+describe("the disk budget of uploads", () => {
+  it("never lets 20 parallel uploads pass it: the rest get 507 in the wrapper and leave nothing; deleting makes room", async () => {
+    const budget = 5 * PNG.length
+    const small = await startTestApp({}, { feedbackLimits: { diskBudgetBytes: budget } })
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => submit({ email: `disk${index}@example.com`, message: `Upload number ${index} with an image.` }, [{ name: `${index}.png`, type: "image/png", bytes: PNG }], small))
+      )
+      const accepted = answers.filter((answer) => answer.status === 201)
+      expect(accepted).toHaveLength(5)
+      for (const refused of answers.filter((answer) => answer.status !== 201)) {
+        expect(refused.status).toBe(507)
+        expect(refused.body).toEqual({
+          success: false,
+          error: { code: "INSUFFICIENT_STORAGE", message: "The server has no room for more images right now. Please send your feedback without images, or try again later." }
+        })
+      }
+      const state = await storedState(small)
+      expect(state).toMatchObject({ feedback: 5, images: 5, incoming: [] })
+      expect(state.stored).toHaveLength(5)
+
+      // Feedback without images still arrives.
+      expect((await submit(valid, [], small)).status).toBe(201)
+      expect((await submit(valid, [{ name: "more.png", type: "image/png", bytes: PNG }], small)).status).toBe(507)
+
+      const admin = await signedInUser(small.app)
+      await small.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
+      const removed = await small.app.inject({ method: "DELETE", url: `/api/feedback/${accepted[0]!.body.data.id}`, headers: { authorization: `Bearer ${admin.token}` } })
+      expect(removed.statusCode).toBe(200)
+      expect((await submit(valid, [{ name: "again.png", type: "image/png", bytes: PNG }], small)).status).toBe(201)
+    } finally {
+      await small.close()
+    }
+  })
+
+  it("counts the images already on disk when it starts", async () => {
+    const dataDir = await makeTempDir()
+    try {
+      const first = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      await first.prepare(async () => new Set())
+      const kept = "0123456789abcdef0123456789abcdef.png"
+      await fs.writeFile(path.join(first.dir, kept), Buffer.concat([PNG, PNG]))
+      await fs.writeFile(path.join(first.dir, "fedcba9876543210fedcba9876543210.png"), PNG)
+      const restarted = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      await restarted.prepare(async () => new Set([kept]))
+      expect(restarted.used).toBe(2 * PNG.length)
+      const staged = { tempPath: "", contentType: "image/png" as const, byteSize: 0, originalName: "a.png", reservedBytes: 0 }
+      expect(restarted.reserve(staged, PNG.length + 1)).toBe(false)
+      expect(restarted.reserve(staged, PNG.length)).toBe(true)
+      expect(restarted.used).toBe(3 * PNG.length)
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
     }
   })
 })

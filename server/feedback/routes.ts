@@ -40,7 +40,7 @@ import {
   storedImageNames
 } from "./feedback-service"
 import { ConfirmationLimit } from "./confirmation-limit"
-import { FeedbackImageStore, type StagedImage } from "./image-store"
+import { FEEDBACK_DISK_BUDGET_BYTES, FeedbackImageStore, type StagedImage } from "./image-store"
 
 /** A field far above the message's 1000 characters is cut by the parser and refused. */
 const FIELD_SIZE_LIMIT = 16 * 1024
@@ -55,12 +55,15 @@ export interface FeedbackLimits {
   confirmationsPerServer: number
   /** The whole multipart body, declared or streamed. */
   bodyBytes: number
+  /** All stored images together. */
+  diskBudgetBytes: number
 }
 
 export const DEFAULT_FEEDBACK_LIMITS: FeedbackLimits = {
   confirmationsPerAddress: FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
   confirmationsPerServer: FEEDBACK_CONFIRMATIONS_PER_SERVER,
-  bodyBytes: FEEDBACK_BODY_LIMIT
+  bodyBytes: FEEDBACK_BODY_LIMIT,
+  diskBudgetBytes: FEEDBACK_DISK_BUDGET_BYTES
 }
 
 export interface FeedbackRoutesOptions {
@@ -76,6 +79,10 @@ const FILE_NAME_SHOWN_MAX = 120
 
 const refusal = (status: number, code: string, message: string) =>
   new ApiError(status, code, `${FEEDBACK_TEXTS.validationPrefix}: ${message}`, { details: [message] })
+
+/** Not the sender's fault, so not a "Validation failed" refusal. */
+const noRoomForImages = () =>
+  new ApiError(507, "INSUFFICIENT_STORAGE", "The server has no room for more images right now. Please send your feedback without images, or try again later.")
 
 /** The rest of an oversized body is not read: the connection closes after this answer. */
 function bodyTooLarge(reply: FastifyReply): ApiError {
@@ -94,7 +101,7 @@ async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged
   const originalName = displayName(part.filename)
   const { tempPath, handle } = await store.openStagingFile()
   // Registered before the first await so a failure below never leaves the file behind.
-  const entry: StagedImage = { tempPath, contentType: "image/png", byteSize: 0, originalName }
+  const entry: StagedImage = { tempPath, contentType: "image/png", byteSize: 0, originalName, reservedBytes: 0 }
   staged.push(entry)
   let head = Buffer.alloc(0)
   let problem: ApiError | null = null
@@ -108,6 +115,10 @@ async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged
           problem = refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(originalName))
           continue
         }
+      }
+      if (!store.reserve(entry, chunk.length)) {
+        problem = noRoomForImages()
+        continue
       }
       await handle.write(chunk)
     }
@@ -197,7 +208,7 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
   const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
   const db = app.database.db
   const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.clock)
-  const store = new FeedbackImageStore(app.config.dataDir)
+  const store = new FeedbackImageStore(app.config.dataDir, limits.diskBudgetBytes)
   await store.prepare(() => storedImageNames(db))
 
   await app.register(multipart, {
