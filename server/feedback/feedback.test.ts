@@ -12,8 +12,20 @@ import { FeedbackImageStore } from "./image-store"
 const PNG = await fs.readFile(new URL("../../tests/fixtures/square-64.png", import.meta.url))
 /** A 1×1 GIF. */
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
-/** JPEG's signature and filler: the server looks at the leading bytes only. */
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]), Buffer.alloc(300, 7)])
+/** A JPEG's header: the signature, a JFIF segment and a frame header (2 × 2 pixels), then filler: the server reads headers only. */
+function jpegDeclaring(width: number, height: number): Buffer {
+  const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+  const frame = [0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+  return Buffer.concat([Buffer.from([0xff, 0xd8, ...jfif, ...frame]), Buffer.alloc(300, 7)])
+}
+const JPEG = jpegDeclaring(2, 2)
+/** The PNG fixture with its IHDR rewritten to declare another size. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const png = Buffer.from(PNG)
+  png.writeUInt32BE(width, 16)
+  png.writeUInt32BE(height, 20)
+  return png
+}
 
 interface Upload {
   name: string
@@ -106,20 +118,25 @@ describe("POST /api/feedback", () => {
     expect(image.status).toBe(200)
     expect(image.response.headers["content-type"]).toBe("image/png")
     expect(image.response.headers["x-content-type-options"]).toBe("nosniff")
+    // Opened directly, the file downloads and runs nowhere.
+    expect(image.response.headers["content-disposition"]).toBe(`attachment; filename="${pngUrl!.split("/").pop()}"`)
+    expect(image.response.headers["content-security-policy"]).toBe("sandbox; default-src 'none'")
     expect(image.response.rawPayload.equals(PNG)).toBe(true)
     expect((await call("GET", jpegUrl!, adminToken)).response.headers["content-type"]).toBe("image/jpeg")
     expect((await call("GET", "/api/feedback/images/..%2F..%2Fdb", adminToken)).status).toBe(404)
     expect((await call("GET", "/api/feedback/images/0123456789abcdef0123456789abcdef.png", adminToken)).status).toBe(404)
   })
 
-  it("accepts a GIF and an image of exactly 5 MB, and no image at all", async () => {
+  it("accepts a GIF, an image of exactly 5 MB, one of exactly 40 megapixels, and no image at all", async () => {
     const fiveMegabytes = Buffer.concat([PNG, Buffer.alloc(FEEDBACK_MAX_IMAGE_BYTES - PNG.length)])
     const created = await submit(valid, [
       { name: "anim.gif", type: "image/gif", bytes: GIF },
-      { name: "big.png", type: "image/png", bytes: fiveMegabytes }
+      { name: "big.png", type: "image/png", bytes: fiveMegabytes },
+      { name: "wide.png", type: "image/png", bytes: pngDeclaring(8000, 5000) },
+      { name: "tall.jpg", type: "image/jpeg", bytes: jpegDeclaring(5000, 8000) }
     ])
     expect(created.status).toBe(201)
-    expect(created.body.data.images).toHaveLength(2)
+    expect(created.body.data.images).toHaveLength(4)
     expect((await submit({ ...valid, message: "  Just text, ten+ chars  " })).body.data.message).toBe("Just text, ten+ chars")
   })
 
@@ -147,6 +164,25 @@ describe("POST /api/feedback", () => {
       () => submit(valid, [{ name: "ok.png", type: "image/png", bytes: PNG }, { name: "notes.png", type: "image/png", bytes: Buffer.from("just some text, not a picture") }]),
       400,
       "notes.png is not a valid image file. Please select JPG, PNG, or GIF files."
+    ],
+    [
+      "a PNG declaring more than 40 megapixels",
+      () => submit(valid, [{ name: "ok.png", type: "image/png", bytes: PNG }, { name: "bomb.png", type: "image/png", bytes: pngDeclaring(8000, 5001) }]),
+      400,
+      "bomb.png is too large: 8000 × 5001 pixels. Maximum 40 megapixels."
+    ],
+    ["a JPEG declaring more than 40 megapixels", () => submit(valid, [{ name: "bomb.jpg", type: "image/jpeg", bytes: jpegDeclaring(65535, 65535) }]), 400, "bomb.jpg is too large: 65535 × 65535 pixels. Maximum 40 megapixels."],
+    [
+      "a GIF declaring more than 40 megapixels",
+      () => submit(valid, [{ name: "bomb.gif", type: "image/gif", bytes: Buffer.concat([GIF.subarray(0, 6), Buffer.from([0xff, 0xff, 0xff, 0xff]), GIF.subarray(10)]) }]),
+      400,
+      "bomb.gif is too large: 65535 × 65535 pixels. Maximum 40 megapixels."
+    ],
+    [
+      "a JPEG signature without a frame header",
+      () => submit(valid, [{ name: "fake.jpg", type: "image/jpeg", bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.alloc(300, 7)]) }]),
+      400,
+      "fake.jpg is not a valid image file. Please select JPG, PNG, or GIF files."
     ],
     ["an SVG", () => submit(valid, [{ name: "logo.svg", type: "image/svg+xml", bytes: svg }]), 400, "logo.svg is not a valid image file. Please select JPG, PNG, or GIF files."],
     ["a tiny file", () => submit(valid, [{ name: "x.gif", type: "image/gif", bytes: Buffer.from("GIF") }]), 400, "x.gif is not a valid image file. Please select JPG, PNG, or GIF files."],

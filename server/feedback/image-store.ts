@@ -92,10 +92,10 @@ export class FeedbackImageStore {
     this.usedBytes = used
   }
 
-  /** A new staging file, opened for writing; the caller writes, syncs and closes it. */
+  /** A new staging file, opened for writing and for reading its header back; the caller writes, syncs and closes it. */
   async openStagingFile(): Promise<{ tempPath: string; handle: fs.FileHandle }> {
     const tempPath = path.join(this.staging, randomUUID())
-    return { tempPath, handle: await fs.open(tempPath, "wx", 0o600) }
+    return { tempPath, handle: await fs.open(tempPath, "wx+", 0o600) }
   }
 
   /** Deletes staging files and gives their bytes back. */

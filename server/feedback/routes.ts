@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
@@ -15,7 +16,8 @@ import {
   feedbackTextProblem,
   feedbackUpdateSchema,
   IMAGE_SIGNATURE_BYTES,
-  type FeedbackFlags
+  type FeedbackFlags,
+  type FeedbackImageType
 } from "~core/feedback"
 import {
   FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
@@ -40,6 +42,7 @@ import {
   storedImageNames
 } from "./feedback-service"
 import { ConfirmationLimit } from "./confirmation-limit"
+import { FEEDBACK_MAX_IMAGE_PIXELS, imageDimensions } from "./image-dimensions"
 import { FEEDBACK_DISK_BUDGET_BYTES, FeedbackImageStore, type StagedImage } from "./image-store"
 
 /** A field far above the message's 1000 characters is cut by the parser and refused. */
@@ -96,6 +99,22 @@ function displayName(name: string | undefined): string {
   return Array.from(trimmed).slice(0, FILE_NAME_SHOWN_MAX).join("")
 }
 
+/** Refuses an image whose header cannot be read or declares more than FEEDBACK_MAX_IMAGE_PIXELS. */
+async function pixelProblem(type: FeedbackImageType, handle: FileHandle, name: string): Promise<ApiError | null> {
+  const dimensions = await imageDimensions(type, async (position, length) => {
+    const buffer = Buffer.alloc(length)
+    const { bytesRead } = await handle.read(buffer, 0, length, position)
+    return buffer.subarray(0, bytesRead)
+  })
+  if (!dimensions) return refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(name))
+  if (dimensions.width * dimensions.height <= FEEDBACK_MAX_IMAGE_PIXELS) return null
+  return refusal(
+    400,
+    "INVALID_IMAGE",
+    `${name} is too large: ${dimensions.width} × ${dimensions.height} pixels. Maximum ${FEEDBACK_MAX_IMAGE_PIXELS / 1_000_000} megapixels.`
+  )
+}
+
 /** Writes one uploaded file to staging, flushed to disk, checking its size and its leading bytes. */
 async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged: StagedImage[]): Promise<ApiError | null> {
   const originalName = displayName(part.filename)
@@ -125,6 +144,7 @@ async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged
     if (!problem && part.file.truncated) problem = refusal(413, "IMAGE_TOO_LARGE", FEEDBACK_TEXTS.tooLarge(originalName))
     const type = detectFeedbackImageType(head)
     if (!problem && !type) problem = refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(originalName))
+    if (!problem && type) problem = await pixelProblem(type, handle, originalName)
     if (!problem && type) {
       entry.contentType = type
       await handle.sync()
@@ -290,7 +310,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       .header("content-type", row.content_type)
       .header("content-length", row.byte_size)
       .header("x-content-type-options", "nosniff")
-      .header("content-disposition", "inline")
+      // Opened on its own, an uploaded file is a download in a sandbox, never a page of our origin. The generated name has nothing to escape.
+      .header("content-disposition", `attachment; filename="${request.params.name}"`)
+      .header("content-security-policy", "sandbox; default-src 'none'")
       .header("cache-control", "private, max-age=3600")
       .send(createReadStream(file))
   })
