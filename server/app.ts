@@ -13,10 +13,12 @@ import { extensionSessionRoutes } from "./auth/extension-session"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
-import { feedbackRoutes } from "./feedback/routes"
+import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
 import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
 import { registerErrorHandling } from "./http/errors"
+import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
 import { memoryRateLimitStoreOn } from "./http/rate-limit"
+import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { policyRoutes } from "./policy/routes"
@@ -36,6 +38,12 @@ export interface AppDependencies {
   analyze?: AnalyzeRoutesOptions
   /** The feedback feature flags; FEATURE_FLAGS.feedback unless a test switches them. */
   feedbackFlags?: FeedbackFlags
+  /** How long a request may take to arrive; tests shorten it. */
+  requestTimeouts?: Partial<RequestTimeouts>
+  /** Where log lines go instead of standard output: tests read them. */
+  logStream?: { write(line: string): void }
+  /** Mail, body and disk limits of the feedback form; tests lower them. */
+  feedbackLimits?: Partial<FeedbackLimits>
 }
 
 declare module "fastify" {
@@ -71,7 +79,13 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const clock = dependencies.clock ?? Date.now
   const startedAt = clock()
   const app = Fastify({
-    logger: { level: config.logLevel },
+    ...requestTimeoutOptions({ ...DEFAULT_REQUEST_TIMEOUTS, ...dependencies.requestTimeouts }),
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
+      serializers: { req: serializeRequest },
+      ...(dependencies.logStream ? { stream: dependencies.logStream } : {})
+    },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024
   })
@@ -119,7 +133,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
-  await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback })
+  await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

@@ -77,11 +77,17 @@ describe("loadConfig", () => {
     [{ TOKEN_SECRET: "short" }, /^TOKEN_SECRET must be at least 32 characters long \(value hidden\)$/],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL must be one of/],
     [{ NODE_ENV: "staging" }, /^NODE_ENV must be development, production or test/],
-    [{ NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/]
+    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/],
+    [{ NODE_ENV: "production" }, /^SMTP_URL must be set in production: without it e-mails .* never reach anyone$/],
+    [{ NODE_ENV: "production", SMTP_URL: " " }, /^SMTP_URL must be set in production/]
   ])("refuses %o with a message naming the variable", (env, expected) => {
     const problems = problemsOf(env)
     expect(problems).toHaveLength(1)
     expect(problems[0]).toMatch(expected)
+  })
+
+  it("starts in production with SMTP_URL", () => {
+    expect(loadConfig({ NODE_ENV: "production", SMTP_URL: "smtps://user:pw@smtp.example.com:465" }).smtpUrl).toBe("smtps://user:pw@smtp.example.com:465")
   })
 
   it("reports every bad variable at once", () => {

@@ -121,6 +121,13 @@ const environmentSchema = z
         message: "must be set together with ADMIN_EMAIL and ADMIN_PASSWORD"
       })
     }
+    if (env.NODE_ENV === "production" && !env.SMTP_URL) {
+      context.addIssue({
+        code: "custom",
+        path: ["SMTP_URL"],
+        message: "must be set in production: without it e-mails (with their sign-in and reset links) are only written to files in DATA_DIR/outbox and never reach anyone"
+      })
+    }
     if (env.NODE_ENV === "production" && env.FIREBASE_AUTH_EMULATOR_HOST) {
       context.addIssue({
         code: "custom",

@@ -1,8 +1,11 @@
+import { Readable } from "node:stream"
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "~core/vqa"
 
 import { startTestApp, type TestApp } from "../test-support"
+import { FAILED_IMAGE_FETCH_WINDOW_MS, MAX_FAILED_IMAGE_FETCHES } from "./routes"
 import {
   completion,
   PNG_1PX,
@@ -217,6 +220,29 @@ describe("sign-in and configuration", () => {
     const response = await subject.app.inject({ method: "GET", url: "/api/analyze/usage" })
     expect(response.statusCode).toBe(401)
     expect(provider.requests.length).toBe(before)
+  })
+
+  it("refuses an anonymous question before reading its body, however large it is declared", async () => {
+    const declared = 10 * 1024 * 1024
+    const chunk = Buffer.alloc(64 * 1024, 0x20)
+    let produced = 0
+    // A body that is produced only as fast as the server reads it.
+    const body = new Readable({
+      read() {
+        if (produced >= declared) return void this.push(null)
+        produced += chunk.length
+        this.push(chunk)
+      }
+    })
+    const response = await subject.app.inject({
+      method: "POST",
+      url: "/api/analyze/ask",
+      headers: { "content-type": "application/json", "content-length": String(declared) },
+      payload: body
+    })
+    expect(response.statusCode).toBe(401)
+    expect(response.json().error.code).toBe("UNAUTHORIZED")
+    expect(produced).toBeLessThan(declared / 10)
   })
 
   describe("through buildApp", () => {
@@ -468,7 +494,10 @@ describe("image URLs", () => {
       "https://user:secret@example.com/a.png",
       "not a url"
     ]
-    for (const url of urls) {
+    for (const [index, url] of urls.entries()) {
+      // A fresh caller every few URLs: failed URLs count toward a per-user limit, tested below.
+      const caller = index % 10 === 0 ? await signedInUser(subject.app) : null
+      if (caller) Object.assign(user, caller)
       const { status, body } = await ask(user.token, question({ image: { url } }))
       expect(status, url).toBe(400)
       expect(body.error.code, url).toBe("URL_NOT_ALLOWED")
@@ -476,6 +505,38 @@ describe("image URLs", () => {
     expect(imageHost.requests).toHaveLength(0)
     expect(provider.requests.length).toBe(before)
     expect((await usage(user.token)).body.data.used).toBe(0)
+  })
+
+  it(`stops a user after ${MAX_FAILED_IMAGE_FETCHES} failed image URLs in ${FAILED_IMAGE_FETCH_WINDOW_MS / 60_000} minutes, even sent all at once`, async () => {
+    imageHost.handle((request, response) => {
+      response.writeHead(request.url === "/a.png" ? 200 : 404, { "content-type": "image/png" })
+      response.end(request.url === "/a.png" ? PNG_1PX : undefined)
+    })
+    const prober = await signedInUser(loopback.app, "pro")
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => ask(prober.token, question({ image: { url: `${imageHost.url}/missing-${index}.png` } }), loopback))
+    )
+    const codes = answers.map((answer) => answer.body.error.code)
+    expect(codes.filter((code) => code === "IMAGE_FETCH_FAILED")).toHaveLength(MAX_FAILED_IMAGE_FETCHES)
+    const limited = answers.filter((answer) => answer.body.error.code === "RATE_LIMIT_EXCEEDED")
+    expect(limited).toHaveLength(30 - MAX_FAILED_IMAGE_FETCHES)
+    expect(limited[0]!.status).toBe(429)
+    expect(limited[0]!.body.error.retryAfter).toBeGreaterThan(0)
+    expect(limited[0]!.body.error.message).toMatch(/^Too many image URLs could not be downloaded \(or are still downloading\)\. Please wait \d+ minutes?/)
+    expect(imageHost.requests.filter((request) => request.url!.startsWith("/missing-"))).toHaveLength(MAX_FAILED_IMAGE_FETCHES)
+    // Until the window has passed even a good URL is refused; an uploaded image still works.
+    expect((await ask(prober.token, question({ image: { url: `${imageHost.url}/a.png` } }), loopback)).status).toBe(429)
+    expect((await ask(prober.token, question(), loopback)).status).toBe(200)
+
+    // A successful download gives its place back: more of them than the limit, 15 at a time, all go through.
+    const other = await signedInUser(loopback.app, "pro")
+    for (let round = 0; round < 2; round++) {
+      const good = await Promise.all(Array.from({ length: 15 }, () => ask(other.token, question({ image: { url: `${imageHost.url}/a.png` } }), loopback)))
+      expect(good.map((answer) => answer.status)).toEqual(Array(15).fill(200))
+    }
+
+    now += FAILED_IMAGE_FETCH_WINDOW_MS
+    expect((await ask(prober.token, question({ image: { url: `${imageHost.url}/a.png` } }), loopback)).status).toBe(200)
   })
 
   describe("downloading (loopback allowed by the test-only option)", () => {

@@ -15,6 +15,7 @@ import {
 
 import { requireUser } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
+import { SlidingWindowCounter } from "../http/sliding-window"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
 import { askVisionModel } from "./provider"
 import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
@@ -23,6 +24,12 @@ import { fetchImageBytes } from "./ssrf"
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000
 export const DEFAULT_IMAGE_FETCH_TIMEOUT_MS = 10_000
 export const MAX_IMAGE_REDIRECTS = 3
+/**
+ * Failed image URLs per user per window: every download our server attempts for a caller costs us and
+ * probes someone else's host, so a caller who keeps naming URLs that fail is stopped for a while.
+ */
+export const MAX_FAILED_IMAGE_FETCHES = 20
+export const FAILED_IMAGE_FETCH_WINDOW_MS = 10 * 60_000
 
 export interface AnalyzeRoutesOptions {
   /** How long the vision model may take to answer; 30 s by default. */
@@ -46,6 +53,30 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
   const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
   const allowLoopback = options.allowLoopbackImageUrls === true
+  const failedFetches = new SlidingWindowCounter(MAX_FAILED_IMAGE_FETCHES, FAILED_IMAGE_FETCH_WINDOW_MS, app.clock)
+
+  /**
+   * Downloads a caller's image URL. The attempt is counted as a failure before it starts, so parallel
+   * requests cannot all pass the limit, and taken back once the image arrived: a user has at most
+   * MAX_FAILED_IMAGE_FETCHES downloads failed or still running in the window.
+   */
+  const downloadImage = async (userId: string, url: string): Promise<string> => {
+    if (!failedFetches.take(userId)) {
+      const retryAfter = failedFetches.retryAfterSeconds(userId)
+      const minutes = Math.ceil(retryAfter / 60)
+      throw new ApiError(
+        429,
+        "RATE_LIMIT_EXCEEDED",
+        `Too many image URLs could not be downloaded (or are still downloading). Please wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again, or upload the image instead.`,
+        { retryAfter }
+      )
+    }
+    const dataUrl = toImageDataUrl(
+      await fetchImageBytes(url, { allowLoopback, timeoutMs: imageFetchTimeoutMs, maxBytes: MAX_IMAGE_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS })
+    )
+    failedFetches.release(userId)
+    return dataUrl
+  }
 
   app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => {
     const user = request.auth!.user
@@ -59,7 +90,8 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   app.post(
     "/api/analyze/ask",
     {
-      preHandler: requireUser,
+      // Before the body is read: an anonymous caller must not make us receive and parse up to ASK_BODY_LIMIT bytes.
+      onRequest: requireUser,
       bodyLimit: ASK_BODY_LIMIT,
       // A body too large to parse can only be an oversized image: answer it like one.
       errorHandler: (error: FastifyError) => {
@@ -84,17 +116,7 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
       // Refuse early, before downloading anything, when the month's quota is already spent.
       if (limit !== null && (await usedThisMonth(db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
 
-      const imageDataUrl =
-        "dataUrl" in input.image
-          ? imageFromDataUrl(input.image.dataUrl)
-          : toImageDataUrl(
-              await fetchImageBytes(input.image.url, {
-                allowLoopback,
-                timeoutMs: imageFetchTimeoutMs,
-                maxBytes: MAX_IMAGE_BYTES,
-                maxRedirects: MAX_IMAGE_REDIRECTS
-              })
-            )
+      const imageDataUrl = "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : await downloadImage(user.id, input.image.url)
 
       const now = app.clock()
       const reservation = await reserveRequest(db, user.id, limit, now)

@@ -3,16 +3,29 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
+import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
 
 import { signedInUser } from "../analyze/test-support"
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { makeTempDir, readOutbox, startTestApp, type TestApp } from "../test-support"
+import { FeedbackImageStore } from "./image-store"
 
 const PNG = await fs.readFile(new URL("../../tests/fixtures/square-64.png", import.meta.url))
 /** A 1×1 GIF. */
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
-/** JPEG's signature and filler: the server looks at the leading bytes only. */
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]), Buffer.alloc(300, 7)])
+/** A JPEG's header: the signature, a JFIF segment and a frame header (2 × 2 pixels), then filler: the server reads headers only. */
+function jpegDeclaring(width: number, height: number): Buffer {
+  const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+  const frame = [0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+  return Buffer.concat([Buffer.from([0xff, 0xd8, ...jfif, ...frame]), Buffer.alloc(300, 7)])
+}
+const JPEG = jpegDeclaring(2, 2)
+/** The PNG fixture with its IHDR rewritten to declare another size. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const png = Buffer.from(PNG)
+  png.writeUInt32BE(width, 16)
+  png.writeUInt32BE(height, 20)
+  return png
+}
 
 interface Upload {
   name: string
@@ -93,7 +106,10 @@ describe("POST /api/feedback", () => {
     const mail = (await readOutbox(subject.dataDir)).at(-1)!
     expect(mail.to).toBe(valid.email)
     expect(mail.subject).toMatch(/received your feedback/)
-    expect(mail.text).toContain(`> ${valid.message}`)
+    // Anyone may name any address: the confirmation carries none of the sender's words.
+    expect(mail.text).toContain("Thank you for your feedback.")
+    expect(mail.text).not.toContain(valid.message)
+    expect(mail.text).not.toContain("side panel")
 
     const [pngUrl, jpegUrl] = created.body.data.images as string[]
     expect(pngUrl).toMatch(/^\/api\/feedback\/images\/[0-9a-f]{32}\.png$/)
@@ -102,20 +118,25 @@ describe("POST /api/feedback", () => {
     expect(image.status).toBe(200)
     expect(image.response.headers["content-type"]).toBe("image/png")
     expect(image.response.headers["x-content-type-options"]).toBe("nosniff")
+    // Opened directly, the file downloads and runs nowhere.
+    expect(image.response.headers["content-disposition"]).toBe(`attachment; filename="${pngUrl!.split("/").pop()}"`)
+    expect(image.response.headers["content-security-policy"]).toBe("sandbox; default-src 'none'")
     expect(image.response.rawPayload.equals(PNG)).toBe(true)
     expect((await call("GET", jpegUrl!, adminToken)).response.headers["content-type"]).toBe("image/jpeg")
     expect((await call("GET", "/api/feedback/images/..%2F..%2Fdb", adminToken)).status).toBe(404)
     expect((await call("GET", "/api/feedback/images/0123456789abcdef0123456789abcdef.png", adminToken)).status).toBe(404)
   })
 
-  it("accepts a GIF and an image of exactly 5 MB, and no image at all", async () => {
+  it("accepts a GIF, an image of exactly 5 MB, one of exactly 40 megapixels, and no image at all", async () => {
     const fiveMegabytes = Buffer.concat([PNG, Buffer.alloc(FEEDBACK_MAX_IMAGE_BYTES - PNG.length)])
     const created = await submit(valid, [
       { name: "anim.gif", type: "image/gif", bytes: GIF },
-      { name: "big.png", type: "image/png", bytes: fiveMegabytes }
+      { name: "big.png", type: "image/png", bytes: fiveMegabytes },
+      { name: "wide.png", type: "image/png", bytes: pngDeclaring(8000, 5000) },
+      { name: "tall.jpg", type: "image/jpeg", bytes: jpegDeclaring(5000, 8000) }
     ])
     expect(created.status).toBe(201)
-    expect(created.body.data.images).toHaveLength(2)
+    expect(created.body.data.images).toHaveLength(4)
     expect((await submit({ ...valid, message: "  Just text, ten+ chars  " })).body.data.message).toBe("Just text, ten+ chars")
   })
 
@@ -143,6 +164,25 @@ describe("POST /api/feedback", () => {
       () => submit(valid, [{ name: "ok.png", type: "image/png", bytes: PNG }, { name: "notes.png", type: "image/png", bytes: Buffer.from("just some text, not a picture") }]),
       400,
       "notes.png is not a valid image file. Please select JPG, PNG, or GIF files."
+    ],
+    [
+      "a PNG declaring more than 40 megapixels",
+      () => submit(valid, [{ name: "ok.png", type: "image/png", bytes: PNG }, { name: "bomb.png", type: "image/png", bytes: pngDeclaring(8000, 5001) }]),
+      400,
+      "bomb.png is too large: 8000 × 5001 pixels. Maximum 40 megapixels."
+    ],
+    ["a JPEG declaring more than 40 megapixels", () => submit(valid, [{ name: "bomb.jpg", type: "image/jpeg", bytes: jpegDeclaring(65535, 65535) }]), 400, "bomb.jpg is too large: 65535 × 65535 pixels. Maximum 40 megapixels."],
+    [
+      "a GIF declaring more than 40 megapixels",
+      () => submit(valid, [{ name: "bomb.gif", type: "image/gif", bytes: Buffer.concat([GIF.subarray(0, 6), Buffer.from([0xff, 0xff, 0xff, 0xff]), GIF.subarray(10)]) }]),
+      400,
+      "bomb.gif is too large: 65535 × 65535 pixels. Maximum 40 megapixels."
+    ],
+    [
+      "a JPEG signature without a frame header",
+      () => submit(valid, [{ name: "fake.jpg", type: "image/jpeg", bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.alloc(300, 7)]) }]),
+      400,
+      "fake.jpg is not a valid image file. Please select JPG, PNG, or GIF files."
     ],
     ["an SVG", () => submit(valid, [{ name: "logo.svg", type: "image/svg+xml", bytes: svg }]), 400, "logo.svg is not a valid image file. Please select JPG, PNG, or GIF files."],
     ["a tiny file", () => submit(valid, [{ name: "x.gif", type: "image/gif", bytes: Buffer.from("GIF") }]), 400, "x.gif is not a valid image file. Please select JPG, PNG, or GIF files."],
@@ -343,6 +383,103 @@ describe("feature flags", () => {
       expect(await readOutbox(off.dataDir)).toEqual([])
     } finally {
       await off.close()
+    }
+  })
+})
+
+describe("confirmation e-mails", () => {
+  it("go at most 3 times per address an hour, even to 20 submissions at once; every submission is still stored", async () => {
+    const address = "burst-target@example.com"
+    const before = await storedState()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => submit({ email: index % 2 ? address : address.toUpperCase(), message: `Spam attempt number ${index}.` }))
+    )
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
+    expect((await storedState()).feedback).toBe(before.feedback + 20)
+    const sent = (await readOutbox(subject.dataDir)).filter((mail) => mail.to.toLowerCase() === address)
+    expect(sent).toHaveLength(FEEDBACK_CONFIRMATIONS_PER_ADDRESS)
+  })
+
+  it("go at most the server's hourly number in all, and again once the hour has passed", async () => {
+    let now = Date.parse("2026-03-01T10:00:00Z")
+    const logLines: string[] = []
+    const limited = await startTestApp(
+      { LOG_LEVEL: "info" },
+      { clock: () => now, feedbackLimits: { confirmationsPerServer: 5 }, logStream: { write: (line: string) => void logLines.push(line) } }
+    )
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => submit({ email: `reader${index}@example.com`, message: `Feedback number ${index} here.` }, [], limited))
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
+      expect(await readOutbox(limited.dataDir)).toHaveLength(5)
+      expect((await storedState(limited)).feedback).toBe(20)
+      const skipped = logLines.filter((line) => line.includes("feedback confirmation not sent"))
+      expect(skipped).toHaveLength(15)
+      // At info level the skipped recipients are not named.
+      expect(logLines.join("")).not.toMatch(/reader\d+@example\.com/)
+
+      now += 60 * 60_000
+      expect((await submit({ email: "later@example.com", message: "An hour later, one more." }, [], limited)).status).toBe(201)
+      expect((await readOutbox(limited.dataDir)).map((mail) => mail.to)).toContain("later@example.com")
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+describe("the disk budget of uploads", () => {
+  it("never lets 20 parallel uploads pass it: the rest get 507 in the wrapper and leave nothing; deleting makes room", async () => {
+    const budget = 5 * PNG.length
+    const small = await startTestApp({}, { feedbackLimits: { diskBudgetBytes: budget } })
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => submit({ email: `disk${index}@example.com`, message: `Upload number ${index} with an image.` }, [{ name: `${index}.png`, type: "image/png", bytes: PNG }], small))
+      )
+      const accepted = answers.filter((answer) => answer.status === 201)
+      expect(accepted).toHaveLength(5)
+      for (const refused of answers.filter((answer) => answer.status !== 201)) {
+        expect(refused.status).toBe(507)
+        expect(refused.body).toEqual({
+          success: false,
+          error: { code: "INSUFFICIENT_STORAGE", message: "The server has no room for more images right now. Please send your feedback without images, or try again later." }
+        })
+      }
+      const state = await storedState(small)
+      expect(state).toMatchObject({ feedback: 5, images: 5, incoming: [] })
+      expect(state.stored).toHaveLength(5)
+
+      // Feedback without images still arrives.
+      expect((await submit(valid, [], small)).status).toBe(201)
+      expect((await submit(valid, [{ name: "more.png", type: "image/png", bytes: PNG }], small)).status).toBe(507)
+
+      const admin = await signedInUser(small.app)
+      await small.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
+      const removed = await small.app.inject({ method: "DELETE", url: `/api/feedback/${accepted[0]!.body.data.id}`, headers: { authorization: `Bearer ${admin.token}` } })
+      expect(removed.statusCode).toBe(200)
+      expect((await submit(valid, [{ name: "again.png", type: "image/png", bytes: PNG }], small)).status).toBe(201)
+    } finally {
+      await small.close()
+    }
+  })
+
+  it("counts the images already on disk when it starts", async () => {
+    const dataDir = await makeTempDir()
+    try {
+      const first = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      await first.prepare(async () => new Set())
+      const kept = "0123456789abcdef0123456789abcdef.png"
+      await fs.writeFile(path.join(first.dir, kept), Buffer.concat([PNG, PNG]))
+      await fs.writeFile(path.join(first.dir, "fedcba9876543210fedcba9876543210.png"), PNG)
+      const restarted = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      await restarted.prepare(async () => new Set([kept]))
+      expect(restarted.used).toBe(2 * PNG.length)
+      const staged = { tempPath: "", contentType: "image/png" as const, byteSize: 0, originalName: "a.png", reservedBytes: 0 }
+      expect(restarted.reserve(staged, PNG.length + 1)).toBe(false)
+      expect(restarted.reserve(staged, PNG.length)).toBe(true)
+      expect(restarted.used).toBe(3 * PNG.length)
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
     }
   })
 })

@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
-import type { FastifyInstance, FastifyRequest } from "fastify"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
@@ -15,11 +16,18 @@ import {
   feedbackTextProblem,
   feedbackUpdateSchema,
   IMAGE_SIGNATURE_BYTES,
-  type FeedbackFlags
+  type FeedbackFlags,
+  type FeedbackImageType
 } from "~core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/limits"
+import {
+  FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
+  FEEDBACK_CONFIRMATIONS_PER_SERVER,
+  FEEDBACK_MAX_IMAGE_BYTES,
+  FEEDBACK_MAX_IMAGES
+} from "~core/limits"
 
 import { requireAdmin } from "../auth/authenticate"
+import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { deliverMail } from "../mail/mailer"
@@ -33,21 +41,57 @@ import {
   setFeedbackStatus,
   storedImageNames
 } from "./feedback-service"
-import { FeedbackImageStore, type StagedImage } from "./image-store"
+import { ConfirmationLimit } from "./confirmation-limit"
+import { FEEDBACK_MAX_IMAGE_PIXELS, imageDimensions } from "./image-dimensions"
+import { FEEDBACK_DISK_BUDGET_BYTES, FeedbackImageStore, type StagedImage } from "./image-store"
+
+/** A field far above the message's 1000 characters is cut by the parser and refused. */
+const FIELD_SIZE_LIMIT = 16 * 1024
+const FIELD_COUNT_LIMIT = 8
+/** Every image and field at its limit, and room for part headers and boundaries: no real form is larger. */
+export const FEEDBACK_BODY_LIMIT = FEEDBACK_MAX_IMAGES * FEEDBACK_MAX_IMAGE_BYTES + FIELD_COUNT_LIMIT * FIELD_SIZE_LIMIT + 64 * 1024
+
+export interface FeedbackLimits {
+  /** Confirmation e-mails per recipient address per hour. */
+  confirmationsPerAddress: number
+  /** Confirmation e-mails per hour from the whole server. */
+  confirmationsPerServer: number
+  /** The whole multipart body, declared or streamed. */
+  bodyBytes: number
+  /** All stored images together. */
+  diskBudgetBytes: number
+}
+
+export const DEFAULT_FEEDBACK_LIMITS: FeedbackLimits = {
+  confirmationsPerAddress: FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
+  confirmationsPerServer: FEEDBACK_CONFIRMATIONS_PER_SERVER,
+  bodyBytes: FEEDBACK_BODY_LIMIT,
+  diskBudgetBytes: FEEDBACK_DISK_BUDGET_BYTES
+}
 
 export interface FeedbackRoutesOptions {
   flags: FeedbackFlags
+  /** Tests lower them; DEFAULT_FEEDBACK_LIMITS otherwise. */
+  limits?: Partial<FeedbackLimits>
 }
 
 /** Per IP: enough for people, too few to fill the disk. */
 const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
 
-/** A field far above the message's 1000 characters is cut by the parser and refused. */
-const FIELD_SIZE_LIMIT = 16 * 1024
 const FILE_NAME_SHOWN_MAX = 120
 
 const refusal = (status: number, code: string, message: string) =>
   new ApiError(status, code, `${FEEDBACK_TEXTS.validationPrefix}: ${message}`, { details: [message] })
+
+/** Not the sender's fault, so not a "Validation failed" refusal. */
+const noRoomForImages = () =>
+  new ApiError(507, "INSUFFICIENT_STORAGE", "The server has no room for more images right now. Please send your feedback without images, or try again later.")
+
+/** The rest of an oversized body is not read: the connection closes after this answer. */
+function bodyTooLarge(reply: FastifyReply): ApiError {
+  reply.header("connection", "close")
+  return refusal(413, "PAYLOAD_TOO_LARGE", `The form is too large. Send at most ${FEEDBACK_MAX_IMAGES} images of up to 5MB each.`)
+}
 
 function displayName(name: string | undefined): string {
   // Control characters would garble the messages that quote the name.
@@ -55,12 +99,28 @@ function displayName(name: string | undefined): string {
   return Array.from(trimmed).slice(0, FILE_NAME_SHOWN_MAX).join("")
 }
 
+/** Refuses an image whose header cannot be read or declares more than FEEDBACK_MAX_IMAGE_PIXELS. */
+async function pixelProblem(type: FeedbackImageType, handle: FileHandle, name: string): Promise<ApiError | null> {
+  const dimensions = await imageDimensions(type, async (position, length) => {
+    const buffer = Buffer.alloc(length)
+    const { bytesRead } = await handle.read(buffer, 0, length, position)
+    return buffer.subarray(0, bytesRead)
+  })
+  if (!dimensions) return refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(name))
+  if (dimensions.width * dimensions.height <= FEEDBACK_MAX_IMAGE_PIXELS) return null
+  return refusal(
+    400,
+    "INVALID_IMAGE",
+    `${name} is too large: ${dimensions.width} × ${dimensions.height} pixels. Maximum ${FEEDBACK_MAX_IMAGE_PIXELS / 1_000_000} megapixels.`
+  )
+}
+
 /** Writes one uploaded file to staging, flushed to disk, checking its size and its leading bytes. */
 async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged: StagedImage[]): Promise<ApiError | null> {
   const originalName = displayName(part.filename)
   const { tempPath, handle } = await store.openStagingFile()
   // Registered before the first await so a failure below never leaves the file behind.
-  const entry: StagedImage = { tempPath, contentType: "image/png", byteSize: 0, originalName }
+  const entry: StagedImage = { tempPath, contentType: "image/png", byteSize: 0, originalName, reservedBytes: 0 }
   staged.push(entry)
   let head = Buffer.alloc(0)
   let problem: ApiError | null = null
@@ -75,11 +135,16 @@ async function stageImage(store: FeedbackImageStore, part: MultipartFile, staged
           continue
         }
       }
+      if (!store.reserve(entry, chunk.length)) {
+        problem = noRoomForImages()
+        continue
+      }
       await handle.write(chunk)
     }
     if (!problem && part.file.truncated) problem = refusal(413, "IMAGE_TOO_LARGE", FEEDBACK_TEXTS.tooLarge(originalName))
     const type = detectFeedbackImageType(head)
     if (!problem && !type) problem = refusal(400, "INVALID_IMAGE", FEEDBACK_TEXTS.invalidType(originalName))
+    if (!problem && type) problem = await pixelProblem(type, handle, originalName)
     if (!problem && type) {
       entry.contentType = type
       await handle.sync()
@@ -159,9 +224,11 @@ async function drain(part: MultipartFile): Promise<void> {
 const feedbackNotFound = () => notFound("This feedback does not exist.")
 
 /** POST /api/feedback (anyone) and the admin calls that list, read, answer, close and delete feedback. */
-export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRoutesOptions): Promise<void> {
+export async function feedbackRoutes(app: FastifyInstance, { flags, limits: overrides }: FeedbackRoutesOptions): Promise<void> {
+  const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
   const db = app.database.db
-  const store = new FeedbackImageStore(app.config.dataDir)
+  const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.clock)
+  const store = new FeedbackImageStore(app.config.dataDir, limits.diskBudgetBytes)
   await store.prepare(() => storedImageNames(db))
 
   await app.register(multipart, {
@@ -169,9 +236,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
     limits: {
       fileSize: FEEDBACK_MAX_IMAGE_BYTES,
       files: FEEDBACK_MAX_IMAGES,
-      fields: 8,
+      fields: FIELD_COUNT_LIMIT,
       fieldSize: FIELD_SIZE_LIMIT,
-      parts: FEEDBACK_MAX_IMAGES + 8,
+      parts: FEEDBACK_MAX_IMAGES + FIELD_COUNT_LIMIT,
       headerPairs: 50
     }
   })
@@ -180,9 +247,24 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
     if (flags.emailNotifications) await deliverMail(app, { to, ...content }, what)
   }
 
-  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT }, async (request, reply) => {
+  // A body declared too large is refused before any of it is read.
+  const refuseDeclaredOversize = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (Number(request.headers["content-length"]) > limits.bodyBytes) throw bodyTooLarge(reply)
+  }
+
+  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT, onRequest: refuseDeclaredOversize }, async (request, reply) => {
     if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
-    const submission = await readSubmission(request, store, flags)
+    // A chunked body declares no length: it is counted as it arrives.
+    const cap = capRequestBody(request.raw, limits.bodyBytes)
+    let submission: Submission
+    try {
+      submission = await readSubmission(request, store, flags)
+    } catch (error) {
+      if (cap.exceeded) throw bodyTooLarge(reply)
+      throw error
+    } finally {
+      cap.release()
+    }
     // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
     const images = await store.commit(submission.staged)
     let feedback
@@ -192,7 +274,16 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
       await store.remove(images.map((image) => image.fileName))
       throw error
     }
-    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ message: feedback.message, imageCount: feedback.images.length }), "feedback confirmation")
+    if (flags.emailNotifications) {
+      const refusedBy = confirmations.take(feedback.email)
+      if (refusedBy) {
+        // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
+        request.log.info({ feedbackId: feedback.id, limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")
+        request.log.debug({ feedbackId: feedback.id, to: feedback.email }, "recipient of the skipped feedback confirmation")
+      } else {
+        await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ imageCount: feedback.images.length }), "feedback confirmation")
+      }
+    }
     return reply.status(201).send(ok(feedback))
   })
 
@@ -219,7 +310,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags }: FeedbackRo
       .header("content-type", row.content_type)
       .header("content-length", row.byte_size)
       .header("x-content-type-options", "nosniff")
-      .header("content-disposition", "inline")
+      // Opened on its own, an uploaded file is a download in a sandbox, never a page of our origin. The generated name has nothing to escape.
+      .header("content-disposition", `attachment; filename="${request.params.name}"`)
+      .header("content-security-policy", "sandbox; default-src 'none'")
       .header("cache-control", "private, max-age=3600")
       .send(createReadStream(file))
   })

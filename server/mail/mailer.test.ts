@@ -33,6 +33,21 @@ describe("the outbox transport", () => {
       await fs.rm(dataDir, { recursive: true, force: true })
     }
   })
+
+  it("keeps messages, which hold sign-in links, readable by the server's user only", async () => {
+    const dataDir = await makeTempDir()
+    try {
+      // An outbox left by an older version with the default permissions is tightened too.
+      await fs.mkdir(outboxDir(dataDir), { mode: 0o755 })
+      await fs.chmod(outboxDir(dataDir), 0o755)
+      await createOutboxMailer(outboxDir(dataDir)).send(message)
+      expect((await fs.stat(outboxDir(dataDir))).mode & 0o777).toBe(0o700)
+      const [file] = await fs.readdir(outboxDir(dataDir))
+      expect((await fs.stat(path.join(outboxDir(dataDir), file!))).mode & 0o777).toBe(0o600)
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  })
 })
 
 describe("the SMTP transport", () => {

@@ -29,12 +29,14 @@ export function createOutboxMailer(outboxDir: string, clock: () => number = Date
     description: `outbox folder ${outboxDir}`,
     async send(message) {
       const info = await transport.sendMail({ from: FROM, to: message.to, subject: message.subject, text: message.text })
-      await fs.mkdir(outboxDir, { recursive: true })
+      // Messages hold sign-in links: readable by the server's own user only.
+      await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 })
+      await fs.chmod(outboxDir, 0o700)
       // Names sort in sending order: time, then a counter for messages of the same millisecond.
       const stamp = new Date(clock()).toISOString().replace(/[:.]/g, "-")
       const file = path.join(outboxDir, `${stamp}-${String(++sequence).padStart(6, "0")}-${randomUUID()}.eml`)
       const temporary = `${file}.partial`
-      await fs.writeFile(temporary, info.message as Buffer)
+      await fs.writeFile(temporary, info.message as Buffer, { mode: 0o600 })
       await fs.rename(temporary, file)
     },
     close() {

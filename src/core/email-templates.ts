@@ -61,15 +61,17 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
-  feedbackConfirmation({ message, imageCount }: { message: string; imageCount: number }): EmailContent {
+  /**
+   * Anyone can have this sent to any address, so it carries no text of the sender's: quoting the
+   * message would let strangers mail their own words from our address.
+   */
+  feedbackConfirmation({ imageCount }: { imageCount: number }): EmailContent {
     return {
       subject: `We received your feedback for ${PRODUCT_NAME}`,
       text: [
         "Hello,",
         "",
-        "Thank you for your feedback. We will review it and get back to you soon. This is what you sent us:",
-        "",
-        quote(message),
+        "Thank you for your feedback. We will review it and get back to you soon.",
         ...(imageCount > 0 ? ["", `Attached images: ${imageCount}`] : []),
         "",
         signature

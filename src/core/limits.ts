@@ -5,6 +5,7 @@
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
+const HOUR = 60 * MINUTE
 
 // API client
 export const API_REQUEST_TIMEOUT_MS = 8 * SECOND
@@ -57,6 +58,10 @@ export const FEEDBACK_MESSAGE_DISPLAY_MAX = 1000
 export const FEEDBACK_MAX_IMAGES = 5
 export const FEEDBACK_MAX_IMAGE_BYTES = 5 * 1024 * 1024
 export const FEEDBACK_THUMBNAILS_SHOWN = 3
+/** Confirmation e-mails of the feedback form: anyone may name any address, so they are few per address and in all. */
+export const FEEDBACK_CONFIRMATIONS_PER_ADDRESS = 3
+export const FEEDBACK_CONFIRMATIONS_PER_SERVER = 200
+export const FEEDBACK_CONFIRMATION_WINDOW_MS = HOUR
 
 // Toasts
 export const TOAST_ERROR_DURATION_MS = 4 * SECOND

@@ -1,0 +1,66 @@
+import type { Socket } from "node:net"
+
+import type { FastifyServerOptions } from "fastify"
+
+import { fail } from "~core/api"
+
+/**
+ * Receiving one request, headers and body, may take this long; then it is answered 408 and the
+ * connection closed. Enough for the largest feedback form (about 25 MB) at about 2 Mbit/s.
+ */
+export const REQUEST_TIMEOUT_MS = 2 * 60_000
+/** The headers of a request must have arrived within this time (a slow-headers attack holds a connection with nothing else). */
+export const HEADERS_TIMEOUT_MS = 30_000
+/** A connection silent for this long is closed: longer than the slowest answer (a 10 s image download, then 30 s for the vision model). */
+export const CONNECTION_IDLE_TIMEOUT_MS = 60_000
+/** How often Node looks for requests past their time (its own default is 30 s). */
+export const REQUEST_TIMEOUT_CHECK_INTERVAL_MS = 5_000
+
+export interface RequestTimeouts {
+  requestMs: number
+  idleMs: number
+  checkIntervalMs: number
+}
+
+export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = {
+  requestMs: REQUEST_TIMEOUT_MS,
+  idleMs: CONNECTION_IDLE_TIMEOUT_MS,
+  checkIntervalMs: REQUEST_TIMEOUT_CHECK_INTERVAL_MS
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", code: "REQUEST_TIMEOUT", message: "The request took too long to arrive. Please try again." },
+  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", code: "BAD_REQUEST", message: "The request headers are too large." }
+}
+const MALFORMED = { status: 400, reason: "Bad Request", code: "BAD_REQUEST", message: "The request could not be read." }
+
+/**
+ * Answers what Node refuses before Fastify sees a request (a request past its time, malformed
+ * HTTP) in the wrapper, then closes the connection.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return
+  const { status, reason, code, message } = CLIENT_ERRORS[error.code ?? ""] ?? MALFORMED
+  // A response already under way cannot be replaced; the connection just ends.
+  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && !response?.headersSent) {
+    const body = JSON.stringify(fail(code, message))
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    )
+  }
+  socket.destroy()
+}
+
+/** Fastify's server options for these limits. */
+export function requestTimeoutOptions(timeouts: RequestTimeouts): Pick<FastifyServerOptions, "requestTimeout" | "connectionTimeout" | "clientErrorHandler"> & {
+  http: { connectionsCheckingInterval: number; headersTimeout: number }
+} {
+  return {
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    // Node only enforces the request time-out when the headers' one is not longer.
+    http: { connectionsCheckingInterval: timeouts.checkIntervalMs, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, timeouts.requestMs) },
+    clientErrorHandler: answerClientError
+  }
+}
