@@ -31,7 +31,7 @@ async function main() {
   await app.listen({ host: config.host, port: config.port })
   const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host
   console.log(
-    `Image Query AI is serving the site and /api on http://${shownHost}:${config.port} ` +
+    `Image Query AI is serving the site and /api on http://${shownHost}:${config.port}; open ${config.publicUrl} ` +
       `(data in ${config.dataDir}, ${app.database.kind === "postgres" ? "PostgreSQL" : "embedded database"}, mail to ${app.mailer.description})`
   )
 }
