@@ -8,37 +8,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~auth/api-client"
 import { teardownSession, useSession } from "~auth/session-store"
-import { fail, ok, type ApiErrorBody } from "~core/api"
 import { createDefaultPasswordPolicy, type PasswordPolicyConfig } from "~core/password-policy"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { toast } from "~ui/toast"
 
+import { answer, createFakeApi, refuse, type Answer } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The fake API server
 // ---------------------------------------------------------------------------------------------------------------
-
-interface SeenRequest {
-  method: string
-  path: string
-  query: string
-  body: unknown
-  authorization: string | null
-}
-
-interface Answer {
-  status: number
-  body: unknown
-}
-
-type Handler = (request: SeenRequest) => Answer | Promise<Answer>
-
-const answer = (data: unknown, status = 200): Answer => ({ status, body: ok(data) })
-const refuse = (status: number, code: string, message: string, extra: Omit<ApiErrorBody, "code" | "message"> = {}): Answer => ({
-  status,
-  body: fail(code, message, extra)
-})
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
@@ -50,8 +29,7 @@ const signInAnswer = (): Answer =>
   answer({ user: member, token: "access-1", refreshToken: "refresh-1", expiresAt: "2030-01-01T13:00:00.000Z" })
 
 function createFakeServer() {
-  const requests: SeenRequest[] = []
-  const routes = new Map<string, Handler>([
+  return createFakeApi([
     ["POST /api/auth/login", () => signInAnswer()],
     ["POST /api/auth/refresh", () => answer({ token: "access-2", refreshToken: "refresh-2", expiresAt: "2030-01-01T14:00:00.000Z" })],
     ["POST /api/auth/logout", () => answer({ loggedOut: true })],
@@ -75,34 +53,6 @@ function createFakeServer() {
     ["POST /api/auth/reset-password", () => answer({ reset: true })],
     ["POST /api/auth/change-password", () => answer({ changed: true })]
   ])
-
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : new Request(input, init)
-    const url = new URL(request.url)
-    const text = await request.clone().text()
-    const seen: SeenRequest = {
-      method: request.method.toUpperCase(),
-      path: url.pathname,
-      query: url.search,
-      body: text ? (JSON.parse(text) as unknown) : undefined,
-      authorization: request.headers.get("authorization")
-    }
-    requests.push(seen)
-    const handler = routes.get(`${seen.method} ${seen.path}`)
-    const { status, body } = handler ? await handler(seen) : refuse(404, "NOT_FOUND", "Not found.")
-    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
-  }
-
-  return {
-    fetch,
-    requests,
-    on(route: string, handler: Handler) {
-      routes.set(route, handler)
-    },
-    calls(route: string) {
-      return requests.filter((request) => `${request.method} ${request.path}` === route)
-    }
-  }
 }
 
 /** An answer the test releases when it wants (a request in flight). */

@@ -7,32 +7,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~auth/api-client"
 import { teardownSession, useSession } from "~auth/session-store"
-import { fail, ok } from "~core/api"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { toast } from "~ui/toast"
 
+import { answer, createFakeApi, refuse } from "../fake-api"
 import { SiteApp } from "../SiteApp"
-
-interface SeenRequest {
-  method: string
-  path: string
-  body: unknown
-  authorization: string | null
-}
-
-type Answer = { status: number; body: unknown }
-type Handler = (request: SeenRequest) => Answer
-
-const answer = (data: unknown, status = 200): Answer => ({ status, body: ok(data) })
-const refuse = (status: number, code: string, message: string): Answer => ({ status, body: fail(code, message) })
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
 const PASSWORD = "Blue-Harbor-42!"
 
 function createFakeServer() {
-  const requests: SeenRequest[] = []
-  const routes = new Map<string, Handler>([
+  return createFakeApi([
     ["POST /api/auth/logout", () => answer({ loggedOut: true })],
     ["POST /api/auth/logout-all", () => answer({ loggedOut: true })],
     ["GET /api/auth/profile", () => answer({ user: accountUser })],
@@ -45,25 +31,6 @@ function createFakeServer() {
           : refuse(400, "INVALID_CREDENTIALS", "Current password is incorrect")
     ]
   ])
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request ? input : new Request(input, init)
-    const text = await request.clone().text()
-    const seen: SeenRequest = {
-      method: request.method.toUpperCase(),
-      path: new URL(request.url).pathname,
-      body: text ? (JSON.parse(text) as unknown) : undefined,
-      authorization: request.headers.get("authorization")
-    }
-    requests.push(seen)
-    const handler = routes.get(`${seen.method} ${seen.path}`)
-    const { status, body } = handler ? handler(seen) : refuse(404, "NOT_FOUND", "Not found.")
-    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
-  }
-  return {
-    fetch,
-    on: (route: string, handler: Handler) => routes.set(route, handler),
-    calls: (route: string) => requests.filter((request) => `${request.method} ${request.path}` === route)
-  }
 }
 
 let server: ReturnType<typeof createFakeServer>
