@@ -30,6 +30,7 @@ import { requireAdmin } from "../auth/authenticate"
 import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
+import { lingerAfterAnswer } from "../http/request-limits"
 import { deliverMail } from "../mail/mailer"
 import {
   addReply,
@@ -90,6 +91,7 @@ const noRoomForImages = () =>
 /** The rest of an oversized body is not read: the connection closes after this answer. */
 function bodyTooLarge(reply: FastifyReply): ApiError {
   reply.header("connection", "close")
+  lingerAfterAnswer(reply.raw.socket)
   return refusal(413, "PAYLOAD_TOO_LARGE", `The form is too large. Send at most ${FEEDBACK_MAX_IMAGES} images of up to 5MB each.`)
 }
 

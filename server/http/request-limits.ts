@@ -34,6 +34,24 @@ const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: stri
 }
 const MALFORMED = { status: 400, reason: "Bad Request", code: "BAD_REQUEST", message: "The request could not be read." }
 
+/** How long a connection keeps taking (and dropping) bytes after an answer to a request whose body was not read to its end. */
+export const CLOSE_LINGER_MS = 2_000
+
+/**
+ * Ends a connection whose client may still be sending. Closing at once makes the kernel answer its
+ * next bytes with a reset, which can throw our answer away before the client reads it; so half-close
+ * (the client reads the answer and an end), drop what still arrives for a moment, then close.
+ */
+export function endLingering(socket: Socket, lingerMs = CLOSE_LINGER_MS): void {
+  socket.end()
+  setTimeout(() => socket.destroy(), lingerMs).unref()
+}
+
+/** Makes Node end this connection with endLingering once the answer under way is sent (it closes at once otherwise). */
+export function lingerAfterAnswer(socket: Socket | null): void {
+  if (socket) socket.destroySoon = () => endLingering(socket)
+}
+
 /**
  * Answers what Node refuses before Fastify sees a request (a request past its time, malformed
  * HTTP) in the wrapper, then closes the connection.
@@ -49,7 +67,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
     )
   }
-  socket.destroy()
+  endLingering(socket)
 }
 
 /** Fastify's server options for these limits. */
