@@ -4,8 +4,8 @@ import { EMAIL_TEMPLATES } from "~core/email-templates"
 import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 
 import type { OneTimeCodePurpose } from "../db/schema"
-import { Cooldown } from "../http/cooldown"
 import { tooManyAttempts } from "../http/rate-limit"
+import { SlidingWindowCounter } from "../http/sliding-window"
 import { deliverMail } from "../mail/mailer"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
 import { issueCode } from "./one-time-codes"
@@ -87,11 +87,12 @@ export interface CodeEmailRequests {
  */
 export function codeEmailRequests(app: FastifyInstance, purpose: OneTimeCodePurpose): CodeEmailRequests {
   const kind = CODE_EMAILS[purpose]
-  const perClient = new Cooldown(RESEND_COOLDOWN_SECONDS * 1000, app.clock)
-  const perAddress = new Cooldown(HOUR_MS, app.clock, CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+  const perClient = new SlidingWindowCounter(1, RESEND_COOLDOWN_SECONDS * 1000, app.clock)
+  const perAddress = new SlidingWindowCounter(CODE_EMAILS_PER_ADDRESS_PER_HOUR, HOUR_MS, app.clock)
+  // Synchronous from the check to the count: parallel requests cannot all pass the check.
   const count = (address: string, client: string) => {
-    perClient.count(`${address} ${client}`)
-    perAddress.count(address)
+    perClient.record(`${address} ${client}`)
+    perAddress.record(address)
   }
   return {
     async sendNow(user, client) {
@@ -100,7 +101,7 @@ export function codeEmailRequests(app: FastifyInstance, purpose: OneTimeCodePurp
     },
     request(email, client) {
       const address = normaliseEmail(email)
-      const wait = Math.max(perClient.wait(`${address} ${client}`), perAddress.wait(address))
+      const wait = Math.max(perClient.retryAfterSeconds(`${address} ${client}`), perAddress.retryAfterSeconds(address))
       if (wait > 0) throw tooManyAttempts(wait)
       count(address, client)
       app.mailQueue.enqueue(kind.what, async () => {
