@@ -10,6 +10,7 @@ import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { extensionSessionRoutes } from "./auth/extension-session"
+import { googleAuthRoutes } from "./auth/google/routes"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
@@ -130,6 +131,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
 
   await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })
   await app.register(authRoutes)
+  await app.register(googleAuthRoutes)
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)

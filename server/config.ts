@@ -20,7 +20,14 @@ export interface AppConfig {
   smtpUrl: string | undefined
   admin: { email: string; password: string } | undefined
   openai: { apiKey: string | undefined; baseUrl: string; model: string }
-  firebase: { projectId: string | undefined; authEmulatorHost: string | undefined }
+  firebase: {
+    projectId: string | undefined
+    /** The web client's public settings (not secrets): served to the site by GET /api/auth/firebase-config. */
+    webApiKey: string | undefined
+    authDomain: string | undefined
+    /** Tests only (refused in production); firebase-admin reads it from process.env, for the whole process. */
+    authEmulatorHost: string | undefined
+  }
   tokenSecret: string | undefined
   trustProxy: ProxyTrust
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
@@ -82,6 +89,8 @@ const environmentSchema = z
     OPENAI_BASE_URL: optionalUrl(["http:", "https:"], DEFAULT_OPENAI_BASE_URL),
     VQA_MODEL: optionalText,
     FIREBASE_PROJECT_ID: optionalText,
+    FIREBASE_WEB_API_KEY: optionalText,
+    FIREBASE_AUTH_DOMAIN: optionalText,
     FIREBASE_AUTH_EMULATOR_HOST: optionalText,
     TOKEN_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters long").optional()
@@ -179,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     firebase: {
       projectId: vars.FIREBASE_PROJECT_ID,
+      webApiKey: vars.FIREBASE_WEB_API_KEY,
+      authDomain: vars.FIREBASE_AUTH_DOMAIN,
       authEmulatorHost: vars.FIREBASE_AUTH_EMULATOR_HOST
     },
     tokenSecret: vars.TOKEN_SECRET,

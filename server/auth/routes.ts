@@ -28,7 +28,7 @@ import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } 
 import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
-const AUTH_RATE_LIMITS = {
+export const AUTH_RATE_LIMITS = {
   login: perIpRateLimit({ max: 30, timeWindow: 15 * 60_000, message: "Too many login attempts from this IP. Please try again later." }),
   register: perIpRateLimit({ max: 10, timeWindow: 60 * 60_000, message: "Too many registration attempts. Please wait a moment before trying again." }),
   emailLookup: perIpRateLimit({ max: 30, timeWindow: 15 * 60_000 })

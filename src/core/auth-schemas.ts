@@ -43,3 +43,22 @@ export const deleteAccountRequestSchema = z
 export const linkEmailRequestSchema = z.strictObject({ email: emailField, password: passwordField, name: nameField.optional() })
 /** Only the name can change through the profile; role, e-mail and plan cannot. */
 export const profileUpdateSchema = z.strictObject({ name: nameField })
+
+/** A Firebase ID token: Google's are about 1 KB; the bound keeps a hostile body from reaching the verifier. */
+const idTokenField = z.string().trim().min(1, "The Google sign-in token is missing").max(8000)
+/** POST /api/auth/google and POST /api/auth/link-google. */
+export const googleTokenRequestSchema = z.strictObject({ idToken: idTokenField })
+/** POST /api/auth/google/accept-terms: the new Google user's consent, as registration asks it. */
+export const googleAcceptTermsRequestSchema = z.strictObject({
+  idToken: idTokenField,
+  termsAccepted: z.literal(true, { message: "You must accept the Terms of Service" }),
+  privacyPolicyAccepted: z.literal(true, { message: "You must accept the Privacy Policy" })
+})
+
+/** GET /api/auth/firebase-config: the web client's public Firebase settings, read at run time. */
+export interface FirebaseWebConfig {
+  enabled: boolean
+  config: { apiKey: string; authDomain: string; projectId: string } | null
+  /** http://host:port of the Auth emulator (tests only), else null. */
+  emulatorUrl: string | null
+}

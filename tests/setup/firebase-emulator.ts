@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process"
+import fs from "node:fs/promises"
+import net from "node:net"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+
+import type { TestProject } from "vitest/node"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** host:port of the run's Firebase Auth emulator (what FIREBASE_AUTH_EMULATOR_HOST takes). */
+    firebaseAuthEmulatorHost: string
+  }
+}
+
+/** The project the emulator serves; a "demo-" id tells firebase-tools never to reach a real project. */
+export const EMULATOR_PROJECT_ID = "demo-image-query-ai"
+/** The emulator starts in about 10 s on an idle machine; a loaded one needs more. */
+const START_TIMEOUT_MS = 90_000
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function isReady(host: string): Promise<boolean> {
+  try {
+    const response = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(1000) })
+    return response.ok && ((await response.json()) as { authEmulator?: { ready?: boolean } }).authEmulator?.ready === true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Starts the Firebase Auth emulator (offline, no UI) once per run for the Google sign-in tests. It must start:
+ * a failure fails the run with the emulator's output rather than skipping those tests.
+ */
+export default async function setup(project: TestProject) {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-firebase-emulator-"))
+  const [authPort, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()]
+  await fs.writeFile(
+    path.join(folder, "firebase.json"),
+    JSON.stringify({
+      emulators: {
+        auth: { host: "127.0.0.1", port: authPort },
+        hub: { host: "127.0.0.1", port: hubPort },
+        logging: { host: "127.0.0.1", port: loggingPort },
+        ui: { enabled: false },
+        singleProjectMode: true
+      }
+    })
+  )
+  const host = `127.0.0.1:${authPort}`
+  let output = ""
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: folder }
+  delete env.FIREBASE_AUTH_EMULATOR_HOST
+  // Its own process group, so teardown ends the emulator together with whatever it started.
+  const emulator = spawn(path.join(root, "node_modules/.bin/firebase"), ["emulators:start", "--only", "auth", "--project", EMULATOR_PROJECT_ID], {
+    cwd: folder,
+    detached: true,
+    // firebase-tools writes its hub locator file to the temporary folder: a private one keeps parallel runs apart.
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  emulator.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  emulator.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => emulator.on("exit", (code) => resolve(code)))
+  let stopped = false
+  exited.then(() => (stopped = true), () => undefined)
+
+  const stop = async () => {
+    if (!stopped && emulator.pid) {
+      try {
+        process.kill(-emulator.pid, "SIGTERM")
+      } catch {
+        // Already gone.
+      }
+      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000))])
+      if (!killed) {
+        try {
+          process.kill(-emulator.pid, "SIGKILL")
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+    await fs.rm(folder, { recursive: true, force: true })
+  }
+
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (!(await isReady(host))) {
+    if (stopped || Date.now() > deadline) {
+      await stop()
+      throw new Error(`The Firebase Auth emulator did not start (${stopped ? "it exited" : `not ready after ${START_TIMEOUT_MS / 1000} s`}):\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  project.provide("firebaseAuthEmulatorHost", host)
+  return stop
+}
