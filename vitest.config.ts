@@ -27,7 +27,7 @@ export default defineConfig({
           name: "api",
           include: ["server/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["tests/setup/database-template.ts", "tests/setup/firebase-emulator.ts"],
+          globalSetup: ["tests/setup/api-global-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000
         }

@@ -43,7 +43,17 @@ describe("loadConfig", () => {
     expect(config.smtpUrl).toBeUndefined()
     expect(config.admin).toBeUndefined()
     expect(config.openai).toEqual({ apiKey: undefined, baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini" })
-    expect(config.firebase.projectId).toBeUndefined()
+    expect(config.firebase).toEqual({ projectId: undefined, webApiKey: undefined, authDomain: undefined, authEmulatorHost: undefined })
+  })
+
+  it("reads the Firebase project, the web client's public settings and the test emulator", () => {
+    const config = loadConfig({
+      FIREBASE_PROJECT_ID: "shop-1",
+      FIREBASE_WEB_API_KEY: " AIza-public ",
+      FIREBASE_AUTH_DOMAIN: "login.shop.example",
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099"
+    })
+    expect(config.firebase).toEqual({ projectId: "shop-1", webApiKey: "AIza-public", authDomain: "login.shop.example", authEmulatorHost: "127.0.0.1:9099" })
   })
 
   it("honours PORT, DATA_DIR and derives PUBLIC_URL from the port", () => {

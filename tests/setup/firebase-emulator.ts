@@ -77,7 +77,18 @@ export default async function setup(project: TestProject) {
   emulator.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => emulator.on("exit", (code) => resolve(code)))
   let stopped = false
-  exited.then(() => (stopped = true), () => undefined)
+  // A run ended without teardown (Ctrl-C, a crash) must not leave the detached emulator behind.
+  const killOnExit = () => {
+    if (!stopped && emulator.pid) process.kill(-emulator.pid, "SIGKILL")
+  }
+  process.once("exit", killOnExit)
+  exited.then(
+    () => {
+      stopped = true
+      process.off("exit", killOnExit)
+    },
+    () => undefined
+  )
 
   const stop = async () => {
     if (!stopped && emulator.pid) {
