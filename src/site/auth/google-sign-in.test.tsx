@@ -11,6 +11,7 @@ import { POPUP_BLOCKED_MESSAGE } from "~auth/error-messages"
 import { currentIdToken, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
 import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~auth/session-store"
+import { PROVIDER_REFRESH_INTERVAL_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { toast } from "~ui/toast"
 
@@ -269,6 +270,19 @@ describe("the session and Firebase", () => {
     await settle()
     expect(vi.mocked(currentIdToken)).not.toHaveBeenCalled()
     expect(server.calls("POST /api/auth/google")).toHaveLength(0)
+  })
+
+  it("renews the Firebase ID token every 600 s while the Google session lasts", async () => {
+    renderAt("/login")
+    const button = await googleButton("Continue with Google")
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    fireEvent.click(button)
+    await heading("Dashboard")
+    expect(vi.mocked(currentIdToken)).not.toHaveBeenCalled()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(PROVIDER_REFRESH_INTERVAL_MS)
+    })
+    await waitFor(() => expect(vi.mocked(currentIdToken)).toHaveBeenCalledWith({ config: SETUP.config, emulatorUrl: null }, { forceRefresh: true }))
   })
 
   it("logout signs out of Firebase too", async () => {
