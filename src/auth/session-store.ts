@@ -1,6 +1,8 @@
 /**
  * The site's session: who is signed in, token monitoring, the profile fetch after restore,
- * logout, cross-tab updates and the auth messages to the extension.
+ * logout, cross-tab updates and the auth messages to the extension. Google sign-in goes through Firebase: its
+ * ID token opens the session here, a Firebase user left from an earlier visit is exchanged on start, its ID token
+ * is renewed every 10 minutes and logout signs Firebase out too; the SDK is loaded only in browsers that used it.
  *
  * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./api-client; localStorage
  * unless configured). The stored user is the validated `User` (userSchema), as JSON.
@@ -286,6 +288,9 @@ async function exchangeFirebaseIdentity(generation: number): Promise<void> {
       if (stillWaiting()) openSession(data)
     }
   } catch (error) {
+    // The server refused this identity (no account yet, invalid token): retrying at every start would only
+    // download the SDK for nothing. A rate limit or a network failure may pass, so those are tried again.
+    if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500 && error.status !== 429) forgetFirebaseUse()
     console.warn("Could not restore the Google session", error)
   }
   if (stillWaiting()) useSession.setState({ status: "loggedOut" })

@@ -12,16 +12,18 @@ import { useFirebaseSetup } from "./use-firebase-setup"
 const buttonClass =
   "inline-flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-5 py-2.5 text-sm font-semibold shadow-sm"
 
-/** The note under a Google button that cannot be used (Google not configured, or its settings not loadable). */
-export function GoogleUnavailable({ label, note, noteId }: { label: string; note: string; noteId: string }) {
+/** A Google button that cannot be used yet (settings loading) or at all (not configured, settings not loadable). */
+function GoogleUnavailable({ label, note }: { label: string; note?: string }) {
   return (
     <div>
-      <button type="button" disabled aria-describedby={noteId} className={`${buttonClass} text-gray-400`}>
+      <button type="button" disabled aria-describedby={note ? "google-sign-in-note" : undefined} className={`${buttonClass} text-gray-400`}>
         {label}
       </button>
-      <p id={noteId} className="mt-2 text-center text-xs text-gray-500">
-        {note}
-      </p>
+      {note && (
+        <p id="google-sign-in-note" className="mt-2 text-center text-xs text-gray-500">
+          {note}
+        </p>
+      )}
     </div>
   )
 }
@@ -43,9 +45,9 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
   const [pendingTerms, setPendingTerms] = useState<{ idToken: string; setup: FirebaseSetup } | null>(null)
   const busyRef = useRef(false)
 
-  if (setup.isPending) return <GoogleUnavailable label={label} note="Loading Google sign-in…" noteId="google-sign-in-note" />
-  if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} noteId="google-sign-in-note" />
-  if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} noteId="google-sign-in-note" />
+  if (setup.isPending) return <GoogleUnavailable label={label} />
+  if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} />
+  if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} />
   const firebase = setup.data
 
   const run = async (step: () => Promise<void>, failureFlow: "login" | "register" | "acceptTerms") => {

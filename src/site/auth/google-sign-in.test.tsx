@@ -263,6 +263,18 @@ describe("the session and Firebase", () => {
     expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBeNull()
   })
 
+  it("stays signed out on start when the server refuses the identity, and stops trying it at later starts", async () => {
+    window.localStorage.setItem(FIREBASE_USED_KEY, "1")
+    vi.mocked(currentIdToken).mockResolvedValue("restored-id-token")
+    vi.spyOn(console, "warn").mockImplementation(() => {})
+    server.on("POST /api/auth/google", () => refuse(403, "TERMS_NOT_ACCEPTED", "Please accept the terms to create your account."))
+    renderAt("/dashboard")
+    await heading("Sign in")
+    expect(server.calls("POST /api/auth/google")).toHaveLength(1)
+    expect(screen.queryByRole("dialog")).toBeNull()
+    expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBeNull()
+  })
+
   it("does not touch Firebase on start in a browser that never used Google sign-in", async () => {
     renderAt("/login")
     await heading("Sign in")
