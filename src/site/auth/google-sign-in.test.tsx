@@ -7,6 +7,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~auth/api-client"
+import { configureExtensionNotifier } from "~auth/extension-notifier"
 import { POPUP_BLOCKED_MESSAGE } from "~auth/error-messages"
 import { currentIdToken, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
@@ -88,6 +89,7 @@ beforeEach(() => {
 
 afterEach(() => {
   teardownSession()
+  configureExtensionNotifier({})
   vi.useRealTimers()
   vi.restoreAllMocks()
 })
@@ -209,12 +211,16 @@ describe("Continue with Google (login page)", () => {
 
   it("in extension mode shows the success message and closes the tab after 2 s, as the e-mail sign-in does", async () => {
     const close = vi.spyOn(window, "close").mockImplementation(() => {})
+    const sent: string[] = []
+    configureExtensionNotifier({ transport: (message) => void sent.push(message.type) })
     renderAt("/login?source=extension")
     const button = await googleButton("Continue with Google")
     vi.useFakeTimers({ shouldAdvanceTime: true })
     fireEvent.click(button)
     await heading("You're signed in")
     expect(storedSession()[0]).toBe("access-g")
+    // The extension opens its own session from the same message the e-mail sign-in sends.
+    await waitFor(() => expect(sent).toContain("WEBSITE_AUTH_LOGIN"))
     expect(close).not.toHaveBeenCalled()
     await act(async () => {
       await vi.advanceTimersByTimeAsync(2_000)
