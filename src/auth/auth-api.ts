@@ -42,3 +42,5 @@ export const fetchAuthStatus = () => getApiClient().get<{ hasEmailAuth: boolean;
 /** The public view of the policy: what the password hint is built from. */
 export type PublicPolicy = { config: Pick<PasswordPolicyConfig, "rules" | "customRules" | "strictMode"> }
 export const fetchPasswordPolicy = () => getApiClient().get<PublicPolicy>("/api/password-policy/config")
+/** Links the Google identity the Firebase ID token proves to the signed-in (e-mail) account. */
+export const linkGoogle = (idToken: string) => getApiClient().post<{ user: AccountUser }>("/api/auth/link-google", { idToken })

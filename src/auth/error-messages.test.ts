@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest"
 
-import { loginErrorView, passwordRequirementsMessage, registerErrorView, resendErrorView } from "./error-messages"
+import { googleErrorView, loginErrorView, passwordRequirementsMessage, POPUP_BLOCKED_MESSAGE, registerErrorView, resendErrorView } from "./error-messages"
 
 describe("login errors", () => {
   it.each([
@@ -61,5 +61,36 @@ describe("password requirement details", () => {
   it("joins the details list", () => {
     expect(passwordRequirementsMessage({ details: ["Too short", "No digit"] }, "x")).toBe("Password requirements not met: Too short, No digit")
     expect(passwordRequirementsMessage({}, "Failed to reset password. Please try again.")).toBe("Failed to reset password. Please try again.")
+  })
+})
+
+describe("Google sign-in errors", () => {
+  it.each([
+    [{ code: "auth/popup-closed-by-user" }, null],
+    [{ code: "auth/cancelled-popup-request" }, null],
+    [{ code: "TERMS_NOT_ACCEPTED", status: 403 }, null],
+    [{ code: "auth/popup-blocked" }, POPUP_BLOCKED_MESSAGE],
+    [{ code: "auth/network-request-failed" }, "Connection error. Please check your internet connection and try again."],
+    [{ code: "auth/too-many-requests" }, "Too many requests. Please wait a moment before trying again."],
+    [{ code: "auth/unauthorized-domain" }, "Google login failed. Please try again."],
+    [{ code: "EMAIL_NOT_VERIFIED", status: 403 }, "Email not verified. Please verify your email before signing in."],
+    [{ code: "RATE_LIMIT_EXCEEDED", status: 429 }, "Too many authentication attempts. Please try again later."],
+    [{ code: "GOOGLE_NOT_CONFIGURED", status: 503 }, "Google sign-in is not configured on this server."],
+    [{ code: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL", status: 409, message: "Sign in with your password." }, "Sign in with your password."],
+    [{ code: "NETWORK_ERROR", status: 0 }, "Connection error. Please check your internet connection and try again."],
+    [{ status: 429, message: "Too many requests" }, "Too many requests. Please wait a moment before trying again."],
+    [{ code: "UNAUTHORIZED", status: 401, message: "Invalid token" }, "Google login failed. Please try again."],
+    [{ status: 500, message: "Server exploded" }, "Google login failed. Please try again."]
+  ])("login: %o shows %s", (error, message) => {
+    expect(googleErrorView(error, "login")).toEqual(message === null ? null : { message })
+  })
+
+  it("names the flow that failed", () => {
+    expect(googleErrorView({ status: 500 }, "register")).toEqual({ message: "Google registration failed. Please try again." })
+    expect(googleErrorView({ code: "auth/internal-error" }, "register")).toEqual({ message: "Google registration failed. Please try again." })
+    expect(googleErrorView({ status: 500 }, "acceptTerms")).toEqual({ message: "Failed to accept terms. Please try again." })
+    expect(googleErrorView({ status: 409, code: "CONFLICT", message: "This Google account is linked to another user." }, "link")).toEqual({
+      message: "This Google account is linked to another user."
+    })
   })
 })

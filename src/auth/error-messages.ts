@@ -107,3 +107,55 @@ export function passwordRequirementsMessage(error: unknown, fallback: string): s
   if (call.details?.length) return `Password requirements not met: ${call.details.join(", ")}`
   return call.message || fallback
 }
+
+export type GoogleFlow = "login" | "register" | "acceptTerms" | "link"
+
+const GOOGLE_FALLBACK: Record<GoogleFlow, string> = {
+  login: "Google login failed. Please try again.",
+  register: "Google registration failed. Please try again.",
+  acceptTerms: "Failed to accept terms. Please try again.",
+  link: "Failed to link your Google account. Please try again."
+}
+
+export const GOOGLE_NOT_CONFIGURED_MESSAGE = "Google sign-in is not configured on this server."
+export const POPUP_BLOCKED_MESSAGE =
+  "Your browser blocked the Google sign-in window. Allow pop-ups for this site (the blocked pop-up icon at the end of the address bar), then try again."
+
+/**
+ * A failed Google sign-in, sign-up, acceptance of the terms or link: the text to show, or null when nothing is to
+ * be shown (the user closed the popup; TERMS_NOT_ACCEPTED, which opens the terms modal instead). Takes both
+ * Firebase's `auth/...` errors and the server's answers.
+ */
+export function googleErrorView(error: unknown, flow: GoogleFlow): { message: string } | null {
+  const call = asFailedCall(error)
+  switch (call.code) {
+    case "auth/popup-closed-by-user":
+    case "auth/cancelled-popup-request":
+    case "TERMS_NOT_ACCEPTED":
+      return null
+    case "auth/popup-blocked":
+      return { message: POPUP_BLOCKED_MESSAGE }
+    case "auth/network-request-failed":
+      return { message: CONNECTION_ERROR_MESSAGE }
+    case "auth/too-many-requests":
+      return { message: TOO_MANY_REQUESTS_MESSAGE }
+    case "EMAIL_NOT_VERIFIED":
+      return { message: "Email not verified. Please verify your email before signing in." }
+    case "RATE_LIMIT_EXCEEDED":
+      return { message: "Too many authentication attempts. Please try again later." }
+    case "GOOGLE_NOT_CONFIGURED":
+      return { message: GOOGLE_NOT_CONFIGURED_MESSAGE }
+    case "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL":
+      return {
+        message:
+          call.message ||
+          "An account with this email address already exists. Sign in with your password, then link Google from your dashboard."
+      }
+  }
+  if (call.code?.startsWith("auth/")) return { message: GOOGLE_FALLBACK[flow] }
+  if (isConnectionFailure(call)) return { message: CONNECTION_ERROR_MESSAGE }
+  if (call.status === 429 || call.message?.includes("Too many requests")) return { message: TOO_MANY_REQUESTS_MESSAGE }
+  // Linking: the server's refusal says what is wrong (the Google account belongs to another user, one is linked already).
+  if (flow === "link" && call.status === 409 && call.message) return { message: call.message }
+  return { message: GOOGLE_FALLBACK[flow] }
+}

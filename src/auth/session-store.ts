@@ -1,6 +1,8 @@
 /**
  * The site's session: who is signed in, token monitoring, the profile fetch after restore,
- * logout, cross-tab updates and the auth messages to the extension.
+ * logout, cross-tab updates and the auth messages to the extension. Google sign-in goes through Firebase: its
+ * ID token opens the session here, a Firebase user left from an earlier visit is exchanged on start, its ID token
+ * is renewed every 10 minutes and logout signs Firebase out too; the SDK is loaded only in browsers that used it.
  *
  * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./api-client; localStorage
  * unless configured). The stored user is the validated `User` (userSchema), as JSON.
@@ -30,14 +32,21 @@ import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
 import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
 import { notifyExtension } from "./extension-notifier"
+import { currentIdToken, signOutFirebase } from "./firebase-client"
+import { firebaseWasUsed, forgetFirebaseUse, loadFirebaseSetup, markFirebaseUsed } from "./firebase-setup"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
 export const LOGIN_PATH = "/api/auth/login"
+export const GOOGLE_LOGIN_PATH = "/api/auth/google"
+export const GOOGLE_ACCEPT_TERMS_PATH = "/api/auth/google/accept-terms"
 export const LOGOUT_PATH = "/api/auth/logout"
 export const PROFILE_PATH = "/api/auth/profile"
 export const LOGIN_SUCCESS_MESSAGE = "Successfully logged in!"
 export const LOGOUT_SUCCESS_MESSAGE = "Successfully logged out!"
 export const LOGOUT_SERVER_FAILURE_MESSAGE = "Logout completed locally, but there was an issue with the server"
+export const LOGOUT_ISSUES_PREFIX = "Logout completed with issues: "
+export const LOGOUT_IDENTITY_SERVICE_ISSUE = "the Google sign-out failed"
+export const LOGOUT_BACKEND_ISSUE = "the server logout failed"
 /** The window event raised on EXTENSION_LOGOUT_REQUEST (a CustomEvent with detail `{ source: "extension" }`). */
 export const WEBSITE_LOGOUT_EVENT = "website-logout"
 /** Where a logout whose server call failed sends the user, after LOGOUT_FAILURE_REDIRECT_MS. */
@@ -65,8 +74,9 @@ export interface SessionState {
   loggingOut: boolean
   /**
    * Restores the session kept in storage when it holds both a token and a valid stored user; then starts token
-   * monitoring, fetches the profile 1 s later and sends WEBSITE_AUTH_SYNC. Also attaches the cross-tab listener
-   * (once). `storage` defaults to the API client's storage; pass no other one outside tests.
+   * monitoring, fetches the profile 1 s later and sends WEBSITE_AUTH_SYNC. Without one, when this browser has used
+   * Google sign-in before, stays "loading" while Firebase's signed-in user (if any) is exchanged for a session.
+   * Also attaches the cross-tab listener (once). `storage` defaults to the API client's storage; pass no other one outside tests.
    */
   restore(storage?: TokenStorage): void
   /**
@@ -74,6 +84,13 @@ export interface SessionState {
    * one is running returns the running one's promise (duplicate submits are blocked).
    */
   login(email: string, password: string): Promise<User>
+  /**
+   * POST /api/auth/google with a Firebase ID token, then as acceptSession. TERMS_NOT_ACCEPTED (a new Google user)
+   * rejects like every failure, with the client's ApiRequestError; the caller then asks for the terms.
+   */
+  googleLogin(idToken: string): Promise<User>
+  /** POST /api/auth/google/accept-terms with the same ID token (creates the account), then as acceptSession. */
+  acceptGoogleTerms(idToken: string): Promise<User>
   /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
   acceptSession(data: SignInData): User
   /**
@@ -141,11 +158,19 @@ function startMonitoring({ userSet }: { userSet: boolean }): void {
   runtime.monitor?.stop()
   const monitor = createTokenMonitor({
     getToken: () => getSessionStorage().getItem(KEYS.authToken),
-    refresh: () => getApiClient().refreshSession()
+    refresh: () => getApiClient().refreshSession(),
+    providerRefresh: refreshFirebaseIdToken
   })
   runtime.monitor = monitor
   monitor.start()
   if (userSet) monitor.userSet()
+}
+
+/** Keeps the Firebase ID token of a Google session fresh; nothing (and no SDK download) for other sessions. */
+async function refreshFirebaseIdToken(): Promise<void> {
+  if (!firebaseWasUsed()) return
+  const setup = await loadFirebaseSetup()
+  if (setup) await currentIdToken(setup, { forceRefresh: true })
 }
 
 /** Stops what belongs to the current session (monitor, pending profile fetch) and marks it over. */
@@ -234,6 +259,56 @@ function openSession(data: unknown): User {
   return user
 }
 
+/** A sign-in call whose answer opens the session; Google's also marks this browser as one that uses Firebase. */
+function signInThrough(path: string, body: unknown, federated: boolean): Promise<User> {
+  runtime.loginInFlight ??= (async () => {
+    const user = openSession(await getApiClient().post<unknown>(path, body))
+    if (federated) markFirebaseUsed()
+    return user
+  })().finally(() => {
+    runtime.loginInFlight = null
+  })
+  return runtime.loginInFlight
+}
+
+/**
+ * The start-up exchange: Firebase still has a signed-in user but there is no local session. Ends "loading" with
+ * the session, or logged out when there is no identity, the server refuses it, or anything fails.
+ */
+async function exchangeFirebaseIdentity(generation: number): Promise<void> {
+  const stillWaiting = () =>
+    runtime.generation === generation && useSession.getState().status === "loading" && !useSession.getState().loggingOut
+  try {
+    const setup = await loadFirebaseSetup()
+    const idToken = setup ? await currentIdToken(setup) : null
+    // Nothing left to exchange: later starts need not download the SDK.
+    if (!idToken) forgetFirebaseUse()
+    else if (stillWaiting()) {
+      const data = await getApiClient().post<unknown>(GOOGLE_LOGIN_PATH, { idToken })
+      if (stillWaiting()) openSession(data)
+    }
+  } catch (error) {
+    // The server refused this identity (no account yet, invalid token): retrying at every start would only
+    // download the SDK for nothing. A rate limit or a network failure may pass, so those are tried again.
+    if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500 && error.status !== 429) forgetFirebaseUse()
+    console.warn("Could not restore the Google session", error)
+  }
+  if (stillWaiting()) useSession.setState({ status: "loggedOut" })
+}
+
+/** Signs this browser out of Firebase; true when that worked. Forgets the use either way, so no later start signs the user back in. */
+async function endFirebaseSession(): Promise<boolean> {
+  forgetFirebaseUse()
+  try {
+    const setup = await loadFirebaseSetup()
+    if (setup) await signOutFirebase(setup)
+    return true
+  } catch (error) {
+    console.warn("The Google sign-out failed", error)
+    return false
+  }
+}
+
 async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
   const storage = getSessionStorage()
   // Taken before clearing: the server call below must carry this session's bearer token.
@@ -247,6 +322,7 @@ async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
   clearStoredSession(storage)
   void notifyExtension(websiteLogoutMessage())
 
+  const firebaseSignedOut = firebaseWasUsed() ? endFirebaseSession() : Promise.resolve(true)
   let serverConfirmed = true
   if (token || refreshToken) {
     try {
@@ -259,16 +335,16 @@ async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
     }
   }
 
-  if (serverConfirmed) {
-    toast.success(LOGOUT_SUCCESS_MESSAGE)
-  } else {
-    toast.error(LOGOUT_SERVER_FAILURE_MESSAGE)
-    if (navigate) {
-      runtime.redirectTimer = setTimeout(() => {
-        runtime.redirectTimer = null
-        navigate(LOGOUT_FAILURE_REDIRECT_PATH)
-      }, LOGOUT_FAILURE_REDIRECT_MS)
-    }
+  const issues = [...((await firebaseSignedOut) ? [] : [LOGOUT_IDENTITY_SERVICE_ISSUE]), ...(serverConfirmed ? [] : [LOGOUT_BACKEND_ISSUE])]
+  if (issues.length === 0) toast.success(LOGOUT_SUCCESS_MESSAGE)
+  // Only the server failed: the spec's own text for that case.
+  else if (issues.length === 1 && !serverConfirmed) toast.error(LOGOUT_SERVER_FAILURE_MESSAGE)
+  else toast.error(`${LOGOUT_ISSUES_PREFIX}${issues.join("; ")}`)
+  if (!serverConfirmed && navigate) {
+    runtime.redirectTimer = setTimeout(() => {
+      runtime.redirectTimer = null
+      navigate(LOGOUT_FAILURE_REDIRECT_PATH)
+    }, LOGOUT_FAILURE_REDIRECT_MS)
   }
   runtime.flagTimer = setTimeout(() => {
     runtime.flagTimer = null
@@ -286,7 +362,9 @@ export const useSession = create<SessionState>(() => ({
     const user = readStoredUser(storage)
     startSessionSync()
     stopSessionWork()
-    useSession.setState({ user, status: user ? "loggedIn" : "loggedOut" })
+    const exchange = !user && !useSession.getState().loggingOut && firebaseWasUsed()
+    useSession.setState({ user, status: user ? "loggedIn" : exchange ? "loading" : "loggedOut" })
+    if (exchange) void exchangeFirebaseIdentity(runtime.generation)
     if (!user) return
     startMonitoring({ userSet: true })
     scheduleProfileFetch()
@@ -294,10 +372,15 @@ export const useSession = create<SessionState>(() => ({
   },
 
   login(email, password) {
-    runtime.loginInFlight ??= (async () => openSession(await getApiClient().post<unknown>(LOGIN_PATH, { email, password })))().finally(() => {
-      runtime.loginInFlight = null
-    })
-    return runtime.loginInFlight
+    return signInThrough(LOGIN_PATH, { email, password }, false)
+  },
+
+  googleLogin(idToken) {
+    return signInThrough(GOOGLE_LOGIN_PATH, { idToken }, true)
+  },
+
+  acceptGoogleTerms(idToken) {
+    return signInThrough(GOOGLE_ACCEPT_TERMS_PATH, { idToken, termsAccepted: true, privacyPolicyAccepted: true }, true)
   },
 
   acceptSession(data) {

@@ -152,6 +152,27 @@ describe("the other refreshes", () => {
     expect(refresh).toHaveBeenCalledTimes(2)
   })
 
+  it("renews the identity provider's token on the same 10-minute interval, and only there", async () => {
+    const onRefreshError = vi.fn()
+    const providerRefresh = vi.fn(async () => "provider-token")
+    monitor = createTokenMonitor({ getToken: () => token, refresh, providerRefresh, visibility: visibility.source, onRefreshError })
+    monitor.start()
+    monitor.userSet()
+    visibility.change(true)
+    await vi.advanceTimersByTimeAsync(PROVIDER_REFRESH_INTERVAL_MS - 1)
+    expect(providerRefresh).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(providerRefresh).toHaveBeenCalledTimes(1)
+    const failure = new Error("provider offline")
+    providerRefresh.mockRejectedValueOnce(failure)
+    await vi.advanceTimersByTimeAsync(PROVIDER_REFRESH_INTERVAL_MS)
+    expect(providerRefresh).toHaveBeenCalledTimes(2)
+    expect(onRefreshError).toHaveBeenCalledWith(failure)
+    monitor.stop()
+    await vi.advanceTimersByTimeAsync(PROVIDER_REFRESH_INTERVAL_MS)
+    expect(providerRefresh).toHaveBeenCalledTimes(2)
+  })
+
   it("refreshes when the document becomes visible, not when it is hidden", () => {
     startMonitor()
     visibility.change(false)

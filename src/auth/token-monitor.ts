@@ -8,6 +8,9 @@
  * - Separately a refresh runs every 10 minutes (PROVIDER_REFRESH_INTERVAL_MS), whenever the document becomes
  *   visible, and 5 s after `userSet()` (REFRESH_AFTER_USER_SET_MS).
  *
+ * `providerRefresh`, when given, runs on the same 10-minute interval: the identity provider's own token (Firebase's
+ * ID token of a Google session) is renewed beside the site's.
+ *
  * `refresh` is expected to be the API client's `refreshSession()`, so every refresh shares its single flight
  * and its Web Lock, and the client stores the new tokens only on success. The monitor only starts refreshes:
  * their failures are logged and otherwise ignored (the next timer tries again).
@@ -51,6 +54,8 @@ export interface TokenMonitorOptions {
   getToken: () => string | null
   /** Starts a refresh; the API client's refreshSession(). */
   refresh: () => Promise<unknown>
+  /** Renews the identity provider's token every PROVIDER_REFRESH_INTERVAL_MS; failures go to onRefreshError too. */
+  providerRefresh?: () => Promise<unknown>
   /** Milliseconds since the epoch. Date.now by default (faked by vi.useFakeTimers). */
   clock?: () => number
   visibility?: VisibilitySource
@@ -87,10 +92,10 @@ export function createTokenMonitor(options: TokenMonitorOptions): TokenMonitor {
   let scheduled: { token: string; timer: Timeout } | null = null
   let unsubscribeVisibility: (() => void) | null = null
 
-  function runRefresh(): void {
+  function runRefresh(run: () => Promise<unknown> = refresh): void {
     let pending: Promise<unknown>
     try {
-      pending = refresh()
+      pending = run()
     } catch (error) {
       onRefreshError(error)
       return
@@ -132,6 +137,11 @@ export function createTokenMonitor(options: TokenMonitorOptions): TokenMonitor {
     if (running && visibility.isVisible()) runRefresh()
   }
 
+  function onProviderInterval(): void {
+    runRefresh()
+    if (options.providerRefresh) runRefresh(options.providerRefresh)
+  }
+
   return {
     start() {
       if (running) return
@@ -141,7 +151,7 @@ export function createTokenMonitor(options: TokenMonitorOptions): TokenMonitor {
         check()
       }, TOKEN_FIRST_CHECK_DELAY_MS)
       checkInterval = setInterval(check, TOKEN_MONITOR_INTERVAL_MS)
-      providerInterval = setInterval(runRefresh, PROVIDER_REFRESH_INTERVAL_MS)
+      providerInterval = setInterval(onProviderInterval, PROVIDER_REFRESH_INTERVAL_MS)
       unsubscribeVisibility = visibility.subscribe(onVisibilityChange)
     },
     stop() {

@@ -1,21 +1,116 @@
-/**
- * Federated sign-in needs a configured identity project (FIREBASE_PROJECT_ID), which arrives with its
- * own issue; until then the button says plainly that it is not available instead of pretending.
- */
-export function GoogleSignInButton({ label = "Continue with Google" }: { label?: string }) {
+import { useRef, useState } from "react"
+
+import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
+import { preloadFirebase, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
+import type { FirebaseSetup } from "~auth/firebase-setup"
+import { useSession } from "~auth/session-store"
+import { FormMessage } from "~ui/fields"
+
+import { TermsModal } from "../legal/TermsModal"
+import { useFirebaseSetup } from "./use-firebase-setup"
+
+const buttonClass =
+  "inline-flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-5 py-2.5 text-sm font-semibold shadow-sm"
+
+/** A Google button that cannot be used yet (settings loading) or at all (not configured, settings not loadable). */
+function GoogleUnavailable({ label, note }: { label: string; note?: string }) {
   return (
     <div>
+      <button type="button" disabled aria-describedby={note ? "google-sign-in-note" : undefined} className={`${buttonClass} text-gray-400`}>
+        {label}
+      </button>
+      {note && (
+        <p id="google-sign-in-note" className="mt-2 text-center text-xs text-gray-500">
+          {note}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export const GOOGLE_SETUP_FAILED_NOTE = "Google sign-in could not be loaded. Please reload the page to try again."
+
+/**
+ * Google sign-in and sign-up: Google's popup, then the ID token to the server. A new Google user is shown the
+ * terms first (TERMS_NOT_ACCEPTED); accepting sends the same ID token to accept-terms. Success opens the session
+ * exactly as the e-mail sign-in does (the login page then navigates, or in extension mode closes the tab).
+ */
+export function GoogleSignInButton({ label = "Continue with Google", flow = "login" }: { label?: string; flow?: "login" | "register" }) {
+  const setup = useFirebaseSetup()
+  const googleLogin = useSession((state) => state.googleLogin)
+  const acceptGoogleTerms = useSession((state) => state.acceptGoogleTerms)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  /** The ID token and settings of a new Google user, kept while the terms modal is open. */
+  const [pendingTerms, setPendingTerms] = useState<{ idToken: string; setup: FirebaseSetup } | null>(null)
+  const busyRef = useRef(false)
+
+  if (setup.isPending) return <GoogleUnavailable label={label} />
+  if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} />
+  if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} />
+  const firebase = setup.data
+
+  const run = async (step: () => Promise<void>, failureFlow: "login" | "register" | "acceptTerms") => {
+    if (busyRef.current) return
+    busyRef.current = true
+    setBusy(true)
+    setError(null)
+    try {
+      await step()
+    } catch (failure) {
+      setError(googleErrorView(failure, failureFlow)?.message ?? null)
+    } finally {
+      busyRef.current = false
+      setBusy(false)
+    }
+  }
+
+  const start = () =>
+    run(async () => {
+      const idToken = await signInWithGoogle(firebase)
+      try {
+        await googleLogin(idToken)
+      } catch (failure) {
+        if ((failure as { code?: string }).code !== "TERMS_NOT_ACCEPTED") throw failure
+        setPendingTerms({ idToken, setup: firebase })
+      }
+    }, flow)
+
+  const accept = (pending: { idToken: string }) =>
+    run(async () => {
+      try {
+        await acceptGoogleTerms(pending.idToken)
+      } finally {
+        setPendingTerms(null)
+      }
+    }, "acceptTerms")
+
+  const decline = (pending: { setup: FirebaseSetup }) => {
+    setPendingTerms(null)
+    // No account was created: leave no Firebase user behind that a later start could try to exchange.
+    void signOutFirebase(pending.setup).catch((failure: unknown) => console.warn("The Google sign-out failed", failure))
+  }
+
+  return (
+    <div className="space-y-3">
       <button
         type="button"
-        disabled
-        aria-describedby="google-sign-in-note"
-        className="inline-flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-5 py-2.5 text-sm font-semibold text-gray-400 shadow-sm"
+        className={`${buttonClass} text-brand-secondary hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60`}
+        disabled={busy}
+        aria-busy={busy || undefined}
+        onPointerEnter={preloadFirebase}
+        onFocus={preloadFirebase}
+        onClick={() => void start()}
       >
         {label}
       </button>
-      <p id="google-sign-in-note" className="mt-2 text-center text-xs text-gray-500">
-        Google sign-in is not configured on this server.
-      </p>
+      {error && <FormMessage>{error}</FormMessage>}
+      <TermsModal
+        open={pendingTerms !== null}
+        busy={busy}
+        onAccept={() => pendingTerms && void accept(pendingTerms)}
+        onDecline={() => pendingTerms && decline(pendingTerms)}
+      />
     </div>
   )
 }

@@ -159,7 +159,7 @@ export default function RegisterPage() {
         </button>
       </form>
       <OrDivider />
-      <GoogleSignInButton label="Sign up with Google" />
+      <GoogleSignInButton label="Sign up with Google" flow="register" />
       <TermsModal open={termsOpen} busy={submitting} onAccept={() => void createAccount()} onDecline={() => setTermsOpen(false)} />
     </AuthCard>
   )

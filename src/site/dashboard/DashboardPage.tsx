@@ -13,6 +13,7 @@ import { buttonStyles } from "~ui/styles"
 import { PageTitle } from "../PageTitle"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
+import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -161,12 +162,7 @@ export default function DashboardPage() {
             {authStatus.data.hasEmailAuth && !authStatus.data.hasGoogleAuth && (
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <p>Link a Google account to sign in with it too.</p>
-                <button type="button" className={buttonStyles.secondary} disabled aria-describedby="link-google-note">
-                  Link Google account
-                </button>
-                <p id="link-google-note" className="w-full text-xs text-gray-500">
-                  Google sign-in is not configured on this server.
-                </p>
+                <LinkGoogleButton onLinked={() => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })} />
               </div>
             )}
             {!authStatus.data.hasEmailAuth && authStatus.data.hasGoogleAuth && (

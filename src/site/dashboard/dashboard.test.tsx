@@ -1,17 +1,23 @@
 /**
- * Component tests of the dashboard's session and account actions ("Sign out everywhere", account deletion),
- * rendered through the whole app. The only test double is the network: a fake API answering in the wrapper.
+ * Component tests of the dashboard's session and account actions ("Sign out everywhere", account deletion, the
+ * sign-in methods and their linking), rendered through the whole app. The test doubles are the network (a fake
+ * API answering in the wrapper) and ~auth/firebase-client, the site's small wrapper of the Firebase SDK.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~auth/api-client"
+import { signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
+import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
 import { teardownSession, useSession } from "~auth/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { toast } from "~ui/toast"
 
 import { answer, createFakeApi, refuse } from "../fake-api"
 import { SiteApp } from "../SiteApp"
+import { GOOGLE_LINKED_MESSAGE } from "./LinkGoogleButton"
+
+vi.mock("~auth/firebase-client", () => ({ preloadFirebase: vi.fn(), signInWithGoogle: vi.fn(), currentIdToken: vi.fn(), signOutFirebase: vi.fn() }))
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
@@ -23,6 +29,8 @@ function createFakeServer() {
     ["POST /api/auth/logout-all", () => answer({ loggedOut: true })],
     ["GET /api/auth/profile", () => answer({ user: accountUser })],
     ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
+    ["GET /api/auth/firebase-config", () => answer({ enabled: true, config: { apiKey: "public-key", authDomain: "iqa.example.com", projectId: "iqa-test" }, emulatorUrl: null })],
+    ["GET /api/password-policy/config", () => refuse(503, "SERVICE_UNAVAILABLE", "Unavailable.")],
     [
       "DELETE /api/auth/account",
       (request) =>
@@ -58,6 +66,9 @@ beforeEach(() => {
   configureApi({ baseUrl: "http://api.test", fetch: server.fetch })
   useSession.setState({ status: "loading", user: null, loggingOut: false })
   window.scrollTo = vi.fn() as typeof window.scrollTo
+  window.localStorage.removeItem(FIREBASE_USED_KEY)
+  vi.mocked(signInWithGoogle).mockReset().mockResolvedValue("google-id-token")
+  vi.mocked(signOutFirebase).mockReset().mockResolvedValue(undefined)
 })
 
 afterEach(() => {
@@ -156,5 +167,103 @@ describe("Delete account", () => {
     fireEvent.click(within(alert).getByRole("button", { name: "Sign in again" }))
     await screen.findByRole("heading", { level: 1, name: "Sign in" })
     expect(storedSession()).toEqual([null, null, null])
+  })
+})
+
+describe("Sign-in methods", () => {
+  const methodsCard = () => screen.getByRole("region", { name: "Sign-in and security" })
+  const methodsStat = async (value: string) => waitFor(() => expect(screen.getByText("Sign-in methods").nextElementSibling?.textContent).toBe(value))
+
+  it("links Google to an e-mail account with the popup's ID token, then shows both methods", async () => {
+    let linked = false
+    server.on("POST /api/auth/link-google", () => {
+      linked = true
+      return answer({ user: { ...accountUser, providerId: "firebase-uid-1" } })
+    })
+    server.on("GET /api/auth/auth-status", () =>
+      answer(linked ? { hasEmailAuth: true, hasGoogleAuth: true, providers: ["email", "google"] } : { hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })
+    )
+    await openDashboard()
+    await methodsStat("Email")
+    expect(within(methodsCard()).getByRole("link", { name: "Change password" })).toBeTruthy()
+    const link = await waitFor(() => {
+      const button = within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement
+      expect(button.disabled).toBe(false)
+      return button
+    })
+    fireEvent.click(link)
+    await methodsStat("Email + Google")
+    expect(server.calls("POST /api/auth/link-google")).toEqual([expect.objectContaining({ body: { idToken: "google-id-token" }, authorization: "Bearer access-0" })])
+    await waitFor(() => expect(within(methodsCard()).queryByRole("button", { name: "Link Google account" })).toBeNull())
+    await waitFor(() => expect(document.body.textContent).toContain(GOOGLE_LINKED_MESSAGE))
+    // From now on logout signs this browser out of Firebase too.
+    expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBe("1")
+  })
+
+  it("shows the server's refusal when the Google account belongs to someone else, and forgets that Google user", async () => {
+    server.on("POST /api/auth/link-google", () => refuse(409, "CONFLICT", "This Google account is already linked to another user."))
+    await openDashboard()
+    const link = await waitFor(() => {
+      const button = within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement
+      expect(button.disabled).toBe(false)
+      return button
+    })
+    fireEvent.click(link)
+    expect((await within(methodsCard()).findByRole("alert")).textContent).toBe("This Google account is already linked to another user.")
+    expect(vi.mocked(signOutFirebase)).toHaveBeenCalledTimes(1)
+    expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBeNull()
+  })
+
+  it("says Google is not configured when the server has no Firebase project", async () => {
+    server.on("GET /api/auth/firebase-config", () => answer({ enabled: false, config: null, emulatorUrl: null }))
+    await openDashboard()
+    await within(methodsCard()).findByText("Google sign-in is not configured on this server.")
+    expect((within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it("adds e-mail authentication to a Google-only account, checking the section-5 rules first", async () => {
+    let linked = false
+    server.on("GET /api/auth/auth-status", () =>
+      answer(linked ? { hasEmailAuth: true, hasGoogleAuth: true, providers: ["email", "google"] } : { hasEmailAuth: false, hasGoogleAuth: true, providers: ["google"] })
+    )
+    server.on("POST /api/auth/link-email", (request) => {
+      const { password } = request.body as { password: string }
+      if (password === "weakweak") return refuse(400, "VALIDATION_ERROR", "Password does not meet the policy", { details: ["One uppercase letter", "One number"] })
+      linked = true
+      return answer({ user: accountUser })
+    })
+    await openDashboard()
+    await methodsStat("Google")
+    const card = methodsCard()
+    expect(within(card).queryByRole("link", { name: "Change password" })).toBeNull()
+    expect(within(card).queryByRole("button", { name: "Link Google account" })).toBeNull()
+    expect((within(card).getByLabelText("Email") as HTMLInputElement).value).toBe("ada@example.com")
+    expect(within(card).getByTestId("password-hint")).toBeTruthy()
+    const submit = () => fireEvent.click(within(card).getByRole("button", { name: "Add Email Authentication" }))
+
+    submit()
+    expect((await within(card).findByRole("alert")).textContent).toBe("Please fill in all fields")
+    fill(card, "Password", "Blue-Harbor-42!")
+    fill(card, "Confirm password", "Blue-Harbor-43!")
+    submit()
+    await waitFor(() => expect(within(card).getByRole("alert").textContent).toBe("Passwords do not match"))
+    fill(card, "Password", "Short1!")
+    fill(card, "Confirm password", "Short1!")
+    submit()
+    await waitFor(() => expect(within(card).getByRole("alert").textContent).toBe("Password must be at least 8 characters long"))
+    expect(server.calls("POST /api/auth/link-email")).toHaveLength(0)
+
+    fill(card, "Password", "weakweak")
+    fill(card, "Confirm password", "weakweak")
+    submit()
+    await waitFor(() => expect(within(card).getAllByRole("listitem").map((item) => item.textContent)).toContain("One uppercase letter"))
+
+    fill(card, "Password", PASSWORD)
+    fill(card, "Confirm password", PASSWORD)
+    fill(card, "Name (optional)", "Ada L.")
+    submit()
+    await methodsStat("Email + Google")
+    expect(server.calls("POST /api/auth/link-email").at(-1)?.body).toEqual({ email: "ada@example.com", password: PASSWORD, name: "Ada L." })
+    await waitFor(() => expect(within(methodsCard()).getByRole("link", { name: "Change password" })).toBeTruthy())
   })
 })
