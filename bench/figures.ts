@@ -50,6 +50,12 @@ export async function bundleForPage(entry: string, globalName: string, root: str
     globalName,
     target: "chrome120",
     alias: { "~core": path.join(root, "src/core") },
+    // As a production `plasmo build` inlines them (unset here: the built-in defaults apply).
+    define: {
+      "process.env.NODE_ENV": JSON.stringify("production"),
+      "process.env.PLASMO_PUBLIC_API_URL": "undefined",
+      "process.env.PLASMO_PUBLIC_SITE_ORIGINS": "undefined"
+    },
     logLevel: "silent"
   })
   return result.outputFiles[0]!.text
