@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify"
-import type { Kysely } from "kysely"
+import { sql, type Kysely } from "kysely"
 
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
@@ -24,7 +24,7 @@ function progressiveDelaySeconds(failures: number): number {
   return failures < 2 ? 0 : 2 ** (failures - 1)
 }
 
-/** What a password check would mean for the count if it fails. */
+/** What a failed password check did to the count. */
 interface FailureOutcome {
   remainingAttempts: number
   /** Seconds before the next attempt counts; 0 when none is needed. */
@@ -33,19 +33,20 @@ interface FailureOutcome {
   retryAfterSeconds: number
 }
 
-type Reservation =
-  | { allowed: true; ifFailed: FailureOutcome }
-  | { allowed: false; reason: "locked" | "delay"; retryAfterSeconds: number }
+type Reservation = { allowed: true } | { allowed: false; reason: "locked" | "delay"; retryAfterSeconds: number }
+
+/** A password check takes well under a second: a slot held longer belongs to a request that died. */
+const CHECK_SLOT_TIMEOUT_MS = 30_000
 
 /**
- * Takes one attempt for this address before its password is checked: the attempt counts as a
- * failure at once, under a row lock, so parallel requests each see the ones before them and a
- * burst cannot all pass while the first ones are still hashing. A success clears the count.
+ * Takes a slot for one password check of this address, under a row lock, before the password is checked. Every
+ * check under way could fail, so the failures and the checks under way together never pass the attempts left:
+ * a parallel burst gets at most that many checks, while parallel correct sign-ins do not count as failures.
  */
-async function reserveAttempt(db: Db, email: string, limits: SignInLimits, now: number): Promise<Reservation> {
+async function reserveCheck(db: Db, email: string, limits: SignInLimits, now: number): Promise<Reservation> {
   const key = normaliseEmail(email)
   return db.transaction().execute(async (trx) => {
-    // A row to lock, also for an address never seen: a first failure must not race a second.
+    // A row to lock, also for an address never seen: a first attempt must not race a second.
     await trx
       .insertInto("sign_in_failures")
       .values({ email: key, failures: 0, last_failure_at: new Date(now), locked_until: null })
@@ -57,26 +58,47 @@ async function reserveAttempt(db: Db, email: string, limits: SignInLimits, now: 
       return { allowed: false, reason: "locked", retryAfterSeconds: Math.ceil((lockedUntil - now) / 1000) }
     }
     // A lock that has run out starts the count afresh.
-    const earlier = lockedUntil !== undefined ? 0 : row.failures
-    const waitUntil = row.last_failure_at.getTime() + progressiveDelaySeconds(earlier) * 1000
-    if (lockedUntil === undefined && waitUntil > now) {
-      return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
-    }
-    const failures = earlier + 1
-    const remainingAttempts = Math.max(0, limits.attempts - failures)
-    const locked = remainingAttempts === 0
+    const failures = lockedUntil !== undefined ? 0 : row.failures
+    const waitUntil = row.last_failure_at.getTime() + progressiveDelaySeconds(failures) * 1000
+    if (waitUntil > now) return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
+    const fresh = row.checks_started_at !== null && now - row.checks_started_at.getTime() <= CHECK_SLOT_TIMEOUT_MS
+    const inFlight = fresh ? row.checks_in_flight : 0
+    if (failures + inFlight >= limits.attempts) return { allowed: false, reason: "delay", retryAfterSeconds: 1 }
     await trx
       .updateTable("sign_in_failures")
-      .set({ failures, last_failure_at: new Date(now), locked_until: locked ? new Date(now + limits.lockoutMs) : null })
+      .set({ failures, locked_until: null, checks_in_flight: inFlight + 1, checks_started_at: new Date(now) })
       .where("email", "=", key)
       .execute()
-    return {
-      allowed: true,
-      ifFailed: locked
-        ? { remainingAttempts, nextAttemptDelay: 0, locked, retryAfterSeconds: Math.ceil(limits.lockoutMs / 1000) }
-        : { remainingAttempts, nextAttemptDelay: progressiveDelaySeconds(failures), locked, retryAfterSeconds: 0 }
-    }
+    return { allowed: true }
   })
+}
+
+/** Records a failed check and gives its slot back; the failure that uses up the attempts locks the address. */
+async function recordFailedCheck(db: Db, email: string, limits: SignInLimits, now: number): Promise<FailureOutcome> {
+  const key = normaliseEmail(email)
+  const failures = await db.transaction().execute(async (trx) => {
+    // An upsert: a success in between may have cleared the row, and this failure still counts.
+    const row = await trx
+      .insertInto("sign_in_failures")
+      .values({ email: key, failures: 1, last_failure_at: new Date(now), locked_until: null })
+      .onConflict((conflict) =>
+        conflict.column("email").doUpdateSet((update) => ({
+          failures: update("sign_in_failures.failures", "+", 1),
+          checks_in_flight: sql<number>`greatest(sign_in_failures.checks_in_flight - 1, 0)`,
+          last_failure_at: new Date(now)
+        }))
+      )
+      .returning(["failures"])
+      .executeTakeFirstOrThrow()
+    if (row.failures >= limits.attempts) {
+      await trx.updateTable("sign_in_failures").set({ locked_until: new Date(now + limits.lockoutMs) }).where("email", "=", key).execute()
+    }
+    return row.failures
+  })
+  const remainingAttempts = Math.max(0, limits.attempts - failures)
+  return remainingAttempts === 0
+    ? { remainingAttempts, nextAttemptDelay: 0, locked: true, retryAfterSeconds: Math.ceil(limits.lockoutMs / 1000) }
+    : { remainingAttempts, nextAttemptDelay: progressiveDelaySeconds(failures), locked: false, retryAfterSeconds: 0 }
 }
 
 export async function clearSignInFailures(db: Db, email: string): Promise<void> {
@@ -95,7 +117,8 @@ async function countedPasswordCheck(
 ): Promise<{ matches: true } | { matches: false; outcome: FailureOutcome }> {
   const db = app.database.db
   const policy = await loadPasswordPolicy(app)
-  const reservation = await reserveAttempt(db, email, { attempts: policy.rateLimitAttempts, lockoutMs: policy.lockoutDuration }, app.clock())
+  const limits = { attempts: policy.rateLimitAttempts, lockoutMs: policy.lockoutDuration }
+  const reservation = await reserveCheck(db, email, limits, app.clock())
   if (!reservation.allowed) {
     if (reservation.reason === "locked") {
       const minutes = Math.ceil(reservation.retryAfterSeconds / 60)
@@ -108,7 +131,7 @@ async function countedPasswordCheck(
       nextAttemptDelay: reservation.retryAfterSeconds
     })
   }
-  if (!(await check())) return { matches: false, outcome: reservation.ifFailed }
+  if (!(await check())) return { matches: false, outcome: await recordFailedCheck(db, email, limits, app.clock()) }
   await clearSignInFailures(db, email)
   return { matches: true }
 }

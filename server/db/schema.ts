@@ -38,6 +38,10 @@ export interface SignInFailuresTable {
   failures: number
   last_failure_at: Timestamp
   locked_until: Timestamp | null
+  /** Password checks started and not yet finished; they hold slots of the attempts left. */
+  checks_in_flight: Defaulted<number>
+  /** When the latest of them started: slots older than a check could take are given back (a crashed request). */
+  checks_started_at: Timestamp | null
 }
 
 export interface SessionsTable {

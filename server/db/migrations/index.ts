@@ -5,6 +5,7 @@ import * as accounts from "./002-accounts"
 import * as usage from "./003-usage"
 import * as feedback from "./004-feedback"
 import * as sessionBinding from "./005-session-binding"
+import * as signInChecks from "./006-sign-in-checks"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,7 +13,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "002-accounts": accounts,
   "003-usage": usage,
   "004-feedback": feedback,
-  "005-session-binding": sessionBinding
+  "005-session-binding": sessionBinding,
+  "006-sign-in-checks": signInChecks
 }
 
 export const migrationProvider: MigrationProvider = {
