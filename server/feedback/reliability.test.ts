@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import fs from "node:fs/promises"
-import net from "node:net"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 import { afterAll, expect, it } from "vitest"
 
 import { makeTempDir } from "../test-support"
+import { freePort } from "../../tests/free-port"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const PNG = await fs.readFile(path.join(root, "tests/fixtures/square-64.png"))
@@ -23,16 +23,6 @@ afterAll(() => {
   for (const child of children) child.kill("SIGKILL")
 })
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 async function startServer(dataDir: string) {
   const port = await freePort()

@@ -3,7 +3,12 @@
  * behind `configureApi({ fetch })`. Routes are "METHOD /path"; unknown ones answer 404.
  * Test-only: imported by *.test.tsx files, never by the app.
  */
+import { vi } from "vitest"
+
+import { configureApi } from "~auth/api-client"
+import { teardownSession, useSession } from "~auth/session-store"
 import { fail, ok, type ApiErrorBody } from "~core/api"
+import { toast } from "~ui/toast"
 
 export interface SeenRequest {
   method: string
@@ -57,4 +62,16 @@ export function createFakeApi(initialRoutes: Array<[string, Handler]>) {
       return requests.filter((request) => `${request.method} ${request.path}` === route)
     }
   }
+}
+
+/**
+ * A site component test's fresh start: no toast (sonner keeps them in module state and replays them to a new
+ * <Toaster>), no session, the API answered by `fetch`, and a window.scrollTo happy-dom lacks.
+ */
+export function resetSiteForTest(fetch: typeof globalThis.fetch): void {
+  toast.dismiss()
+  teardownSession()
+  configureApi({ baseUrl: "http://api.test", fetch })
+  useSession.setState({ status: "loading", user: null, loggingOut: false })
+  window.scrollTo = vi.fn() as typeof window.scrollTo
 }

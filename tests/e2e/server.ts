@@ -1,21 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
 import http from "node:http"
-import net from "node:net"
+import type net from "node:net"
 import os from "node:os"
 import path from "node:path"
+import { freePort } from "../free-port"
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export interface RunningServer {
   url: string

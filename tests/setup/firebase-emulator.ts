@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process"
 import fs from "node:fs/promises"
-import net from "node:net"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 import type { TestProject } from "vitest/node"
+import { freePort } from "../free-port"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -21,17 +21,6 @@ const START_TIMEOUT_MS = 90_000
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 async function isReady(host: string): Promise<boolean> {
   try {

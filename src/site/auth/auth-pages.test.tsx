@@ -6,13 +6,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~auth/api-client"
 import { teardownSession, useSession } from "~auth/session-store"
 import { createDefaultPasswordPolicy, type PasswordPolicyConfig } from "~core/password-policy"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
-import { toast } from "~ui/toast"
 
-import { answer, createFakeApi, refuse, type Answer } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest, type Answer } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -125,13 +123,8 @@ function hintItems() {
 const FALLBACK_HINT = ["At least 8 characters", "One uppercase letter", "One lowercase letter", "One number", "One special character (!@#$…)"]
 
 beforeEach(() => {
-  // Toasts live in sonner's module state and are replayed to a new <Toaster>: start each test without any.
-  toast.dismiss()
-  teardownSession()
   server = createFakeServer()
-  configureApi({ baseUrl: "http://api.test", fetch: server.fetch })
-  useSession.setState({ status: "loading", user: null, loggingOut: false })
-  window.scrollTo = vi.fn() as typeof window.scrollTo
+  resetSiteForTest(server.fetch)
 })
 
 afterEach(() => {

@@ -6,7 +6,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~auth/api-client"
 import { configureExtensionNotifier } from "~auth/extension-notifier"
 import { POPUP_BLOCKED_MESSAGE } from "~auth/error-messages"
 import { currentIdToken, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
@@ -14,9 +13,8 @@ import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
 import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~auth/session-store"
 import { PROVIDER_REFRESH_INTERVAL_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
-import { toast } from "~ui/toast"
 
-import { answer, createFakeApi, refuse } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { TERMS_AGREEMENT_LABEL } from "../legal/TermsModal"
 import { SiteApp } from "../SiteApp"
 
@@ -75,13 +73,9 @@ async function settle() {
 }
 
 beforeEach(() => {
-  toast.dismiss()
-  teardownSession()
   window.localStorage.clear()
   server = createFakeServer()
-  configureApi({ baseUrl: "http://api.test", fetch: server.fetch })
-  useSession.setState({ status: "loading", user: null, loggingOut: false })
-  window.scrollTo = vi.fn() as typeof window.scrollTo
+  resetSiteForTest(server.fetch)
   vi.mocked(signInWithGoogle).mockReset().mockResolvedValue("google-id-token")
   vi.mocked(currentIdToken).mockReset().mockResolvedValue(null)
   vi.mocked(signOutFirebase).mockReset().mockResolvedValue(undefined)

@@ -6,14 +6,12 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~auth/api-client"
 import { signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
 import { teardownSession, useSession } from "~auth/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
-import { toast } from "~ui/toast"
 
-import { answer, createFakeApi, refuse } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 import { GOOGLE_LINKED_MESSAGE } from "./LinkGoogleButton"
 
@@ -60,12 +58,8 @@ const storedSession = () => [SESSION_STORAGE_KEYS.authToken, SESSION_STORAGE_KEY
 const fill = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } })
 
 beforeEach(() => {
-  toast.dismiss()
-  teardownSession()
   server = createFakeServer()
-  configureApi({ baseUrl: "http://api.test", fetch: server.fetch })
-  useSession.setState({ status: "loading", user: null, loggingOut: false })
-  window.scrollTo = vi.fn() as typeof window.scrollTo
+  resetSiteForTest(server.fetch)
   window.localStorage.removeItem(FIREBASE_USED_KEY)
   vi.mocked(signInWithGoogle).mockReset().mockResolvedValue("google-id-token")
   vi.mocked(signOutFirebase).mockReset().mockResolvedValue(undefined)
