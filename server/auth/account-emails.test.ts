@@ -206,6 +206,15 @@ describe("the resend-verification and forgot-password calls", () => {
     expect(await mailTo(email, "Reset")).toHaveLength(1)
   })
 
+  it(`accepts ${CODE_EMAILS_PER_ADDRESS_PER_HOUR} of 20 parallel reset requests for an address from 20 clients`, async () => {
+    const email = newAddress()
+    await account(email, { verified: true })
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, client) => post(subject.app, "/api/auth/forgot-password", email, `198.51.100.${client + 1}`)))
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(20 - CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+    expect(await mailTo(email, "Reset")).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+  })
+
   it("someone else asking for the owner's address neither holds up the owner nor voids the owner's link", async () => {
     const email = newAddress()
     await account(email, { verified: true })
