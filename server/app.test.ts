@@ -88,6 +88,29 @@ describe("the web build with SPA fallback", () => {
     expect(response.headers["x-content-type-options"]).toBe("nosniff")
     expect(response.headers["referrer-policy"]).toBe("no-referrer")
     expect(response.headers["strict-transport-security"]).toBeUndefined()
+    expect(response.headers["cross-origin-opener-policy"]).toBe("same-origin")
+  })
+
+  it("allows Google sign-in's script, helper frame and Auth API only when Google sign-in is configured", async () => {
+    const directives = (csp: string) => Object.fromEntries(csp.split(/;\s*/).map((directive) => [directive.split(" ")[0], directive.split(" ").slice(1)]))
+    const real = await startTestApp({ WEB_ROOT: webRoot, FIREBASE_PROJECT_ID: "image-query-ai-prod", FIREBASE_WEB_API_KEY: "AIza-public-key" })
+    const emulated = await startTestApp({ WEB_ROOT: webRoot, FIREBASE_PROJECT_ID: "demo-image-query-ai", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })
+    try {
+      const realPage = await real.app.inject({ method: "GET", url: "/login" })
+      const realCsp = directives(String(realPage.headers["content-security-policy"]))
+      expect(realCsp["script-src"]).toEqual(["'self'", "https://apis.google.com"])
+      expect(realCsp["frame-src"]).toEqual(["'self'", "https://image-query-ai-prod.firebaseapp.com"])
+      expect(realCsp["connect-src"]).toEqual(["'self'", "https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"])
+      expect(realCsp["default-src"]).toEqual(["'self'"])
+      // Google's popup answers through its opener, which "same-origin" would cut.
+      expect(realPage.headers["cross-origin-opener-policy"]).toBe("same-origin-allow-popups")
+
+      const emulatedCsp = directives(String((await emulated.app.inject({ method: "GET", url: "/login" })).headers["content-security-policy"]))
+      expect(emulatedCsp["frame-src"]).toEqual(["'self'", "http://127.0.0.1:9099"])
+      expect(emulatedCsp["connect-src"]).toEqual(["'self'", "http://127.0.0.1:9099"])
+    } finally {
+      await Promise.all([real.close(), emulated.close()])
+    }
   })
 
   it("asks for HTTPS upgrades and HSTS when the public URL is HTTPS", async () => {

@@ -10,6 +10,7 @@ import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { extensionSessionRoutes } from "./auth/extension-session"
+import { firebaseWebConfig, googleSignInPageSources } from "./auth/google/google-identity"
 import { googleAuthRoutes } from "./auth/google/routes"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
@@ -57,16 +58,18 @@ declare module "fastify" {
   }
 }
 
-/** The content security policy the site runs under: nothing but our own origin. */
+/** The content security policy the site runs under: our own origin, plus Google sign-in's when it is configured. */
 export function contentSecurityPolicy(config: AppConfig) {
+  const google = googleSignInPageSources(config.firebase)
   return {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...google.script],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       fontSrc: ["'self'", "data:"],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", ...google.connect],
+      frameSrc: ["'self'", ...google.frame],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
@@ -118,7 +121,9 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(helmet, {
     contentSecurityPolicy: contentSecurityPolicy(config),
     strictTransportSecurity: config.publicUrl.startsWith("https:"),
-    crossOriginEmbedderPolicy: false
+    crossOriginEmbedderPolicy: false,
+    // Google's sign-in popup answers through its opener: "same-origin" would cut that link.
+    crossOriginOpenerPolicy: { policy: firebaseWebConfig(config.firebase).enabled ? "same-origin-allow-popups" : "same-origin" }
   })
 
   // Limits are set per route (sign-in, registration, e-mail look-ups), not globally.

@@ -98,3 +98,20 @@ export function firebaseWebConfig(firebase: AppConfig["firebase"]): FirebaseWebC
     emulatorUrl: authEmulatorHost ? `http://${authEmulatorHost}` : null
   }
 }
+
+const GOOGLE_SCRIPT_ORIGIN = "https://apis.google.com"
+const FIREBASE_AUTH_API_ORIGINS = ["https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"]
+
+/** What the site's pages must be allowed to load, frame and call for Google sign-in: nothing when it is off. */
+export function googleSignInPageSources(firebase: AppConfig["firebase"]): { script: string[]; frame: string[]; connect: string[] } {
+  const web = firebaseWebConfig(firebase)
+  if (!web.enabled) return { script: [], frame: [], connect: [] }
+  // Firebase's popup flow runs Google's iframe loader, then a helper frame of the auth domain (the emulator's in
+  // tests) that carries the popup's answer; its REST calls go to the Auth API (or the emulator).
+  return {
+    script: [GOOGLE_SCRIPT_ORIGIN],
+    frame: [web.emulatorUrl ?? `https://${web.config.authDomain}`],
+    connect: web.emulatorUrl ? [web.emulatorUrl] : FIREBASE_AUTH_API_ORIGINS
+  }
+}
+
