@@ -1,8 +1,12 @@
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 
+import { firebaseGooglePopup } from "~auth/firebase-client"
+import { provideGooglePopup } from "~auth/google-popup"
 import { SiteApp } from "~site/SiteApp"
 import "~site/global-styles"
+
+provideGooglePopup(firebaseGooglePopup)
 
 const container = document.getElementById("root")
 if (!container) throw new Error("The page has no #root element")

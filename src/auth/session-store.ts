@@ -32,8 +32,8 @@ import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
 import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
 import { notifyExtension } from "./extension-notifier"
-import { currentIdToken, signOutFirebase } from "./firebase-client"
 import { firebaseWasUsed, forgetFirebaseUse, loadFirebaseSetup, markFirebaseUsed } from "./firebase-setup"
+import { googlePopup } from "./google-popup"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
 export const LOGIN_PATH = "/api/auth/login"
@@ -168,9 +168,10 @@ function startMonitoring({ userSet }: { userSet: boolean }): void {
 
 /** Keeps the Firebase ID token of a Google session fresh; nothing (and no SDK download) for other sessions. */
 async function refreshFirebaseIdToken(): Promise<void> {
-  if (!firebaseWasUsed()) return
+  const popup = googlePopup()
+  if (!popup || !firebaseWasUsed()) return
   const setup = await loadFirebaseSetup()
-  if (setup) await currentIdToken(setup, { forceRefresh: true })
+  if (setup) await popup.currentIdToken(setup, { forceRefresh: true })
 }
 
 /** Stops what belongs to the current session (monitor, pending profile fetch) and marks it over. */
@@ -279,8 +280,9 @@ async function exchangeFirebaseIdentity(generation: number): Promise<void> {
   const stillWaiting = () =>
     runtime.generation === generation && useSession.getState().status === "loading" && !useSession.getState().loggingOut
   try {
-    const setup = await loadFirebaseSetup()
-    const idToken = setup ? await currentIdToken(setup) : null
+    const popup = googlePopup()
+    const setup = popup ? await loadFirebaseSetup() : null
+    const idToken = popup && setup ? await popup.currentIdToken(setup) : null
     // Nothing left to exchange: later starts need not download the SDK.
     if (!idToken) forgetFirebaseUse()
     else if (stillWaiting()) {
@@ -300,8 +302,9 @@ async function exchangeFirebaseIdentity(generation: number): Promise<void> {
 async function endFirebaseSession(): Promise<boolean> {
   forgetFirebaseUse()
   try {
-    const setup = await loadFirebaseSetup()
-    if (setup) await signOutFirebase(setup)
+    const popup = googlePopup()
+    const setup = popup ? await loadFirebaseSetup() : null
+    if (popup && setup) await popup.signOut(setup)
     return true
   } catch (error) {
     console.warn("The Google sign-out failed", error)

@@ -1,9 +1,10 @@
+import fs from "node:fs"
 import path from "node:path"
 
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 
 describe("the built extension in Chromium", () => {
@@ -43,6 +44,13 @@ describe("the built extension in Chromium", () => {
     )
     expect((manifest as { side_panel?: { default_path: string } }).side_panel?.default_path).toBe("sidepanel.html")
     expect(manifest.content_scripts?.[0]?.matches).toEqual(["<all_urls>"])
+  })
+
+  it("carries no code that loads scripts from elsewhere: no Firebase SDK and no Google script loader (MV3 forbids remote code)", () => {
+    const scripts = fs.readdirSync(EXTENSION_DIR, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"))
+    expect(scripts.length).toBeGreaterThan(5)
+    const offending = scripts.filter((file) => /apis\.google\.com|identitytoolkit\.googleapis\.com/.test(fs.readFileSync(path.join(EXTENSION_DIR, file), "utf8")))
+    expect(offending).toEqual([])
   })
 
   it("registers the 'Analyse image' context-menu entry from its service worker", async () => {

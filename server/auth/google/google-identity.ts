@@ -105,7 +105,7 @@ const FIREBASE_AUTH_API_ORIGINS = ["https://identitytoolkit.googleapis.com", "ht
 /** What the site's pages must be allowed to load, frame and call for Google sign-in: nothing when it is off. */
 export function googleSignInPageSources(firebase: AppConfig["firebase"]): { script: string[]; frame: string[]; connect: string[] } {
   const web = firebaseWebConfig(firebase)
-  if (!web.enabled) return { script: [], frame: [], connect: [] }
+  if (!web.config) return { script: [], frame: [], connect: [] }
   // Firebase's popup flow runs Google's iframe loader, then a helper frame of the auth domain (the emulator's in
   // tests) that carries the popup's answer; its REST calls go to the Auth API (or the emulator).
   return {

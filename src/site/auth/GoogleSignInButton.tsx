@@ -1,8 +1,9 @@
 import { useRef, useState } from "react"
 
+import { getApiBaseUrl } from "~auth/api-client"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
-import { preloadFirebase, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import type { FirebaseSetup } from "~auth/firebase-setup"
+import { googlePopup, type GooglePopup } from "~auth/google-popup"
 import { useSession } from "~auth/session-store"
 import { FormMessage } from "~ui/fields"
 
@@ -29,6 +30,29 @@ function GoogleUnavailable({ label, note }: { label: string; note?: string }) {
 }
 
 export const GOOGLE_SETUP_FAILED_NOTE = "Google sign-in could not be loaded. Please reload the page to try again."
+export const GOOGLE_ON_SITE_NOTE = "Google sign-in continues on the Image Query AI site in a new tab. The extension is signed in as soon as you finish there."
+
+/**
+ * Where this page cannot open Google's popup (the extension's pages): a button that continues on the web site,
+ * whose sign-in from the extension (?source=extension) opens the extension's session as e-mail sign-in does.
+ */
+export function ContinueOnSite({ label, path, note, noteId }: { label: string; path: string; note: string; noteId: string }) {
+  return (
+    <div>
+      <button
+        type="button"
+        aria-describedby={noteId}
+        className={`${buttonClass} text-brand-secondary hover:bg-gray-50`}
+        onClick={() => window.open(`${getApiBaseUrl()}${path}`, "_blank", "noopener")}
+      >
+        {label}
+      </button>
+      <p id={noteId} className="mt-2 text-center text-xs text-gray-500">
+        {note}
+      </p>
+    </div>
+  )
+}
 
 /**
  * Google sign-in and sign-up: Google's popup, then the ID token to the server. A new Google user is shown the
@@ -37,18 +61,22 @@ export const GOOGLE_SETUP_FAILED_NOTE = "Google sign-in could not be loaded. Ple
  */
 export function GoogleSignInButton({ label = "Continue with Google", flow = "login" }: { label?: string; flow?: "login" | "register" }) {
   const setup = useFirebaseSetup()
+  const popup = googlePopup()
+  if (setup.isPending) return <GoogleUnavailable label={label} />
+  if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} />
+  if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} />
+  if (!popup) return <ContinueOnSite label={label} path="/login?source=extension" note={GOOGLE_ON_SITE_NOTE} noteId="google-sign-in-note" />
+  return <GooglePopupButton label={label} flow={flow} firebase={setup.data} popup={popup} />
+}
+
+function GooglePopupButton({ label, flow, firebase, popup }: { label: string; flow: "login" | "register"; firebase: FirebaseSetup; popup: GooglePopup }) {
   const googleLogin = useSession((state) => state.googleLogin)
   const acceptGoogleTerms = useSession((state) => state.acceptGoogleTerms)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  /** The ID token and settings of a new Google user, kept while the terms modal is open. */
-  const [pendingTerms, setPendingTerms] = useState<{ idToken: string; setup: FirebaseSetup } | null>(null)
+  /** The ID token of a new Google user, kept while the terms modal is open. */
+  const [pendingTerms, setPendingTerms] = useState<{ idToken: string } | null>(null)
   const busyRef = useRef(false)
-
-  if (setup.isPending) return <GoogleUnavailable label={label} />
-  if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} />
-  if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} />
-  const firebase = setup.data
 
   const run = async (step: () => Promise<void>, failureFlow: "login" | "register" | "acceptTerms") => {
     if (busyRef.current) return
@@ -67,12 +95,12 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
 
   const start = () =>
     run(async () => {
-      const idToken = await signInWithGoogle(firebase)
+      const idToken = await popup.signIn(firebase)
       try {
         await googleLogin(idToken)
       } catch (failure) {
         if ((failure as { code?: string }).code !== "TERMS_NOT_ACCEPTED") throw failure
-        setPendingTerms({ idToken, setup: firebase })
+        setPendingTerms({ idToken })
       }
     }, flow)
 
@@ -85,10 +113,10 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
       }
     }, "acceptTerms")
 
-  const decline = (pending: { setup: FirebaseSetup }) => {
+  const decline = () => {
     setPendingTerms(null)
     // No account was created: leave no Firebase user behind that a later start could try to exchange.
-    void signOutFirebase(pending.setup).catch((failure: unknown) => console.warn("The Google sign-out failed", failure))
+    void popup.signOut(firebase).catch((failure: unknown) => console.warn("The Google sign-out failed", failure))
   }
 
   return (
@@ -98,8 +126,8 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
         className={`${buttonClass} text-brand-secondary hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60`}
         disabled={busy}
         aria-busy={busy || undefined}
-        onPointerEnter={preloadFirebase}
-        onFocus={preloadFirebase}
+        onPointerEnter={popup.preload}
+        onFocus={popup.preload}
         onClick={() => void start()}
       >
         {label}
@@ -109,7 +137,7 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
         open={pendingTerms !== null}
         busy={busy}
         onAccept={() => pendingTerms && void accept(pendingTerms)}
-        onDecline={() => pendingTerms && decline(pendingTerms)}
+        onDecline={() => pendingTerms && decline()}
       />
     </div>
   )

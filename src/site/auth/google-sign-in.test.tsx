@@ -1,29 +1,27 @@
 /**
  * Component tests of Google sign-in through Firebase on the site, rendered through the whole app: the login and
  * register buttons, the terms for a new Google user, extension mode, the start-up exchange and logout. The test
- * doubles are the network (the fake API) and ~auth/firebase-client, the site's small wrapper of the Firebase SDK.
+ * doubles are the network (the fake API) and the Google popup the web build provides (~auth/google-popup), here a double.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureExtensionNotifier } from "~auth/extension-notifier"
 import { POPUP_BLOCKED_MESSAGE } from "~auth/error-messages"
-import { currentIdToken, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
+import { provideGooglePopup } from "~auth/google-popup"
 import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~auth/session-store"
 import { PROVIDER_REFRESH_INTERVAL_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { TERMS_AGREEMENT_LABEL } from "../legal/TermsModal"
+import { GOOGLE_ON_SITE_NOTE } from "./GoogleSignInButton"
 import { SiteApp } from "../SiteApp"
 
-vi.mock("~auth/firebase-client", () => ({
-  preloadFirebase: vi.fn(),
-  signInWithGoogle: vi.fn(),
-  currentIdToken: vi.fn(),
-  signOutFirebase: vi.fn()
-}))
+const googlePopupDouble = { preload: vi.fn(), signIn: vi.fn(), currentIdToken: vi.fn(), signOut: vi.fn() }
+const { signIn: signInWithGoogle, currentIdToken, signOut: signOutFirebase } = googlePopupDouble
+provideGooglePopup(googlePopupDouble)
 
 const googleUser: User = { name: "Grace Hopper", email: "grace@example.com", role: "user", provider: "google", providerId: "firebase-uid-1" }
 const accountUser = { ...googleUser, id: "user-2", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
@@ -323,5 +321,35 @@ describe("the session and Firebase", () => {
     expect(storedSession()).toEqual([null, null, null])
     // Forgotten anyway: the next start must not sign the user back in.
     expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBeNull()
+  })
+})
+
+describe("in the extension's pages, which cannot open Google's popup", () => {
+  beforeEach(() => {
+    provideGooglePopup(null)
+  })
+  afterEach(() => provideGooglePopup(googlePopupDouble))
+
+  it.each([
+    ["/login", "Continue with Google"],
+    ["/register", "Sign up with Google"]
+  ])("on %s, %s continues on the web site's sign-in for the extension", async (path, name) => {
+    const open = vi.spyOn(window, "open").mockReturnValue(null)
+    renderAt(path)
+    const button = await googleButton(name)
+    expect(button.getAttribute("aria-describedby")).toBe("google-sign-in-note")
+    expect(document.getElementById("google-sign-in-note")?.textContent).toBe(GOOGLE_ON_SITE_NOTE)
+    fireEvent.click(button)
+    expect(open).toHaveBeenCalledWith("http://api.test/login?source=extension", "_blank", "noopener")
+    expect(server.calls("POST /api/auth/google")).toHaveLength(0)
+  })
+
+  it("does not exchange a Google identity on start, whatever this browser remembers", async () => {
+    window.localStorage.setItem(FIREBASE_USED_KEY, "1")
+    renderAt("/login")
+    await googleButton("Continue with Google")
+    await settle()
+    expect(useSession.getState().status).toBe("loggedOut")
+    expect(vi.mocked(currentIdToken)).not.toHaveBeenCalled()
   })
 })

@@ -2,16 +2,17 @@ import { useRef, useState } from "react"
 
 import { linkGoogle } from "~auth/auth-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
-import { preloadFirebase, signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { markFirebaseUsed } from "~auth/firebase-setup"
+import { googlePopup } from "~auth/google-popup"
 import { FormMessage } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { GOOGLE_SETUP_FAILED_NOTE } from "../auth/GoogleSignInButton"
+import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "../auth/GoogleSignInButton"
 import { useFirebaseSetup } from "../auth/use-firebase-setup"
 
 export const GOOGLE_LINKED_MESSAGE = "Google account linked. You can now sign in with Google too."
+export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Image Query AI site in a new tab: choose Link Google account there."
 
 /** "Link Google account" for an e-mail-only account: Google's popup proves the identity, the server links it. */
 export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
@@ -19,25 +20,26 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const busyRef = useRef(false)
+  const popup = googlePopup()
 
   const note = setup.isError ? GOOGLE_SETUP_FAILED_NOTE : setup.isSuccess && !setup.data ? GOOGLE_NOT_CONFIGURED_MESSAGE : null
   const firebase = setup.data
 
   const link = async () => {
-    if (!firebase || busyRef.current) return
+    if (!firebase || !popup || busyRef.current) return
     busyRef.current = true
     setBusy(true)
     setError(null)
     let idToken: string | null = null
     try {
-      idToken = await signInWithGoogle(firebase)
+      idToken = await popup.signIn(firebase)
       await linkGoogle(idToken)
       markFirebaseUsed()
       toast.success(GOOGLE_LINKED_MESSAGE)
       onLinked()
     } catch (failure) {
       // Refused by the server: the popup's Google user is no sign-in of this account, so Firebase forgets it.
-      if (idToken) void signOutFirebase(firebase).catch((signOutFailure: unknown) => console.warn("The Google sign-out failed", signOutFailure))
+      if (idToken) void popup.signOut(firebase).catch((signOutFailure: unknown) => console.warn("The Google sign-out failed", signOutFailure))
       setError(googleErrorView(failure, "link")?.message ?? null)
     } finally {
       busyRef.current = false
@@ -45,6 +47,7 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
     }
   }
 
+  if (firebase && !popup) return <ContinueOnSite label="Link Google account" path="/dashboard" note={LINK_GOOGLE_ON_SITE_NOTE} noteId="link-google-note" />
   return (
     <>
       <button
@@ -53,8 +56,8 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
         disabled={!firebase || busy}
         aria-busy={busy || undefined}
         aria-describedby={note ? "link-google-note" : undefined}
-        onPointerEnter={firebase ? preloadFirebase : undefined}
-        onFocus={firebase ? preloadFirebase : undefined}
+        onPointerEnter={firebase ? popup?.preload : undefined}
+        onFocus={firebase ? popup?.preload : undefined}
         onClick={() => void link()}
       >
         {busy ? "Linking..." : "Link Google account"}

@@ -1,21 +1,23 @@
 /**
  * Component tests of the dashboard's session and account actions ("Sign out everywhere", account deletion, the
  * sign-in methods and their linking), rendered through the whole app. The test doubles are the network (a fake
- * API answering in the wrapper) and ~auth/firebase-client, the site's small wrapper of the Firebase SDK.
+ * API answering in the wrapper) and the Google popup the web build provides (~auth/google-popup), here a double.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { signInWithGoogle, signOutFirebase } from "~auth/firebase-client"
 import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
+import { provideGooglePopup } from "~auth/google-popup"
 import { teardownSession, useSession } from "~auth/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
-import { GOOGLE_LINKED_MESSAGE } from "./LinkGoogleButton"
+import { GOOGLE_LINKED_MESSAGE, LINK_GOOGLE_ON_SITE_NOTE } from "./LinkGoogleButton"
 
-vi.mock("~auth/firebase-client", () => ({ preloadFirebase: vi.fn(), signInWithGoogle: vi.fn(), currentIdToken: vi.fn(), signOutFirebase: vi.fn() }))
+const googlePopupDouble = { preload: vi.fn(), signIn: vi.fn(), currentIdToken: vi.fn(), signOut: vi.fn() }
+const { signIn: signInWithGoogle, signOut: signOutFirebase } = googlePopupDouble
+provideGooglePopup(googlePopupDouble)
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
@@ -206,6 +208,25 @@ describe("Sign-in methods", () => {
     expect((await within(methodsCard()).findByRole("alert")).textContent).toBe("This Google account is already linked to another user.")
     expect(vi.mocked(signOutFirebase)).toHaveBeenCalledTimes(1)
     expect(window.localStorage.getItem(FIREBASE_USED_KEY)).toBeNull()
+  })
+
+  it("in the extension's pages, which cannot open Google's popup, sends the linking to the web site's dashboard", async () => {
+    provideGooglePopup(null)
+    try {
+      const open = vi.spyOn(window, "open").mockReturnValue(null)
+      await openDashboard()
+      // The site's Firebase settings arrive first; until then the button is a disabled placeholder.
+      const link = await waitFor(() => {
+        const button = within(methodsCard()).getByRole("button", { name: "Link Google account" })
+        expect(document.getElementById(button.getAttribute("aria-describedby") ?? "")?.textContent).toBe(LINK_GOOGLE_ON_SITE_NOTE)
+        return button
+      })
+      fireEvent.click(link)
+      expect(open).toHaveBeenCalledWith("http://api.test/dashboard", "_blank", "noopener")
+      expect(server.calls("POST /api/auth/link-google")).toHaveLength(0)
+    } finally {
+      provideGooglePopup(googlePopupDouble)
+    }
   })
 
   it("says Google is not configured when the server has no Firebase project", async () => {
