@@ -10,15 +10,17 @@ export const SCREENSHOT_DIR = path.resolve("tests/.artifacts")
 
 /**
  * Headless Chromium as this machine needs it: no sandbox as root, and no background networking,
- * whose connections the closed network refuses.
+ * whose connections the closed network refuses. `popupBlocking` keeps Chromium's popup blocker on (Puppeteer
+ * turns it off), for flows that must open their popup within the user's click as in a user's browser.
  */
-export async function launchBrowser({ extension = false } = {}): Promise<Browser> {
+export async function launchBrowser({ extension = false, popupBlocking = false } = {}): Promise<Browser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-chromium-"))
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     pipe: true,
     enableExtensions: extension,
+    ...(popupBlocking ? { ignoreDefaultArgs: ["--disable-popup-blocking"] } : {}),
     userDataDir,
     args: [
       "--no-sandbox",

@@ -1,69 +1,19 @@
-import fs from "node:fs"
 import http from "node:http"
-import net from "node:net"
-import path from "node:path"
+import type net from "node:net"
 
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
 import { EXTENSION_ID } from "~core/extension-id"
-import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
+import { relay, trustedLoopbackOrigin } from "./site-relay"
 
 const NAME = "Ada Lovelace"
 const EMAIL = "ada.extension@example.com"
 const PASSWORD = "Blue-Harbor-42!"
 const SESSION_KEY = "extensionSession"
-
-/**
- * The site origin the built extension trusts on this computer, read from its manifest (the build derives it from
- * PLASMO_PUBLIC_SITE_ORIGINS, or from the API address: http://localhost:8787 for a plain `npm run build`).
- */
-function trustedLoopbackOrigin(): URL {
-  const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_DIR, "manifest.json"), "utf8")) as { externally_connectable?: { matches?: string[] } }
-  const matches = manifest.externally_connectable?.matches ?? []
-  const origin = matches.map((match) => new URL(match.replace(/\/\*$/, ""))).find((url) => url.protocol === "http:" && ["localhost", "127.0.0.1"].includes(url.hostname) && url.port)
-  if (!origin) throw new Error(`The built extension trusts no loopback site origin with a port (${matches.join(", ")}): build it with a PLASMO_PUBLIC_SITE_ORIGINS or PLASMO_PUBLIC_API_URL of http://localhost:<port>`)
-  return origin
-}
-
-/**
- * The site must be reached at the trusted origin while startServer picks a free port: a plain TCP relay from that
- * port to the server gives the site that origin. For localhost it listens on both loopback addresses, since the
- * browser may try either.
- */
-async function relay(from: URL, toPort: number): Promise<{ close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>()
-  const servers: net.Server[] = []
-  const listen = (host: string) => {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(toPort, "127.0.0.1")
-      for (const socket of [client, upstream]) {
-        sockets.add(socket)
-        socket.on("close", () => sockets.delete(socket))
-        socket.on("error", () => socket.destroy())
-      }
-      client.pipe(upstream).pipe(client)
-    })
-    return new Promise<void>((resolve, reject) => {
-      server.once("error", (error) => reject(new Error(`Port ${from.port} of ${host} is needed for the site's allowed origin: ${error.message}`)))
-      server.listen(Number(from.port), host, () => {
-        servers.push(server)
-        resolve()
-      })
-    })
-  }
-  await listen("127.0.0.1")
-  // A machine without IPv6 loopback leaves the browser only 127.0.0.1 for localhost.
-  if (from.hostname === "localhost") await listen("::1").catch(() => {})
-  return {
-    close: async () => {
-      for (const socket of sockets) socket.destroy()
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))))
-    }
-  }
-}
 
 /** A page from an origin outside the allow list (another port of 127.0.0.1). */
 async function hostileServer(): Promise<{ url: string; close(): Promise<void> }> {

@@ -32,10 +32,10 @@ async function isReady(host: string): Promise<boolean> {
 }
 
 /**
- * Starts the Firebase Auth emulator (offline, no UI) once per run for the Google sign-in tests. It must start:
- * a failure fails the run with the emulator's output rather than skipping those tests.
+ * Starts the Firebase Auth emulator (offline, no UI) on free ports; resolves with its host:port and a stop. It
+ * must start: a failure rejects with the emulator's output, so the tests that need it fail rather than skip.
  */
-export default async function setup(project: TestProject) {
+export async function startFirebaseAuthEmulator(): Promise<{ host: string; stop(): Promise<void> }> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-firebase-emulator-"))
   const [authPort, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()]
   await fs.writeFile(
@@ -106,6 +106,12 @@ export default async function setup(project: TestProject) {
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
+  return { host, stop }
+}
+
+/** The api project's emulator, once per run for the Google sign-in tests. */
+export default async function setup(project: TestProject) {
+  const { host, stop } = await startFirebaseAuthEmulator()
   project.provide("firebaseAuthEmulatorHost", host)
   return stop
 }
