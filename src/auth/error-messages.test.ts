@@ -79,7 +79,8 @@ describe("Google sign-in errors", () => {
     [{ code: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL", status: 409, message: "Sign in with your password." }, "Sign in with your password."],
     [{ code: "NETWORK_ERROR", status: 0 }, "Connection error. Please check your internet connection and try again."],
     [{ status: 429, message: "Too many requests" }, "Too many requests. Please wait a moment before trying again."],
-    [{ code: "UNAUTHORIZED", status: 401, message: "Invalid token" }, "Google login failed. Please try again."],
+    // "The same 401 handling" as the e-mail sign-in (spec section 8), text included.
+    [{ code: "INVALID_TOKEN", status: 401, message: "Invalid token" }, "Invalid email or password. Please try again."],
     [{ status: 500, message: "Server exploded" }, "Google login failed. Please try again."]
   ])("login: %o shows %s", (error, message) => {
     expect(googleErrorView(error, "login")).toEqual(message === null ? null : { message })
@@ -89,6 +90,8 @@ describe("Google sign-in errors", () => {
     expect(googleErrorView({ status: 500 }, "register")).toEqual({ message: "Google registration failed. Please try again." })
     expect(googleErrorView({ code: "auth/internal-error" }, "register")).toEqual({ message: "Google registration failed. Please try again." })
     expect(googleErrorView({ status: 500 }, "acceptTerms")).toEqual({ message: "Failed to accept terms. Please try again." })
+    expect(googleErrorView({ status: 401, code: "INVALID_TOKEN" }, "register")).toEqual({ message: "Invalid email or password. Please try again." })
+    expect(googleErrorView({ status: 401, code: "INVALID_TOKEN" }, "acceptTerms")).toEqual({ message: "Failed to accept terms. Please try again." })
     expect(googleErrorView({ status: 409, code: "CONFLICT", message: "This Google account is linked to another user." }, "link")).toEqual({
       message: "This Google account is linked to another user."
     })

@@ -13,6 +13,7 @@ export interface FailedCall {
 }
 
 export const CONNECTION_ERROR_MESSAGE = "Connection error. Please check your internet connection and try again."
+export const INVALID_SIGN_IN_MESSAGE = "Invalid email or password. Please try again."
 const TOO_MANY_REQUESTS_MESSAGE = "Too many requests. Please wait a moment before trying again."
 
 export interface LoginErrorView {
@@ -61,7 +62,7 @@ export function loginErrorView(error: unknown): LoginErrorView {
       return { message: "Too many login attempts from this IP. Please try again later.", where: "toast" }
   }
   if (isConnectionFailure(call)) return { message: CONNECTION_ERROR_MESSAGE, where: "toast" }
-  if (call.status === 401) return { message: "Invalid email or password. Please try again.", where: "toast" }
+  if (call.status === 401) return { message: INVALID_SIGN_IN_MESSAGE, where: "toast" }
   if (call.message?.includes("Too many requests")) return { message: TOO_MANY_REQUESTS_MESSAGE, where: "toast" }
   return { message: call.message || "Login failed. Please check your credentials and try again.", where: "toast" }
 }
@@ -155,6 +156,8 @@ export function googleErrorView(error: unknown, flow: GoogleFlow): { message: st
   if (call.code?.startsWith("auth/")) return { message: GOOGLE_FALLBACK[flow] }
   if (isConnectionFailure(call)) return { message: CONNECTION_ERROR_MESSAGE }
   if (call.status === 429 || call.message?.includes("Too many requests")) return { message: TOO_MANY_REQUESTS_MESSAGE }
+  // The spec gives federated sign-in "the same 401 handling" as the e-mail sign-in, text included.
+  if (call.status === 401 && (flow === "login" || flow === "register")) return { message: INVALID_SIGN_IN_MESSAGE }
   // Linking: the server's refusal says what is wrong (the Google account belongs to another user, one is linked already).
   if (flow === "link" && call.status === 409 && call.message) return { message: call.message }
   return { message: GOOGLE_FALLBACK[flow] }
