@@ -1,0 +1,69 @@
+/**
+ * The OCR languages the product knows: tesseract's code, the name in English and in the language's own script,
+ * and the writing system. English ships inside the extension; the others are language packs from our own server
+ * (GET /api/ocr/languages). Shared by the server's catalogue and the side panel's language picker.
+ */
+import * as z from "zod"
+
+export interface OcrLanguageInfo {
+  /** tesseract's traineddata code, e.g. "chi_sim". */
+  code: string
+  name: string
+  nativeName: string
+  script: string
+}
+
+/** The language inside the extension: OCR works with no server at all. */
+export const BUNDLED_OCR_LANGUAGE = "eng"
+
+/** tesseract's orientation and script detection pack (not a language: it tells the script of a page). */
+export const SCRIPT_DETECTION_PACK = "osd"
+
+export const KNOWN_OCR_LANGUAGES: readonly OcrLanguageInfo[] = [
+  { code: "eng", name: "English", nativeName: "English", script: "Latin" },
+  { code: "ara", name: "Arabic", nativeName: "العربية", script: "Arabic" },
+  { code: "ben", name: "Bengali", nativeName: "বাংলা", script: "Bengali" },
+  { code: "chi_sim", name: "Chinese (Simplified)", nativeName: "简体中文", script: "Han" },
+  { code: "chi_tra", name: "Chinese (Traditional)", nativeName: "繁體中文", script: "Han" },
+  { code: "deu", name: "German", nativeName: "Deutsch", script: "Latin" },
+  { code: "fra", name: "French", nativeName: "Français", script: "Latin" },
+  { code: "hin", name: "Hindi", nativeName: "हिन्दी", script: "Devanagari" },
+  { code: "ita", name: "Italian", nativeName: "Italiano", script: "Latin" },
+  { code: "jpn", name: "Japanese", nativeName: "日本語", script: "Japanese" },
+  { code: "kor", name: "Korean", nativeName: "한국어", script: "Hangul" },
+  { code: "por", name: "Portuguese", nativeName: "Português", script: "Latin" },
+  { code: "rus", name: "Russian", nativeName: "Русский", script: "Cyrillic" },
+  { code: "spa", name: "Spanish", nativeName: "Español", script: "Latin" },
+  { code: "tur", name: "Turkish", nativeName: "Türkçe", script: "Latin" },
+  { code: "ukr", name: "Ukrainian", nativeName: "Українська", script: "Cyrillic" },
+  { code: "vie", name: "Vietnamese", nativeName: "Tiếng Việt", script: "Latin" }
+]
+
+/** tesseract codes: three letters, optionally a variant ("chi_sim"). Anything else is never a file name of ours. */
+export const OCR_LANGUAGE_CODE_PATTERN = /^[a-z]{3}(?:_[a-z]{3,8})?$/
+
+export const ocrLanguageCodeSchema = z.string().regex(OCR_LANGUAGE_CODE_PATTERN)
+
+export function knownOcrLanguage(code: string): OcrLanguageInfo | undefined {
+  return KNOWN_OCR_LANGUAGES.find((language) => language.code === code)
+}
+
+/** One language pack the server offers: what the picker shows and what the download must hash to. */
+export const ocrLanguagePackSchema = z.object({
+  code: ocrLanguageCodeSchema,
+  name: z.string(),
+  nativeName: z.string(),
+  script: z.string(),
+  /** Bytes of the .traineddata.gz download. */
+  size: z.number().int().positive(),
+  /** Hex SHA-256 of the .traineddata.gz download. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/)
+})
+export type OcrLanguagePack = z.infer<typeof ocrLanguagePackSchema>
+
+/** GET /api/ocr/languages: the recognisable languages, and the script-detection pack when the server has it. */
+export const ocrLanguageListSchema = z.object({
+  languages: z.array(ocrLanguagePackSchema),
+  scriptDetection: ocrLanguagePackSchema.nullable()
+})
+export type OcrLanguageList = z.infer<typeof ocrLanguageListSchema>
