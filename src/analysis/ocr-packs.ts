@@ -1,0 +1,136 @@
+/**
+ * OCR language packs beyond the English one shipped in the extension: downloaded from our own server
+ * (GET /api/ocr/languages/{code}), checked against the SHA-256 the server lists, and kept on the device so the
+ * second use needs no network. tesseract.js then gets the verified bytes themselves ({ code, data }), so it never
+ * fetches anything on its own.
+ */
+import type { OcrLanguagePack } from "~core/ocr-languages"
+
+/** Where verified packs are kept, by code and hash. */
+export interface PackStore {
+  read(code: string, sha256: string): Promise<Uint8Array | null>
+  write(code: string, sha256: string, bytes: Uint8Array): Promise<void>
+  /** Removes the kept packs of this code other than the given hash (the server's pack changed). */
+  removeOthers(code: string, sha256: string): Promise<void>
+}
+
+export interface PackProgress {
+  loadedBytes: number
+  totalBytes: number
+}
+
+const ENGLISH_STILL_WORKS = "English text recognition still works."
+
+/** A pack that could not be had; the message is for the user, in plain words. */
+export class LanguagePackError extends Error {
+  override readonly name = "LanguagePackError"
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("")
+}
+
+/** "Downloading Hindi: 0.6 of 1.4 MB" */
+export function packProgressText(pack: Pick<OcrLanguagePack, "name">, { loadedBytes, totalBytes }: PackProgress): string {
+  const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1)
+  return `Downloading ${pack.name}: ${megabytes(loadedBytes)} of ${megabytes(totalBytes)} MB`
+}
+
+async function readBody(response: Response, totalBytes: number, onProgress: (progress: PackProgress) => void): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array(await response.arrayBuffer())
+  const chunks: Uint8Array[] = []
+  let loadedBytes = 0
+  const reader = response.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    loadedBytes += value.byteLength
+    // A server sending more than it listed is not sending this pack: stop reading rather than fill memory.
+    if (loadedBytes > totalBytes) {
+      await reader.cancel()
+      break
+    }
+    onProgress({ loadedBytes, totalBytes })
+  }
+  const bytes = new Uint8Array(loadedBytes)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, Math.min(chunk.byteLength, loadedBytes - offset)), offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+export interface LoadPackOptions {
+  /** Origin of our API, e.g. "https://api.example.com". */
+  apiOrigin: string
+  store: PackStore
+  fetch?: typeof fetch
+  onProgress?: (progress: PackProgress) => void
+}
+
+/**
+ * The verified bytes of a pack: from the store when kept there (and still matching its hash), otherwise
+ * downloaded, checked and kept. Rejects with a LanguagePackError saying what went wrong.
+ */
+export async function loadLanguagePack(pack: OcrLanguagePack, { apiOrigin, store, fetch: fetchPack = fetch, onProgress = () => {} }: LoadPackOptions): Promise<Uint8Array> {
+  const kept = await store.read(pack.code, pack.sha256).catch(() => null)
+  // Checked again: storage can be damaged, and a wrong pack would give wrong text silently.
+  if (kept && (await sha256Hex(kept)) === pack.sha256) return kept
+
+  let response: Response
+  try {
+    response = await fetchPack(`${apiOrigin}/api/ocr/languages/${encodeURIComponent(pack.code)}`)
+  } catch {
+    throw new LanguagePackError(`Could not download the ${pack.name} language pack: the Image Query AI service could not be reached. ${ENGLISH_STILL_WORKS}`)
+  }
+  if (!response.ok) {
+    throw new LanguagePackError(`The Image Query AI service did not provide the ${pack.name} language pack (error ${response.status}). ${ENGLISH_STILL_WORKS}`)
+  }
+  onProgress({ loadedBytes: 0, totalBytes: pack.size })
+  let bytes: Uint8Array
+  try {
+    bytes = await readBody(response, pack.size, onProgress)
+  } catch {
+    throw new LanguagePackError(`The download of the ${pack.name} language pack was interrupted. ${ENGLISH_STILL_WORKS}`)
+  }
+  if (bytes.byteLength !== pack.size || (await sha256Hex(bytes)) !== pack.sha256) {
+    throw new LanguagePackError(`The ${pack.name} language pack failed its integrity check and was not used. ${ENGLISH_STILL_WORKS}`)
+  }
+  try {
+    await store.write(pack.code, pack.sha256, bytes)
+    await store.removeOthers(pack.code, pack.sha256)
+  } catch (error) {
+    // Still usable now; it is downloaded again next time.
+    console.warn(`Could not keep the ${pack.name} language pack on this device`, error)
+  }
+  return bytes
+}
+
+const PACK_CACHE_NAME = "ocr-language-packs"
+/** Cache Storage wants URLs as keys; these name a pack and never leave the device. */
+const packKey = (code: string, sha256: string) => `https://ocr-packs.invalid/${code}/${sha256}`
+
+/** Verified packs in the extension's Cache Storage: it survives panel reloads and browser restarts. */
+export function cacheStoragePackStore(cacheName = PACK_CACHE_NAME): PackStore {
+  const open = () => caches.open(cacheName)
+  return {
+    async read(code, sha256) {
+      const response = await (await open()).match(packKey(code, sha256))
+      return response ? new Uint8Array(await response.arrayBuffer()) : null
+    },
+    async write(code, sha256, bytes) {
+      await (await open()).put(packKey(code, sha256), new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/gzip" } }))
+    },
+    async removeOthers(code, sha256) {
+      const cache = await open()
+      const keep = packKey(code, sha256)
+      const prefix = packKey(code, "")
+      for (const request of await cache.keys()) {
+        if (request.url.startsWith(prefix) && request.url !== keep) await cache.delete(request)
+      }
+    }
+  }
+}
