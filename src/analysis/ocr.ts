@@ -1,6 +1,7 @@
-// Local text recognition (OCR) with tesseract.js, entirely from files shipped in the extension
-// (scripts/copy-extension-assets.mjs puts them in engines/ocr/): nothing is fetched at run time.
-import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
+// Local text recognition (OCR) with tesseract.js, from files shipped in the extension
+// (scripts/copy-extension-assets.mjs puts them in engines/ocr/) and from language packs the caller has already
+// downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
+import { createWorker, OEM, type Block, type Lang, type LoggerMessage, type Worker } from "tesseract.js"
 
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 
@@ -31,11 +32,14 @@ export interface OcrResult {
 
 export type OcrEngine = AnalysisEngine<OcrResult>
 
+/** A language to read: shipped in the engine folder (its code), or a verified pack's bytes. */
+export type OcrLanguageSource = string | { code: string; data: Uint8Array }
+
 export interface OcrEngineOptions extends EngineTimeouts {
   /** Folder of the shipped engine files inside the extension. */
   basePath?: string
-  /** Language model(s) in that folder, e.g. "eng". */
-  language?: string
+  /** The languages read together, e.g. ["eng", { code: "hin", data }]. */
+  languages?: OcrLanguageSource[]
 }
 
 export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
@@ -68,7 +72,7 @@ function wordsOf(blocks: Block[] | null): OcrWord[] {
 
 export function createOcrEngine({
   basePath = "/engines/ocr",
-  language = "eng",
+  languages = ["eng"],
   startTimeoutMs = 20_000,
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
@@ -83,7 +87,9 @@ export function createOcrEngine({
     start: async (report) => {
       const base = extensionUrl(basePath)
       report({ stage: "Loading the text recognition engine", fraction: 0 })
-      const worker = await createWorker(language, OEM.LSTM_ONLY, {
+      // tesseract.js takes each entry by its type (a code is loaded from langPath, bytes are used as they are);
+      // its typing allows only all-codes or all-bytes lists.
+      const worker = await createWorker(languages as Lang[], OEM.LSTM_ONLY, {
         workerPath: `${base}/worker.min.js`,
         corePath: base,
         langPath: base,

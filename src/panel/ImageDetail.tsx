@@ -1,8 +1,9 @@
-import { useState } from "react"
+import { useEffect, useRef, useState } from "react"
 
 import { BoxOverlay } from "~ui/BoxOverlay"
 import { ProgressLine } from "~ui/ProgressLine"
 
+import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { QuestionForm } from "./QuestionForm"
 import { resultBoxes, ResultView } from "./results/ResultView"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
@@ -11,15 +12,25 @@ import type { FocusedImage } from "./use-focused-image"
 
 export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun"> {
   settings: PanelSettings
+  onSettingsChange: (settings: PanelSettings) => void
   onBack: () => void
   onUsageChanged: () => void
   onSignIn: () => void
 }
 
 /** One image: the analyses to choose from, the chosen one's progress or result, and its boxes over the image. */
-export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
+export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
   const { kind, state, start } = useAnalysis({ image, autoRun, settings, onUsageChanged })
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
+
+  // Another language choice while the Text view is open reads the image again in those languages.
+  const languages = settings.ocrLanguages.join("+")
+  const shownLanguages = useRef(languages)
+  useEffect(() => {
+    if (shownLanguages.current === languages) return
+    shownLanguages.current = languages
+    if (kind === "text") start("text")
+  }, [languages, kind, start])
 
   const outcome = state.status === "done" ? state.outcome : null
   const { boxes, tone } = resultBoxes(outcome)
@@ -60,6 +71,10 @@ export function ImageDetail({ image, settings, autoRun, onBack, onUsageChanged, 
           </button>
         ))}
       </div>
+
+      {kind === "text" && (
+        <OcrLanguagePicker value={settings.ocrLanguages} disabled={state.status === "running"} onChange={(ocrLanguages) => onSettingsChange({ ...settings, ocrLanguages })} />
+      )}
 
       {kind === "ask" && (
         <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} />

@@ -20,6 +20,8 @@ beforeEach(async () => {
   logouts = []
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init)
+    // The language picker asks for the server's OCR language list: not a logout.
+    if (request.url.endsWith("/api/ocr/languages")) return Response.json({ success: true, data: { languages: [], scriptDetection: null } })
     logouts.push({ url: request.url, authorization: request.headers.get("authorization"), apiOrigin: await getApiOrigin() })
     return Response.json({ success: true, data: { loggedOut: true } })
   })

@@ -4,6 +4,7 @@ import { VQA_MODELS } from "~core/vqa"
 
 import { parseApiOrigin } from "~extension/api-origin"
 
+import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
 
 const fieldClass =
@@ -63,6 +64,10 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
             ))}
           </select>
         </label>
+        <div className="space-y-1">
+          <p className="text-sm font-medium">Text (OCR) languages</p>
+          <OcrLanguagePicker value={settings.ocrLanguages} onChange={(ocrLanguages) => onChange({ ...settings, ocrLanguages })} />
+        </div>
         <fieldset className="text-sm">
           <legend className="font-medium">Face detector</legend>
           {(

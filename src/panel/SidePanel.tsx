@@ -94,7 +94,7 @@ export function SidePanel() {
       <main className="p-4" id={tabPanelId(tab)} role="tabpanel" aria-labelledby={tabId(tab)}>
         {tab === "images" &&
           (focused ? (
-            <ImageDetail key={`${focused.image.url}|${focused.token}`} image={focused.image} settings={settings} autoRun={focused.autoRun} onBack={() => focus(null)} onUsageChanged={reloadAccount} onSignIn={signIn} />
+            <ImageDetail key={`${focused.image.url}|${focused.token}`} image={focused.image} settings={settings} onSettingsChange={(next) => void saveSettings(next)} autoRun={focused.autoRun} onBack={() => focus(null)} onUsageChanged={reloadAccount} onSignIn={signIn} />
           ) : scan.kind === "loading" ? (
             <Spinner label="Finding images" />
           ) : scan.kind === "unavailable" ? (

@@ -13,6 +13,7 @@ import { countOf, percent } from "~core/format"
 import type { VqaHistoryTurn } from "~core/vqa"
 
 import { readImage, toRasterBlob, type ImageLocation } from "./image-bytes"
+import { ocrLanguageSources } from "./ocr-languages"
 import type { AnalysisKind, PanelSettings } from "./settings"
 import { askAboutImage } from "./vqa-client"
 
@@ -37,10 +38,10 @@ export interface AnalysisRequest {
   onProgress?: (progress: AnalysisProgress) => void
 }
 
-let ocrEngine: OcrEngine | null = null
 let facesEngine: FacesEngine | null = null
 let objectsEngine: ObjectsEngine | null = null
-const getOcrEngine = () => (ocrEngine ??= createOcrEngine())
+/** One OCR engine, for the languages last read: another choice replaces it (each holds its models in memory). */
+let ocrEngine: { languages: string; engine: OcrEngine } | null = null
 const getFacesEngine = () => (facesEngine ??= createFacesEngine())
 const getObjectsEngine = () => (objectsEngine ??= createObjectsEngine())
 
@@ -75,7 +76,7 @@ export function imageBlob(location: ImageLocation): Promise<Blob> {
 export function resultKey({ kind, image, settings }: Pick<AnalysisRequest, "kind" | "image" | "settings">): string | null {
   switch (kind) {
     case "text":
-      return `text|${image.url}`
+      return `text|${settings.ocrLanguages.join("+")}|${image.url}`
     case "faces":
       return `faces|${settings.faceDetector}|${settings.faceAttributes}|${image.url}`
     case "objects":
@@ -99,7 +100,7 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
   const blob = await imageBlob(image)
   switch (kind) {
     case "text": {
-      const engine = getOcrEngine()
+      const engine = await ocrEngineFor(settings.ocrLanguages, onProgress)
       await engine.load(onProgress)
       onProgress?.({ stage: "Reading text…" })
       return { kind, ocr: await engine.run(await toRasterBlob(blob)) }
@@ -129,6 +130,17 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       return { kind, answer: answer.answer, model: answer.model, question }
     }
   }
+}
+
+async function ocrEngineFor(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
+  const languages = codes.join("+")
+  if (ocrEngine?.languages === languages) return ocrEngine.engine
+  const sources = await ocrLanguageSources(codes, onProgress)
+  // Checked again: another run may have made this engine while the packs were loading.
+  if (ocrEngine?.languages === languages) return ocrEngine.engine
+  void ocrEngine?.engine.dispose()
+  ocrEngine = { languages, engine: createOcrEngine({ languages: sources }) }
+  return ocrEngine.engine
 }
 
 /** Objects of the image, from the cache when Objects (or a Scene) already ran on it. */

@@ -79,12 +79,16 @@ describe("the grid's filters", () => {
 describe("settings", () => {
   it("falls back to the default for each unknown or missing field", () => {
     expect(panelSettingsItem.parse(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
-    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true })).toEqual({
+    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"] })).toEqual({
       defaultAnalysis: "faces",
       model: "gpt-4o",
       faceDetector: "ssd",
-      faceAttributes: true
+      faceAttributes: true,
+      ocrLanguages: ["eng", "hin"]
     })
+    for (const ocrLanguages of [[], ["eng", "hin", "jpn", "kor"], ["../../etc"], "eng", [3]]) {
+      expect(panelSettingsItem.parse({ ocrLanguages }).ocrLanguages).toEqual(["eng"])
+    }
     expect(panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes" })).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
   })

@@ -1,6 +1,7 @@
 /** The side panel's Settings: default analysis, vision model, face detector options; kept in chrome.storage.local. */
 import * as z from "zod"
 
+import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr-languages"
 import { VQA_MODELS } from "~core/vqa"
 import { storageItem } from "~extension/storage-item"
 
@@ -18,6 +19,9 @@ export const ANALYSIS_LABELS: Record<AnalysisKind, string> = {
 /** What runs when an image arrives from the on-image button or the "Analyse image" menu. */
 export type DefaultAnalysis = AnalysisKind | "none"
 
+/** Languages read at once: each one more slows recognition and adds a model to memory. */
+export const MAX_OCR_LANGUAGES = 3
+
 export const FACE_DETECTORS = ["tiny", "ssd"] as const
 export type FaceDetectorChoice = (typeof FACE_DETECTORS)[number]
 
@@ -26,7 +30,14 @@ const panelSettingsSchema = z.object({
   model: z.enum(VQA_MODELS).catch(VQA_MODELS[0]),
   faceDetector: z.enum(FACE_DETECTORS).catch("tiny"),
   /** Age, gender and expression with each face (three more models to load). */
-  faceAttributes: z.boolean().catch(false)
+  faceAttributes: z.boolean().catch(false),
+  /** The Text (OCR) languages: the last choice made in the Text view, also set in Settings. */
+  ocrLanguages: z
+    .array(ocrLanguageCodeSchema)
+    .min(1)
+    .max(MAX_OCR_LANGUAGES)
+    .transform((codes) => [...new Set(codes)])
+    .catch([BUNDLED_OCR_LANGUAGE])
 })
 
 export type PanelSettings = z.infer<typeof panelSettingsSchema>

@@ -1,0 +1,62 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
+import { useState } from "react"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+
+import { createFakeChrome } from "~extension/fake-chrome.test-support"
+
+import { LANGUAGES_UNAVAILABLE_MESSAGE } from "./ocr-languages"
+import { OcrLanguagePicker } from "./OcrLanguagePicker"
+
+const pack = (code: string, name: string, nativeName: string, script: string) => ({ code, name, nativeName, script, size: 1000, sha256: "a".repeat(64) })
+const LIST = {
+  languages: [pack("eng", "English", "English", "Latin"), pack("hin", "Hindi", "हिन्दी", "Devanagari"), pack("jpn", "Japanese", "日本語", "Japanese"), pack("ara", "Arabic", "العربية", "Arabic")],
+  scriptDetection: null
+}
+
+let origin = 0
+
+beforeEach(async () => {
+  vi.stubGlobal("chrome", createFakeChrome())
+  // A new address per test: the list is asked once per service address.
+  await chrome.storage.local.set({ apiOrigin: `https://api-${++origin}.test` })
+})
+afterEach(() => vi.unstubAllGlobals())
+
+function Picker({ initial }: { initial: string[] }) {
+  const [value, setValue] = useState(initial)
+  return <OcrLanguagePicker value={value} onChange={setValue} />
+}
+
+const box = (name: RegExp) => screen.getByRole("checkbox", { name }) as HTMLInputElement
+
+describe("the Text (OCR) language picker", () => {
+  it("offers English and the server's languages, named in English and in their own script, several at once", async () => {
+    const fetch = vi.fn(async (_input: RequestInfo | URL) => Response.json({ success: true, data: LIST }))
+    vi.stubGlobal("fetch", fetch)
+    render(<Picker initial={["eng"]} />)
+    await waitFor(() => expect(screen.getAllByRole("checkbox")).toHaveLength(4))
+    expect(new Request(fetch.mock.calls[0]![0]).url).toBe(`https://api-${origin}.test/api/ocr/languages`)
+    expect(within(box(/Hindi/).closest("label")!).getByText(/हिन्दी/)).toBeTruthy()
+
+    // The only language chosen cannot be unticked.
+    expect(box(/English/).disabled).toBe(true)
+    fireEvent.click(box(/Hindi/))
+    expect(screen.getByTestId("ocr-languages").textContent).toBe("English + हिन्दी (Hindi)")
+    expect(box(/English/).disabled).toBe(false)
+
+    // Three at most: the fourth waits until one is unticked.
+    fireEvent.click(box(/Japanese/))
+    expect(box(/Arabic/).disabled).toBe(true)
+    fireEvent.click(box(/English/))
+    expect(box(/Arabic/).disabled).toBe(false)
+    expect(screen.getByTestId("ocr-languages").textContent).toBe("हिन्दी (Hindi) + 日本語 (Japanese)")
+  })
+
+  it("keeps English when the service cannot be reached, and says where the other languages come from", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))))
+    render(<Picker initial={["eng"]} />)
+    await screen.findByText(LANGUAGES_UNAVAILABLE_MESSAGE)
+    expect(screen.getAllByRole("checkbox")).toHaveLength(1)
+    expect(box(/English/).checked).toBe(true)
+  })
+})

@@ -1,0 +1,52 @@
+import { useId } from "react"
+
+import { languageNames, LANGUAGES_UNAVAILABLE_MESSAGE, useOcrLanguageChoices } from "./ocr-languages"
+import { MAX_OCR_LANGUAGES } from "./settings"
+
+export interface OcrLanguagePickerProps {
+  value: readonly string[]
+  onChange: (codes: string[]) => void
+  disabled?: boolean
+}
+
+/**
+ * The Text (OCR) languages, several at once: English always, the server's packs when it answers. Each name in
+ * English and in its own script. A folded list, so the Text view stays short; at least one language stays chosen.
+ */
+export function OcrLanguagePicker({ value, onChange, disabled = false }: OcrLanguagePickerProps) {
+  const choices = useOcrLanguageChoices()
+  const noteId = useId()
+  const toggle = (code: string, chosen: boolean) => onChange(chosen ? [...value, code] : value.filter((candidate) => candidate !== code))
+
+  return (
+    <details className="rounded-lg border border-gray-200 bg-white text-sm">
+      <summary className="cursor-pointer px-3 py-2 font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        Text languages: <span data-testid="ocr-languages">{languageNames(value, choices.languages)}</span>
+      </summary>
+      <fieldset className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2" disabled={disabled} aria-describedby={noteId}>
+        <legend className="sr-only">Languages to read</legend>
+        {choices.languages.map((language) => {
+          const chosen = value.includes(language.code)
+          const locked = (chosen && value.length === 1) || (!chosen && value.length >= MAX_OCR_LANGUAGES)
+          return (
+            <label key={language.code} className="flex items-center gap-2">
+              <input type="checkbox" className="accent-brand-primary" checked={chosen} disabled={locked} onChange={(event) => toggle(language.code, event.target.checked)} />
+              <span>
+                {language.name}
+                {language.nativeName !== language.name && <span className="text-gray-600"> · {language.nativeName}</span>}
+              </span>
+              <span className="ml-auto text-xs text-gray-500">{language.script}</span>
+            </label>
+          )
+        })}
+      </fieldset>
+      <p id={noteId} className="px-3 pb-2 text-xs text-gray-500">
+        {choices.status === "unavailable"
+          ? LANGUAGES_UNAVAILABLE_MESSAGE
+          : choices.status === "loading"
+            ? "Loading the list of languages…"
+            : `Up to ${MAX_OCR_LANGUAGES} at once. A language other than English is downloaded once from the Image Query AI service, then read on this device.`}
+      </p>
+    </details>
+  )
+}
