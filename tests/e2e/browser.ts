@@ -68,6 +68,24 @@ export async function installExtension(browser: Browser): Promise<LoadedExtensio
 }
 
 /**
+ * The real side panel for `page`'s tab, opened as a user does: the popup's button (a click is the gesture Chrome
+ * requires). Retried, since the first click can land before the popup's script has its listeners.
+ */
+export async function openSidePanel(browser: Browser, extension: LoadedExtension, page: Page): Promise<Page> {
+  const popup = await browser.newPage()
+  await popup.goto(`chrome-extension://${extension.id}/popup.html`)
+  const isPanel = (candidate: { url(): string }) => candidate.url() === `chrome-extension://${extension.id}/sidepanel.html`
+  for (let attempt = 0; attempt < 3 && !browser.targets().some(isPanel); attempt++) {
+    await (await popup.waitForSelector("xpath/.//button[normalize-space()='Open side panel']"))!.click()
+    await browser.waitForTarget(isPanel, { timeout: 5_000 }).catch(() => null)
+  }
+  await page.bringToFront()
+  const panel = (await (await browser.waitForTarget(isPanel, { timeout: 5_000 })).asPage()) as Page
+  await popup.close()
+  return panel
+}
+
+/**
  * Waits until the content script of the page at `pageUrl` answers: it runs at document_idle, which Chrome may
  * reach after the load event. The question asked is the page's images, which also starts the script's index.
  */

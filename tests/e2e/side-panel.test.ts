@@ -9,7 +9,7 @@ import { completion, sendJson, startStandIn } from "../../server/analyze/test-su
 import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { startServer, serveFixtures, type RunningServer } from "./server"
 
@@ -171,18 +171,8 @@ describe("the side panel", () => {
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
     // The panel lists what the page's content script reports: open it once that script is there.
     await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
-    // The real side panel, opened as a user does: the popup's button (a click is the gesture Chrome requires).
-    const popup = await browser.newPage()
-    await popup.goto(`chrome-extension://${extension.id}/popup.html`)
-    const isPanel = (candidate: { url(): string }) => candidate.url() === `chrome-extension://${extension.id}/sidepanel.html`
-    for (let attempt = 0; attempt < 3 && !browser.targets().some(isPanel); attempt++) {
-      await (await popup.waitForSelector(button("Open side panel")))!.click()
-      await browser.waitForTarget(isPanel, { timeout: 5_000 }).catch(() => null)
-    }
-    await page.bringToFront()
-    panel = (await (await browser.waitForTarget(isPanel, { timeout: 5_000 })).asPage()) as Page
+    panel = await openSidePanel(browser, extension, page)
     panelErrors = watchPageErrors(panel)
-    await popup.close()
   })
 
   afterAll(async () => {
