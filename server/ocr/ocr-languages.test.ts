@@ -161,6 +161,8 @@ describe("GET /api/ocr/languages/:code", () => {
       expect(refused).toHaveLength(15)
       for (const response of refused) expect(response.json()).toMatchObject({ success: false, error: { code: "RATE_LIMIT_EXCEEDED" } })
       expect((await download(limited, "eng", { "if-none-match": "*" }, "10.41.0.2")).statusCode).toBe(304)
+      const head = await limited.app.inject({ method: "HEAD", url: "/api/ocr/languages/eng", remoteAddress: "10.41.0.1" })
+      expect(head.statusCode).toBe(429)
     } finally {
       await closeSharing(limited)
     }

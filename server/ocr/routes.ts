@@ -68,18 +68,27 @@ export async function ocrRoutes(app: FastifyInstance, { operatorFolder, download
     return ok(list)
   })
 
-  app.get("/api/ocr/languages/:code", { config: perIpRateLimit(downloadLimit) }, async (request, reply) => {
-    const { code } = parseInput(packParamsSchema, request.params)
-    const pack = (await catalogue.load()).byCode.get(code)
-    if (!pack) throw notFound(`This server has no OCR language pack "${code}".`)
+  // GET and HEAD as one route: one download counter per address, and a HEAD that reads no pack.
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/api/ocr/languages/:code",
+    config: perIpRateLimit(downloadLimit),
+    handler: async (request, reply) => {
+      const { code } = parseInput(packParamsSchema, request.params)
+      const pack = (await catalogue.load()).byCode.get(code)
+      if (!pack) throw notFound(`This server has no OCR language pack "${code}".`)
 
-    const entityTag = `"${pack.sha256}"`
-    const cacheHeaders = { "cache-control": PACK_CACHE_CONTROL, etag: entityTag }
-    if (matchesEntityTag(request.headers["if-none-match"], entityTag)) return reply.status(304).headers(cacheHeaders).send()
+      const entityTag = `"${pack.sha256}"`
+      const cacheHeaders = { "cache-control": PACK_CACHE_CONTROL, etag: entityTag }
+      if (matchesEntityTag(request.headers["if-none-match"], entityTag)) return reply.status(304).headers(cacheHeaders).send()
 
-    const handle = await openPack(pack, request.log)
-    return reply
-      .headers({ ...cacheHeaders, "content-type": "application/gzip", "content-length": String(pack.size) })
-      .send(handle.createReadStream())
+      const handle = await openPack(pack, request.log)
+      reply.headers({ ...cacheHeaders, "content-type": "application/gzip", "content-length": String(pack.size) })
+      if (request.method === "HEAD") {
+        await handle.close()
+        return reply.send()
+      }
+      return reply.send(handle.createReadStream())
+    }
   })
 }
