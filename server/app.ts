@@ -17,12 +17,13 @@ import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
 import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
-import { registerErrorHandling } from "./http/errors"
+import { answerFrameworkError, registerErrorHandling } from "./http/errors"
 import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
-import { memoryRateLimitStoreOn } from "./http/rate-limit"
+import { memoryRateLimitStoreOn, type PerIpLimit } from "./http/rate-limit"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
+import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
@@ -46,6 +47,8 @@ export interface AppDependencies {
   logStream?: { write(line: string): void }
   /** Mail, body and disk limits of the feedback form; tests lower them. */
   feedbackLimits?: Partial<FeedbackLimits>
+  /** Language pack downloads per IP address; tests lower it. */
+  ocrDownloadLimit?: PerIpLimit
 }
 
 declare module "fastify" {
@@ -91,7 +94,8 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
       ...(dependencies.logStream ? { stream: dependencies.logStream } : {})
     },
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    bodyLimit: 1024 * 1024
+    bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError
   })
 
   const ownsDatabase = !dependencies.database
@@ -141,6 +145,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
+  await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

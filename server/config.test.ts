@@ -39,6 +39,7 @@ describe("loadConfig", () => {
     expect(config.dataDir).toBe(path.resolve("/srv/app/data"))
     expect(config.publicUrl).toBe("http://localhost:8787")
     expect(config.webRoot).toBe(path.resolve("/srv/app/dist/web"))
+    expect(config.ocrLanguagesDir).toBeUndefined()
     expect(config.databaseUrl).toBeUndefined()
     expect(config.smtpUrl).toBeUndefined()
     expect(config.admin).toBeUndefined()
@@ -54,6 +55,12 @@ describe("loadConfig", () => {
       FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099"
     })
     expect(config.firebase).toEqual({ projectId: "shop-1", webApiKey: "AIza-public", authDomain: "login.shop.example", authEmulatorHost: "127.0.0.1:9099" })
+  })
+
+  it("reads OCR_LANGUAGES_DIR relative to the working folder, and a blank one as none", () => {
+    expect(loadConfig({ OCR_LANGUAGES_DIR: "packs/ocr" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/srv/app/packs/ocr"))
+    expect(loadConfig({ OCR_LANGUAGES_DIR: "/opt/tessdata" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/opt/tessdata"))
+    expect(loadConfig({ OCR_LANGUAGES_DIR: "  " }, "/srv/app").ocrLanguagesDir).toBeUndefined()
   })
 
   it("honours PORT, DATA_DIR and derives PUBLIC_URL from the port", () => {

@@ -16,6 +16,8 @@ export interface AppConfig {
   publicUrl: string
   /** Folder of the static web build; the site routes answer 503 when it holds no index.html. */
   webRoot: string
+  /** Folder of operator-supplied <code>.traineddata.gz OCR packs, served besides (and over) the npm ones; none when unset. */
+  ocrLanguagesDir: string | undefined
   databaseUrl: string | undefined
   smtpUrl: string | undefined
   admin: { email: string; password: string } | undefined
@@ -81,6 +83,7 @@ const environmentSchema = z
     DATA_DIR: z.string().trim().min(1, "must not be empty").default("./data"),
     PUBLIC_URL: optionalUrl(["http:", "https:"], "https://app.example.com"),
     WEB_ROOT: optionalText,
+    OCR_LANGUAGES_DIR: optionalText,
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "postgres://user:password@localhost:5432/imagequery"),
     SMTP_URL: optionalUrl(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465"),
     ADMIN_EMAIL: optionalText.pipe(z.email({ message: "must be an e-mail address" }).optional()),
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: path.resolve(cwd, vars.DATA_DIR),
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
+    ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     databaseUrl: vars.DATABASE_URL,
     smtpUrl: vars.SMTP_URL,
     admin:

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify"
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify"
 import type { z } from "zod"
 
 import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api"
@@ -49,7 +49,18 @@ const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty but declared as JSON.",
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large.",
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "This content type is not supported here.",
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body."
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body.",
+  FST_ERR_BAD_URL: "The address is not valid: it holds a malformed %-escape.",
+  FST_ERR_MAX_PARAM_LENGTH: "The address is too long."
+}
+
+/**
+ * Fastify's frameworkErrors option: what its router refuses before any route runs (a malformed %-escape, an
+ * over-long path parameter) would otherwise be answered in Fastify's own shape, outside the wrapper.
+ */
+export function answerFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply) {
+  const status = typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
+  return reply.status(status).send(fail("BAD_REQUEST", MESSAGE_BY_FASTIFY_CODE[error.code] ?? "The request is not valid."))
 }
 
 /** Every answer, errors included, is the {success, data?, error?} wrapper; never a bare 500 page. */

@@ -42,7 +42,7 @@ export const KNOWN_OCR_LANGUAGES: readonly OcrLanguageInfo[] = [
 /** tesseract codes: three letters, optionally a variant ("chi_sim"). Anything else is never a file name of ours. */
 export const OCR_LANGUAGE_CODE_PATTERN = /^[a-z]{3}(?:_[a-z]{3,8})?$/
 
-export const ocrLanguageCodeSchema = z.string().regex(OCR_LANGUAGE_CODE_PATTERN)
+export const ocrLanguageCodeSchema = z.string().regex(OCR_LANGUAGE_CODE_PATTERN, "must be a tesseract language code such as eng or chi_sim")
 
 export function knownOcrLanguage(code: string): OcrLanguageInfo | undefined {
   return KNOWN_OCR_LANGUAGES.find((language) => language.code === code)
