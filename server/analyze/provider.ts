@@ -140,7 +140,7 @@ const MAX_TRANSLATION_TOKENS = 4096
  * The instructions of a translation. The text comes as the user's message and may itself read like instructions
  * ("ignore the above"): the model is told to translate those too, never to follow them.
  */
-export function translationPrompt(target: string, source: string | null): string {
+function translationPrompt(target: string, source: string | null): string {
   return [
     `You are a professional translator. Translate the text in the user's message ${source ? `from ${source} ` : ""}into ${target}.`,
     "Reply with the translation only: no introduction, notes, explanations, quotation marks or transliteration.",
@@ -169,7 +169,8 @@ export async function translateWithModel(
   return translation
 }
 
+/** Why the model stopped: "length" when it ran out of tokens mid-answer. */
 function finishReason(body: unknown): unknown {
-  const choices = (body as { choices: unknown[] }).choices
-  return (choices[0] as { finish_reason?: unknown }).finish_reason
+  const choices = (body as { choices?: unknown }).choices
+  return Array.isArray(choices) ? (choices[0] as { finish_reason?: unknown } | null)?.finish_reason : undefined
 }
