@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from "fastify"
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
+import { MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
 import {
   MAX_IMAGE_BYTES,
   MAX_HISTORY_ANSWER_LENGTH,
@@ -10,6 +11,7 @@ import {
   VQA_MODELS,
   vqaAskRequestSchema,
   type VqaAnswer,
+  type VqaUsage,
   type VqaUsageReport
 } from "~core/vqa"
 
@@ -17,7 +19,7 @@ import { requireUser } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
 import { SlidingWindowCounter } from "../http/sliding-window"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
-import { askVisionModel } from "./provider"
+import { askVisionModel, translateWithModel } from "./provider"
 import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
@@ -43,12 +45,18 @@ export interface AnalyzeRoutesOptions {
 /** A JSON body holding the largest image as a data URL, the longest question and the longest history, escaped. */
 const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1) * (MAX_QUESTION_LENGTH + MAX_HISTORY_ANSWER_LENGTH) * 6 + 16 * 1024
 
+/** A JSON body holding the longest text to translate with every character escaped, and the languages. */
+const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + 1024
+
 /** The models a caller may choose: the fixed list and the server's configured VQA_MODEL. */
 export function allowedModels(configured: string): string[] {
   return [...new Set<string>([configured, ...VQA_MODELS])]
 }
 
-/** POST /api/analyze/ask and GET /api/analyze/usage: questions about an image to the vision model, within the plan's monthly quota. */
+/**
+ * POST /api/analyze/ask, POST /api/analyze/translate and GET /api/analyze/usage: questions about an image and
+ * translations of text, both to the configured model and counted alike in the plan's monthly quota.
+ */
 export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
   const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
   const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
@@ -78,6 +86,31 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
     return dataUrl
   }
 
+  /**
+   * Runs a call to the model within one request of the user's monthly quota: taken before the call, so parallel
+   * requests cannot pass the limit together, and given back when the call fails.
+   */
+  const withReservedRequest = async <T>(request: FastifyRequest, call: () => Promise<T>): Promise<{ result: T; usage: VqaUsage }> => {
+    const user = request.auth!.user
+    const db = app.database.db
+    const limit = monthlyLimit(user)
+    const now = app.clock()
+    const reservation = await reserveRequest(db, user.id, limit, now)
+    try {
+      return { result: await call(), usage: usageSummary(reservation.used, limit, now) }
+    } catch (error) {
+      await releaseRequest(db, user.id, reservation)
+      if (!(error instanceof ApiError)) request.log.error({ err: error }, "model call failed")
+      throw error
+    }
+  }
+
+  const providerSettings = () => {
+    const { apiKey, baseUrl } = app.config.openai
+    if (!apiKey) throw new ApiError(503, "VQA_NOT_CONFIGURED", "The vision model is not configured on this server.")
+    return { apiKey, baseUrl, timeoutMs: providerTimeoutMs }
+  }
+
   app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => {
     const user = request.auth!.user
     const now = app.clock()
@@ -101,8 +134,8 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
     },
     async (request) => {
       const user = request.auth!.user
-      const { apiKey, baseUrl, model: defaultModel } = app.config.openai
-      if (!apiKey) throw new ApiError(503, "VQA_NOT_CONFIGURED", "The vision model is not configured on this server.")
+      const settings = providerSettings()
+      const defaultModel = app.config.openai.model
 
       const input = parseInput(vqaAskRequestSchema, request.body)
       const model = input.model ?? defaultModel
@@ -118,17 +151,31 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
 
       const imageDataUrl = "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : await downloadImage(user.id, input.image.url)
 
-      const now = app.clock()
-      const reservation = await reserveRequest(db, user.id, limit, now)
-      let answer: string
-      try {
-        answer = await askVisionModel({ apiKey, baseUrl, timeoutMs: providerTimeoutMs }, { model, question: input.question, imageDataUrl, history: input.history })
-      } catch (error) {
-        await releaseRequest(db, user.id, reservation)
-        if (!(error instanceof ApiError)) request.log.error({ err: error }, "vision model call failed")
-        throw error
-      }
-      const result: VqaAnswer = { answer, model, usage: usageSummary(reservation.used, limit, now) }
+      const { result: answer, usage } = await withReservedRequest(request, () =>
+        askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history })
+      )
+      const result: VqaAnswer = { answer, model, usage }
+      return ok(result)
+    }
+  )
+
+  app.post(
+    "/api/analyze/translate",
+    // Before the body is read, as for questions.
+    { onRequest: requireUser, bodyLimit: TRANSLATE_BODY_LIMIT },
+    async (request) => {
+      const settings = providerSettings()
+      const input = parseInput(translateRequestSchema, request.body)
+      const { targetLanguage, sourceLanguage } = input
+      const { result: translation, usage } = await withReservedRequest(request, () =>
+        translateWithModel(settings, {
+          model: app.config.openai.model,
+          text: input.text,
+          targetLanguageName: targetLanguage.name,
+          sourceLanguageName: sourceLanguage?.name ?? null
+        })
+      )
+      const result: TranslateAnswer = { translation, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }
       return ok(result)
     }
   )

@@ -1,11 +1,13 @@
-/** The side panel's calls to the vision model through our API, with the extension's own session. */
+/** The side panel's calls to the vision model through our API (questions, translations), with the extension's own session. */
 import { ApiRequestError, INVALID_RESPONSE_CODE, SIGNED_OUT_CODE } from "~api/client"
+import { translateAnswerSchema, type TranslateAnswer, type TranslateRequest } from "~core/translate"
 import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, type VqaAnswer, type VqaHistoryTurn } from "~core/vqa"
 import { extensionApi } from "~extension/extension-session"
 
 import { toVqaDataUrl } from "./image-bytes"
 
 export const SIGNED_OUT_MESSAGE = "Sign in to ask the vision model about images."
+export const SIGNED_OUT_TRANSLATE_MESSAGE = "Sign in to translate text."
 const UNREACHABLE_MESSAGE = "The Image Query AI service could not be reached. Check your connection and the API address in Settings."
 
 /** A refused or failed question, in the panel's words; `signedOut` offers the way to sign in. */
@@ -20,9 +22,9 @@ export class VqaRequestError extends Error {
 }
 
 /** The client's error as the panel says it: signed out, unreachable, or the server's own message. */
-export function toVqaError(error: unknown): VqaRequestError {
+export function toVqaError(error: unknown, signedOutMessage = SIGNED_OUT_MESSAGE): VqaRequestError {
   if (!(error instanceof ApiRequestError)) return new VqaRequestError(UNREACHABLE_MESSAGE)
-  if (error.code === SIGNED_OUT_CODE || error.status === 401) return new VqaRequestError(SIGNED_OUT_MESSAGE, true)
+  if (error.code === SIGNED_OUT_CODE || error.status === 401) return new VqaRequestError(signedOutMessage, true)
   if (error.isNetworkError) return new VqaRequestError(UNREACHABLE_MESSAGE)
   if (error.code === INVALID_RESPONSE_CODE) return new VqaRequestError(`The service answered ${error.status}. Try again in a moment.`)
   return new VqaRequestError(error.message)
@@ -41,4 +43,20 @@ export async function askAboutImage({ image, question, model, history = [] }: { 
   } catch (error) {
     throw toVqaError(error)
   }
+}
+
+/**
+ * Translates a text (an OCR result) into a language of TRANSLATE_LANGUAGES, a region variant allowed ("pt-BR").
+ * Counted in the monthly quota like a question; the answer carries the usage after it.
+ */
+export async function translateText({ text, targetLanguage, sourceLanguage }: TranslateRequest): Promise<TranslateAnswer> {
+  let data: unknown
+  try {
+    data = await extensionApi().post<unknown>("/api/analyze/translate", { text, targetLanguage, ...(sourceLanguage ? { sourceLanguage } : {}) })
+  } catch (error) {
+    throw toVqaError(error, SIGNED_OUT_TRANSLATE_MESSAGE)
+  }
+  const answer = translateAnswerSchema.safeParse(data)
+  if (!answer.success) throw new VqaRequestError("The service sent a translation that could not be read. Try again in a moment.")
+  return answer.data
 }
