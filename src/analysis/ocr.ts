@@ -1,7 +1,7 @@
 // Local text recognition (OCR) with tesseract.js, from files shipped in the extension
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/) and from language packs the caller has already
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
-import { createWorker, OEM, type Block, type Lang, type LoggerMessage, type Worker } from "tesseract.js"
+import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
 
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 
@@ -32,14 +32,48 @@ export interface OcrResult {
 
 export type OcrEngine = AnalysisEngine<OcrResult>
 
-/** A language to read: shipped in the engine folder (its code), or a verified pack's bytes. */
-export type OcrLanguageSource = string | { code: string; data: Uint8Array }
+/** A verified language pack's .traineddata.gz bytes. */
+export interface OcrPackBytes {
+  code: string
+  data: Uint8Array
+}
 
 export interface OcrEngineOptions extends EngineTimeouts {
   /** Folder of the shipped engine files inside the extension. */
   basePath?: string
-  /** The languages read together, e.g. ["eng", { code: "hin", data }]. */
-  languages?: OcrLanguageSource[]
+  /** The languages read together, e.g. ["eng", "hin"]: each shipped in the engine folder or given in `packs`. */
+  languages?: string[]
+  packs?: OcrPackBytes[]
+}
+
+/**
+ * tesseract.js looks for a language in its IndexedDB cache (idb-keyval's "keyval-store" database, key
+ * "<cachePath>/<code>.traineddata") before downloading it from langPath. Verified packs are put there, so it
+ * reads them without any download. (Handing it the bytes as { code, data } is not an option: tesseract.js 7
+ * then initialises with the bytes as the language's name.)
+ */
+const PACK_CACHE_PATH = "ocr-packs"
+
+function offerPacksToTesseract(packs: readonly OcrPackBytes[]): Promise<void> {
+  if (packs.length === 0) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("keyval-store")
+    opening.onupgradeneeded = () => opening.result.createObjectStore("keyval")
+    opening.onerror = () => reject(opening.error ?? new Error("IndexedDB could not be opened"))
+    opening.onsuccess = () => {
+      const database = opening.result
+      const transaction = database.transaction("keyval", "readwrite")
+      for (const pack of packs) transaction.objectStore("keyval").put(pack.data, `${PACK_CACHE_PATH}/${pack.code}.traineddata`)
+      transaction.oncomplete = () => {
+        database.close()
+        resolve()
+      }
+      transaction.onerror = transaction.onabort = () => {
+        database.close()
+        reject(transaction.error ?? new Error("The language packs could not be prepared"))
+      }
+    }
+  })
 }
 
 export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
@@ -73,6 +107,7 @@ function wordsOf(blocks: Block[] | null): OcrWord[] {
 export function createOcrEngine({
   basePath = "/engines/ocr",
   languages = ["eng"],
+  packs = [],
   startTimeoutMs = 20_000,
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
@@ -87,15 +122,16 @@ export function createOcrEngine({
     start: async (report) => {
       const base = extensionUrl(basePath)
       report({ stage: "Loading the text recognition engine", fraction: 0 })
-      // tesseract.js takes each entry by its type (a code is loaded from langPath, bytes are used as they are);
-      // its typing allows only all-codes or all-bytes lists.
-      const worker = await createWorker(languages as Lang[], OEM.LSTM_ONLY, {
+      await offerPacksToTesseract(packs)
+      const worker = await createWorker(languages.join("+"), OEM.LSTM_ONLY, {
         workerPath: `${base}/worker.min.js`,
         corePath: base,
         langPath: base,
         workerBlobURL: false,
         gzip: true,
-        cacheMethod: "none",
+        // Read the packs offered above; never write: the shipped English needs no copy.
+        cacheMethod: "readOnly",
+        cachePath: PACK_CACHE_PATH,
         logger: (message: LoggerMessage) => {
           const stage = STAGES[message.status] ?? message.status
           report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react"
 
 import { cacheStoragePackStore, LanguagePackError, loadLanguagePack, packProgressText, type PackStore } from "~analysis/ocr-packs"
 import type { AnalysisProgress } from "~analysis/engine"
-import type { OcrLanguageSource } from "~analysis/ocr"
+import type { OcrPackBytes } from "~analysis/ocr"
 import { BUNDLED_OCR_LANGUAGE, knownOcrLanguage, ocrLanguageListSchema, type OcrLanguageInfo, type OcrLanguageList } from "~core/ocr-languages"
 import { getApiOrigin } from "~extension/api-origin"
 import { extensionApi } from "~extension/extension-session"
@@ -75,12 +75,12 @@ export function languageNames(codes: readonly string[], languages: readonly OcrL
 let packStore: PackStore | null = null
 
 /**
- * What the OCR engine reads the chosen languages from: English by its code (shipped), every other language as
- * its verified pack, downloaded with progress the first time. Rejects with a LanguagePackError in plain words.
+ * The verified packs of the chosen languages other than English (which is shipped), each downloaded with progress
+ * the first time. Rejects with a LanguagePackError in plain words.
  */
-export async function ocrLanguageSources(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrLanguageSource[]> {
+export async function ocrLanguagePacks(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrPackBytes[]> {
   const wanted = codes.filter((code) => code !== BUNDLED_OCR_LANGUAGE)
-  if (wanted.length === 0) return [BUNDLED_OCR_LANGUAGE]
+  if (wanted.length === 0) return []
   let list: OcrLanguageList
   try {
     list = await fetchOcrLanguageList()
@@ -89,7 +89,7 @@ export async function ocrLanguageSources(codes: readonly string[], onProgress?: 
   }
   const apiOrigin = await getApiOrigin()
   packStore ??= cacheStoragePackStore()
-  const sources: OcrLanguageSource[] = codes.includes(BUNDLED_OCR_LANGUAGE) ? [BUNDLED_OCR_LANGUAGE] : []
+  const packs: OcrPackBytes[] = []
   for (const code of wanted) {
     const pack = list.languages.find((candidate) => candidate.code === code)
     if (!pack) throw new LanguagePackError(`The Image Query AI service no longer offers ${languageNames([code], [])}. Choose another language.`)
@@ -98,7 +98,7 @@ export async function ocrLanguageSources(codes: readonly string[], onProgress?: 
       store: packStore,
       onProgress: (progress) => onProgress?.({ stage: packProgressText(pack, progress), fraction: progress.loadedBytes / progress.totalBytes })
     })
-    sources.push({ code, data })
+    packs.push({ code, data })
   }
-  return sources
+  return packs
 }

@@ -102,6 +102,7 @@ describe("OCR languages in the side panel", () => {
       )
       .then((handle) => handle.jsonValue() as Promise<string>)
 
+
   beforeAll(async () => {
     fixturesFolder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-ocr-languages-"))
     packsFolder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-ocr-packs-"))
@@ -140,7 +141,8 @@ describe("OCR languages in the side panel", () => {
     expect(packRequests).toEqual(["hin"])
     await screenshot(panel, "side-panel-ocr-hindi")
     expect(await seriousAxeViolations(panel)).toEqual([])
-    expect(errors).toEqual([])
+    // tesseract prints these for settings that the compact (best_int) packs leave out; recognition is unaffected.
+    expect(errors.filter((error) => !error.startsWith("Warning: Parameter not found:"))).toEqual([])
   }, 180_000)
 
   it("keeps the choice and the pack: a new panel reads Hindi with no download", async () => {
