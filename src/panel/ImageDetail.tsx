@@ -91,7 +91,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
           )}
         </div>
       )}
-      {outcome && <ResultView outcome={outcome} />}
+      {outcome && <ResultView outcome={outcome} onUsageChanged={onUsageChanged} />}
     </div>
   )
 }

@@ -6,10 +6,10 @@ import { FacesResult } from "./FacesResult"
 import { ObjectsResult } from "./ObjectsResult"
 import { TextResult } from "./TextResult"
 
-export function ResultView({ outcome }: { outcome: AnalysisOutcome }) {
+export function ResultView({ outcome, onUsageChanged }: { outcome: AnalysisOutcome; onUsageChanged: () => void }) {
   switch (outcome.kind) {
     case "text":
-      return <TextResult ocr={outcome.ocr} />
+      return <TextResult ocr={outcome.ocr} onUsageChanged={onUsageChanged} />
     case "faces":
       return <FacesResult result={outcome.faces} />
     case "objects":

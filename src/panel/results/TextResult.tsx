@@ -4,7 +4,9 @@ import type { OcrResult } from "~analysis/ocr"
 import { countOf, percent } from "~core/format"
 import { copyText } from "~ui/clipboard"
 
-export function TextResult({ ocr }: { ocr: OcrResult }) {
+import { TranslateText } from "./TranslateText"
+
+export function TextResult({ ocr, onUsageChanged }: { ocr: OcrResult; onUsageChanged: () => void }) {
   const [copied, setCopied] = useState<boolean | null>(null)
   const text = ocr.text.trim()
   return (
@@ -26,6 +28,7 @@ export function TextResult({ ocr }: { ocr: OcrResult }) {
           {text}
         </pre>
       )}
+      {text && <TranslateText text={text} onUsageChanged={onUsageChanged} />}
     </section>
   )
 }

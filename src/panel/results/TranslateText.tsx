@@ -1,0 +1,88 @@
+import { useId, useState } from "react"
+
+import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage } from "~core/translate"
+import { copyText } from "~ui/clipboard"
+
+import { translateText } from "../vqa-client"
+
+const smallButton =
+  "rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60"
+
+/** The browser's language when we translate into it, else English. */
+export function defaultTargetLanguage(languages: readonly string[] = navigator.languages ?? [navigator.language]): string {
+  for (const tag of languages) {
+    const language = translateLanguage(tag)
+    if (language) return language.code
+  }
+  return "en"
+}
+
+type TranslateState = { status: "idle" } | { status: "busy" } | { status: "done"; translation: string; language: string } | { status: "error"; message: string }
+
+/**
+ * "Translate" for recognised text: through our API to the configured model, counted in the month's quota like a
+ * question. The translation shows under the text, with Copy.
+ */
+export function TranslateText({ text, onUsageChanged }: { text: string; onUsageChanged: () => void }) {
+  const [target, setTarget] = useState(defaultTargetLanguage)
+  const [state, setState] = useState<TranslateState>({ status: "idle" })
+  const [copied, setCopied] = useState<boolean | null>(null)
+  const selectId = useId()
+  const tooLong = text.length > MAX_TRANSLATE_TEXT_LENGTH
+
+  const translate = () => {
+    setState({ status: "busy" })
+    setCopied(null)
+    translateText({ text, targetLanguage: target }).then(
+      (answer) => {
+        setState({ status: "done", translation: answer.translation, language: translateLanguage(answer.targetLanguage)?.name ?? answer.targetLanguage })
+        onUsageChanged()
+      },
+      (error: unknown) => setState({ status: "error", message: error instanceof Error && error.message ? error.message : "The translation failed. Try again." })
+    )
+  }
+
+  return (
+    <section aria-label="Translation" className="space-y-2">
+      <div className="flex flex-wrap items-end gap-2">
+        <label htmlFor={selectId} className="text-xs font-medium text-gray-700">
+          Translate into
+        </label>
+        <select
+          id={selectId}
+          value={target}
+          onChange={(event) => setTarget(event.target.value)}
+          className="rounded-md border border-gray-300 bg-white px-2 py-1 text-xs focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+        >
+          {TRANSLATE_LANGUAGES.map((language) => (
+            <option key={language.code} value={language.code}>
+              {language.nativeName === language.name ? language.name : `${language.name} · ${language.nativeName}`}
+            </option>
+          ))}
+        </select>
+        <button type="button" className={smallButton} disabled={state.status === "busy" || tooLong} aria-busy={state.status === "busy" || undefined} onClick={translate}>
+          {state.status === "busy" ? "Translating…" : "Translate"}
+        </button>
+      </div>
+      {tooLong && <p className="text-xs text-gray-600">This text is longer than {MAX_TRANSLATE_TEXT_LENGTH.toLocaleString("en")} characters, the most one translation takes.</p>}
+      {state.status === "error" && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800">
+          {state.message}
+        </p>
+      )}
+      {state.status === "done" && (
+        <div className="space-y-1">
+          <div className="flex items-center justify-between gap-2">
+            <p className="text-xs text-gray-600">Translated into {state.language}</p>
+            <button type="button" className={smallButton} onClick={() => void copyText(state.translation).then(setCopied)}>
+              {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy translation"}
+            </button>
+          </div>
+          <p data-testid="translation" className="whitespace-pre-wrap rounded-lg border border-gray-200 bg-white p-3 text-sm">
+            {state.translation}
+          </p>
+        </div>
+      )}
+    </section>
+  )
+}
