@@ -132,8 +132,14 @@ describe("the side panel", () => {
     fixtures = await serveFixtures(folder)
 
     provider = await startStandIn((request, response) => {
-      const body = JSON.parse(request.body) as { messages: { content: string | { type: string; text?: string }[] }[] }
+      const body = JSON.parse(request.body) as { messages: { role?: string; content: string | { type: string; text?: string }[] }[] }
       const last = body.messages.at(-1)?.content
+      const instruction = body.messages[0]?.role === "system" ? String(body.messages[0].content) : ""
+      const into = /into (\w+)/.exec(instruction)?.[1]
+      if (instruction.startsWith("You are a professional translator") && into) {
+        sendJson(response, 200, completion(`[${into}] ${String(last)}`))
+        return
+      }
       const question = typeof last === "string" ? last : (last?.find((part) => part.type === "text")?.text ?? "")
       sendJson(response, 200, completion(question.startsWith("Describe the scene") ? ANSWER : `You asked: ${question}`))
     })
@@ -227,6 +233,18 @@ describe("the side panel", () => {
     await eventually(boxCount, (count) => expect(count).toBeGreaterThanOrEqual(8))
     await panel.click(button("Copy text"))
     await panel.waitForSelector(button("Copied"), { timeout: 10_000 })
+
+    // Translate: through our API to the model stand-in, counted in the month's usage like a question.
+    const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
+    await (await panel.waitForSelector("xpath/.//label[normalize-space()='Translate into']/following-sibling::select"))!.select("fr")
+    await panel.click(button("Translate"))
+    const translation = await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
+    expect(await translation!.evaluate((element) => element.textContent)).toMatch(/^\[French\] IMAGE QUERY AI/)
+    expect((await api("/api/analyze/usage", { token: extensionToken })).body.data!.used).toBe(usedBefore + 1)
+    await eventually(
+      () => panel.$eval("[data-testid='panel-usage']", (element) => element.textContent ?? ""),
+      (usage) => expect(usage).toContain(`${usedBefore + 1} of 10 AI requests used this month`)
+    )
     await screenshot(panel, "side-panel-ocr")
     expect(await seriousAxeViolations(panel)).toEqual([])
     await panel.click(button("← All images"))
@@ -248,12 +266,17 @@ describe("the side panel", () => {
   })
 
   it("asks the vision model through the API: the answer shows and the usage goes up", async () => {
+    const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
     await openImage("sample1.jpg")
     await panel.click(button("Ask"))
     await typeWhenShown("#image-question", "How many people are there?")
     await panel.click("form button[type='submit']")
     await panel.waitForFunction(() => document.querySelector("[data-testid='vqa-answer']")?.textContent === "You asked: How many people are there?", { timeout: 20_000 })
-    await panel.waitForFunction(() => document.querySelector("[data-testid='panel-usage']")?.textContent?.includes("1 of 10 AI requests used this month"), { timeout: 10_000 })
+    await panel.waitForFunction(
+      (used: number) => document.querySelector("[data-testid='panel-usage']")?.textContent?.includes(`${used} of 10 AI requests used this month`),
+      { timeout: 10_000 },
+      usedBefore + 1
+    )
     // The model got the image itself, as a data URL: the server never had to fetch the page's URL.
     const sent = JSON.parse(provider.requests.at(-1)!.body) as { messages: { content: { type: string; image_url?: { url: string } }[] }[] }
     expect(sent.messages.at(-1)?.content.find((part) => part.type === "image_url")?.image_url?.url).toMatch(/^data:image\/jpeg;base64,/)
