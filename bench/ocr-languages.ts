@@ -10,16 +10,18 @@ import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 
-import type { Browser, Page } from "puppeteer-core"
+import type { Page } from "puppeteer-core"
 
 import { installExtension, inWorker, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { serveFixtures, startServer } from "../tests/e2e/server"
+import { drawTextImage } from "../tests/e2e/text-image"
 
 const TIMEOUT_MS = 120_000
 
 interface Script {
   code: string
   label: string
+  /** A CSS font family that has the script. */
   font: string
   /** Two images' lines: the first for the cold reads, the second for the warm one. */
   texts: [string[], string[]]
@@ -42,35 +44,6 @@ export interface OcrLanguageFigures {
   packBytes: number | null
   /** Whether the first read found every line (whitespace aside). */
   readAll: boolean
-}
-
-async function drawText(browser: Browser, lines: string[], font: string): Promise<Buffer> {
-  const page = await browser.newPage()
-  try {
-    const dataUrl = await page.evaluate(
-      async (textLines: string[], family: string) => {
-        const css = `56px ${family}`
-        await document.fonts.load(css)
-        if (!document.fonts.check(css)) throw new Error(`No font for ${family}`)
-        const canvas = document.createElement("canvas")
-        canvas.width = 900
-        canvas.height = 420
-        const context = canvas.getContext("2d")!
-        context.fillStyle = "#ffffff"
-        context.fillRect(0, 0, canvas.width, canvas.height)
-        context.fillStyle = "#000000"
-        context.font = css
-        context.textBaseline = "top"
-        textLines.forEach((line, index) => context.fillText(line, 40, 40 + index * 110))
-        return canvas.toDataURL("image/png")
-      },
-      lines,
-      font
-    )
-    return Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64")
-  } finally {
-    await page.close()
-  }
 }
 
 /** Opens the image, asks for its text and times the click to the text shown. */
@@ -105,8 +78,8 @@ export async function measureOcrLanguages(): Promise<{ figures: OcrLanguageFigur
     for (const script of SCRIPTS) {
       for (const [index, lines] of script.texts.entries()) {
         const name = `${script.code}-${index}.png`
-        fs.writeFileSync(path.join(folder, name), await drawText(browser, lines, script.font))
-        images.push(`<img src="${name}" alt="${script.label} ${index + 1}" width="900">`)
+        fs.writeFileSync(path.join(folder, name), await drawTextImage(browser, lines, { family: script.font, size: "56px", minHeight: 420 }))
+        images.push(`<img src="${name}" alt="${script.label} ${index + 1}" width="1000">`)
       }
     }
     fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><title>OCR languages</title>${images.join("")}`)

@@ -14,39 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
+import { drawTextImage } from "./text-image"
 
 const HINDI_LINES = ["नमस्ते दुनिया", "भारत देश"]
 const HINDI_WORDS = ["नमस्ते", "दुनिया", "भारत", "देश"]
 
 const require = createRequire(import.meta.url)
 const packFile = (code: string) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), "4.0.0_best_int", `${code}.traineddata.gz`)
-
-/** Hindi lines black on white, drawn with the system's Devanagari font; PNG bytes. */
-async function hindiImage(browser: Browser): Promise<Buffer> {
-  const page = await browser.newPage()
-  try {
-    const dataUrl = await page.evaluate(async (lines: string[]) => {
-      const font = "56px 'Lohit Devanagari'"
-      await document.fonts.load(font)
-      if (!document.fonts.check(font)) throw new Error("No Devanagari font: install fonts-lohit-deva")
-      const canvas = document.createElement("canvas")
-      canvas.width = 900
-      // At least 400 px high: the panel hides smaller images by default.
-      canvas.height = Math.max(420, 80 + lines.length * 110)
-      const context = canvas.getContext("2d")!
-      context.fillStyle = "#ffffff"
-      context.fillRect(0, 0, canvas.width, canvas.height)
-      context.fillStyle = "#000000"
-      context.font = font
-      context.textBaseline = "top"
-      lines.forEach((line, index) => context.fillText(line, 40, 40 + index * 110))
-      return canvas.toDataURL("image/png")
-    }, HINDI_LINES)
-    return Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64")
-  } finally {
-    await page.close()
-  }
-}
 
 describe("OCR languages in the side panel", () => {
   let fixturesFolder: string
@@ -113,8 +87,9 @@ describe("OCR languages in the side panel", () => {
     extension = await installExtension(browser)
     await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
 
-    fs.writeFileSync(path.join(fixturesFolder, "hindi.png"), await hindiImage(browser))
-    fs.writeFileSync(path.join(fixturesFolder, "index.html"), `<!doctype html><title>Hindi</title><img src="hindi.png" alt="Hindi text" width="900">`)
+    // At least 400 px high: the panel hides smaller images by default.
+    fs.writeFileSync(path.join(fixturesFolder, "hindi.png"), await drawTextImage(browser, HINDI_LINES, { family: "'Lohit Devanagari'", size: "56px", minHeight: 420 }))
+    fs.writeFileSync(path.join(fixturesFolder, "index.html"), `<!doctype html><title>Hindi</title><img src="hindi.png" alt="Hindi text" width="1000">`)
     fixtures = await serveFixtures(fixturesFolder)
 
     page = await browser.newPage()

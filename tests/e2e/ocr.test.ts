@@ -5,20 +5,10 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { normaliseOcrText, OCR_SAMPLE_LINES, sampleTextImageDataUrl } from "~analysis/ocr-sample"
+import { normaliseOcrText, OCR_SAMPLE_LINES } from "~analysis/ocr-sample"
 
 import { EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
-
-/** Renders text lines black on white in a big sans-serif font on a canvas of an ordinary page; returns PNG bytes. */
-async function renderTextImage(browser: Browser, lines: string[] = OCR_SAMPLE_LINES): Promise<Buffer> {
-  const page = await browser.newPage()
-  try {
-    const dataUrl = await page.evaluate(sampleTextImageDataUrl, lines)
-    return Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64")
-  } finally {
-    await page.close()
-  }
-}
+import { drawTextImage } from "./text-image"
 
 /** Waits until the engine check page has finished more than `after` analyses and returns the last one's outcome. */
 async function waitForOcr(page: Page, after: number, timeout = 45_000) {
@@ -57,7 +47,7 @@ describe("local OCR in the built extension", () => {
     extension = await installExtension(browser)
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-ocr-"))
     imageFile = path.join(folder, "three-lines.png")
-    fs.writeFileSync(imageFile, await renderTextImage(browser))
+    fs.writeFileSync(imageFile, await drawTextImage(browser, OCR_SAMPLE_LINES))
   })
 
   afterAll(async () => {

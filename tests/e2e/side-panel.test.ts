@@ -239,7 +239,8 @@ describe("the side panel", () => {
     await (await panel.waitForSelector("xpath/.//label[normalize-space()='Translate into']/following-sibling::select"))!.select("fr")
     await panel.click(button("Translate"))
     const translation = await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
-    expect(await translation!.evaluate((element) => element.textContent)).toMatch(/^\[French\] IMAGE QUERY AI/)
+    // The stand-in answers "[<language>] <the text it was sent>": the OCR text, sent as it was read.
+    expect(await translation!.evaluate((element) => element.textContent)).toBe(`[French] ${text.trim()}`)
     expect((await api("/api/analyze/usage", { token: extensionToken })).body.data!.used).toBe(usedBefore + 1)
     await eventually(
       () => panel.$eval("[data-testid='panel-usage']", (element) => element.textContent ?? ""),
