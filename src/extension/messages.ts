@@ -15,7 +15,8 @@ import { defineMessage, type MessageOf } from "~core/protocol"
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript } from "./message-senders"
 
-export type PageImageSource = "img" | "picture" | "srcset" | "background" | "shadow-root"
+/** Where an image was found; "pasted" is the side panel's own: a file pasted or dropped into it. */
+export type PageImageSource = "img" | "picture" | "srcset" | "background" | "shadow-root" | "pasted"
 
 /** What a content script reports about one image of its page. */
 export interface PageImage {

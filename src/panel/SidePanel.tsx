@@ -19,6 +19,7 @@ import { TabBar, tabId, tabPanelId, type PanelTab } from "./TabBar"
 import { useChat } from "./use-chat"
 import { useFocusedImage } from "./use-focused-image"
 import { usePageScan } from "./use-page-scan"
+import { usePastedImage } from "./use-pasted-image"
 import { usePickedImage } from "./use-picked-image"
 import { useTickedImages } from "./use-ticked-images"
 
@@ -46,6 +47,13 @@ export function SidePanel() {
       focus(picked)
     },
     onNothingPending: () => void scanAndShow()
+  })
+  const pasted = usePastedImage({
+    settings,
+    onPasted: (image) => {
+      setTab("images")
+      focus(image)
+    }
   })
   const images = scan.kind === "ready" ? scan.images : []
   const tickedImages = images.filter((image) => ticked.has(image.url))
@@ -91,14 +99,27 @@ export function SidePanel() {
         </div>
       </header>
 
+      {pasted.dragging && (
+        <div className="pointer-events-none fixed inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-blue-500 bg-blue-50/90 p-6 text-center text-sm font-semibold text-blue-800">
+          Drop an image to analyse it on this device
+        </div>
+      )}
       <main className="p-4" id={tabPanelId(tab)} role="tabpanel" aria-labelledby={tabId(tab)}>
+        {pasted.refusal && (
+          <div role="alert" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            <p>{pasted.refusal}</p>
+            <button type="button" onClick={pasted.dismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              Dismiss
+            </button>
+          </div>
+        )}
         {tab === "images" &&
           (focused ? (
             <ImageDetail key={`${focused.image.url}|${focused.token}`} image={focused.image} settings={settings} onSettingsChange={(next) => void saveSettings(next)} autoRun={focused.autoRun} onBack={() => focus(null)} onUsageChanged={reloadAccount} onSignIn={signIn} />
           ) : scan.kind === "loading" ? (
             <Spinner label="Finding images" />
           ) : scan.kind === "unavailable" ? (
-            <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">This page cannot be scanned. Open a regular web page and press Rescan.</p>
+            <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">This page cannot be scanned. Open a regular web page and press Rescan, or paste an image here (Ctrl+V).</p>
           ) : (
             <ImagesTab
               images={scan.images}

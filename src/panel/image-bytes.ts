@@ -43,7 +43,10 @@ async function readBlobUrl({ url, tabId, frameId }: ImageLocation): Promise<Blob
 export async function readImage(location: ImageLocation, fetchImpl: typeof fetch = fetch): Promise<Blob> {
   const { url } = location
   let blob: Blob
-  if (url.startsWith("blob:")) {
+  if (url.startsWith(`blob:${globalThis.location?.origin}/`)) {
+    // The panel's own (a pasted or dropped file): it can read it itself.
+    blob = await (await fetchImpl(url)).blob()
+  } else if (url.startsWith("blob:")) {
     blob = await readBlobUrl(location)
   } else if (/^(https?|data):/i.test(url)) {
     const controller = new AbortController()

@@ -10,8 +10,10 @@ import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { NOT_AN_IMAGE_MESSAGE } from "~panel/use-pasted-image"
 import { solidPng } from "./png"
 import { startServer, serveFixtures, type RunningServer } from "./server"
+import { drawTextImage } from "./text-image"
 
 const EMAIL = "panel.user@example.com"
 const PASSWORD = "Quiet-Lantern-58!"
@@ -249,6 +251,35 @@ describe("the side panel", () => {
     await screenshot(panel, "side-panel-ocr")
     expect(await seriousAxeViolations(panel)).toEqual([])
     await panel.click(button("← All images"))
+  })
+
+  it("analyses an image pasted into the panel on this device, and refuses a dropped file that is not an image", async () => {
+    await backToGrid()
+    const png = (await drawTextImage(browser, OCR_SAMPLE_LINES)).toString("base64")
+    const askedBefore = provider.requests.length
+    // What Ctrl+V of a copied image delivers: a paste event whose clipboard data holds an image file.
+    await panel.evaluate(async (base64: string) => {
+      const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
+      const data = new DataTransfer()
+      data.items.add(new File([bytes], "image.png", { type: "image/png" }))
+      document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }))
+    }, png)
+    await panel.waitForSelector(button("← All images"))
+    await panel.waitForFunction(() => document.querySelector("figcaption")?.textContent?.includes("Pasted image"), { timeout: 10_000 })
+    // The default analysis (Text) runs at once, on this device.
+    await panel.waitForFunction(() => document.querySelector("[data-testid='ocr-text']")?.textContent, { timeout: 60_000 })
+    expect(readsEveryLine(await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? ""))).toBe(true)
+    expect(provider.requests.length).toBe(askedBefore)
+
+    await panel.evaluate(() => {
+      const data = new DataTransfer()
+      data.items.add(new File(["not an image"], "notes.txt", { type: "text/plain" }))
+      document.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }))
+    })
+    const alert = await panel.waitForSelector("xpath/.//*[@role='alert' and contains(., 'That is not an image')]", { timeout: 10_000 })
+    expect(await alert!.evaluate((element) => element.querySelector("p")?.textContent)).toBe(NOT_AN_IMAGE_MESSAGE)
+    await panel.click(button("Dismiss"))
+    await backToGrid()
   })
 
   it("finds the three faces of sample1 and a person among its objects, locally, with boxes", async () => {
