@@ -6,7 +6,7 @@
  */
 import type { OcrLanguagePack } from "~core/ocr-languages"
 
-/** Where verified packs are kept, by code and hash. */
+/** Where verified packs are kept: asked for by code and the hash the server lists. */
 export interface PackStore {
   read(code: string, sha256: string): Promise<Uint8Array | null>
   write(code: string, sha256: string, bytes: Uint8Array): Promise<void>
@@ -109,28 +109,51 @@ export async function loadLanguagePack(pack: OcrLanguagePack, { apiOrigin, store
   return bytes
 }
 
-const PACK_CACHE_NAME = "ocr-language-packs"
-/** Cache Storage wants URLs as keys; these name a pack and never leave the device. */
-const packKey = (code: string, sha256: string) => `https://ocr-packs.invalid/${code}/${sha256}`
+/**
+ * tesseract.js looks for a language in its IndexedDB cache (idb-keyval's "keyval-store" database, key
+ * "<cachePath>/<code>.traineddata") before downloading it from langPath. Verified packs are kept right there, one
+ * per code, so it reads them with no download and they are stored once. (Handing it the bytes as { code, data } is
+ * not an option: tesseract.js 7 then initialises with the bytes as the language's name.)
+ */
+export const OCR_PACK_CACHE_PATH = "ocr-packs"
 
-/** Verified packs in the extension's Cache Storage: it survives panel reloads and browser restarts. */
-export function cacheStoragePackStore(cacheName = PACK_CACHE_NAME): PackStore {
-  const open = () => caches.open(cacheName)
-  return {
-    async read(code, sha256) {
-      const response = await (await open()).match(packKey(code, sha256))
-      return response ? new Uint8Array(await response.arrayBuffer()) : null
-    },
-    async write(code, sha256, bytes) {
-      await (await open()).put(packKey(code, sha256), new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/gzip" } }))
-    },
-    async removeOthers(code, sha256) {
-      const cache = await open()
-      const keep = packKey(code, sha256)
-      const prefix = packKey(code, "")
-      for (const request of await cache.keys()) {
-        if (request.url.startsWith(prefix) && request.url !== keep) await cache.delete(request)
+function keyvalRequest<T>(mode: IDBTransactionMode, requestOn: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("keyval-store")
+    opening.onupgradeneeded = () => opening.result.createObjectStore("keyval")
+    opening.onerror = () => reject(opening.error ?? new Error("IndexedDB could not be opened"))
+    opening.onsuccess = () => {
+      const database = opening.result
+      const transaction = database.transaction("keyval", mode)
+      const request = requestOn(transaction.objectStore("keyval"))
+      transaction.oncomplete = () => {
+        database.close()
+        resolve(request.result)
+      }
+      transaction.onerror = transaction.onabort = () => {
+        database.close()
+        reject(transaction.error ?? new Error("The language pack store failed"))
       }
     }
+  })
+}
+
+const packKey = (code: string) => `${OCR_PACK_CACHE_PATH}/${code}.traineddata`
+
+/**
+ * Verified packs in tesseract.js's own cache: they survive panel reloads and browser restarts. One copy per code,
+ * whatever its hash: loadLanguagePack hashes what it reads, so a copy of an older pack is downloaded again.
+ */
+export function tesseractCachePackStore(): PackStore {
+  return {
+    async read(code) {
+      const value = await keyvalRequest("readonly", (store) => store.get(packKey(code)) as IDBRequest<unknown>)
+      return value instanceof Uint8Array ? value : null
+    },
+    async write(code, _sha256, bytes) {
+      await keyvalRequest("readwrite", (store) => store.put(bytes, packKey(code)))
+    },
+    // Writing a code's pack already replaced its older copy.
+    removeOthers: async () => {}
   }
 }

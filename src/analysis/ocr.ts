@@ -3,6 +3,7 @@
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
 import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
 
+import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 
 export interface OcrBox {
@@ -32,48 +33,11 @@ export interface OcrResult {
 
 export type OcrEngine = AnalysisEngine<OcrResult>
 
-/** A verified language pack's .traineddata.gz bytes. */
-export interface OcrPackBytes {
-  code: string
-  data: Uint8Array
-}
-
 export interface OcrEngineOptions extends EngineTimeouts {
   /** Folder of the shipped engine files inside the extension. */
   basePath?: string
-  /** The languages read together, e.g. ["eng", "hin"]: each shipped in the engine folder or given in `packs`. */
+  /** The languages read together, e.g. ["eng", "hin"]: each shipped in the engine folder or a verified pack kept by ./ocr-packs. */
   languages?: string[]
-  packs?: OcrPackBytes[]
-}
-
-/**
- * tesseract.js looks for a language in its IndexedDB cache (idb-keyval's "keyval-store" database, key
- * "<cachePath>/<code>.traineddata") before downloading it from langPath. Verified packs are put there, so it
- * reads them without any download. (Handing it the bytes as { code, data } is not an option: tesseract.js 7
- * then initialises with the bytes as the language's name.)
- */
-const PACK_CACHE_PATH = "ocr-packs"
-
-function offerPacksToTesseract(packs: readonly OcrPackBytes[]): Promise<void> {
-  if (packs.length === 0) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("keyval-store")
-    opening.onupgradeneeded = () => opening.result.createObjectStore("keyval")
-    opening.onerror = () => reject(opening.error ?? new Error("IndexedDB could not be opened"))
-    opening.onsuccess = () => {
-      const database = opening.result
-      const transaction = database.transaction("keyval", "readwrite")
-      for (const pack of packs) transaction.objectStore("keyval").put(pack.data, `${PACK_CACHE_PATH}/${pack.code}.traineddata`)
-      transaction.oncomplete = () => {
-        database.close()
-        resolve()
-      }
-      transaction.onerror = transaction.onabort = () => {
-        database.close()
-        reject(transaction.error ?? new Error("The language packs could not be prepared"))
-      }
-    }
-  })
 }
 
 export const OCR_START_FAILED_MESSAGE = "The text recognition engine did not start. Reload the extension and try again."
@@ -107,7 +71,6 @@ function wordsOf(blocks: Block[] | null): OcrWord[] {
 export function createOcrEngine({
   basePath = "/engines/ocr",
   languages = ["eng"],
-  packs = [],
   startTimeoutMs = 20_000,
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
@@ -122,16 +85,15 @@ export function createOcrEngine({
     start: async (report) => {
       const base = extensionUrl(basePath)
       report({ stage: "Loading the text recognition engine", fraction: 0 })
-      await offerPacksToTesseract(packs)
       const worker = await createWorker(languages.join("+"), OEM.LSTM_ONLY, {
         workerPath: `${base}/worker.min.js`,
         corePath: base,
         langPath: base,
         workerBlobURL: false,
         gzip: true,
-        // Read the packs offered above; never write: the shipped English needs no copy.
+        // Read the verified packs kept there; never write: the shipped English needs no copy.
         cacheMethod: "readOnly",
-        cachePath: PACK_CACHE_PATH,
+        cachePath: OCR_PACK_CACHE_PATH,
         logger: (message: LoggerMessage) => {
           const stage = STAGES[message.status] ?? message.status
           report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })

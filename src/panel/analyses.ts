@@ -13,7 +13,7 @@ import { countOf, percent } from "~core/format"
 import type { VqaHistoryTurn } from "~core/vqa"
 
 import { readImage, toRasterBlob, type ImageLocation } from "./image-bytes"
-import { ocrLanguagePacks } from "./ocr-languages"
+import { prepareOcrLanguages } from "./ocr-languages"
 import type { AnalysisKind, PanelSettings } from "./settings"
 import { askAboutImage } from "./vqa-client"
 
@@ -135,11 +135,11 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
 async function ocrEngineFor(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
   const languages = codes.join("+")
   if (ocrEngine?.languages === languages) return ocrEngine.engine
-  const packs = await ocrLanguagePacks(codes, onProgress)
+  await prepareOcrLanguages(codes, onProgress)
   // Checked again: another run may have made this engine while the packs were loading.
   if (ocrEngine?.languages === languages) return ocrEngine.engine
   void ocrEngine?.engine.dispose()
-  ocrEngine = { languages, engine: createOcrEngine({ languages: [...codes], packs }) }
+  ocrEngine = { languages, engine: createOcrEngine({ languages: [...codes] }) }
   return ocrEngine.engine
 }
 

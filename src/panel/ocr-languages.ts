@@ -4,9 +4,8 @@
  */
 import { useEffect, useState } from "react"
 
-import { cacheStoragePackStore, LanguagePackError, loadLanguagePack, packProgressText, type PackStore } from "~analysis/ocr-packs"
+import { LanguagePackError, loadLanguagePack, packProgressText, tesseractCachePackStore, type PackStore } from "~analysis/ocr-packs"
 import type { AnalysisProgress } from "~analysis/engine"
-import type { OcrPackBytes } from "~analysis/ocr"
 import { BUNDLED_OCR_LANGUAGE, knownOcrLanguage, ocrLanguageListSchema, type OcrLanguageInfo, type OcrLanguageList } from "~core/ocr-languages"
 import { getApiOrigin } from "~extension/api-origin"
 import { extensionApi } from "~extension/extension-session"
@@ -75,12 +74,13 @@ export function languageNames(codes: readonly string[], languages: readonly OcrL
 let packStore: PackStore | null = null
 
 /**
- * The verified packs of the chosen languages other than English (which is shipped), each downloaded with progress
- * the first time. Rejects with a LanguagePackError in plain words.
+ * Makes sure the verified pack of each chosen language other than English (which is shipped) is on the device,
+ * where the OCR engine reads it; downloaded with progress the first time. Rejects with a LanguagePackError in
+ * plain words.
  */
-export async function ocrLanguagePacks(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrPackBytes[]> {
+export async function prepareOcrLanguages(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<void> {
   const wanted = codes.filter((code) => code !== BUNDLED_OCR_LANGUAGE)
-  if (wanted.length === 0) return []
+  if (wanted.length === 0) return
   let list: OcrLanguageList
   try {
     list = await fetchOcrLanguageList()
@@ -88,17 +88,14 @@ export async function ocrLanguagePacks(codes: readonly string[], onProgress?: (p
     throw new LanguagePackError(LANGUAGES_UNAVAILABLE_MESSAGE)
   }
   const apiOrigin = await getApiOrigin()
-  packStore ??= cacheStoragePackStore()
-  const packs: OcrPackBytes[] = []
+  packStore ??= tesseractCachePackStore()
   for (const code of wanted) {
     const pack = list.languages.find((candidate) => candidate.code === code)
     if (!pack) throw new LanguagePackError(`The Image Query AI service no longer offers ${languageNames([code], [])}. Choose another language.`)
-    const data = await loadLanguagePack(pack, {
+    await loadLanguagePack(pack, {
       apiOrigin,
       store: packStore,
       onProgress: (progress) => onProgress?.({ stage: packProgressText(pack, progress), fraction: progress.loadedBytes / progress.totalBytes })
     })
-    packs.push({ code, data })
   }
-  return packs
 }
