@@ -1,7 +1,8 @@
 // Copies the files the local analysis engines load at run time into the built extension, so that
 // nothing is fetched from the network: `npm run build:extension` runs it after `plasmo build`.
 //   engines/ocr/  tesseract.js worker, the three LSTM-only cores (the WebAssembly is embedded in
-//                 each .wasm.js file) and the English model (4.0.0_best_int, gzipped)
+//                 each .wasm.js file), the English model (4.0.0_best_int, gzipped) and the legacy SIMD
+//                 core that "Detect language" needs (orientation and script detection is legacy-only)
 //   engines/tfjs/  the single-threaded tfjs WebAssembly backend, plain and SIMD (the faces and
 //                  objects engines share it; the threaded build needs blob workers MV3 refuses)
 //   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
@@ -40,6 +41,7 @@ export const ENGINE_ASSETS = {
     path.join(core, "tesseract-core-relaxedsimd-lstm.wasm.js"),
     path.join(core, "tesseract-core-simd-lstm.wasm.js"),
     path.join(core, "tesseract-core-lstm.wasm.js"),
+    path.join(core, "tesseract-core-simd.wasm.js"),
     path.join(eng, "4.0.0_best_int/eng.traineddata.gz")
   ],
   // With WASM_HAS_MULTITHREAD_SUPPORT off, tfjs asks for one of these by the browser's SIMD support.

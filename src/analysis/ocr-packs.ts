@@ -1,8 +1,8 @@
 /**
  * OCR language packs beyond the English one shipped in the extension: downloaded from our own server
  * (GET /api/ocr/languages/{code}), checked against the SHA-256 the server lists, and kept on the device so the
- * second use needs no network. tesseract.js then gets the verified bytes themselves ({ code, data }), so it never
- * fetches anything on its own.
+ * second use needs no network. They are kept where tesseract.js's own cache reads them (tesseractCachePackStore),
+ * so tesseract.js never fetches anything on its own.
  */
 import type { OcrLanguagePack } from "~core/ocr-languages"
 

@@ -67,3 +67,18 @@ export const ocrLanguageListSchema = z.object({
   scriptDetection: ocrLanguagePackSchema.nullable()
 })
 export type OcrLanguageList = z.infer<typeof ocrLanguageListSchema>
+
+/** Names tesseract's script detection gives that our list calls otherwise (it merges kana and Han into Japanese). */
+const DETECTED_SCRIPT_ALIASES: Record<string, string> = { Korean: "Hangul", Hiragana: "Japanese", Katakana: "Japanese", Fraktur: "Latin" }
+
+/**
+ * The languages to read a page in once its script is known: those of the user's choice written in it, else
+ * the first offered language of that script (English for Latin). null when none is offered.
+ */
+export function languagesForScript(script: string, chosen: readonly string[], offered: readonly string[]): string[] | null {
+  const name = DETECTED_SCRIPT_ALIASES[script] ?? script
+  const candidates = KNOWN_OCR_LANGUAGES.filter((language) => language.script === name && offered.includes(language.code)).map((language) => language.code)
+  const preferred = chosen.filter((code) => candidates.includes(code))
+  if (preferred.length > 0) return preferred
+  return candidates.length > 0 ? [candidates[0]!] : null
+}

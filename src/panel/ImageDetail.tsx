@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react"
 import { BoxOverlay } from "~ui/BoxOverlay"
 import { ProgressLine } from "~ui/ProgressLine"
 
+import { textReadingKey } from "./analyses"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { QuestionForm } from "./QuestionForm"
 import { resultBoxes, ResultView } from "./results/ResultView"
@@ -24,7 +25,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
 
   // Another language choice while the Text view is open reads the image again in those languages.
-  const languages = settings.ocrLanguages.join("+")
+  const languages = textReadingKey(settings)
   const shownLanguages = useRef(languages)
   useEffect(() => {
     if (shownLanguages.current === languages) return
@@ -34,6 +35,8 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
 
   const outcome = state.status === "done" ? state.outcome : null
   const { boxes, tone } = resultBoxes(outcome)
+  // Text read turned upright is shown as read, so that its boxes stand on it.
+  const shownUrl = (outcome?.kind === "text" && outcome.reading?.uprightUrl) || image.url
 
   return (
     <div className="space-y-4">
@@ -43,7 +46,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
       <figure className="space-y-1">
         <div className="relative overflow-hidden rounded-lg border border-gray-200 bg-gray-100">
           <img
-            src={image.url}
+            src={shownUrl}
             alt={image.alt || "Selected image"}
             className="block h-auto w-full"
             onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
@@ -73,7 +76,13 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
       </div>
 
       {kind === "text" && (
-        <OcrLanguagePicker value={settings.ocrLanguages} disabled={state.status === "running"} onChange={(ocrLanguages) => onSettingsChange({ ...settings, ocrLanguages })} />
+        <OcrLanguagePicker
+          value={settings.ocrLanguages}
+          onChange={(ocrLanguages) => onSettingsChange({ ...settings, ocrLanguages })}
+          detect={settings.ocrDetectLanguage}
+          onDetectChange={(ocrDetectLanguage) => onSettingsChange({ ...settings, ocrDetectLanguage })}
+          disabled={state.status === "running"}
+        />
       )}
 
       {kind === "ask" && (
@@ -91,7 +100,14 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
           )}
         </div>
       )}
-      {outcome && <ResultView outcome={outcome} onUsageChanged={onUsageChanged} />}
+      {outcome && (
+        <ResultView
+          outcome={outcome}
+          keepTextLayout={settings.ocrKeepLayout}
+          onKeepTextLayoutChange={(ocrKeepLayout) => onSettingsChange({ ...settings, ocrKeepLayout })}
+          onUsageChanged={onUsageChanged}
+        />
+      )}
     </div>
   )
 }

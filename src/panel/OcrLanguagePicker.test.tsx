@@ -24,7 +24,8 @@ afterEach(() => vi.unstubAllGlobals())
 
 function Picker({ initial }: { initial: string[] }) {
   const [value, setValue] = useState(initial)
-  return <OcrLanguagePicker value={value} onChange={setValue} />
+  const [detect, setDetect] = useState(false)
+  return <OcrLanguagePicker value={value} onChange={setValue} detect={detect} onDetectChange={setDetect} />
 }
 
 const box = (name: RegExp) => screen.getByRole("checkbox", { name }) as HTMLInputElement
@@ -50,6 +51,23 @@ describe("the Text (OCR) language picker", () => {
     fireEvent.click(box(/English/))
     expect(box(/Arabic/).disabled).toBe(false)
     expect(screen.getByTestId("ocr-languages").textContent).toBe("हिन्दी (Hindi) + 日本語 (Japanese)")
+  })
+
+  it("offers Detect language only when the server has the script detection pack, and says so in the summary", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ success: true, data: { ...LIST, scriptDetection: pack("osd", "Orientation and script detection", "", "") } })))
+    render(<Picker initial={["eng"]} />)
+    const detect = (await screen.findByRole("checkbox", { name: "Detect language" })) as HTMLInputElement
+    expect(detect.checked).toBe(false)
+    fireEvent.click(detect)
+    expect(detect.checked).toBe(true)
+    expect(screen.getByTestId("ocr-languages").textContent).toBe("Detect (else English)")
+  })
+
+  it("does not offer Detect language when the server lacks the pack", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ success: true, data: LIST })))
+    render(<Picker initial={["eng"]} />)
+    await waitFor(() => expect(screen.getAllByRole("checkbox")).toHaveLength(4))
+    expect(screen.queryByRole("checkbox", { name: "Detect language" })).toBeNull()
   })
 
   it("keeps English when the service cannot be reached, and says where the other languages come from", async () => {

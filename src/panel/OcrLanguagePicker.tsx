@@ -6,6 +6,9 @@ import { MAX_OCR_LANGUAGES } from "./settings"
 export interface OcrLanguagePickerProps {
   value: readonly string[]
   onChange: (codes: string[]) => void
+  /** "Detect language": tell the script first and read in a language of it. */
+  detect: boolean
+  onDetectChange: (detect: boolean) => void
   disabled?: boolean
 }
 
@@ -13,16 +16,30 @@ export interface OcrLanguagePickerProps {
  * The Text (OCR) languages, several at once: English always, the server's packs when it answers. Each name in
  * English and in its own script. A folded list, so the Text view stays short; at least one language stays chosen.
  */
-export function OcrLanguagePicker({ value, onChange, disabled = false }: OcrLanguagePickerProps) {
+export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, disabled = false }: OcrLanguagePickerProps) {
   const choices = useOcrLanguageChoices()
   const noteId = useId()
+  const detectNoteId = useId()
+  const canDetect = choices.status === "ready" && choices.scriptDetection
   const toggle = (code: string, chosen: boolean) => onChange(chosen ? [...value, code] : value.filter((candidate) => candidate !== code))
 
   return (
     <details className="rounded-lg border border-gray-200 bg-white text-sm">
       <summary className="cursor-pointer px-3 py-2 font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
-        Text languages: <span data-testid="ocr-languages">{languageNames(value, choices.languages)}</span>
+        Text languages:{" "}
+        <span data-testid="ocr-languages">{detect && canDetect ? `Detect (else ${languageNames(value, choices.languages)})` : languageNames(value, choices.languages)}</span>
       </summary>
+      {canDetect && (
+        <div className="border-t border-gray-100 px-3 py-2">
+          <label className="flex items-center gap-2 font-medium">
+            <input type="checkbox" className="accent-brand-primary" checked={detect} disabled={disabled} aria-describedby={detectNoteId} onChange={(event) => onDetectChange(event.target.checked)} />
+            Detect language
+          </label>
+          <p id={detectNoteId} className="mt-1 text-xs text-gray-500">
+            Tells the script and turns sideways text upright, then reads it in a language of that script: one you chose below when it is written in it.
+          </p>
+        </div>
+      )}
       <fieldset className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2" disabled={disabled} aria-describedby={noteId}>
         <legend className="sr-only">Languages to read</legend>
         {choices.languages.map((language) => {

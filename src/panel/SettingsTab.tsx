@@ -66,7 +66,12 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
         </label>
         <div className="space-y-1">
           <p className="text-sm font-medium">Text (OCR) languages</p>
-          <OcrLanguagePicker value={settings.ocrLanguages} onChange={(ocrLanguages) => onChange({ ...settings, ocrLanguages })} />
+          <OcrLanguagePicker
+            value={settings.ocrLanguages}
+            onChange={(ocrLanguages) => onChange({ ...settings, ocrLanguages })}
+            detect={settings.ocrDetectLanguage}
+            onDetectChange={(ocrDetectLanguage) => onChange({ ...settings, ocrDetectLanguage })}
+          />
         </div>
         <fieldset className="text-sm">
           <legend className="font-medium">Face detector</legend>

@@ -12,8 +12,8 @@ import { countOf, percent } from "~core/format"
 
 import type { VqaHistoryTurn } from "~core/vqa"
 
-import { readImage, toRasterBlob, type ImageLocation } from "./image-bytes"
-import { prepareOcrLanguages } from "./ocr-languages"
+import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./image-bytes"
+import { detectReading, prepareOcrLanguages, type TextReading } from "./ocr-languages"
 import type { AnalysisKind, PanelSettings } from "./settings"
 import { askAboutImage } from "./vqa-client"
 
@@ -21,7 +21,7 @@ import { askAboutImage } from "./vqa-client"
 export const SCENE_QUESTION = "Describe the scene in this image in two or three sentences: the setting, what is happening and the main subjects."
 
 export type AnalysisOutcome =
-  | { kind: "text"; ocr: OcrResult }
+  | { kind: "text"; ocr: OcrResult; reading?: DetectedReading }
   | { kind: "faces"; faces: FacesResult }
   | { kind: "objects"; objects: ObjectsResult }
   | { kind: "scene"; answer: string; model: string; labels: string[] }
@@ -72,11 +72,20 @@ export function imageBlob(location: ImageLocation): Promise<Blob> {
   return pending
 }
 
+/** How "Detect language" read the image; `uprightUrl` is the image as read when it had to be turned. */
+export interface DetectedReading extends TextReading {
+  uprightUrl?: string
+}
+
+/** The settings a text reading depends on: another value reads the image again. */
+export const textReadingKey = (settings: Pick<PanelSettings, "ocrDetectLanguage" | "ocrLanguages">) =>
+  `${settings.ocrDetectLanguage ? "detect:" : ""}${settings.ocrLanguages.join("+")}`
+
 /** Which options change a result: the same image, analysis and key give the cached result. */
 export function resultKey({ kind, image, settings }: Pick<AnalysisRequest, "kind" | "image" | "settings">): string | null {
   switch (kind) {
     case "text":
-      return `text|${settings.ocrLanguages.join("+")}|${image.url}`
+      return `text|${textReadingKey(settings)}|${image.url}`
     case "faces":
       return `faces|${settings.faceDetector}|${settings.faceAttributes}|${image.url}`
     case "objects":
@@ -100,10 +109,16 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
   const blob = await imageBlob(image)
   switch (kind) {
     case "text": {
-      const engine = await ocrEngineFor(settings.ocrLanguages, onProgress)
+      const raster = await toRasterBlob(blob)
+      const reading = settings.ocrDetectLanguage ? await detectReading(raster, settings.ocrLanguages, onProgress) : null
+      const engine = await ocrEngineFor(reading?.languages ?? settings.ocrLanguages, onProgress)
       await engine.load(onProgress)
       onProgress?.({ stage: "Reading text…" })
-      return { kind, ocr: await engine.run(await toRasterBlob(blob)) }
+      const upright = reading?.rotation ? await turnClockwise(raster, reading.rotation) : null
+      const ocr = await engine.run(upright ?? raster)
+      if (!reading) return { kind, ocr }
+      // Kept for the panel's life with the result it belongs to, like the cached result itself.
+      return { kind, ocr, reading: upright ? { ...reading, uprightUrl: URL.createObjectURL(upright) } : reading }
     }
     case "faces": {
       const engine = getFacesEngine()

@@ -111,3 +111,19 @@ export async function toVqaDataUrl(blob: Blob): Promise<string> {
   const fits = supported && blob.size <= MAX_IMAGE_BYTES / 2 && Math.max(image.naturalWidth, image.naturalHeight) <= VQA_MAX_SIDE_PX
   return blobToDataUrl(fits ? blob : await redraw(image, VQA_MAX_SIDE_PX, "image/jpeg"))
 }
+
+/** The image turned `degrees` clockwise, as PNG (text found turned on its side is read upright). */
+export async function turnClockwise(blob: Blob, degrees: 90 | 180 | 270): Promise<Blob> {
+  const image = await decode(blob)
+  const { naturalWidth: width, naturalHeight: height } = image
+  const sideways = degrees !== 180
+  const canvas = new OffscreenCanvas(sideways ? height : width, sideways ? width : height)
+  const context = canvas.getContext("2d")
+  if (!context) throw new ImageReadError("The image could not be prepared.")
+  // Moves the turned image back onto the canvas: each quarter turn swings it about the top-left corner.
+  const origin = { 90: [height, 0], 180: [width, height], 270: [0, width] }[degrees]
+  context.translate(origin[0]!, origin[1]!)
+  context.rotate((degrees * Math.PI) / 180)
+  context.drawImage(image, 0, 0)
+  return canvas.convertToBlob({ type: "image/png" })
+}

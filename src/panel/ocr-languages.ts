@@ -6,7 +6,16 @@ import { useEffect, useState } from "react"
 
 import { LanguagePackError, loadLanguagePack, packProgressText, tesseractCachePackStore, type PackStore } from "~analysis/ocr-packs"
 import type { AnalysisProgress } from "~analysis/engine"
-import { BUNDLED_OCR_LANGUAGE, knownOcrLanguage, ocrLanguageListSchema, type OcrLanguageInfo, type OcrLanguageList } from "~core/ocr-languages"
+import { createScriptDetector, type Rotation, type ScriptDetection, type ScriptDetector } from "~analysis/ocr-script"
+import {
+  BUNDLED_OCR_LANGUAGE,
+  knownOcrLanguage,
+  languagesForScript,
+  ocrLanguageListSchema,
+  SCRIPT_DETECTION_PACK,
+  type OcrLanguageInfo,
+  type OcrLanguageList
+} from "~core/ocr-languages"
 import { getApiOrigin } from "~extension/api-origin"
 import { extensionApi } from "~extension/extension-session"
 
@@ -18,6 +27,8 @@ const ENGLISH: OcrLanguageInfo = knownOcrLanguage(BUNDLED_OCR_LANGUAGE)!
 export interface OcrLanguageChoices {
   status: "loading" | "ready" | "unavailable"
   languages: OcrLanguageInfo[]
+  /** The server offers the orientation and script detection pack. */
+  scriptDetection: boolean
 }
 
 let listRequest: { apiOrigin: string; list: Promise<OcrLanguageList> } | null = null
@@ -46,12 +57,12 @@ export function choicesFrom(list: OcrLanguageList | null): OcrLanguageInfo[] {
 }
 
 export function useOcrLanguageChoices(): OcrLanguageChoices {
-  const [choices, setChoices] = useState<OcrLanguageChoices>({ status: "loading", languages: [ENGLISH] })
+  const [choices, setChoices] = useState<OcrLanguageChoices>({ status: "loading", languages: [ENGLISH], scriptDetection: false })
   useEffect(() => {
     let current = true
     fetchOcrLanguageList().then(
-      (list) => current && setChoices({ status: "ready", languages: choicesFrom(list) }),
-      () => current && setChoices({ status: "unavailable", languages: [ENGLISH] })
+      (list) => current && setChoices({ status: "ready", languages: choicesFrom(list), scriptDetection: list.scriptDetection !== null }),
+      () => current && setChoices({ status: "unavailable", languages: [ENGLISH], scriptDetection: false })
     )
     return () => {
       current = false
@@ -90,7 +101,7 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
   const apiOrigin = await getApiOrigin()
   packStore ??= tesseractCachePackStore()
   for (const code of wanted) {
-    const pack = list.languages.find((candidate) => candidate.code === code)
+    const pack = [...list.languages, list.scriptDetection].find((candidate) => candidate?.code === code)
     if (!pack) throw new LanguagePackError(`The Image Query AI service no longer offers ${languageNames([code], [])}. Choose another language.`)
     await loadLanguagePack(pack, {
       apiOrigin,
@@ -98,4 +109,50 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
       onProgress: (progress) => onProgress?.({ stage: packProgressText(pack, progress), fraction: progress.loadedBytes / progress.totalBytes })
     })
   }
+}
+
+/** How "Detect language" decided to read an image. */
+export interface TextReading {
+  /** The script tesseract saw, null when it could not tell (too little text) or detection failed. */
+  script: string | null
+  /** The languages the text was read in. */
+  languages: string[]
+  /** The clockwise turn applied before reading. */
+  rotation: Rotation
+  /** Why the chosen languages were used instead, in plain words (detection unavailable or unsure). */
+  note?: string
+}
+
+let scriptDetector: ScriptDetector | null = null
+
+/**
+ * "Detect language": the script and orientation of the image, and the languages to read it in (of that script:
+ * the user's chosen ones when they are written in it, else the first offered). Never fails the reading: when
+ * detection cannot run or cannot tell, the chosen languages are used and `note` says why.
+ */
+export async function detectReading(image: Blob, chosen: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<TextReading> {
+  const fallback = (note: string): TextReading => ({ script: null, languages: [...chosen], rotation: 0, note })
+  let offered: string[]
+  try {
+    const list = await fetchOcrLanguageList()
+    if (!list.scriptDetection) return fallback(`The Image Query AI service does not offer language detection. Read in ${languageNames(chosen, [])}.`)
+    offered = [BUNDLED_OCR_LANGUAGE, ...list.languages.map((pack) => pack.code)]
+    await prepareOcrLanguages([SCRIPT_DETECTION_PACK], onProgress)
+  } catch (error) {
+    const reason = error instanceof LanguagePackError ? error.message : LANGUAGES_UNAVAILABLE_MESSAGE
+    return fallback(`Language detection is unavailable: ${reason} Read in ${languageNames(chosen, [])}.`)
+  }
+  scriptDetector ??= createScriptDetector()
+  let detection: ScriptDetection
+  try {
+    await scriptDetector.load(onProgress)
+    onProgress?.({ stage: "Detecting the language…" })
+    detection = await scriptDetector.run(image)
+  } catch (error) {
+    return fallback(`${error instanceof Error ? error.message : "Language detection failed."} Read in ${languageNames(chosen, [])}.`)
+  }
+  if (!detection.script) return { ...fallback(`Too little text to tell its script. Read in ${languageNames(chosen, [])}.`), rotation: detection.rotation }
+  const languages = languagesForScript(detection.script, chosen, offered)
+  if (!languages) return { ...fallback(`No language of the ${detection.script} script is offered. Read in ${languageNames(chosen, [])}.`), script: detection.script, rotation: detection.rotation }
+  return { script: detection.script, languages, rotation: detection.rotation }
 }

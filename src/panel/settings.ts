@@ -37,7 +37,11 @@ const panelSettingsSchema = z.object({
     .min(1)
     .max(MAX_OCR_LANGUAGES)
     .transform((codes) => [...new Set(codes)])
-    .catch([BUNDLED_OCR_LANGUAGE])
+    .catch([BUNDLED_OCR_LANGUAGE]),
+  /** Tell the script (and how the text is turned) first, and read in a language of that script. */
+  ocrDetectLanguage: z.boolean().catch(false),
+  /** Show the text as laid out on the image (table columns kept) rather than as running lines. */
+  ocrKeepLayout: z.boolean().catch(false)
 })
 
 export type PanelSettings = z.infer<typeof panelSettingsSchema>

@@ -18,6 +18,13 @@ import { drawTextImage } from "./text-image"
 
 const HINDI_LINES = ["नमस्ते दुनिया", "भारत देश"]
 const HINDI_WORDS = ["नमस्ते", "दुनिया", "भारत", "देश"]
+// Script detection needs a few lines of running text: two short ones are "too little text" to tesseract.
+const UKRAINIAN_LINES = ["Українська мова є державною мовою.", "Київ є столицею та найбільшим", "містом країни. Це речення для", "перевірки розпізнавання тексту."]
+const UKRAINIAN_WORDS = ["Українська", "Київ", "столицею", "речення"]
+const SIDEWAYS_LINES = ["The quick brown fox jumps", "over the lazy dog and then", "runs back into the forest", "before the sun goes down."]
+const SIDEWAYS_WORDS = ["quick", "brown", "lazy", "forest"]
+// Columns lined up with spaces in a monospaced font: a table as an image shows one.
+const TABLE_LINES = ["Item         Qty   Price", "Apples       12    0.50", "Bread loaf   1     2.40", "Milk         3     11.75"]
 
 const require = createRequire(import.meta.url)
 const packFile = (code: string) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), "4.0.0_best_int", `${code}.traineddata.gz`)
@@ -34,7 +41,7 @@ describe("OCR languages in the side panel", () => {
   const packRequests: string[] = []
 
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
-  const imageUrl = () => `${fixtures.url}/hindi.png`
+  const imageUrl = (file = "hindi.png") => `${fixtures.url}/${file}`
 
   function watchPackRequests(target: Page) {
     target.on("request", (request: HTTPRequest) => {
@@ -43,20 +50,37 @@ describe("OCR languages in the side panel", () => {
     })
   }
 
-  async function openTextView() {
-    await panel.waitForSelector(`li[data-url='${imageUrl()}'] > button`, { timeout: 15_000 })
-    await panel.click(`li[data-url='${imageUrl()}'] > button`)
+  async function openTextView(file?: string) {
+    const back = await panel.$(button("← All images"))
+    // From the keyboard: on a long view the sticky header can lie over the button where a click would land.
+    if (back) {
+      await back.focus()
+      await panel.keyboard.press("Enter")
+    }
+    await panel.waitForSelector(`li[data-url='${imageUrl(file)}'] > button`, { timeout: 15_000 })
+    await panel.click(`li[data-url='${imageUrl(file)}'] > button`)
     await (await panel.waitForSelector(button("Text (OCR)")))!.click()
   }
 
-  async function chooseLanguage(name: string) {
+  /** Ticks or unticks a checkbox by its label's words, from the keyboard, once no analysis runs. */
+  async function toggle(label: string) {
+    const box = await panel.waitForSelector(`xpath/.//label[normalize-space()='${label}']/input[@type='checkbox']`, { timeout: 15_000 })
+    await panel.waitForFunction((input) => !(input as HTMLInputElement).matches(":disabled"), { timeout: 90_000 }, box!)
+    await box!.focus()
+    await panel.keyboard.press("Space")
+  }
+
+  async function openLanguagePicker() {
     const summary = await panel.waitForSelector("xpath/.//summary[starts-with(normalize-space(), 'Text languages:')]")
-    const open = await panel.evaluate((element) => (element.parentElement as HTMLDetailsElement).open, summary!)
-    if (!open) {
-      // From the keyboard, as the picker must work: focus its summary and press Enter.
+    if (!(await panel.evaluate((element) => (element.parentElement as HTMLDetailsElement).open, summary!))) {
       await summary!.focus()
       await panel.keyboard.press("Enter")
     }
+  }
+
+  async function chooseLanguage(name: string) {
+    // From the keyboard, as the picker must work: its summary opens with Enter.
+    await openLanguagePicker()
     const box = await panel.waitForSelector(`xpath/.//label[.//span[starts-with(normalize-space(), '${name}')]]/input[@type='checkbox']`, { timeout: 15_000 })
     // The picker waits while an analysis runs (its fieldset is disabled meanwhile).
     await panel.waitForFunction((input) => !(input as HTMLInputElement).matches(":disabled"), { timeout: 90_000 }, box!)
@@ -64,17 +88,19 @@ describe("OCR languages in the side panel", () => {
     await panel.keyboard.press("Space")
   }
 
-  const readText = (timeout = 90_000) =>
+  const readText = (words = HINDI_WORDS, timeout = 90_000) =>
     panel
       .waitForFunction(
-        (words: string[]) => {
+        (expected: string[]) => {
           const text = document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""
-          return words.every((word) => text.includes(word)) ? text : null
+          return expected.every((word) => text.includes(word)) ? text : null
         },
         { timeout },
-        HINDI_WORDS
+        words
       )
       .then((handle) => handle.jsonValue() as Promise<string>)
+
+  const readingNote = () => panel.waitForSelector("[data-testid='ocr-reading']", { timeout: 90_000 }).then((note) => note!.evaluate((element) => element.textContent))
 
 
   beforeAll(async () => {
@@ -89,7 +115,13 @@ describe("OCR languages in the side panel", () => {
 
     // At least 400 px high: the panel hides smaller images by default.
     fs.writeFileSync(path.join(fixturesFolder, "hindi.png"), await drawTextImage(browser, HINDI_LINES, { family: "'Lohit Devanagari'", size: "56px", minHeight: 420 }))
-    fs.writeFileSync(path.join(fixturesFolder, "index.html"), `<!doctype html><title>Hindi</title><img src="hindi.png" alt="Hindi text" width="1000">`)
+    fs.writeFileSync(path.join(fixturesFolder, "ukrainian.png"), await drawTextImage(browser, UKRAINIAN_LINES, { family: "'DejaVu Sans'", size: "34px" }))
+    fs.writeFileSync(path.join(fixturesFolder, "sideways.png"), await drawTextImage(browser, SIDEWAYS_LINES, { family: "'DejaVu Sans'", size: "44px", turn: 90 }))
+    fs.writeFileSync(path.join(fixturesFolder, "table.png"), await drawTextImage(browser, TABLE_LINES, { family: "'DejaVu Sans Mono'", size: "40px", minHeight: 420 }))
+    fs.writeFileSync(
+      path.join(fixturesFolder, "index.html"),
+      `<!doctype html><title>Texts</title><img src="hindi.png" alt="Hindi text" width="1000"><img src="ukrainian.png" alt="Ukrainian text"><img src="sideways.png" alt="Sideways text"><img src="table.png" alt="A table">`
+    )
     fixtures = await serveFixtures(fixturesFolder)
 
     page = await browser.newPage()
@@ -147,5 +179,55 @@ describe("OCR languages in the side panel", () => {
     await chooseLanguage("French")
     await readText()
     expect(packRequests).toEqual(["hin", "fra"])
+  }, 180_000)
+
+  it("Detect language tells a Cyrillic paragraph and reads it in Ukrainian, a language not chosen", async () => {
+    await openTextView("ukrainian.png")
+    await openLanguagePicker()
+    await toggle("Detect language")
+    await readText(UKRAINIAN_WORDS)
+    expect(await readingNote()).toBe("Cyrillic script: read in Українська (Ukrainian).")
+    expect(await panel.$eval("[data-testid='ocr-languages']", (element) => element.textContent)).toBe("Detect (else English + हिन्दी (Hindi))")
+    // The detection pack and the detected language's pack, each fetched once.
+    expect(packRequests).toEqual(["hin", "fra", "osd", "ukr"])
+    await screenshot(panel, "side-panel-ocr-detect-language")
+    expect(await seriousAxeViolations(panel)).toEqual([])
+  }, 180_000)
+
+  it("turns text lying on its side upright before reading it, and shows the image as read", async () => {
+    await openTextView("sideways.png")
+    await readText(SIDEWAYS_WORDS)
+    expect(await readingNote()).toBe("Latin script: read in English. The text was turned 270° to read it upright.")
+    // The word boxes stand on the image as it was read.
+    const shown = await panel.$eval("figure img", (image) => ({ src: (image as HTMLImageElement).src, width: (image as HTMLImageElement).naturalWidth, height: (image as HTMLImageElement).naturalHeight }))
+    expect(shown.src).toMatch(/^blob:/)
+    expect(shown.width).toBeGreaterThan(shown.height)
+    expect(packRequests).toEqual(["hin", "fra", "osd", "ukr"])
+    await screenshot(panel, "side-panel-ocr-turned-upright")
+  }, 180_000)
+
+  it("Keep layout sets a table's words out in their columns, and is remembered", async () => {
+    await openTextView("table.png")
+    await readText(["Apples", "Bread", "11.75"])
+    const plain = await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent!)
+    expect(plain).not.toMatch(/\S {2,}\S/)
+    await toggle("Keep layout (tables and columns)")
+    const laidOut = await panel
+      .waitForFunction(() => {
+        const text = document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""
+        return /\S {2,}\S/.test(text) ? text : null
+      })
+      .then((handle) => handle.jsonValue() as Promise<string>)
+    // The last two columns (quantity, price) start at one column of text in every row.
+    const rows = laidOut.split("\n").filter((line) => line.trim())
+    expect(rows).toHaveLength(TABLE_LINES.length)
+    const lastTwoStarts = (line: string) => [...line.matchAll(/\S+/g)].map((token) => token.index).slice(-2)
+    for (const line of rows) expect(lastTwoStarts(line)).toEqual(lastTwoStarts(rows[0]!))
+    await screenshot(panel, "side-panel-ocr-keep-layout")
+    expect(await seriousAxeViolations(panel)).toEqual([])
+
+    await panel.reload({ waitUntil: "load" })
+    await openTextView("table.png")
+    await panel.waitForFunction(() => /\S {2,}\S/.test(document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""), { timeout: 90_000 })
   }, 180_000)
 })

@@ -55,13 +55,14 @@ describe("local OCR in the built extension", () => {
     if (imageFile) fs.rmSync(path.dirname(imageFile), { recursive: true, force: true })
   })
 
-  it("ships the tesseract.js worker, cores and English model in engines/ocr", () => {
+  it("ships the tesseract.js worker, cores (the legacy SIMD one for language detection) and English model in engines/ocr", () => {
     const files = fs.readdirSync(path.join(EXTENSION_DIR, "engines/ocr")).sort()
     expect(files).toEqual([
       "eng.traineddata.gz",
       "tesseract-core-lstm.wasm.js",
       "tesseract-core-relaxedsimd-lstm.wasm.js",
       "tesseract-core-simd-lstm.wasm.js",
+      "tesseract-core-simd.wasm.js",
       "worker.min.js"
     ])
   })

@@ -6,10 +6,17 @@ import { FacesResult } from "./FacesResult"
 import { ObjectsResult } from "./ObjectsResult"
 import { TextResult } from "./TextResult"
 
-export function ResultView({ outcome, onUsageChanged }: { outcome: AnalysisOutcome; onUsageChanged: () => void }) {
+export interface ResultViewProps {
+  outcome: AnalysisOutcome
+  keepTextLayout: boolean
+  onKeepTextLayoutChange: (keepLayout: boolean) => void
+  onUsageChanged: () => void
+}
+
+export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, onUsageChanged }: ResultViewProps) {
   switch (outcome.kind) {
     case "text":
-      return <TextResult ocr={outcome.ocr} onUsageChanged={onUsageChanged} />
+      return <TextResult ocr={outcome.ocr} reading={outcome.reading} keepLayout={keepTextLayout} onKeepLayoutChange={onKeepTextLayoutChange} onUsageChanged={onUsageChanged} />
     case "faces":
       return <FacesResult result={outcome.faces} />
     case "objects":
