@@ -15,8 +15,10 @@ import {
   BUNDLED_OCR_LANGUAGE,
   KNOWN_OCR_LANGUAGES,
   knownOcrLanguage,
+  isVerticalTextPack,
   OCR_LANGUAGE_CODE_PATTERN,
   SCRIPT_DETECTION_PACK,
+  VERTICAL_TEXT_PACKS,
   type OcrLanguageInfo,
   type OcrLanguagePack
 } from "~core/ocr-languages"
@@ -44,7 +46,9 @@ export interface OcrCatalogue {
   /** Recognisable languages, English first, then by English name. */
   languages: CataloguedPack[]
   scriptDetection: CataloguedPack | null
-  /** Every pack, osd included, by code: what the download route may serve. */
+  /** Packs for vertical text, read with the language they go with. */
+  verticalText: CataloguedPack[]
+  /** Every pack, osd and vertical ones included, by code: what the download route may serve. */
   byCode: ReadonlyMap<string, CataloguedPack>
 }
 
@@ -66,7 +70,7 @@ function packagedPackFile(code: string): string | undefined {
 }
 
 function packagedSources(): PackSource[] {
-  const codes = [...KNOWN_OCR_LANGUAGES.map((language) => language.code), SCRIPT_DETECTION_PACK]
+  const codes = [...KNOWN_OCR_LANGUAGES.map((language) => language.code), ...Object.values(VERTICAL_TEXT_PACKS), SCRIPT_DETECTION_PACK]
   return codes.flatMap((code) => {
     const file = packagedPackFile(code)
     return file ? [{ code, file }] : []
@@ -128,6 +132,11 @@ async function hashFile(file: string): Promise<{ size: number; sha256: string }>
 
 function languageInfo(code: string): OcrLanguageInfo {
   if (code === SCRIPT_DETECTION_PACK) return SCRIPT_DETECTION_INFO
+  const verticalOf = Object.entries(VERTICAL_TEXT_PACKS).find(([, vertical]) => vertical === code)?.[0]
+  if (verticalOf) {
+    const language = languageInfo(verticalOf)
+    return { code, name: `${language.name}, vertical text`, nativeName: language.nativeName, script: language.script }
+  }
   return knownOcrLanguage(code) ?? { code, name: code, nativeName: code, script: "Unknown" }
 }
 
@@ -158,8 +167,9 @@ async function buildCatalogue(operatorFolder: string | undefined, log: FastifyBa
   )
   const available = packs.filter((pack) => pack !== null)
   return {
-    languages: available.filter((pack) => pack.code !== SCRIPT_DETECTION_PACK).sort(byDisplayOrder),
+    languages: available.filter((pack) => pack.code !== SCRIPT_DETECTION_PACK && !isVerticalTextPack(pack.code)).sort(byDisplayOrder),
     scriptDetection: available.find((pack) => pack.code === SCRIPT_DETECTION_PACK) ?? null,
+    verticalText: available.filter((pack) => isVerticalTextPack(pack.code)).sort(byDisplayOrder),
     byCode: new Map(available.map((pack) => [pack.code, pack]))
   }
 }

@@ -58,9 +58,16 @@ describe("GET /api/ocr/languages", () => {
     expect(codes).not.toContain("osd")
   })
 
-  it("gives each pack the size and SHA-256 of the bytes its download sends, osd included", async () => {
+  it("lists the vertical-text packs apart, named after their language: they are read with it, not chosen alone", async () => {
     const list = await listOf(subject)
-    for (const pack of [...list.languages, list.scriptDetection!]) {
+    expect(list.verticalText.map((pack) => pack.code)).toEqual(["chi_tra_vert", "jpn_vert"])
+    expect(list.verticalText.find((pack) => pack.code === "jpn_vert")).toMatchObject({ name: "Japanese, vertical text", nativeName: "日本語", script: "Japanese" })
+    expect(list.languages.map((language) => language.code)).not.toContain("jpn_vert")
+  })
+
+  it("gives each pack the size and SHA-256 of the bytes its download sends, osd and vertical text included", async () => {
+    const list = await listOf(subject)
+    for (const pack of [...list.languages, list.scriptDetection!, ...list.verticalText]) {
       const response = await download(subject, pack.code)
       expect(response.statusCode).toBe(200)
       const bytes = response.rawPayload

@@ -60,10 +60,11 @@ export async function ocrRoutes(app: FastifyInstance, { operatorFolder, download
   const catalogue = new OcrLanguageCatalogue(operatorFolder, app.log)
 
   app.get("/api/ocr/languages", async () => {
-    const { languages, scriptDetection } = await catalogue.load()
+    const { languages, scriptDetection, verticalText } = await catalogue.load()
     const list: OcrLanguageList = {
       languages: languages.map(publicPack),
-      scriptDetection: scriptDetection ? publicPack(scriptDetection) : null
+      scriptDetection: scriptDetection ? publicPack(scriptDetection) : null,
+      verticalText: verticalText.map(publicPack)
     }
     return ok(list)
   })

@@ -1,7 +1,9 @@
 // Local text recognition (OCR) with tesseract.js, from files shipped in the extension
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/) and from language packs the caller has already
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
-import { createWorker, OEM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
+import { createWorker, OEM, PSM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
+
+import { isVerticalTextPack, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
 
 import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
@@ -74,6 +76,7 @@ export function createOcrEngine({
   startTimeoutMs = 20_000,
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
+  const unspaced = languages.some(writtenWithoutSpaces)
   return defineEngine<Worker, OcrResult>({
     id: "ocr",
     startTimeoutMs,
@@ -100,6 +103,12 @@ export function createOcrEngine({
         },
         errorHandler: (error: unknown) => console.error("Text recognition worker:", error)
       })
+      const parameters: Parameters<Worker["setParameters"]>[0] = {}
+      // Otherwise tesseract puts a space between every two Chinese or Japanese characters.
+      if (unspaced) parameters.preserve_interword_spaces = "1"
+      // Only tesseract's own page layout analysis finds columns set top to bottom (tesseract.js reads one block).
+      if (languages.some(isVerticalTextPack)) parameters.tessedit_pageseg_mode = PSM.AUTO
+      if (Object.keys(parameters).length > 0) await worker.setParameters(parameters)
       report({ stage: "Text recognition ready", fraction: 1 })
       return worker
     },
@@ -109,7 +118,7 @@ export function createOcrEngine({
       const started = performance.now()
       const { data } = await inTime(worker.recognize(blob, {}, { text: true, blocks: true }))
       return {
-        text: data.text.trim(),
+        text: unspaced ? withoutSpacesBetweenCjk(data.text.trim()) : data.text.trim(),
         confidence: round(data.confidence) / 100,
         words: wordsOf(data.blocks),
         durationMs: Math.round(performance.now() - started)

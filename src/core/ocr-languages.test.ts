@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { languagesForScript } from "./ocr-languages"
+import { languagesForScript, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "./ocr-languages"
 
 const OFFERED = ["eng", "fra", "deu", "hin", "ukr", "jpn", "kor", "chi_sim", "chi_tra", "ara"]
 
@@ -28,5 +28,18 @@ describe("the languages a detected script is read in", () => {
   it("answers null for a script no offered language is written in", () => {
     expect(languagesForScript("Thai", ["eng"], OFFERED)).toBeNull()
     expect(languagesForScript("Bengali", ["eng"], OFFERED)).toBeNull()
+  })
+})
+
+describe("text in scripts written without spaces", () => {
+  it("knows Chinese and Japanese (and their vertical models) from spaced languages", () => {
+    expect(["chi_sim", "chi_tra", "jpn", "jpn_vert", "chi_tra_vert"].every(writtenWithoutSpaces)).toBe(true)
+    expect(["eng", "kor", "hin", "kor_vert", "ara"].some(writtenWithoutSpaces)).toBe(false)
+  })
+
+  it("drops the spaces tesseract guesses between Chinese or Japanese characters, and no other", () => {
+    expect(withoutSpacesBetweenCjk("日 本語の 文章を 読み ま す 。")).toBe("日本語の文章を読みます。")
+    expect(withoutSpacesBetweenCjk("東京 Tokyo 2024 年 は")).toBe("東京 Tokyo 2024 年は")
+    expect(withoutSpacesBetweenCjk("한국어 문장")).toBe("한국어 문장")
   })
 })

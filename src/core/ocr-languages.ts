@@ -39,8 +39,32 @@ export const KNOWN_OCR_LANGUAGES: readonly OcrLanguageInfo[] = [
   { code: "vie", name: "Vietnamese", nativeName: "Tiếng Việt", script: "Latin" }
 ]
 
-/** tesseract codes: three letters, optionally a variant ("chi_sim"). Anything else is never a file name of ours. */
-export const OCR_LANGUAGE_CODE_PATTERN = /^[a-z]{3}(?:_[a-z]{3,8})?$/
+/**
+ * tesseract's models for text set in columns top to bottom, by the language they go with: read together with it
+ * (as "jpn+jpn_vert"), so the page's horizontal and vertical text are both read. Not languages of their own.
+ */
+export const VERTICAL_TEXT_PACKS: Readonly<Record<string, string>> = { jpn: "jpn_vert", chi_sim: "chi_sim_vert", chi_tra: "chi_tra_vert", kor: "kor_vert" }
+
+export const isVerticalTextPack = (code: string) => Object.values(VERTICAL_TEXT_PACKS).includes(code)
+
+/** Scripts written without spaces between words: tesseract must not put its guessed word gaps into the text. */
+const UNSPACED_SCRIPTS = new Set(["Han", "Japanese"])
+
+export function writtenWithoutSpaces(code: string): boolean {
+  const base = Object.entries(VERTICAL_TEXT_PACKS).find(([, vertical]) => vertical === code)?.[0] ?? code
+  return UNSPACED_SCRIPTS.has(knownOcrLanguage(base)?.script ?? "")
+}
+
+const BETWEEN_CJK_CHARACTERS = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー、。]) +(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー、。])/gu
+
+/**
+ * The text without the spaces tesseract guesses between Chinese or Japanese characters (it still puts some when
+ * read with a language written with spaces, even with preserve_interword_spaces).
+ */
+export const withoutSpacesBetweenCjk = (text: string) => text.replace(BETWEEN_CJK_CHARACTERS, "")
+
+/** tesseract codes: three letters, optionally a variant and a vertical model ("chi_sim", "chi_tra_vert"). Anything else is never a file name of ours. */
+export const OCR_LANGUAGE_CODE_PATTERN = /^[a-z]{3}(?:_[a-z]{3,8}){0,2}$/
 
 export const ocrLanguageCodeSchema = z.string().regex(OCR_LANGUAGE_CODE_PATTERN, "must be a tesseract language code such as eng or chi_sim")
 
@@ -61,10 +85,15 @@ export const ocrLanguagePackSchema = z.object({
 })
 export type OcrLanguagePack = z.infer<typeof ocrLanguagePackSchema>
 
-/** GET /api/ocr/languages: the recognisable languages, and the script-detection pack when the server has it. */
+/**
+ * GET /api/ocr/languages: the recognisable languages, the script-detection pack when the server has it, and the
+ * vertical-text packs it has for some of the languages (see VERTICAL_TEXT_PACKS).
+ */
 export const ocrLanguageListSchema = z.object({
   languages: z.array(ocrLanguagePackSchema),
-  scriptDetection: ocrLanguagePackSchema.nullable()
+  scriptDetection: ocrLanguagePackSchema.nullable(),
+  // A server from before vertical text sends none.
+  verticalText: z.array(ocrLanguagePackSchema).default([])
 })
 export type OcrLanguageList = z.infer<typeof ocrLanguageListSchema>
 

@@ -9,11 +9,12 @@ import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~an
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { describeFace } from "~analysis/result-format"
 import { countOf, percent } from "~core/format"
+import { VERTICAL_TEXT_PACKS } from "~core/ocr-languages"
 
 import type { VqaHistoryTurn } from "~core/vqa"
 
 import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./image-bytes"
-import { detectReading, prepareOcrLanguages, type TextReading } from "./ocr-languages"
+import { detectReading, prepareOcrLanguages, withVerticalText, type TextReading } from "./ocr-languages"
 import type { AnalysisKind, PanelSettings } from "./settings"
 import { askAboutImage } from "./vqa-client"
 
@@ -147,7 +148,8 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
   }
 }
 
-async function ocrEngineFor(codes: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
+async function ocrEngineFor(chosen: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
+  const codes = chosen.some((code) => VERTICAL_TEXT_PACKS[code]) ? await withVerticalText(chosen) : chosen
   const languages = codes.join("+")
   if (ocrEngine?.languages === languages) return ocrEngine.engine
   await prepareOcrLanguages(codes, onProgress)

@@ -13,6 +13,7 @@ import {
   languagesForScript,
   ocrLanguageListSchema,
   SCRIPT_DETECTION_PACK,
+  VERTICAL_TEXT_PACKS,
   type OcrLanguageInfo,
   type OcrLanguageList
 } from "~core/ocr-languages"
@@ -101,7 +102,7 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
   const apiOrigin = await getApiOrigin()
   packStore ??= tesseractCachePackStore()
   for (const code of wanted) {
-    const pack = [...list.languages, list.scriptDetection].find((candidate) => candidate?.code === code)
+    const pack = [...list.languages, ...list.verticalText, list.scriptDetection].find((candidate) => candidate?.code === code)
     if (!pack) throw new LanguagePackError(`The Image Query AI service no longer offers ${languageNames([code], [])}. Choose another language.`)
     await loadLanguagePack(pack, {
       apiOrigin,
@@ -109,6 +110,21 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
       onProgress: (progress) => onProgress?.({ stage: packProgressText(pack, progress), fraction: progress.loadedBytes / progress.totalBytes })
     })
   }
+}
+
+/**
+ * The models to read these languages with: each with its vertical-text model when the server offers one
+ * ("jpn" → "jpn", "jpn_vert"), so that text set top to bottom is read too. Without the list, the languages alone.
+ */
+export async function withVerticalText(codes: readonly string[]): Promise<string[]> {
+  const offered = await fetchOcrLanguageList().then(
+    (list) => new Set(list.verticalText.map((pack) => pack.code)),
+    () => new Set<string>()
+  )
+  return codes.flatMap((code) => {
+    const vertical = VERTICAL_TEXT_PACKS[code]
+    return vertical && offered.has(vertical) ? [code, vertical] : [code]
+  })
 }
 
 /** How "Detect language" decided to read an image. */

@@ -79,17 +79,23 @@ describe("the grid's filters", () => {
 describe("settings", () => {
   it("falls back to the default for each unknown or missing field", () => {
     expect(panelSettingsItem.parse(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
-    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"] })).toEqual({
+    expect(
+      panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true })
+    ).toEqual({
       defaultAnalysis: "faces",
       model: "gpt-4o",
       faceDetector: "ssd",
       faceAttributes: true,
-      ocrLanguages: ["eng", "hin"]
+      ocrLanguages: ["eng", "hin"],
+      ocrDetectLanguage: true,
+      ocrKeepLayout: false
     })
     for (const ocrLanguages of [[], ["eng", "hin", "jpn", "kor"], ["../../etc"], "eng", [3]]) {
       expect(panelSettingsItem.parse({ ocrLanguages }).ocrLanguages).toEqual(["eng"])
     }
-    expect(panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes" })).toEqual(DEFAULT_PANEL_SETTINGS)
+    expect(
+      panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes", ocrDetectLanguage: "on", ocrKeepLayout: 1 })
+    ).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
   })
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
-import { drawTextImage } from "./text-image"
+import { drawTextImage, drawVerticalTextImage } from "./text-image"
 
 const HINDI_LINES = ["नमस्ते दुनिया", "भारत देश"]
 const HINDI_WORDS = ["नमस्ते", "दुनिया", "भारत", "देश"]
@@ -23,6 +23,7 @@ const UKRAINIAN_LINES = ["Українська мова є державною м
 const UKRAINIAN_WORDS = ["Українська", "Київ", "столицею", "речення"]
 const SIDEWAYS_LINES = ["The quick brown fox jumps", "over the lazy dog and then", "runs back into the forest", "before the sun goes down."]
 const SIDEWAYS_WORDS = ["quick", "brown", "lazy", "forest"]
+const VERTICAL_JAPANESE = ["日本語の文章を読みます。", "東京は日本の首都です。", "今日は良い天気ですね。"]
 // Columns lined up with spaces in a monospaced font: a table as an image shows one.
 const TABLE_LINES = ["Item         Qty   Price", "Apples       12    0.50", "Bread loaf   1     2.40", "Milk         3     11.75"]
 
@@ -118,9 +119,11 @@ describe("OCR languages in the side panel", () => {
     fs.writeFileSync(path.join(fixturesFolder, "ukrainian.png"), await drawTextImage(browser, UKRAINIAN_LINES, { family: "'DejaVu Sans'", size: "34px" }))
     fs.writeFileSync(path.join(fixturesFolder, "sideways.png"), await drawTextImage(browser, SIDEWAYS_LINES, { family: "'DejaVu Sans'", size: "44px", turn: 90 }))
     fs.writeFileSync(path.join(fixturesFolder, "table.png"), await drawTextImage(browser, TABLE_LINES, { family: "'DejaVu Sans Mono'", size: "40px", minHeight: 420 }))
+    // .ci/run installs WenQuanYi Micro Hei, a CJK font of 1.6 MB.
+    fs.writeFileSync(path.join(fixturesFolder, "vertical.png"), await drawVerticalTextImage(browser, VERTICAL_JAPANESE, { family: "'WenQuanYi Micro Hei'" }))
     fs.writeFileSync(
       path.join(fixturesFolder, "index.html"),
-      `<!doctype html><title>Texts</title><img src="hindi.png" alt="Hindi text" width="1000"><img src="ukrainian.png" alt="Ukrainian text"><img src="sideways.png" alt="Sideways text"><img src="table.png" alt="A table">`
+      `<!doctype html><title>Texts</title><img src="hindi.png" alt="Hindi text" width="1000"><img src="ukrainian.png" alt="Ukrainian text"><img src="sideways.png" alt="Sideways text"><img src="table.png" alt="A table"><img src="vertical.png" alt="Vertical Japanese">`
     )
     fixtures = await serveFixtures(fixturesFolder)
 
@@ -229,5 +232,18 @@ describe("OCR languages in the side panel", () => {
     await panel.reload({ waitUntil: "load" })
     await openTextView("table.png")
     await panel.waitForFunction(() => /\S {2,}\S/.test(document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""), { timeout: 90_000 })
+    await toggle("Keep layout (tables and columns)")
+  }, 180_000)
+
+  it("reads Japanese set in vertical columns, with the vertical-text pack fetched along with Japanese", async () => {
+    await openTextView("vertical.png")
+    await openLanguagePicker()
+    await toggle("Detect language")
+    await chooseLanguage("Japanese")
+    // Read top to bottom, right to left, with no space put between the characters.
+    const text = await readText(["日本語の文章を読みます", "東京は日本の首都です", "今日は良い天気ですね"])
+    expect(text.split("\n").map((line) => line.trim())).toEqual([expect.stringMatching(/^日本語の文章を読みます/), expect.stringMatching(/^東京は日本の首都です/), expect.stringMatching(/^今日は良い天気ですね/)])
+    expect(packRequests.slice(-2).sort()).toEqual(["jpn", "jpn_vert"])
+    await screenshot(panel, "side-panel-ocr-vertical-japanese")
   }, 180_000)
 })

@@ -24,6 +24,21 @@ async function turnedDataUrl(dataUrl: string, degrees: number): Promise<string> 
  * (with a fallback) must measure differently from the fallback alone: serif for a monospaced family, else
  * monospace. `turn` turns the image clockwise.
  */
+/** Text set in columns top to bottom, right to left (as Japanese and Chinese are), drawn by Chromium, as PNG bytes; at least 440 px a side (the panel hides small images). */
+export async function drawVerticalTextImage(browser: Browser, columns: string[], { family = "sans-serif", size = "44px", height = 600 } = {}): Promise<Buffer> {
+  const page = await browser.newPage()
+  try {
+    await page.setContent(
+      `<div id="text" style="display:inline-block;padding:40px;background:#fff;color:#000;font:${size} ${family};writing-mode:vertical-rl;height:${height}px;min-width:440px"></div>`
+    )
+    await page.$eval("#text", (element, lines) => (element.innerHTML = lines.map((line) => line.replace(/[<&]/g, "")).join("<br>")), columns)
+    await page.evaluate(() => document.fonts.ready)
+    return Buffer.from(await (await page.$("#text"))!.screenshot({ type: "png" }))
+  } finally {
+    await page.close()
+  }
+}
+
 export async function drawTextImage(browser: Browser, lines: string[], { family = "sans-serif", size = "bold 64px", minHeight = 0, turn = 0 } = {}): Promise<Buffer> {
   const page = await browser.newPage()
   try {
