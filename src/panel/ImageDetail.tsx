@@ -39,6 +39,8 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
   const { boxes, tone } = resultBoxes(outcome)
   // Text read turned upright is shown as read, so that its boxes stand on it.
   const shownUrl = (outcome?.kind === "text" && outcome.reading?.uprightUrl) || image.url
+  // Text boxes are in the pixels of the image read, which may be a scaled copy (an SVG drawn for the engine).
+  const boxSpace = outcome?.kind === "text" ? { width: outcome.ocr.imageWidth, height: outcome.ocr.imageHeight } : natural
 
   return (
     <div className="space-y-4">
@@ -53,7 +55,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
             className="block h-auto w-full"
             onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
           />
-          <BoxOverlay boxes={boxes} width={natural.width} height={natural.height} tone={tone} />
+          <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />
           {outcome?.kind === "text" && <TextLayer ocr={outcome.ocr} highlightedLine={focusedLine} />}
         </div>
         <figcaption className="truncate text-xs text-gray-500" title={image.url}>

@@ -18,6 +18,11 @@ import { serveFixtures } from "./server"
 import { drawTextImage } from "./text-image"
 
 const LINES = ["IMAGE QUERY AI", "SELECT THESE WORDS", "COPY ONE LINE"]
+/** Larger than the 4096 px the panel draws an SVG at for the engines: the boxes come in a scaled copy's pixels. */
+const SVG_LINES = ["SCALED COPY", "STILL IN PLACE"]
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="5000" height="2100"><rect width="5000" height="2100" fill="#fff"/>${SVG_LINES.map(
+  (line, index) => `<text x="250" y="${700 + index * 700}" font-family="sans-serif" font-weight="bold" font-size="320">${line}</text>`
+).join("")}</svg>`
 
 describe("the text layer over an image", () => {
   let folder: string
@@ -53,7 +58,8 @@ describe("the text layer over an image", () => {
     extension = await installExtension(browser)
     // At least 400 px high: the panel hides smaller images by default.
     fs.writeFileSync(path.join(folder, "lines.png"), await drawTextImage(browser, LINES, { minHeight: 420 }))
-    fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><title>Lines</title><img src="lines.png" alt="Three lines of text" width="1000">`)
+    fs.writeFileSync(path.join(folder, "large.svg"), SVG)
+    fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><title>Lines</title><img src="lines.png" alt="Three lines of text" width="1000"><img src="large.svg" alt="Large drawing" width="1000">`)
     fixtures = await serveFixtures(folder)
     await browser.defaultBrowserContext().overridePermissions(fixtures.url, ["clipboard-read", "clipboard-sanitized-write"])
 
@@ -138,4 +144,25 @@ describe("the text layer over an image", () => {
     await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-keyboard.png"), fullPage: true })
     expect(await seriousAxeViolations(panel)).toEqual([])
   })
+
+  it("places the lines of an image the engine read as a scaled copy where they are shown", async () => {
+    await panel.click(button("← All images"))
+    await panel.waitForSelector(`li[data-url='${fixtures.url}/large.svg'] > button`)
+    await panel.click(`li[data-url='${fixtures.url}/large.svg'] > button`)
+    await (await panel.waitForSelector(button("Text (OCR)")))!.click()
+    await panel.waitForFunction((count: number) => document.querySelectorAll("[data-testid='text-layer'] [data-line]").length === count, { timeout: 90_000 }, SVG_LINES.length)
+    expect(await panel.$eval("[data-testid='box-overlay']", (overlay) => overlay.getAttribute("viewBox"))).toBe("0 0 4096 1720")
+    const texts = await panel.$$eval("[data-testid='text-layer'] [data-line]", (lines) => lines.map((line) => line.textContent ?? ""))
+    expect(texts.map(normaliseOcrText)).toEqual(SVG_LINES)
+    const image = (await (await panel.$("figure img"))!.boundingBox())!
+    const scale = image.width / 5000
+    for (const index of SVG_LINES.keys()) {
+      const box = await lineBox(index)
+      // Drawn from x = 250, its baseline at y = 700 + 700 i, in 320 px capitals (about 230 px tall).
+      expect(Math.abs(box.x - (image.x + 250 * scale))).toBeLessThan(40 * scale)
+      expect(Math.abs(box.y + box.height - (image.y + (700 + 700 * index) * scale))).toBeLessThan(40 * scale)
+      expect(Math.abs(box.height - 230 * scale)).toBeLessThan(60 * scale)
+    }
+    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-scaled-copy.png"), clip: { ...(await (await panel.$("figure"))!.boundingBox())!, scale: 2 } })
+  }, 120_000)
 })
