@@ -142,8 +142,8 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
       )}
       {text && (
         <p id={hintId} className="text-xs text-gray-600">
-          {ocr.lines.length > 0 ? "Select text on the image, or click a line there to copy it. " : ""}
-          Here, Tab to a line, move with the arrow keys and press Enter to copy it.
+          {ocr.lines.length > 0 ? "Select text on the image or click a line to copy it; here, " : "Here, "}
+          Tab to a line, move with the arrow keys, Enter copies it.
         </p>
       )}
       {text && <TranslateText text={text} onUsageChanged={onUsageChanged} />}
