@@ -23,12 +23,26 @@ export interface OcrWord {
   bbox: OcrBox
 }
 
+export interface OcrLine {
+  /** The line as read: the spaces between its words are tesseract's (none between CJK characters). */
+  text: string
+  /** Around its words. */
+  bbox: OcrBox
+  words: OcrWord[]
+}
+
 export interface OcrResult {
   /** The recognised text, one line of the image per line. */
   text: string
   /** Mean confidence of the page, 0–1. */
   confidence: number
+  /** Every word of `lines`, in reading order. */
   words: OcrWord[]
+  /** Lines with words, in reading order. */
+  lines: OcrLine[]
+  /** The analysed image's size: the space of every box (it may be a scaled copy of the shown image). */
+  imageWidth: number
+  imageHeight: number
   /** Time spent recognising this image (not waiting in the queue, not starting the engine). */
   durationMs: number
 }
@@ -56,18 +70,35 @@ const STAGES: Record<string, string> = {
 
 const round = (value: number) => Math.round(value * 10) / 10
 
-function wordsOf(blocks: Block[] | null): OcrWord[] {
-  const words: OcrWord[] = []
+function linesOf(blocks: Block[] | null): OcrLine[] {
+  const lines: OcrLine[] = []
   for (const block of blocks ?? [])
     for (const paragraph of block.paragraphs)
-      for (const line of paragraph.lines)
+      for (const line of paragraph.lines) {
+        const words: OcrWord[] = []
         for (const word of line.words) {
           const text = word.text.trim()
           if (!text) continue
           const { x0, y0, x1, y1 } = word.bbox
           words.push({ text, confidence: round(word.confidence) / 100, bbox: { x0, y0, x1, y1 } })
         }
-  return words
+        if (words.length === 0) continue
+        const bbox = {
+          x0: Math.min(...words.map((word) => word.bbox.x0)),
+          y0: Math.min(...words.map((word) => word.bbox.y0)),
+          x1: Math.max(...words.map((word) => word.bbox.x1)),
+          y1: Math.max(...words.map((word) => word.bbox.y1))
+        }
+        lines.push({ text: line.text.trim(), bbox, words })
+      }
+  return lines
+}
+
+async function imageSize(blob: Blob): Promise<{ imageWidth: number; imageHeight: number }> {
+  const bitmap = await createImageBitmap(blob)
+  const size = { imageWidth: bitmap.width, imageHeight: bitmap.height }
+  bitmap.close()
+  return size
 }
 
 export function createOcrEngine({
@@ -116,11 +147,14 @@ export function createOcrEngine({
     run: async (worker, image, _options, inTime) => {
       const blob = await toBlob(image)
       const started = performance.now()
-      const { data } = await inTime(worker.recognize(blob, {}, { text: true, blocks: true }))
+      const [{ data }, size] = await inTime(Promise.all([worker.recognize(blob, {}, { text: true, blocks: true }), imageSize(blob)]))
+      const lines = linesOf(data.blocks)
       return {
         text: unspaced ? withoutSpacesBetweenCjk(data.text.trim()) : data.text.trim(),
         confidence: round(data.confidence) / 100,
-        words: wordsOf(data.blocks),
+        words: lines.flatMap((line) => line.words),
+        lines,
+        ...size,
         durationMs: Math.round(performance.now() - started)
       }
     }

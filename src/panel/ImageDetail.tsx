@@ -7,6 +7,7 @@ import { textReadingKey } from "./analyses"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { QuestionForm } from "./QuestionForm"
 import { resultBoxes, ResultView } from "./results/ResultView"
+import { TextLayer } from "./results/TextLayer"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
@@ -23,6 +24,7 @@ export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun"
 export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
   const { kind, state, start } = useAnalysis({ image, autoRun, settings, onUsageChanged })
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
+  const [focusedLine, setFocusedLine] = useState<number | null>(null)
 
   // Another language choice while the Text view is open reads the image again in those languages.
   const languages = textReadingKey(settings)
@@ -37,6 +39,8 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
   const { boxes, tone } = resultBoxes(outcome)
   // Text read turned upright is shown as read, so that its boxes stand on it.
   const shownUrl = (outcome?.kind === "text" && outcome.reading?.uprightUrl) || image.url
+  // Text boxes are in the pixels of the image read, which may be a scaled copy (an SVG drawn for the engine).
+  const boxSpace = outcome?.kind === "text" ? { width: outcome.ocr.imageWidth, height: outcome.ocr.imageHeight } : natural
 
   return (
     <div className="space-y-4">
@@ -51,7 +55,8 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
             className="block h-auto w-full"
             onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
           />
-          <BoxOverlay boxes={boxes} width={natural.width} height={natural.height} tone={tone} />
+          <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />
+          {outcome?.kind === "text" && <TextLayer ocr={outcome.ocr} highlightedLine={focusedLine} />}
         </div>
         <figcaption className="truncate text-xs text-gray-500" title={image.url}>
           {natural.width} × {natural.height} · {image.alt || image.url}
@@ -106,6 +111,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
           keepTextLayout={settings.ocrKeepLayout}
           onKeepTextLayoutChange={(ocrKeepLayout) => onSettingsChange({ ...settings, ocrKeepLayout })}
           onUsageChanged={onUsageChanged}
+          onTextLineFocus={setFocusedLine}
         />
       )}
     </div>

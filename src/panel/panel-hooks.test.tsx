@@ -262,7 +262,7 @@ describe("useChat", () => {
 
 describe("useAnalysis", () => {
   const image = { ...panelImage("https://a.test/text.png"), tabId: 7, pageUrl: "https://page.test/" }
-  const text = (value: string): AnalysisOutcome => ({ kind: "text", ocr: { text: value, confidence: 0.9, words: [], durationMs: 1 } satisfies OcrResult })
+  const text = (value: string): AnalysisOutcome => ({ kind: "text", ocr: { text: value, confidence: 0.9, words: [], lines: [], imageWidth: 100, imageHeight: 100, durationMs: 1 } satisfies OcrResult })
 
   function renderAnalysis(autoRun: FocusedImage["autoRun"] = null) {
     const onUsageChanged = vi.fn()

@@ -137,7 +137,7 @@ describe("analysis results", () => {
   })
 
   it("summarises each kind in one line", () => {
-    const ocr = (text: string): OcrResult => ({ text, confidence: 0.9, words: [], durationMs: 1 })
+    const ocr = (text: string): OcrResult => ({ text, confidence: 0.9, words: [], lines: [], imageWidth: 100, imageHeight: 100, durationMs: 1 })
     expect(summarise({ kind: "text", ocr: ocr("  IMAGE\nQUERY  ") })).toBe("IMAGE QUERY")
     expect(summarise({ kind: "text", ocr: ocr("") })).toBe("No text found")
     expect(summarise({ kind: "text", ocr: ocr("x".repeat(200)) })).toHaveLength(80)

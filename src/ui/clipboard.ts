@@ -7,6 +7,8 @@ import { withTimeout } from "~core/with-timeout"
 const CLIPBOARD_TIMEOUT_MS = 1500
 
 function copyBySelection(text: string): boolean {
+  // Selecting the text area takes the focus: it goes back where it was, so a keyboard user stays in place.
+  const focused = document.activeElement
   const area = document.createElement("textarea")
   area.value = text
   area.setAttribute("readonly", "")
@@ -16,6 +18,7 @@ function copyBySelection(text: string): boolean {
   area.select()
   const copied = document.execCommand("copy")
   area.remove()
+  if (focused instanceof HTMLElement) focused.focus({ preventScroll: true })
   return copied
 }
 

@@ -60,7 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
 /** A plain static server on 127.0.0.1 for fixture pages that the extension scans. */
 export async function serveFixtures(folder: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".png": "image/png", ".jpg": "image/jpeg" }
+  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".png": "image/png", ".jpg": "image/jpeg", ".svg": "image/svg+xml" }
   const server = http.createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://fixture").pathname)
     const file = path.join(folder, path.normalize(pathname).replace(/^(\.\.[/\\])+/, ""))

@@ -239,7 +239,10 @@ describe("the side panel", () => {
     // Translate: through our API to the model stand-in, counted in the month's usage like a question.
     const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
     await (await panel.waitForSelector("xpath/.//label[normalize-space()='Translate into']/following-sibling::select"))!.select("fr")
-    await panel.click(button("Translate"))
+    const translate = (await panel.waitForSelector(button("Translate")))!
+    // Put mid-view: at the bottom of the view the button sits under the fixed tab bar, which would take the click.
+    await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
+    await translate.click()
     const translation = await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
     // The stand-in answers "[<language>] <the text it was sent>": the OCR text, sent as it was read.
     expect(await translation!.evaluate((element) => element.textContent)).toBe(`[French] ${text.trim()}`)
@@ -250,6 +253,8 @@ describe("the side panel", () => {
     )
     await screenshot(panel, "side-panel-ocr")
     expect(await seriousAxeViolations(panel)).toEqual([])
+    // Back at the top: scrolled down, the button would sit under the sticky header, which would take the click.
+    await panel.evaluate(() => window.scrollTo(0, 0))
     await panel.click(button("← All images"))
   })
 

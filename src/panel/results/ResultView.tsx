@@ -11,12 +11,23 @@ export interface ResultViewProps {
   keepTextLayout: boolean
   onKeepTextLayoutChange: (keepLayout: boolean) => void
   onUsageChanged: () => void
+  /** The line of the text block in focus (null: none), for the text layer to outline. */
+  onTextLineFocus?: (line: number | null) => void
 }
 
-export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, onUsageChanged }: ResultViewProps) {
+export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, onUsageChanged, onTextLineFocus }: ResultViewProps) {
   switch (outcome.kind) {
     case "text":
-      return <TextResult ocr={outcome.ocr} reading={outcome.reading} keepLayout={keepTextLayout} onKeepLayoutChange={onKeepTextLayoutChange} onUsageChanged={onUsageChanged} />
+      return (
+        <TextResult
+          ocr={outcome.ocr}
+          reading={outcome.reading}
+          keepLayout={keepTextLayout}
+          onKeepLayoutChange={onKeepTextLayoutChange}
+          onUsageChanged={onUsageChanged}
+          onLineFocus={onTextLineFocus}
+        />
+      )
     case "faces":
       return <FacesResult result={outcome.faces} />
     case "objects":

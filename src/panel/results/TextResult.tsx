@@ -1,4 +1,4 @@
-import { useState } from "react"
+import { Fragment, useEffect, useId, useRef, useState, type KeyboardEvent } from "react"
 
 import type { OcrResult } from "~analysis/ocr"
 import { layoutText } from "~analysis/ocr-layout"
@@ -9,6 +9,8 @@ import type { DetectedReading } from "../analyses"
 import { languageNames } from "../ocr-languages"
 import { TranslateText } from "./TranslateText"
 
+const STATUS_MS = 2000
+
 export interface TextResultProps {
   ocr: OcrResult
   reading?: DetectedReading
@@ -16,6 +18,8 @@ export interface TextResultProps {
   keepLayout: boolean
   onKeepLayoutChange: (keepLayout: boolean) => void
   onUsageChanged: () => void
+  /** The line in focus (its index among the text layer's lines), or null: the layer outlines it on the image. */
+  onLineFocus?: (line: number | null) => void
 }
 
 /** What "Detect language" did, in words: "Devanagari script: read in हिन्दी (Hindi). Turned 90° to read." */
@@ -25,10 +29,53 @@ function readingSummary(reading: DetectedReading): string {
   return `${reading.script} script: read in ${languageNames(reading.languages, [])}.${turned}`
 }
 
-export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsageChanged }: TextResultProps) {
+/**
+ * The text block: the text as read, for screen readers (the layer over the image is hidden from them) and for
+ * keyboard users, who copy a line from here: one Tab stop, the arrow keys move between lines, Enter (or Ctrl+C
+ * with nothing selected) copies the line. The line in focus is outlined over the image too.
+ */
+export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsageChanged, onLineFocus }: TextResultProps) {
   const [copied, setCopied] = useState<boolean | null>(null)
+  const [lineStatus, setLineStatus] = useState("")
+  const [current, setCurrent] = useState(0)
+  const lineElements = useRef<(HTMLSpanElement | null)[]>([])
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  const hintId = useId()
+  useEffect(() => () => clearTimeout(timer.current), [])
+
   const text = ocr.text.trim()
   const shown = keepLayout ? layoutText(ocr.words) || text : text
+  const rows = shown ? shown.split("\n") : []
+  const lineCount = rows.filter((row) => row.trim()).length
+  // The text's lines are the layer's lines, blank lines aside (not the rows Keep layout makes); otherwise no
+  // line is outlined on the image.
+  const matchesLayer = !keepLayout && lineCount === ocr.lines.length
+
+  const copyLine = (row: string) =>
+    void copyText(row.trim()).then((done) => {
+      setLineStatus(done ? "Line copied" : "The line could not be copied")
+      clearTimeout(timer.current)
+      timer.current = setTimeout(() => setLineStatus(""), STATUS_MS)
+    })
+
+  const move = (to: number) => {
+    const next = Math.max(0, Math.min(lineCount - 1, to))
+    setCurrent(next)
+    lineElements.current[next]?.focus()
+  }
+
+  const onKeyDown = (event: KeyboardEvent, row: string, line: number) => {
+    const nothingSelected = !window.getSelection()?.toString()
+    if (event.key === "ArrowDown") move(line + 1)
+    else if (event.key === "ArrowUp") move(line - 1)
+    else if (event.key === "Home") move(0)
+    else if (event.key === "End") move(lineCount - 1)
+    else if (event.key === "Enter" || event.key === " " || ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "c" && nothingSelected)) copyLine(row)
+    else return
+    event.preventDefault()
+  }
+
+  let line = -1
   return (
     <section aria-label="Text found" className="space-y-2">
       {reading && (
@@ -38,15 +85,20 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
       )}
       <div className="flex items-center justify-between gap-2">
         <p className="text-xs text-gray-600">{text ? `${countOf(ocr.words.length, "word", "words")} · confidence ${percent(ocr.confidence)}` : "No text found in this image."}</p>
-        {text && (
-          <button
-            type="button"
-            className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
-            onClick={() => void copyText(shown).then(setCopied)}
-          >
-            {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy text"}
-          </button>
-        )}
+        <div className="flex items-center gap-2">
+          <p role="status" className="text-xs font-medium text-emerald-700">
+            {lineStatus}
+          </p>
+          {text && (
+            <button
+              type="button"
+              className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+              onClick={() => void copyText(shown).then(setCopied)}
+            >
+              {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy text"}
+            </button>
+          )}
+        </div>
       </div>
       {text && (
         <label className="flex items-center gap-2 text-xs font-medium text-gray-700">
@@ -59,8 +111,40 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
           data-testid="ocr-text"
           className={`max-h-64 overflow-auto rounded-lg border border-gray-200 bg-white p-3 text-sm ${keepLayout ? "whitespace-pre font-mono" : "whitespace-pre-wrap font-sans"}`}
         >
-          {shown}
+          {rows.map((row, index) => {
+            const end = index < rows.length - 1 ? "\n" : ""
+            if (!row.trim()) return row + end
+            const own = ++line
+            return (
+              <Fragment key={index}>
+                <span
+                  ref={(element) => {
+                    lineElements.current[own] = element
+                  }}
+                  tabIndex={own === Math.min(current, lineCount - 1) ? 0 : -1}
+                  aria-describedby={hintId}
+                  data-line={own}
+                  onKeyDown={(event) => onKeyDown(event, row, own)}
+                  onFocus={() => {
+                    setCurrent(own)
+                    onLineFocus?.(matchesLayer ? own : null)
+                  }}
+                  onBlur={() => onLineFocus?.(null)}
+                  className="rounded-sm focus:bg-blue-100 focus:outline focus:outline-2 focus:outline-brand-primary"
+                >
+                  {row}
+                </span>
+                {end}
+              </Fragment>
+            )
+          })}
         </pre>
+      )}
+      {text && (
+        <p id={hintId} className="text-xs text-gray-600">
+          {ocr.lines.length > 0 ? "Select text on the image or click a line to copy it; here, " : "Here, "}
+          Tab to a line, move with the arrow keys, Enter copies it.
+        </p>
       )}
       {text && <TranslateText text={text} onUsageChanged={onUsageChanged} />}
     </section>
