@@ -11,7 +11,7 @@ import { SHORTCUTS_PAGE_URL } from "~panel/ShortcutsSettings"
 
 import { seriousAxeViolations } from "./axe"
 import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, openSidePanel, screenshot, waitForContentScript, watchPageErrors, type LoadedExtension } from "./browser"
-import { canvasBox, CANVAS_LINES, CAPTURE_FIXTURE_PAGE, dragOverCanvas, overlayShown } from "./capture-fixture"
+import { canvasBox, CANVAS_LINES, CAPTURE_FIXTURE_PAGE, dragOverCanvas, overlayShown, VIDEO_LINE } from "./capture-fixture"
 import { serveFixtures } from "./server"
 
 describe("capturing an area of the page", () => {
@@ -102,6 +102,25 @@ describe("capturing an area of the page", () => {
     await backToGrid()
     const first = await panel.$eval("ul[aria-label='Images on this page'] li", (item) => item.textContent ?? "")
     expect(first).toContain(CAPTURED_AREA_NAME)
+  })
+
+  it.each([
+    ["an SVG's vector text", "svg", "SVG WORDS"],
+    ["a paused video's frame", "video", VIDEO_LINE]
+  ])("captures what is not an image: %s", async (_what, selector, line) => {
+    await backToGrid()
+    await startCapture()
+    const box = await page.$eval(selector, (element) => {
+      const { x, y, width, height } = element.getBoundingClientRect()
+      return { x, y, width, height }
+    })
+    await page.mouse.move(box.x + 2, box.y + 2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height - 2, { steps: 4 })
+    await page.mouse.up()
+    const text = await panel.waitForFunction(() => document.querySelector("[data-testid='ocr-text']")?.textContent, { timeout: 60_000 })
+    const read = String(await text.jsonValue())
+    expect(readsEveryLine(read, [line]), read).toBe(true)
   })
 
   it("cancels with Escape on the page or in the panel: no image, and the overlay is gone", async () => {

@@ -4,6 +4,8 @@ import type { Page } from "puppeteer-core"
 export const CANVAS_LINES = ["CANVAS TEXT 42", "CAPTURED HERE"]
 
 /** Text that exists only as pixels: drawn on a <canvas> (no <img> to find), next to an SVG and page text. */
+export const VIDEO_LINE = "VIDEO FRAME 7"
+
 export const CAPTURE_FIXTURE_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Capture fixture</title>
 <style>body{margin:24px;font-family:'DejaVu Sans',sans-serif} canvas{display:block;margin:24px 0 24px 40px;border:1px solid #ccc}</style></head>
@@ -12,6 +14,7 @@ export const CAPTURE_FIXTURE_PAGE = `<!doctype html>
 <p>Text in the page itself, beside a canvas and an SVG.</p>
 <canvas id="drawn" width="620" height="240" aria-label="Drawn text"></canvas>
 <svg width="300" height="80" role="img" aria-label="Vector text"><rect width="300" height="80" fill="#eef"/><text x="16" y="52" font-size="32" font-family="DejaVu Sans">SVG WORDS</text></svg>
+<video id="clip" width="480" height="120" muted playsinline aria-label="A paused video"></video>
 <script>
   const lines = ${JSON.stringify(CANVAS_LINES)}
   const font = "bold 52px 'DejaVu Sans'"
@@ -24,7 +27,24 @@ export const CAPTURE_FIXTURE_PAGE = `<!doctype html>
     context.font = font
     context.textBaseline = "top"
     lines.forEach((line, index) => context.fillText(line, 30, 40 + index * 90))
-    document.body.dataset.drawn = "true"
+    // A video whose frame shows text, paused on that frame: its pixels come from the media pipeline, not the DOM.
+    const source = document.createElement("canvas")
+    source.width = 480
+    source.height = 120
+    const frame = source.getContext("2d")
+    frame.fillStyle = "#ffffff"
+    frame.fillRect(0, 0, 480, 120)
+    frame.fillStyle = "#000000"
+    frame.font = font
+    frame.textBaseline = "top"
+    frame.fillText(${JSON.stringify(VIDEO_LINE)}, 20, 30)
+    const video = document.getElementById("clip")
+    video.srcObject = source.captureStream()
+    video.addEventListener("playing", () => {
+      video.pause()
+      requestAnimationFrame(() => { document.body.dataset.drawn = "true" })
+    }, { once: true })
+    void video.play()
   })
 </script>
 </body></html>`
