@@ -34,8 +34,13 @@ describe("capturing an area of the page", () => {
     await panel.waitForSelector("ul[aria-label='Images on this page'], [data-testid='image-count']")
   }
 
-  async function startCapture() {
-    await panel.click(button("Capture area"))
+  async function startCapture({ keyboard = false } = {}) {
+    if (keyboard) {
+      await (await panel.$(button("Capture area")))!.focus()
+      await panel.keyboard.press("Enter")
+    } else {
+      await panel.click(button("Capture area"))
+    }
     await panel.waitForSelector("[data-testid='area-capture-status']")
     await page.waitForFunction(() => (document.documentElement.lastElementChild as HTMLElement | null)?.style.zIndex === "2147483647")
   }
@@ -123,6 +128,31 @@ describe("capturing an area of the page", () => {
     expect(readsEveryLine(read, [line]), read).toBe(true)
   })
 
+  it.each([
+    ["the keyboard command", "command"],
+    ["the page's menu entry", "menu"]
+  ])("starts from %s too", async (_way, way) => {
+    await backToGrid()
+    // Puppeteer can press neither a browser shortcut nor a menu entry: their listeners are dispatched in the worker
+    // (without a gesture, so only the panel's opening is refused: it is open already).
+    await inWorker(
+      extension.worker,
+      async (pageUrl: string, how: string) => {
+        const [tab] = await chrome.tabs.query({ url: pageUrl })
+        type Dispatchable = { dispatch(...args: unknown[]): void }
+        if (how === "command") (chrome.commands.onCommand as unknown as Dispatchable).dispatch("capture-area", tab)
+        else (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId: "capture-area", pageUrl, editable: false, frameId: 0 }, tab)
+      },
+      `${fixtures.url}/index.html`,
+      way
+    )
+    await panel.waitForSelector("[data-testid='area-capture-status']")
+    await page.waitForFunction(() => (document.documentElement.lastElementChild as HTMLElement | null)?.style.zIndex === "2147483647")
+    await dragOverCanvas(page, await canvasBox(page))
+    const text = await panel.waitForFunction(() => document.querySelector("[data-testid='ocr-text']")?.textContent, { timeout: 60_000 })
+    expect(readsEveryLine(String(await text.jsonValue()), CANVAS_LINES)).toBe(true)
+  })
+
   it("cancels with Escape on the page or in the panel: no image, and the overlay is gone", async () => {
     await backToGrid()
     const before = await capturedTiles()
@@ -131,7 +161,8 @@ describe("capturing an area of the page", () => {
     await panel.waitForSelector("[data-testid='area-capture-status']", { hidden: true })
     expect(await overlayShown(page)).toBe(false)
 
-    await startCapture()
+    // From the keyboard alone, in the panel.
+    await startCapture({ keyboard: true })
     await panel.keyboard.press("Escape")
     await panel.waitForSelector("[data-testid='area-capture-status']", { hidden: true })
     await page.waitForFunction(() => (document.documentElement.lastElementChild as HTMLElement | null)?.style.zIndex !== "2147483647")
