@@ -54,4 +54,12 @@ describe("the side panel command", () => {
     expect(sidePanel.open).toHaveBeenCalledWith({ windowId: 5 })
     expect(sidePanel.close).not.toHaveBeenCalled()
   })
+
+  it("only opens in a browser without chrome.sidePanel.close (before Chrome 141)", async () => {
+    const open = vi.fn(() => Promise.resolve())
+    const toggle = sidePanelToggle({ open } as unknown as typeof chrome.sidePanel, { getContexts: vi.fn() } as unknown as typeof chrome.runtime)
+    await toggle(4)
+    await toggle(4)
+    expect(open).toHaveBeenCalledTimes(2)
+  })
 })

@@ -9,6 +9,11 @@ type SidePanelApi = Pick<typeof chrome.sidePanel, "open" | "close" | "onOpened" 
 type RuntimeApi = Pick<typeof chrome.runtime, "getContexts">
 
 export function sidePanelToggle(sidePanel: SidePanelApi = chrome.sidePanel, runtime: RuntimeApi = chrome.runtime) {
+  const warn = (error: unknown) => console.warn("Could not open or close the side panel", error)
+  // chrome.sidePanel.close and its events came with Chrome 141 and 142: before them the command can only open it.
+  if (typeof sidePanel.close !== "function" || !sidePanel.onOpened || !sidePanel.onClosed) {
+    return (windowId: number): Promise<void> => sidePanel.open({ windowId }).catch(warn)
+  }
   const openWindows = new Set<number>()
   let known = false
   const openAtStart = runtime
@@ -21,8 +26,6 @@ export function sidePanelToggle(sidePanel: SidePanelApi = chrome.sidePanel, runt
   })
   sidePanel.onOpened.addListener(({ windowId }) => openWindows.add(windowId))
   sidePanel.onClosed.addListener(({ windowId }) => openWindows.delete(windowId))
-
-  const warn = (error: unknown) => console.warn("Could not open or close the side panel", error)
 
   /** Call synchronously from the command's listener. */
   return function toggle(windowId: number): Promise<void> {
