@@ -205,4 +205,17 @@ describe("capturing an area of the page", () => {
     // No API server runs here: the panel's account check cannot connect, and says so in the console.
     expect(panelErrors.filter((error) => !error.includes("net::ERR_CONNECTION_REFUSED"))).toEqual([])
   })
+
+  // Last: it closes the panel. Closing needs no gesture, so the command's listener can be dispatched in the worker.
+  it("closes the open side panel with the side panel command", async () => {
+    const isPanel = (target: { url(): string }) => target.url() === `chrome-extension://${extension.id}/sidepanel.html`
+    expect(browser.targets().some(isPanel)).toBe(true)
+    const closed = new Promise<void>((resolve) => browser.on("targetdestroyed", (target) => isPanel(target) && resolve()))
+    await inWorker(extension.worker, async () => {
+      const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true })
+      ;(chrome.commands.onCommand as unknown as { dispatch(...args: unknown[]): void }).dispatch("toggle-side-panel", tab)
+    })
+    await closed
+    await eventually(async () => browser.targets().some(isPanel), (open) => expect(open).toBe(false))
+  })
 })
