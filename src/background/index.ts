@@ -1,8 +1,14 @@
+import { captureAreaFromGesture } from "./area-capture"
 import { listenToMessages } from "./message-routes"
 import { openSidePanelWithImage } from "./select-image"
+import { sidePanelToggle } from "./side-panel-toggle"
 import { listenToSiteLinks } from "./site-link"
 
 export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
+export const CAPTURE_AREA_MENU_ID = "capture-area"
+/** The manifest's commands (package.json "manifest.commands"). */
+export const CAPTURE_AREA_COMMAND = "capture-area"
+export const TOGGLE_SIDE_PANEL_COMMAND = "toggle-side-panel"
 
 function registerContextMenu() {
   chrome.contextMenus.removeAll(() => {
@@ -11,6 +17,12 @@ function registerContextMenu() {
       title: "Analyse image",
       contexts: ["image"]
     })
+    chrome.contextMenus.create({
+      id: CAPTURE_AREA_MENU_ID,
+      title: "Capture an area to analyse",
+      // Every context of a page, not the extension's own button.
+      contexts: ["page", "frame", "selection", "link", "editable", "image", "video", "audio"]
+    })
   })
 }
 
@@ -18,8 +30,19 @@ chrome.runtime.onInstalled.addListener(registerContextMenu)
 chrome.runtime.onStartup.addListener(registerContextMenu)
 
 chrome.contextMenus.onClicked.addListener((info, tab) => {
+  if (info.menuItemId === CAPTURE_AREA_MENU_ID) {
+    void captureAreaFromGesture(tab)
+    return
+  }
   if (info.menuItemId !== ANALYSE_IMAGE_MENU_ID || tab?.id === undefined || !info.srcUrl) return
   void openSidePanelWithImage({ url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl })
+})
+
+const toggleSidePanel = sidePanelToggle()
+
+chrome.commands.onCommand.addListener((command, tab) => {
+  if (command === CAPTURE_AREA_COMMAND) void captureAreaFromGesture(tab)
+  else if (command === TOGGLE_SIDE_PANEL_COMMAND && tab?.windowId !== undefined) void toggleSidePanel(tab.windowId)
 })
 
 // The on-image button, our pages' sign-out and the companion site's sign-in, sync and logout messages.

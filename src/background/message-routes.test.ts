@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { INVALID_WEBSITE_TYPE_ERROR } from "~core/extension-messages"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 import type { MessageSender } from "~extension/message-dispatch"
-import { INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE } from "~extension/messages"
+import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
+import { CANCEL_AREA_CAPTURE, INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE, START_AREA_CAPTURE } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
 import { SITE_ORIGINS } from "~extension/site-origins"
 
@@ -67,6 +68,22 @@ describe("the service worker's messages", () => {
     expect(await answerOf(internal, { type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "https://example.com/a.png" }, popup)).toEqual({ success: false, error: NOT_OUR_CONTENT_SCRIPT_ERROR })
     expect(await answerOf(internal, { type: OPEN_SIDE_PANEL_FOR_IMAGE, url: "javascript:alert(1)" }, contentScript)).toEqual({ success: false, error: INVALID_IMAGE_URL_ERROR })
     expect(open).toHaveBeenCalledTimes(1)
+  })
+
+  it("starts an area capture for our own pages only, on a tab id", async () => {
+    const getTab = vi.fn(() => Promise.resolve({ id: 3, windowId: 1, active: true, url: "chrome://settings" }))
+    const executeScript = vi.fn(() => Promise.resolve([]))
+    vi.stubGlobal("chrome", { ...fake, sidePanel: { open }, tabs: { get: getTab }, scripting: { executeScript } })
+    expect(await answerOf(internal, { type: START_AREA_CAPTURE, tabId: 3 }, contentScript)).toBeUndefined()
+    expect(await answerOf(internal, { type: START_AREA_CAPTURE, tabId: "3" }, popup)).toBeUndefined()
+    expect(await answerOf(internal, { type: START_AREA_CAPTURE, tabId: -1 }, popup)).toBeUndefined()
+    expect(getTab).not.toHaveBeenCalled()
+    expect(await answerOf(internal, { type: START_AREA_CAPTURE, tabId: 3 }, popup)).toEqual({ success: true })
+    // The panel hears of the outcome through storage: here, a browser page refused.
+    await vi.waitFor(async () => expect(await areaCaptureItem.get()).toMatchObject({ state: "refused", message: CAPTURE_NOT_ALLOWED_MESSAGE }))
+    expect(await answerOf(internal, { type: CANCEL_AREA_CAPTURE, tabId: 3 }, contentScript)).toBeUndefined()
+    expect(await answerOf(internal, { type: CANCEL_AREA_CAPTURE, tabId: 3 }, popup)).toEqual({ success: true })
+    expect(executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId: 3, frameIds: [0] } }))
   })
 
   it("leaves messages it does not know to other listeners", async () => {

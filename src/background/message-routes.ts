@@ -8,13 +8,18 @@ import { extensionSuccessAnswer } from "~core/protocol"
 import { listenForMessages, messageRoute, type MessageRoutes } from "~extension/message-dispatch"
 import { isOurContentScript, isOwnExtensionPage } from "~extension/message-senders"
 import {
+  CANCEL_AREA_CAPTURE,
+  cancelAreaCapture as cancelAreaCaptureMessage,
   NOT_OUR_CONTENT_SCRIPT_ERROR,
   OPEN_SIDE_PANEL_FOR_IMAGE,
   parseOpenSidePanelForImage,
   SIGN_OUT_REQUEST,
-  signOutRequest
+  signOutRequest,
+  START_AREA_CAPTURE,
+  startAreaCapture
 } from "~extension/messages"
 
+import { cancelAreaCapture, captureArea } from "./area-capture"
 import { openSidePanelWithImage } from "./select-image"
 import { signOutEverywhere } from "./site-link"
 import { siteMessageRoute } from "./site-messages"
@@ -37,6 +42,20 @@ const internalRoutes: MessageRoutes = {
       void openSidePanelWithImage(request)
       return extensionSuccessAnswer()
     }
+  }),
+  // The side panel's "Capture area" button; the outcome reaches the panel through areaCaptureItem.
+  [START_AREA_CAPTURE]: messageRoute({
+    from: isOwnExtensionPage,
+    check: startAreaCapture.parse,
+    handle({ message }) {
+      void captureArea(message.tabId)
+      return extensionSuccessAnswer()
+    }
+  }),
+  [CANCEL_AREA_CAPTURE]: messageRoute({
+    from: isOwnExtensionPage,
+    check: cancelAreaCaptureMessage.parse,
+    handle: ({ message }) => cancelAreaCapture(message.tabId).then(extensionSuccessAnswer)
   }),
   [SIGN_OUT_REQUEST]: messageRoute({
     from: isOwnExtensionPage,

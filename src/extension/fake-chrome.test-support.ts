@@ -64,7 +64,8 @@ export function createFakeChrome() {
       onConnect: fakeEvent(),
       getURL: (path: string) => `chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj/${path.replace(/^\//, "")}`,
       getManifest: () => ({ manifest_version: 3 })
-    }
+    },
+    commands: { getAll: () => Promise.resolve([] as chrome.commands.Command[]), onCommand: fakeEvent() }
   }
 }
 

@@ -15,8 +15,11 @@ import { defineMessage, type MessageOf } from "~core/protocol"
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript } from "./message-senders"
 
-/** Where an image was found; "pasted" is the side panel's own: a file pasted or dropped into it. */
-export type PageImageSource = "img" | "picture" | "srcset" | "background" | "shadow-root" | "pasted"
+/**
+ * Where an image was found. "pasted" and "captured" are the side panel's own: a file pasted or dropped into it, and
+ * an area of the page captured from the screen.
+ */
+export type PageImageSource = "img" | "picture" | "srcset" | "background" | "shadow-root" | "pasted" | "captured"
 
 /** What a content script reports about one image of its page. */
 export interface PageImage {
@@ -134,3 +137,19 @@ export const SIGN_OUT_REQUEST = "SIGN_OUT_REQUEST"
 
 export const signOutRequest = defineMessage(SIGN_OUT_REQUEST, {})
 export type SignOutRequest = MessageOf<typeof signOutRequest>
+
+export const START_AREA_CAPTURE = "START_AREA_CAPTURE"
+export const CANCEL_AREA_CAPTURE = "CANCEL_AREA_CAPTURE"
+
+const isTabId = (tabId: unknown): tabId is number => typeof tabId === "number" && Number.isInteger(tabId) && tabId >= 0
+
+/**
+ * Sent by the side panel's "Capture area" button to the service worker: show the area overlay on that tab (the
+ * page the panel shows). The result, or why there is none, comes back through areaCaptureItem.
+ */
+export const startAreaCapture = defineMessage(START_AREA_CAPTURE, { tabId: isTabId }, "The tab to capture must be a tab id")
+export type StartAreaCapture = MessageOf<typeof startAreaCapture>
+
+/** Sent by the side panel (Escape or Cancel there: the keyboard focus is in the panel, not on the page). */
+export const cancelAreaCapture = defineMessage(CANCEL_AREA_CAPTURE, { tabId: isTabId }, "The tab to cancel must be a tab id")
+export type CancelAreaCapture = MessageOf<typeof cancelAreaCapture>

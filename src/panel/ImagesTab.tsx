@@ -17,6 +17,8 @@ const selectClass =
 
 export interface ImagesTabProps {
   images: PanelImage[]
+  /** Areas captured from this page: listed first, whatever the filters. */
+  captured: PanelImage[]
   filters: ImageFilters
   onFiltersChange: (filters: ImageFilters) => void
   selected: ReadonlySet<string>
@@ -26,8 +28,9 @@ export interface ImagesTabProps {
   highlighted: string | null
 }
 
-export function ImagesTab({ images, filters, onFiltersChange, selected, onToggleSelected, onClearSelection, onOpen, highlighted }: ImagesTabProps) {
-  const shown = filterPanelImages(images, filters)
+export function ImagesTab({ images, captured, filters, onFiltersChange, selected, onToggleSelected, onClearSelection, onOpen, highlighted }: ImagesTabProps) {
+  const filtered = filterPanelImages(images, filters)
+  const shown = [...captured, ...filtered]
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-gray-200 bg-white p-3">
@@ -65,7 +68,7 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
 
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold" aria-live="polite" data-testid="image-count">
-          {shown.length === images.length ? countOf(images.length, "image", "images") : `${shown.length} of ${images.length} images`}
+          {filtered.length === images.length ? countOf(images.length, "image", "images") : `${filtered.length} of ${images.length} images`}
         </h1>
         {selected.size > 0 && (
           <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
@@ -92,6 +95,7 @@ export function ImagesTab({ images, filters, onFiltersChange, selected, onToggle
                 <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary">
                   <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
                   <p className="px-2 py-1 text-xs text-gray-600">
+                    {image.source === "captured" && `${image.alt} · `}
                     {image.width} × {image.height}
                   </p>
                 </button>

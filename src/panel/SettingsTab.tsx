@@ -5,6 +5,7 @@ import { VQA_MODELS } from "~core/vqa"
 import { parseApiOrigin } from "~extension/api-origin"
 
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
+import { ShortcutsSettings } from "./ShortcutsSettings"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
 
 const fieldClass =
@@ -106,6 +107,7 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
           {addressMessage?.text ?? "The Image Query AI service the extension signs in to and asks the vision model through."}
         </p>
       </form>
+      <ShortcutsSettings />
     </div>
   )
 }

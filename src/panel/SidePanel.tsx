@@ -16,6 +16,7 @@ import { ImagesTab, type ImageFilters } from "./ImagesTab"
 import { DEFAULT_PANEL_SETTINGS, panelSettingsItem } from "./settings"
 import { SettingsTab } from "./SettingsTab"
 import { TabBar, tabId, tabPanelId, type PanelTab } from "./TabBar"
+import { useAreaCapture, type CapturedImage } from "./use-area-capture"
 import { useChat } from "./use-chat"
 import { useFocusedImage } from "./use-focused-image"
 import { usePageScan } from "./use-page-scan"
@@ -55,9 +56,21 @@ export function SidePanel() {
       focus(image)
     }
   })
-  const images = scan.kind === "ready" ? scan.images : []
-  const tickedImages = images.filter((image) => ticked.has(image.url))
+  const [captures, setCaptures] = useState<CapturedImage[]>([])
   const ready = scan.kind === "ready" ? scan : undefined
+  const capture = useAreaCapture({
+    settings: storedSettings,
+    tabId: ready?.tabId,
+    onCaptured: (captured) => {
+      setCaptures((earlier) => [captured.image, ...earlier])
+      setTab("images")
+      focus(captured)
+    }
+  })
+  // The areas captured from the page shown come first in its list.
+  const capturedHere = captures.filter((captured) => captured.tabId === ready?.tabId)
+  const images = [...capturedHere, ...(ready?.images ?? [])]
+  const tickedImages = images.filter((image) => ticked.has(image.url))
   const chat = useChat({ images: tickedImages, tabId: ready?.tabId, pageUrl: ready?.pageUrl, settings, onUsageChanged: reloadAccount })
 
   useEffect(() => {
@@ -73,13 +86,23 @@ export function SidePanel() {
       <header className="sticky top-0 z-10 space-y-1 border-b border-gray-200 bg-white px-4 py-3">
         <div className="flex items-center justify-between">
           <Logo />
-          <button
-            type="button"
-            onClick={rescan}
-            className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
-          >
-            Rescan
-          </button>
+          <div className="flex items-center gap-1">
+            <button
+              type="button"
+              onClick={capture.start}
+              disabled={capture.status.kind === "selecting"}
+              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60"
+            >
+              Capture area
+            </button>
+            <button
+              type="button"
+              onClick={rescan}
+              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+            >
+              Rescan
+            </button>
+          </div>
         </div>
         <div className="flex items-center justify-between gap-2 text-xs text-gray-600" data-testid="panel-account">
           {account.kind === "checking" && <span>Checking your account…</span>}
@@ -105,6 +128,22 @@ export function SidePanel() {
         </div>
       )}
       <main className="p-4" id={tabPanelId(tab)} role="tabpanel" aria-labelledby={tabId(tab)}>
+        {capture.status.kind === "selecting" && (
+          <div role="status" data-testid="area-capture-status" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
+            <p>Drag on the page to capture an area · Esc to cancel</p>
+            <button type="button" onClick={capture.cancel} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              Cancel
+            </button>
+          </div>
+        )}
+        {capture.status.kind === "refused" && (
+          <div role="alert" data-testid="area-capture-refusal" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+            <p>{capture.status.message}</p>
+            <button type="button" onClick={capture.dismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              Dismiss
+            </button>
+          </div>
+        )}
         {pasted.refusal && (
           <div role="alert" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
             <p>{pasted.refusal}</p>
@@ -123,6 +162,7 @@ export function SidePanel() {
           ) : (
             <ImagesTab
               images={scan.images}
+              captured={capturedHere}
               filters={filters}
               onFiltersChange={setFilters}
               selected={ticked.urls}

@@ -7,8 +7,16 @@ import type { FocusedImage } from "./use-focused-image"
 export const NOT_AN_IMAGE_MESSAGE = "That is not an image. Paste or drop a PNG, JPEG, GIF, WebP or BMP file."
 export const PASTED_IMAGE_TOO_LARGE_MESSAGE = "That image is larger than 25 MB and cannot be analysed."
 
-/** The analyses that stay on this device: a pasted image goes to the vision model only when the user asks. */
+/** The analyses that stay on this device. */
 const LOCAL_ANALYSES: readonly AnalysisKind[] = ["text", "faces", "objects"]
+
+/**
+ * The default analysis to run at once on an image of the panel's own (pasted, dropped or captured): only one done on
+ * this device; such an image goes to the vision model only when the user asks.
+ */
+export function localAutoRun(settings: PanelSettings): AnalysisKind | null {
+  return LOCAL_ANALYSES.includes(settings.defaultAnalysis as AnalysisKind) ? (settings.defaultAnalysis as AnalysisKind) : null
+}
 
 /** The image file among what was pasted or dropped, if any. */
 export function imageFileOf(items: DataTransfer | null): File | null | "not-an-image" {
@@ -45,7 +53,7 @@ export function usePastedImage({ settings, onPasted }: { settings: PanelSettings
     const alt = file.name && file.name !== "image.png" ? file.name : "Pasted image"
     onPasted({
       image: { url, ...size, renderedWidth: size.width, renderedHeight: size.height, alt, source: "pasted", frameId: 0 },
-      autoRun: LOCAL_ANALYSES.includes(settings.defaultAnalysis as AnalysisKind) ? (settings.defaultAnalysis as AnalysisKind) : null,
+      autoRun: localAutoRun(settings),
       token: Date.now()
     })
   })

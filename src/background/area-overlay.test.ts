@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest"
+
+import { cancelAreaOnPage, selectAreaOnPage } from "./area-overlay"
+
+const HINT = "Drag to capture an area · Esc to cancel"
+
+/** The overlay's host: its contents are in a closed shadow root, events reach the host. */
+const host = () => document.documentElement.lastElementChild as HTMLElement
+
+function pointer(type: string, clientX: number, clientY: number) {
+  host().dispatchEvent(new PointerEvent(type, { clientX, clientY, button: 0, pointerId: 1, bubbles: true, cancelable: true }))
+}
+
+function drag(from: [number, number], to: [number, number]) {
+  pointer("pointerdown", ...from)
+  pointer("pointermove", (from[0] + to[0]) / 2, (from[1] + to[1]) / 2)
+  pointer("pointermove", ...to)
+  pointer("pointerup", ...to)
+}
+
+afterEach(() => {
+  cancelAreaOnPage()
+})
+
+describe("the area overlay", () => {
+  it("covers the page above everything, in a closed shadow root", () => {
+    void selectAreaOnPage(HINT, 8)
+    expect(host().style.zIndex).toBe("2147483647")
+    expect(host().style.position).toBe("fixed")
+    expect(host().shadowRoot).toBeNull()
+  })
+
+  it("answers the area dragged, the same when dragged up and left", async () => {
+    const down = selectAreaOnPage(HINT, 8)
+    drag([100, 50], [420, 230])
+    expect((await down)?.area).toEqual({ x: 100, y: 50, width: 320, height: 180 })
+
+    const up = selectAreaOnPage(HINT, 8)
+    drag([420, 230], [100, 50])
+    const selected = await up
+    expect(selected?.area).toEqual({ x: 100, y: 50, width: 320, height: 180 })
+    expect(selected?.viewport).toEqual({ width: window.innerWidth, height: window.innerHeight })
+    expect(selected?.devicePixelRatio).toBe(window.devicePixelRatio)
+  })
+
+  it("is gone from the page once it has answered", async () => {
+    const before = document.documentElement.childElementCount
+    const selection = selectAreaOnPage(HINT, 8)
+    expect(document.documentElement.childElementCount).toBe(before + 1)
+    drag([10, 10], [200, 200])
+    await selection
+    expect(document.documentElement.childElementCount).toBe(before)
+  })
+
+  it("refuses a tiny drag and waits for another; Escape answers null", async () => {
+    let answered: unknown = "pending"
+    const selection = selectAreaOnPage(HINT, 8).then((value) => (answered = value))
+    drag([100, 100], [105, 300])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(answered).toBe("pending")
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }))
+    await selection
+    expect(answered).toBeNull()
+  })
+
+  it("keeps the drag inside the viewport", async () => {
+    const selection = selectAreaOnPage(HINT, 8)
+    drag([50, 40], [window.innerWidth + 300, -20])
+    expect((await selection)?.area).toEqual({ x: 50, y: 0, width: window.innerWidth - 50, height: 40 })
+  })
+
+  it("is cancelled from the extension, and by a new overlay", async () => {
+    const first = selectAreaOnPage(HINT, 8)
+    const second = selectAreaOnPage(HINT, 8)
+    expect(await first).toBeNull()
+    expect(cancelAreaOnPage()).toBe(true)
+    expect(await second).toBeNull()
+    expect(cancelAreaOnPage()).toBe(false)
+  })
+})
