@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
+import { areaCaptureItem, CAPTURE_FAILED_MESSAGE, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { AREA_OVERLAY_HINT, captureArea, captureAreaFromGesture, isCapturablePageUrl } from "./area-capture"
@@ -60,6 +60,22 @@ describe("capturing an area", () => {
     executeScript.mockResolvedValueOnce([{ frameId: 0, result: { area: { x: 0, y: 0, width: 3, height: 3 }, viewport: { width: 800, height: 600 }, devicePixelRatio: 1 } }])
     await captureArea(4)
     expect(await areaCaptureItem.get()).toMatchObject({ state: "cancelled" })
+  })
+
+  it("waits and tries again when Chrome's two-captures-a-second quota refuses the screenshot, three times at most", async () => {
+    const area = { area: { x: 0, y: 0, width: 50, height: 50 }, viewport: { width: 800, height: 600 }, devicePixelRatio: 1 }
+    executeScript.mockResolvedValue([{ frameId: 0, result: area }])
+    const quota = new Error("This request exceeds the MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND quota.")
+    const captureVisibleTab = vi.fn(() => Promise.reject(quota))
+    chrome.tabs.captureVisibleTab = captureVisibleTab as unknown as typeof chrome.tabs.captureVisibleTab
+    await captureArea(4)
+    expect(captureVisibleTab).toHaveBeenCalledTimes(3)
+    expect(await areaCaptureItem.get()).toMatchObject({ state: "refused", message: CAPTURE_FAILED_MESSAGE })
+
+    // Any other failure is not the quota: no second try.
+    captureVisibleTab.mockClear().mockRejectedValueOnce(quota).mockRejectedValueOnce(new Error("Tab is being dragged"))
+    await captureArea(4)
+    expect(captureVisibleTab).toHaveBeenCalledTimes(2)
   })
 
   it("brings the tab to the front first: the screenshot is of the window's active tab", async () => {

@@ -32,6 +32,21 @@ export function isCapturablePageUrl(url: string | undefined): boolean {
   return url === undefined || !PROTECTED_PAGES.some((pattern) => pattern.test(url))
 }
 
+/** Chrome allows two captureVisibleTab calls a second per extension; one over it is refused, not queued. */
+const CAPTURE_QUOTA_WAIT_MS = 600
+const CAPTURE_ATTEMPTS = 3
+
+async function captureVisibleTab(windowId: number): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await chrome.tabs.captureVisibleTab(windowId, { format: "png" })
+    } catch (error) {
+      if (attempt >= CAPTURE_ATTEMPTS || !/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error))) throw error
+      await new Promise((resolve) => setTimeout(resolve, CAPTURE_QUOTA_WAIT_MS))
+    }
+  }
+}
+
 /** Each capture's number: one started later wins, and an earlier one no longer writes its outcome. */
 let latestCapture = 0
 
@@ -82,7 +97,7 @@ export async function captureArea(tabId: number): Promise<void> {
   if (!selected) return report({ state: "cancelled", at: Date.now() })
 
   try {
-    const shot = await chrome.tabs.captureVisibleTab(tab.windowId, { format: "png" })
+    const shot = await captureVisibleTab(tab.windowId)
     const cropped = await cropShot(shot, selected)
     await report({ state: "captured", tabId, pageUrl: tab.url, ...cropped, at: Date.now() })
   } catch (error) {
