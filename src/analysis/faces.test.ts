@@ -4,10 +4,10 @@ import { clampBox } from "./engine"
 import { analysisSide, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "./faces"
 
 describe("face options", () => {
-  it("defaults to the tiny detector without attributes and keeps what was asked", () => {
-    expect(resolveFacesOptions()).toEqual({ detector: "tiny", attributes: false })
-    expect(resolveFacesOptions({ attributes: true })).toEqual({ detector: "tiny", attributes: true })
-    expect(resolveFacesOptions({ detector: "ssd" })).toEqual({ detector: "ssd", attributes: false })
+  it("defaults to the accurate SSD detector without attributes and keeps what was asked", () => {
+    expect(resolveFacesOptions()).toEqual({ detector: "ssd", attributes: false })
+    expect(resolveFacesOptions({ attributes: true })).toEqual({ detector: "ssd", attributes: true })
+    expect(resolveFacesOptions({ detector: "tiny" })).toEqual({ detector: "tiny", attributes: false })
   })
 
   it("refuses an unknown detector in words", () => {

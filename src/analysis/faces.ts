@@ -1,13 +1,15 @@
 // Local face detection with @vladmandic/face-api on the shared tfjs runtime (./tfjs.ts), from the
 // models scripts/copy-extension-assets.mjs ships in engines/faces/: nothing is fetched at run
-// time. TinyFaceDetector is the fast default, SSD MobileNet v1 the accurate option; age, gender
-// and expression models load only once someone asks for them.
+// time. SSD MobileNet v1 is the default: on group photos it counts the faces a person counts
+// (turned aside, looking down), where TinyFaceDetector, the fast option at about a quarter of the
+// cost, finds one of three (bench/faces-objects.ts). Age, gender and expression models load only
+// once someone asks for them.
 import type * as FaceApiModule from "@vladmandic/face-api/dist/face-api.esm-nobundle.js"
 
 import { clampBox, defineEngine, OnceLoader, type AnalysisEngine, type Box, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, type Tf } from "./tfjs"
 
-/** "tiny": TinyFaceDetector (fast, default); "ssd": SSD MobileNet v1 (accurate, slower). */
+/** "ssd": SSD MobileNet v1 (accurate, default); "tiny": TinyFaceDetector (fast, misses faces turned aside). */
 export type FaceDetector = "tiny" | "ssd"
 
 export interface FacesOptions {
@@ -58,7 +60,7 @@ export function analysisSide(options: FacesOptions): number {
   return options.detector === "ssd" ? 1024 : 832
 }
 
-export const DEFAULT_FACES_OPTIONS: FacesOptions = { detector: "tiny", attributes: false }
+export const DEFAULT_FACES_OPTIONS: FacesOptions = { detector: "ssd", attributes: false }
 
 /** face-api networks this engine uses, by their key in `faceapi.nets`. */
 export type FaceModel = "tinyFaceDetector" | "ssdMobilenetv1" | "ageGenderNet" | "faceExpressionNet"
