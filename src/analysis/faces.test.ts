@@ -22,9 +22,9 @@ describe("face options", () => {
 })
 
 describe("analysisSide", () => {
-  it("gives the detectors twice their input size and the attribute models more", () => {
+  it("gives Tiny twice its input size, SSD its own and the attribute models more", () => {
     expect(analysisSide({ detector: "tiny", attributes: false })).toBe(832)
-    expect(analysisSide({ detector: "ssd", attributes: false })).toBe(1024)
+    expect(analysisSide({ detector: "ssd", attributes: false })).toBe(512)
     expect(analysisSide({ detector: "tiny", attributes: true })).toBe(1280)
     expect(analysisSide({ detector: "ssd", attributes: true })).toBe(1280)
   })
