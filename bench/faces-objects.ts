@@ -1,9 +1,14 @@
-// Local faces and objects speed on face-api's demo/sample1.jpg (1920 × 1280, three faces), in
-// headless Chromium with the built extension, through the engine check page (tabs/engines.html):
-// cold — engine start (tfjs wasm backend, the library and its models) plus the first analysis,
-// each in a fresh page — and warm, the median of several "Run again" analyses of the already
-// decoded image, for the tiny and SSD face detectors, the tiny detector with age, gender and
-// expression, and Human's CenterNet objects.
+// Local faces and objects in headless Chromium with the built extension, through the engine check
+// page (tabs/engines.html).
+// Speed on face-api's demo/sample1.jpg (1920 × 1280, three faces): cold — engine start (tfjs wasm
+// backend, the library and its models) plus the first analysis, each in a fresh page — and warm,
+// the median of several "Run again" analyses of the already decoded image, for the default (SSD)
+// and fast (Tiny) face detectors, the default with age, gender and expression, and Human's
+// CenterNet objects.
+// Counts on the hand-counted photos of bench/photos/hand-counts.json: faces found by the default
+// and the fast detector against the faces a person counts, objects' precision and recall against
+// the objects a person lists (matched by label count per photo, src/analysis/detection-score.ts),
+// each with its warm time.
 // Run alone with `node --import tsx bench/faces-objects.ts`, or call measureFacesObjects().
 import { execFileSync } from "node:child_process"
 import fs from "node:fs"
@@ -15,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import type { Browser, Page } from "puppeteer-core"
 
 import type { DetectionKind } from "~analysis/DetectionCheck"
+import { addTallies, precisionOf, recallOf, scoreObjects, type HandCount, type Tally } from "~analysis/detection-score"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median } from "./figures"
 
@@ -24,14 +30,58 @@ const require = createRequire(path.join(root, "package.json"))
 const SAMPLE_FILE = path.join(path.dirname(require.resolve("@vladmandic/face-api/package.json")), "demo/sample1.jpg")
 const COLD_RUNS = 3
 const WARM_RUNS = 7
+/** Warm runs on each hand-counted photo: fewer, as there are seven photos and three analyses. */
+const PHOTO_WARM_RUNS = 3
 const TIMEOUT_MS = 90_000
 
 const CASES: { name: string; kind: DetectionKind; attributes: boolean }[] = [
-  { name: "faces tiny", kind: "faces-tiny", attributes: false },
-  { name: "faces SSD", kind: "faces-ssd", attributes: false },
-  { name: "faces tiny + age, gender, expression", kind: "faces-tiny", attributes: true },
+  { name: "faces default (SSD)", kind: "faces-ssd", attributes: false },
+  { name: "faces fast (Tiny)", kind: "faces-tiny", attributes: false },
+  { name: "faces default + age, gender, expression", kind: "faces-ssd", attributes: true },
   { name: "objects (CenterNet)", kind: "objects", attributes: false }
 ]
+
+interface HandCountedPhoto extends HandCount {
+  name: string
+  /** The installed npm package the photo ships in, and its path there: the photos are read where they are. */
+  package: string
+  path: string
+  faces: number
+}
+
+export function handCountedPhotos(): HandCountedPhoto[] {
+  const file = path.join(root, "bench/photos/hand-counts.json")
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { photos: HandCountedPhoto[] }).photos
+}
+
+/** The photo's file in node_modules (by folder: some packages' `exports` hide their files from require.resolve). */
+const photoFile = (photo: HandCountedPhoto) => path.join(root, "node_modules", photo.package, photo.path)
+
+/** Which analyses run on every hand-counted photo. */
+const PHOTO_KINDS = [
+  { key: "facesDefault", kind: "faces-ssd" },
+  { key: "facesFast", kind: "faces-tiny" },
+  { key: "objects", kind: "objects" }
+] as const satisfies readonly { key: string; kind: DetectionKind }[]
+
+type PhotoKindKey = (typeof PHOTO_KINDS)[number]["key"]
+
+export interface PhotoRun {
+  /** Median of the warm runs, ms. */
+  warmMs: number
+  /** The fastest warm run: on a shared machine, the one least slowed by other work. */
+  warmBestMs: number
+  /** "face" for each face, or each object's label, from the last run. */
+  labels: string[]
+  tally: Tally
+}
+
+export interface PhotoFigures {
+  name: string
+  facesCounted: number
+  objectsCounted: number
+  runs: Record<PhotoKindKey, PhotoRun>
+}
 
 export interface DetectionFigures {
   name: string
@@ -93,6 +143,36 @@ function labelsOf(result: string): string[] {
   return outcome.kind === "faces" ? outcome.result.faces.map(() => "face") : outcome.result.objects.map((object) => object.label)
 }
 
+/** Runs one analysis on every photo in one page: the engine starts on the first, then each photo is analysed warm. */
+async function measurePhotos(browser: Browser, pageUrl: string, kind: DetectionKind, photos: readonly HandCountedPhoto[]): Promise<PhotoRun[]> {
+  const page = await browser.newPage()
+  try {
+    await page.goto(pageUrl, { waitUntil: "load" })
+    await page.click(`input[name="detect-kind"][value="${kind}"]`)
+    await page.waitForSelector(`input[name="detect-kind"][value="${kind}"]:checked`)
+    const input = await page.waitForSelector('input[data-testid="detect-file"]')
+    const runs: PhotoRun[] = []
+    let finished = 0
+    for (const photo of photos) {
+      await input!.uploadFile(photoFile(photo))
+      await waitForRun(page, finished++)
+      const warms: number[] = []
+      let last: PageRun | null = null
+      for (let run = 0; run < PHOTO_WARM_RUNS; run++) {
+        await page.click('[data-testid="detect-again"]')
+        last = await waitForRun(page, finished++)
+        warms.push(last.durationMs)
+      }
+      const labels = labelsOf(last!.result)
+      const hand: HandCount = kind === "objects" ? photo : { objects: { face: photo.faces } }
+      runs.push({ warmMs: median(warms), warmBestMs: Math.min(...warms), labels, tally: scoreObjects(labels, hand) })
+    }
+    return runs
+  } finally {
+    await page.close()
+  }
+}
+
 async function measureCase(browser: Browser, pageUrl: string, { name, kind, attributes }: (typeof CASES)[number]): Promise<DetectionFigures> {
   const colds: number[] = []
   const starts: number[] = []
@@ -135,8 +215,9 @@ async function measureCase(browser: Browser, pageUrl: string, { name, kind, attr
   }
 }
 
+const ms = (value: number) => `${Math.round(value)} ms`
+
 export function facesObjectsLines(figures: DetectionFigures[]): string[] {
-  const ms = (value: number) => `${Math.round(value)} ms`
   return figures.map(
     (figure) =>
       `sample1.jpg ${figure.name}: warm ${ms(figure.warmMs)} (median of ${WARM_RUNS}, best ${ms(figure.warmBestMs)}), cold ${ms(figure.coldMs)} ` +
@@ -145,7 +226,55 @@ export function facesObjectsLines(figures: DetectionFigures[]): string[] {
   )
 }
 
-export async function measureFacesObjects(): Promise<{ figures: DetectionFigures[]; lines: string[] }> {
+/** "person 3, cup 1": labels with how often each was found, most frequent first. */
+function labelCounts(labels: readonly string[]): string {
+  const counts = new Map<string, number>()
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([label, count]) => `${label} ${count}`).join(", ") || "nothing"
+}
+
+const share = (value: number) => value.toFixed(2)
+
+function facesLine(run: PhotoRun, counted: number): string {
+  const found = run.labels.length
+  return `${found}/${counted}${found > counted ? ` (${found - counted} too many)` : ""} in ${ms(run.warmMs)} (best ${ms(run.warmBestMs)})`
+}
+
+function facesTotalLine(runs: readonly PhotoRun[], photos: readonly PhotoFigures[]): string {
+  const tally = addTallies(runs.map((run) => run.tally))
+  const exact = runs.filter((run, index) => run.labels.length === photos[index]!.facesCounted).length
+  return (
+    `found ${tally.hits} of ${tally.hits + tally.missed} counted faces, ${tally.falseObjects} too many, ` +
+    `the exact count on ${exact} of ${runs.length} photos; warm: median ${ms(median(runs.map((run) => run.warmMs)))}, slowest photo ${ms(Math.max(...runs.map((run) => run.warmMs)))}, ` +
+    `slowest best run ${ms(Math.max(...runs.map((run) => run.warmBestMs)))}`
+  )
+}
+
+export function photoLines(photos: readonly PhotoFigures[]): string[] {
+  const objectRuns = photos.map((photo) => photo.runs.objects)
+  const objects = addTallies(objectRuns.map((run) => run.tally))
+  return [
+    `Faces on ${photos.length} hand-counted photos (found/counted, warm median of ${PHOTO_WARM_RUNS}):`,
+    ...photos.map(
+      (photo) => `  ${photo.name}: default (SSD) ${facesLine(photo.runs.facesDefault, photo.facesCounted)}; fast (Tiny) ${facesLine(photo.runs.facesFast, photo.facesCounted)}`
+    ),
+    `  total: default (SSD) ${facesTotalLine(photos.map((photo) => photo.runs.facesDefault), photos)}`,
+    `  total: fast (Tiny) ${facesTotalLine(photos.map((photo) => photo.runs.facesFast), photos)}`,
+    `Objects (CenterNet) on the same photos against the hand counts (label counts per photo; warm median of ${PHOTO_WARM_RUNS}):`,
+    ...photos.map(({ name, objectsCounted, runs: { objects: run } }) => {
+      const { hits, falseObjects, missed } = run.tally
+      return (
+        `  ${name}: listed ${run.labels.length} (${labelCounts(run.labels)}) of ${objectsCounted} counted: ${hits} right, ${falseObjects} false, ${missed} missed; ` +
+        `precision ${share(precisionOf(run.tally))}, recall ${share(recallOf(run.tally))}; ${ms(run.warmMs)} (best ${ms(run.warmBestMs)})`
+      )
+    }),
+    `  total: precision ${share(precisionOf(objects))}, recall ${share(recallOf(objects))} (${objects.hits} right, ${objects.falseObjects} false, ${objects.missed} missed); ` +
+      `warm: median ${ms(median(objectRuns.map((run) => run.warmMs)))}, slowest photo ${ms(Math.max(...objectRuns.map((run) => run.warmMs)))}, ` +
+      `slowest best run ${ms(Math.max(...objectRuns.map((run) => run.warmBestMs)))}`
+  ]
+}
+
+export async function measureFacesObjects(): Promise<{ figures: DetectionFigures[]; photos: PhotoFigures[]; lines: string[] }> {
   ensureBuild()
   const browser = await launchBrowser({ extension: true })
   try {
@@ -156,7 +285,23 @@ export async function measureFacesObjects(): Promise<{ figures: DetectionFigures
       console.error(`Faces and objects bench: ${benchCase.name}…`)
       figures.push(await measureCase(browser, pageUrl, benchCase))
     }
-    return { figures, lines: [`Faces and objects (load average ${os.loadavg()[0]!.toFixed(1)} at the end):`, ...facesObjectsLines(figures)] }
+    const handCounted = handCountedPhotos()
+    const runs = {} as Record<PhotoKindKey, PhotoRun[]>
+    for (const { key, kind } of PHOTO_KINDS) {
+      console.error(`Faces and objects bench: ${kind} on ${handCounted.length} hand-counted photos…`)
+      runs[key] = await measurePhotos(browser, pageUrl, kind, handCounted)
+    }
+    const photos = handCounted.map((photo, index) => ({
+      name: photo.name,
+      facesCounted: photo.faces,
+      objectsCounted: Object.values(photo.objects).reduce((sum, count) => sum + count, 0),
+      runs: { facesDefault: runs.facesDefault[index]!, facesFast: runs.facesFast[index]!, objects: runs.objects[index]! }
+    }))
+    return {
+      figures,
+      photos,
+      lines: [`Faces and objects (load average ${os.loadavg()[0]!.toFixed(1)} at the end):`, ...facesObjectsLines(figures), ...photoLines(photos)]
+    }
   } finally {
     await browser.close()
   }

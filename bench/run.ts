@@ -126,7 +126,7 @@ async function main() {
     const ocrLanguages = await measureOcrLanguages()
     console.error("Visiting the landing page cold in headless Chromium: JavaScript downloaded and first contentful paint…")
     const webSize = await measureWebSize()
-    console.error("Running faces and objects in the built extension on sample1, cold and warm…")
+    console.error("Running faces and objects in the built extension: sample1 cold and warm, then the hand-counted photos…")
     const facesObjects = await measureFacesObjects()
     console.error("Capturing an area of a canvas from the side panel and reading it…")
     const capture = await measureCapture()
@@ -189,6 +189,7 @@ async function main() {
       ocrLanguages: ocrLanguages.figures,
       webSize: webSize.figures,
       facesObjects: facesObjects.figures,
+      facesObjectsPhotos: facesObjects.photos,
       capture: capture.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings

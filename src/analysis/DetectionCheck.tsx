@@ -10,7 +10,7 @@ import { CheckStatus, type CheckPhase } from "./CheckStatus"
 import { ChooseImageButton } from "./ChooseImageButton"
 
 import type { AnalysisProgress, ImageSource } from "./engine"
-import { createFacesEngine, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
+import { createFacesEngine, DEFAULT_FACES_OPTIONS, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
 import { countOf, percent } from "~core/format"
 
@@ -21,9 +21,12 @@ export const SAMPLE_PHOTO_PATH = "/engines/samples/sample1.jpg"
 
 export type DetectionKind = "faces-tiny" | "faces-ssd" | "objects"
 
+/** The faces analysis the side panel runs unless Settings say otherwise. */
+export const DEFAULT_FACES_KIND: DetectionKind = `faces-${DEFAULT_FACES_OPTIONS.detector}`
+
 const KINDS: { value: DetectionKind; label: string }[] = [
+  { value: "faces-ssd", label: "Faces, accurate (SSD, the default)" },
   { value: "faces-tiny", label: "Faces, fast (Tiny)" },
-  { value: "faces-ssd", label: "Faces, accurate (SSD)" },
   { value: "objects", label: "Objects (COCO)" }
 ]
 
@@ -142,7 +145,7 @@ async function analyse(kind: DetectionKind, attributes: boolean, image: ImageSou
 }
 
 export function DetectionCheck() {
-  const [kind, setKind] = useState<DetectionKind>("faces-tiny")
+  const [kind, setKind] = useState<DetectionKind>(DEFAULT_FACES_KIND)
   const [attributes, setAttributes] = useState(false)
   const [state, setState] = useState<CheckState>({ kind: "idle" })
   /** The last image, decoded once so that "Run again" times the engine alone. */

@@ -4,10 +4,10 @@ import { clampBox } from "./engine"
 import { analysisSide, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "./faces"
 
 describe("face options", () => {
-  it("defaults to the tiny detector without attributes and keeps what was asked", () => {
-    expect(resolveFacesOptions()).toEqual({ detector: "tiny", attributes: false })
-    expect(resolveFacesOptions({ attributes: true })).toEqual({ detector: "tiny", attributes: true })
-    expect(resolveFacesOptions({ detector: "ssd" })).toEqual({ detector: "ssd", attributes: false })
+  it("defaults to the accurate SSD detector without attributes and keeps what was asked", () => {
+    expect(resolveFacesOptions()).toEqual({ detector: "ssd", attributes: false })
+    expect(resolveFacesOptions({ attributes: true })).toEqual({ detector: "ssd", attributes: true })
+    expect(resolveFacesOptions({ detector: "tiny" })).toEqual({ detector: "tiny", attributes: false })
   })
 
   it("refuses an unknown detector in words", () => {
@@ -22,9 +22,9 @@ describe("face options", () => {
 })
 
 describe("analysisSide", () => {
-  it("gives the detectors twice their input size and the attribute models more", () => {
+  it("gives Tiny twice its input size, SSD its own and the attribute models more", () => {
     expect(analysisSide({ detector: "tiny", attributes: false })).toBe(832)
-    expect(analysisSide({ detector: "ssd", attributes: false })).toBe(1024)
+    expect(analysisSide({ detector: "ssd", attributes: false })).toBe(512)
     expect(analysisSide({ detector: "tiny", attributes: true })).toBe(1280)
     expect(analysisSide({ detector: "ssd", attributes: true })).toBe(1280)
   })

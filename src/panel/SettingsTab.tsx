@@ -78,8 +78,8 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
           <legend className="font-medium">Face detector</legend>
           {(
             [
-              ["tiny", "Fast (Tiny Face Detector)"],
-              ["ssd", "Accurate (SSD MobileNet)"]
+              ["ssd", "Accurate (SSD MobileNet): also finds faces turned aside"],
+              ["tiny", "Fast (Tiny Face Detector): quicker, misses faces turned aside"]
             ] as const satisfies readonly (readonly [FaceDetectorChoice, string])[]
           ).map(([value, label]) => (
             <label key={value} className="mt-1 flex items-center gap-2">

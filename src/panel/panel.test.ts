@@ -4,6 +4,7 @@ import type { OcrResult } from "~analysis/ocr"
 import type { PageImage } from "~extension/messages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
+import { DEFAULT_FACES_OPTIONS } from "~analysis/faces"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"
@@ -13,7 +14,7 @@ import { chatHistoryFor, type ChatMessage } from "./use-chat"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
 import { filterPanelImages } from "./ImagesTab"
 import { imageTypeOf, mergeFrameImages, type PanelImage } from "./tab-images"
-import { DEFAULT_PANEL_SETTINGS, panelSettingsItem } from "./settings"
+import { DEFAULT_PANEL_SETTINGS, migratePanelSettings, panelSettingsItem } from "./settings"
 import { recentHistory } from "./vqa-client"
 
 const image = (url: string, width: number, height: number, mimeType = "image/png"): PageImage => ({
@@ -82,6 +83,7 @@ describe("settings", () => {
     expect(
       panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true })
     ).toEqual({
+      version: 2,
       defaultAnalysis: "faces",
       model: "gpt-4o",
       faceDetector: "ssd",
@@ -97,6 +99,27 @@ describe("settings", () => {
       panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes", ocrDetectLanguage: "on", ocrKeepLayout: 1 })
     ).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
+  })
+
+  it("uses the accurate face detector by default, the one the faces engine defaults to", () => {
+    expect(DEFAULT_PANEL_SETTINGS.faceDetector).toBe("ssd")
+    expect(DEFAULT_PANEL_SETTINGS.faceDetector).toBe(DEFAULT_FACES_OPTIONS.detector)
+  })
+
+  it("gives up a fast detector stored before version 2 for the new default, and keeps one chosen since", () => {
+    // Before version 2 the whole object was stored on any change, carrying the old default "tiny" along.
+    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", faceDetector: "tiny", faceAttributes: true })).toMatchObject({
+      version: 2,
+      defaultAnalysis: "faces",
+      faceDetector: "ssd",
+      faceAttributes: true
+    })
+    expect(panelSettingsItem.parse({ faceDetector: "ssd" }).faceDetector).toBe("ssd")
+    expect(panelSettingsItem.parse({ version: 2, faceDetector: "tiny" }).faceDetector).toBe("tiny")
+    expect(migratePanelSettings({ version: 2, faceDetector: "tiny" })).toEqual({ version: 2, faceDetector: "tiny" })
+    expect(migratePanelSettings({ faceDetector: "tiny", model: "gpt-4o" })).toEqual({ model: "gpt-4o" })
+    expect(migratePanelSettings("tiny")).toEqual({})
+    expect(migratePanelSettings(null)).toEqual({})
   })
 
   it("accepts only an http(s) origin as the service address, and says why not", () => {
@@ -130,7 +153,7 @@ describe("analysis results", () => {
 
   it("caches by image, analysis and the options that change the result; never a free question", () => {
     expect(resultKey({ kind: "text", image: at, settings })).toBe(resultKey({ kind: "text", image: at, settings: { ...settings, model: "gpt-4o" } }))
-    expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceDetector: "ssd" } }))
+    expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceDetector: "tiny" } }))
     expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceAttributes: true } }))
     expect(resultKey({ kind: "scene", image: at, settings })).not.toBe(resultKey({ kind: "scene", image: at, settings: { ...settings, model: "gpt-4o" } }))
     expect(resultKey({ kind: "ask", image: at, settings })).toBeNull()
