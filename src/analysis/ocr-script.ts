@@ -8,7 +8,7 @@ import { createWorker, OEM, type Worker } from "tesseract.js"
 import { SCRIPT_DETECTION_PACK } from "~core/ocr-languages"
 
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
-import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
+import { shippedWorkerOptions } from "./ocr"
 
 /** Quarter turns clockwise that make the text upright. */
 export type Rotation = 0 | 90 | 180 | 270
@@ -61,15 +61,10 @@ export function createScriptDetector({ basePath = "/engines/ocr", startTimeoutMs
       const base = extensionUrl(basePath)
       report({ stage: "Loading language detection", fraction: 0 })
       const worker = await createWorker(SCRIPT_DETECTION_PACK, OEM.TESSERACT_ONLY, {
-        workerPath: `${base}/worker.min.js`,
+        ...shippedWorkerOptions(base),
         corePath: `${base}/tesseract-core-simd.wasm.js`,
-        langPath: base,
         legacyCore: true,
         legacyLang: true,
-        workerBlobURL: false,
-        gzip: true,
-        cacheMethod: "readOnly",
-        cachePath: OCR_PACK_CACHE_PATH,
         errorHandler: (error: unknown) => console.error("Language detection worker:", error)
       })
       report({ stage: "Language detection ready", fraction: 1 })

@@ -101,6 +101,22 @@ async function imageSize(blob: Blob): Promise<{ imageWidth: number; imageHeight:
   return size
 }
 
+/**
+ * What makes tesseract.js load only what the extension ships and the verified packs ./ocr-packs keeps: the worker
+ * script from the engine folder (MV3 refuses blob workers), and the packs read from their cache, never written
+ * (the shipped English needs no copy) and never fetched by tesseract.js itself.
+ */
+export function shippedWorkerOptions(base: string) {
+  return {
+    workerPath: `${base}/worker.min.js`,
+    langPath: base,
+    workerBlobURL: false,
+    gzip: true,
+    cacheMethod: "readOnly",
+    cachePath: OCR_PACK_CACHE_PATH
+  } as const
+}
+
 export function createOcrEngine({
   basePath = "/engines/ocr",
   languages = ["eng"],
@@ -120,14 +136,8 @@ export function createOcrEngine({
       const base = extensionUrl(basePath)
       report({ stage: "Loading the text recognition engine", fraction: 0 })
       const worker = await createWorker(languages.join("+"), OEM.LSTM_ONLY, {
-        workerPath: `${base}/worker.min.js`,
+        ...shippedWorkerOptions(base),
         corePath: base,
-        langPath: base,
-        workerBlobURL: false,
-        gzip: true,
-        // Read the verified packs kept there; never write: the shipped English needs no copy.
-        cacheMethod: "readOnly",
-        cachePath: OCR_PACK_CACHE_PATH,
         logger: (message: LoggerMessage) => {
           const stage = STAGES[message.status] ?? message.status
           report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })

@@ -16,9 +16,9 @@ import {
 } from "~extension/area-capture"
 import { blobToDataUrl } from "~extension/data-url"
 
-import { cancelAreaOnPage, selectAreaOnPage } from "./area-overlay"
+import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./area-overlay"
 
-export const AREA_OVERLAY_HINT = "Drag to capture an area · Esc to cancel"
+export const AREA_OVERLAY_HINT = "Drag to capture an area · Enter for the whole view · Esc to cancel"
 
 /** Pages Chrome never lets an extension script or capture: its own pages, other extensions', the Web Store. */
 const PROTECTED_PAGES = [
@@ -110,6 +110,11 @@ export async function captureArea(tabId: number): Promise<void> {
 /** Removes the overlay from the tab; the capture waiting on it ends as cancelled. */
 export async function cancelAreaCapture(tabId: number): Promise<void> {
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: cancelAreaOnPage }).catch(() => undefined)
+}
+
+/** Ends the overlay on the tab with the whole visible page: the capture waiting on it goes on with that area. */
+export async function captureWholeView(tabId: number): Promise<void> {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: selectWholeViewOnPage }).catch(() => undefined)
 }
 
 /**

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 
-import { cancelAreaOnPage, selectAreaOnPage } from "./area-overlay"
-
-const HINT = "Drag to capture an area · Esc to cancel"
+import { AREA_OVERLAY_HINT as HINT } from "./area-capture"
+import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./area-overlay"
 
 /** The overlay's host: its contents are in a closed shadow root, events reach the host. */
 const host = () => document.documentElement.lastElementChild as HTMLElement
@@ -61,6 +60,18 @@ describe("the area overlay", () => {
     window.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }))
     await selection
     expect(answered).toBeNull()
+  })
+
+  it("takes the whole visible page from the keyboard: Enter on the page, or the side panel's button", async () => {
+    const whole = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight }
+    const byEnter = selectAreaOnPage(HINT, 8)
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }))
+    expect((await byEnter)?.area).toEqual(whole)
+
+    const fromPanel = selectAreaOnPage(HINT, 8)
+    expect(selectWholeViewOnPage()).toBe(true)
+    expect((await fromPanel)?.area).toEqual(whole)
+    expect(selectWholeViewOnPage()).toBe(false)
   })
 
   it("keeps the drag inside the viewport", async () => {

@@ -7,11 +7,12 @@
 import type { SelectedArea } from "~extension/area-capture"
 
 /** The isolated world's global under which a running overlay can be cancelled. */
-type OverlayScope = { __imageQueryAiAreaOverlay?: { cancel(): void } }
+type OverlayScope = { __imageQueryAiAreaOverlay?: { cancel(): void; selectWholeView(): void } }
 
 /**
  * Covers the viewport with a crosshair overlay and resolves with the area dragged (CSS pixels of the viewport), or
- * with null when the user presses Escape, the tab is hidden or cancelAreaOnPage is run. Drags smaller than
+ * with null when the user presses Escape, the tab is hidden or cancelAreaOnPage is run. Enter (or
+ * selectWholeViewOnPage, from the side panel's button) takes the whole visible page: the keyboard's way in. Drags smaller than
  * `minSide` on either side are refused and the overlay waits for another. The overlay is gone, and the page painted
  * without it, before the promise resolves: the caller takes its screenshot then.
  */
@@ -103,18 +104,24 @@ export function selectAreaOnPage(hint: string, minSide: number): Promise<Selecte
         reset()
         return
       }
-      finish({ area, viewport: { width: window.innerWidth, height: window.innerHeight }, devicePixelRatio: window.devicePixelRatio })
+      finish(selected(area))
     }
+    const wholeView = () => ({ x: 0, y: 0, width: window.innerWidth, height: window.innerHeight })
+    const selected = (area: { x: number; y: number; width: number; height: number }): SelectedArea => ({
+      area,
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      devicePixelRatio: window.devicePixelRatio
+    })
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return
+      if (event.key !== "Escape" && event.key !== "Enter") return
       event.preventDefault()
       event.stopPropagation()
-      finish(null)
+      finish(event.key === "Enter" ? selected(wholeView()) : null)
     }
     const onHidden = () => {
       if (document.visibilityState === "hidden") finish(null)
     }
-    const handle = { cancel: () => finish(null) }
+    const handle = { cancel: () => finish(null), selectWholeView: () => finish(selected(wholeView())) }
 
     host.addEventListener("pointerdown", onDown)
     host.addEventListener("pointermove", onMove)
@@ -131,5 +138,12 @@ export function selectAreaOnPage(hint: string, minSide: number): Promise<Selecte
 export function cancelAreaOnPage(): boolean {
   const overlay = (globalThis as OverlayScope).__imageQueryAiAreaOverlay
   overlay?.cancel()
+  return overlay !== undefined
+}
+
+/** Ends a running overlay with the whole visible page as its area. */
+export function selectWholeViewOnPage(): boolean {
+  const overlay = (globalThis as OverlayScope).__imageQueryAiAreaOverlay
+  overlay?.selectWholeView()
   return overlay !== undefined
 }

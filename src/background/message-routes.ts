@@ -10,6 +10,8 @@ import { isOurContentScript, isOwnExtensionPage } from "~extension/message-sende
 import {
   CANCEL_AREA_CAPTURE,
   cancelAreaCapture as cancelAreaCaptureMessage,
+  CAPTURE_WHOLE_VIEW,
+  captureWholeView as captureWholeViewMessage,
   NOT_OUR_CONTENT_SCRIPT_ERROR,
   OPEN_SIDE_PANEL_FOR_IMAGE,
   parseOpenSidePanelForImage,
@@ -19,7 +21,7 @@ import {
   startAreaCapture
 } from "~extension/messages"
 
-import { cancelAreaCapture, captureArea } from "./area-capture"
+import { cancelAreaCapture, captureArea, captureWholeView } from "./area-capture"
 import { openSidePanelWithImage } from "./select-image"
 import { signOutEverywhere } from "./site-link"
 import { siteMessageRoute } from "./site-messages"
@@ -56,6 +58,11 @@ const internalRoutes: MessageRoutes = {
     from: isOwnExtensionPage,
     check: cancelAreaCaptureMessage.parse,
     handle: ({ message }) => cancelAreaCapture(message.tabId).then(extensionSuccessAnswer)
+  }),
+  [CAPTURE_WHOLE_VIEW]: messageRoute({
+    from: isOwnExtensionPage,
+    check: captureWholeViewMessage.parse,
+    handle: ({ message }) => captureWholeView(message.tabId).then(extensionSuccessAnswer)
   }),
   [SIGN_OUT_REQUEST]: messageRoute({
     from: isOwnExtensionPage,

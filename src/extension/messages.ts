@@ -140,6 +140,7 @@ export type SignOutRequest = MessageOf<typeof signOutRequest>
 
 export const START_AREA_CAPTURE = "START_AREA_CAPTURE"
 export const CANCEL_AREA_CAPTURE = "CANCEL_AREA_CAPTURE"
+export const CAPTURE_WHOLE_VIEW = "CAPTURE_WHOLE_VIEW"
 
 const isTabId = (tabId: unknown): tabId is number => typeof tabId === "number" && Number.isInteger(tabId) && tabId >= 0
 
@@ -153,3 +154,7 @@ export type StartAreaCapture = MessageOf<typeof startAreaCapture>
 /** Sent by the side panel (Escape or Cancel there: the keyboard focus is in the panel, not on the page). */
 export const cancelAreaCapture = defineMessage(CANCEL_AREA_CAPTURE, { tabId: isTabId }, "The tab to cancel must be a tab id")
 export type CancelAreaCapture = MessageOf<typeof cancelAreaCapture>
+
+/** Sent by the side panel's "Capture the whole view" (the keyboard's way to end a capture started there). */
+export const captureWholeView = defineMessage(CAPTURE_WHOLE_VIEW, { tabId: isTabId }, "The tab to capture must be a tab id")
+export type CaptureWholeView = MessageOf<typeof captureWholeView>

@@ -131,9 +131,14 @@ export function SidePanel() {
         {capture.status.kind === "selecting" && (
           <div role="status" data-testid="area-capture-status" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
             <p>Drag on the page to capture an area · Esc to cancel</p>
-            <button type="button" onClick={capture.cancel} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
-              Cancel
-            </button>
+            <div className="flex shrink-0 flex-col items-end gap-1">
+              <button type="button" onClick={capture.wholeView} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+                Capture the whole view
+              </button>
+              <button type="button" onClick={capture.cancel} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+                Cancel
+              </button>
+            </div>
           </div>
         )}
         {capture.status.kind === "refused" && (

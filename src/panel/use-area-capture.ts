@@ -1,7 +1,14 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react"
 
 import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME, type AreaCapture } from "~extension/area-capture"
-import { CANCEL_AREA_CAPTURE, START_AREA_CAPTURE, type CancelAreaCapture, type StartAreaCapture } from "~extension/messages"
+import {
+  CANCEL_AREA_CAPTURE,
+  CAPTURE_WHOLE_VIEW,
+  START_AREA_CAPTURE,
+  type CancelAreaCapture,
+  type CaptureWholeView,
+  type StartAreaCapture
+} from "~extension/messages"
 
 import type { PanelImage } from "./tab-images"
 import type { PanelSettings } from "./settings"
@@ -86,6 +93,11 @@ export function useAreaCapture({ settings, tabId, onCaptured }: AreaCaptureOptio
     const request: CancelAreaCapture = { type: CANCEL_AREA_CAPTURE, tabId: status.tabId }
     void chrome.runtime.sendMessage(request)
   }
+  const wholeView = () => {
+    if (status.kind !== "selecting") return
+    const request: CaptureWholeView = { type: CAPTURE_WHOLE_VIEW, tabId: status.tabId }
+    void chrome.runtime.sendMessage(request)
+  }
   const cancelOnEscape = useEffectEvent((event: KeyboardEvent) => {
     if (event.key === "Escape") cancel()
   })
@@ -98,5 +110,5 @@ export function useAreaCapture({ settings, tabId, onCaptured }: AreaCaptureOptio
     return () => document.removeEventListener("keydown", onKey)
   }, [selecting])
 
-  return { status, start: () => void start(), cancel, dismiss: () => setStatus({ kind: "idle" }) }
+  return { status, start: () => void start(), cancel, wholeView, dismiss: () => setStatus({ kind: "idle" }) }
 }

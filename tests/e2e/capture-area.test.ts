@@ -174,6 +174,24 @@ describe("capturing an area of the page", () => {
     expect(await capturedTiles()).toBe(before)
   })
 
+  it("captures the whole view from the keyboard alone: the panel's Capture area, then Capture the whole view", async () => {
+    await backToGrid()
+    await startCapture({ keyboard: true })
+    const whole = await panel.waitForSelector(button("Capture the whole view"))
+    await whole!.focus()
+    await panel.keyboard.press("Enter")
+    await panel.waitForFunction((name: string) => document.querySelector("figcaption")?.textContent?.includes(name), { timeout: 20_000 }, CAPTURED_AREA_NAME)
+    expect(await overlayShown(page)).toBe(false)
+    // The whole visible page, in the device's pixels.
+    const view = await page.evaluate(() => ({ width: window.innerWidth * window.devicePixelRatio, height: window.innerHeight * window.devicePixelRatio }))
+    const size = await panel.$eval("figcaption", (caption) => caption.textContent ?? "")
+    const [width, height] = /(\d+) × (\d+)/.exec(size)!.slice(1).map(Number)
+    expect(Math.abs(width! - view.width)).toBeLessThanOrEqual(2)
+    expect(Math.abs(height! - view.height)).toBeLessThanOrEqual(2)
+    const text = await panel.waitForFunction(() => document.querySelector("[data-testid='ocr-text']")?.textContent, { timeout: 60_000 })
+    expect(readsEveryLine(String(await text.jsonValue()), CANVAS_LINES)).toBe(true)
+  }, 120_000)
+
   it("lists the commands with their keys in Settings and opens the browser's shortcut page", async () => {
     await panel.click("#panel-tab-settings")
     const list = await panel.waitForSelector("[data-testid='shortcut-list']")
