@@ -6,12 +6,12 @@
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { pathToFileURL } from "node:url"
 
 import { readsEveryLine } from "../src/analysis/ocr-sample"
 import { installExtension, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { canvasBox, CANVAS_LINES, CAPTURE_FIXTURE_PAGE, dragOverCanvas } from "../tests/e2e/capture-fixture"
 import { serveFixtures } from "../tests/e2e/server"
+import { median, runIfMain } from "./figures"
 
 const WARM_RUNS = 5
 const TIMEOUT_MS = 120_000
@@ -29,12 +29,6 @@ export interface CaptureFigures {
   warm: CaptureRun[]
   medianImageMs: number
   medianTextMs: number
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2)
 }
 
 export async function measureCapture(): Promise<{ figures: CaptureFigures; lines: string[] }> {
@@ -79,7 +73,7 @@ export async function measureCapture(): Promise<{ figures: CaptureFigures; lines
       runs.push({ imageMs: (await imageShown) - released, textMs: textAt - released, readAll: readsEveryLine(value, CANVAS_LINES) })
     }
     const [first, ...warm] = runs as [CaptureRun, ...CaptureRun[]]
-    const figures: CaptureFigures = { first, warm, medianImageMs: median(warm.map((run) => run.imageMs)), medianTextMs: median(warm.map((run) => run.textMs)) }
+    const figures: CaptureFigures = { first, warm, medianImageMs: Math.round(median(warm.map((run) => run.imageMs))), medianTextMs: Math.round(median(warm.map((run) => run.textMs))) }
     const lines = [
       `Capture area to text in the side panel (mouse release on the page to the panel; load average ${os.loadavg()[0]!.toFixed(1)} at the end):`,
       `  first (OCR engine starting): image shown ${first.imageMs} ms, text shown ${first.textMs} ms`,
@@ -94,12 +88,4 @@ export async function measureCapture(): Promise<{ figures: CaptureFigures; lines
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureCapture().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The capture bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "capture", measureCapture)

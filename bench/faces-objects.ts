@@ -15,14 +15,14 @@ import fs from "node:fs"
 import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 
 import type { Browser, Page } from "puppeteer-core"
 
 import type { DetectionKind } from "~analysis/DetectionCheck"
 import { addTallies, precisionOf, recallOf, scoreObjects, type HandCount, type Tally } from "~analysis/detection-score"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
-import { median } from "./figures"
+import { median, runIfMain } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const BUILD_DIR = path.join(root, "build/chrome-mv3-prod")
@@ -245,9 +245,13 @@ function facesTotalLine(runs: readonly PhotoRun[], photos: readonly PhotoFigures
   const exact = runs.filter((run, index) => run.labels.length === photos[index]!.facesCounted).length
   return (
     `found ${tally.hits} of ${tally.hits + tally.missed} counted faces, ${tally.falseObjects} too many, ` +
-    `the exact count on ${exact} of ${runs.length} photos; warm: median ${ms(median(runs.map((run) => run.warmMs)))}, slowest photo ${ms(Math.max(...runs.map((run) => run.warmMs)))}, ` +
-    `slowest best run ${ms(Math.max(...runs.map((run) => run.warmBestMs)))}`
+    `the exact count on ${exact} of ${runs.length} photos; ${warmSummary(runs)}`
   )
+}
+
+function warmSummary(runs: readonly PhotoRun[]): string {
+  const warm = runs.map((run) => run.warmMs)
+  return `warm: median ${ms(median(warm))}, slowest photo ${ms(Math.max(...warm))}, slowest best run ${ms(Math.max(...runs.map((run) => run.warmBestMs)))}`
 }
 
 export function photoLines(photos: readonly PhotoFigures[]): string[] {
@@ -268,9 +272,7 @@ export function photoLines(photos: readonly PhotoFigures[]): string[] {
         `precision ${share(precisionOf(run.tally))}, recall ${share(recallOf(run.tally))}; ${ms(run.warmMs)} (best ${ms(run.warmBestMs)})`
       )
     }),
-    `  total: precision ${share(precisionOf(objects))}, recall ${share(recallOf(objects))} (${objects.hits} right, ${objects.falseObjects} false, ${objects.missed} missed); ` +
-      `warm: median ${ms(median(objectRuns.map((run) => run.warmMs)))}, slowest photo ${ms(Math.max(...objectRuns.map((run) => run.warmMs)))}, ` +
-      `slowest best run ${ms(Math.max(...objectRuns.map((run) => run.warmBestMs)))}`
+    `  total: precision ${share(precisionOf(objects))}, recall ${share(recallOf(objects))} (${objects.hits} right, ${objects.falseObjects} false, ${objects.missed} missed); ${warmSummary(objectRuns)}`
   ]
 }
 
@@ -307,12 +309,4 @@ export async function measureFacesObjects(): Promise<{ figures: DetectionFigures
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureFacesObjects().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The faces and objects bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "faces and objects", measureFacesObjects)

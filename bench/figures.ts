@@ -1,13 +1,30 @@
-// Helpers the benches share: medians, and a loopback server for synthetic pages and their one image.
+// Helpers the benches share: medians, running a bench file on its own, and a loopback server for synthetic
+// pages and their one image.
 import fs from "node:fs"
 import http from "node:http"
 import type net from "node:net"
 import path from "node:path"
+import { pathToFileURL } from "node:url"
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = sorted.length >> 1
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/**
+ * Runs `measure` and prints its lines when the file at `moduleUrl` is the one node was started with
+ * (`node --import tsx bench/<name>.ts`); npm run bench imports the same file and calls its measure itself.
+ */
+export function runIfMain(moduleUrl: string, name: string, measure: () => Promise<{ lines: string[] }>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return
+  measure().then(
+    ({ lines }) => console.log(lines.join("\n")),
+    (error: unknown) => {
+      console.error(`The ${name} bench failed:`, error instanceof Error ? error.message : error)
+      process.exitCode = 1
+    }
+  )
 }
 
 /**

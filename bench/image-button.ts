@@ -5,13 +5,13 @@
 // (the common case). Against it, in the same run: attaching one listener per image, the way the
 // button avoids. Run alone with `node --import tsx bench/image-button.ts`, or call measureImageButton().
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
 import type * as ImageButtonModule from "~extension/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
-import { bundleForPage, median, servePages } from "./figures"
+import { bundleForPage, median, servePages, runIfMain } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_SIZES = (process.env.IMAGE_BUTTON_SIZES ?? "100,1000,5000").split(",").map(Number)
@@ -135,12 +135,4 @@ export async function measureImageButton(): Promise<{ figures: ImageButtonFigure
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureImageButton().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The on-image button bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "on-image button", measureImageButton)

@@ -8,13 +8,13 @@
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { pathToFileURL } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
 import { installExtension, inWorker, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { serveFixtures, startServer } from "../tests/e2e/server"
 import { drawTextImage } from "../tests/e2e/text-image"
+import { runIfMain } from "./figures"
 
 const TIMEOUT_MS = 120_000
 
@@ -143,12 +143,4 @@ export async function measureOcrLanguages(): Promise<{ figures: OcrLanguageFigur
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureOcrLanguages().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The OCR languages bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "OCR languages", measureOcrLanguages)

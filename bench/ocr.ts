@@ -9,14 +9,14 @@ import fs from "node:fs"
 import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import zlib from "node:zlib"
 
 import type { Browser, Page } from "puppeteer-core"
 
 import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
-import { median } from "./figures"
+import { median, runIfMain } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const BUILD_DIR = path.join(root, "build/chrome-mv3-prod")
@@ -241,12 +241,4 @@ export async function measureOcr(): Promise<{ figures: OcrFigures; lines: string
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureOcr().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The OCR bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "OCR", measureOcr)

@@ -4,13 +4,13 @@
 // the cost of one later change. Run alone with `node --import tsx bench/page-scan.ts`, or call
 // measurePageScan().
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
 import type * as ImageWatcherModule from "~extension/image-watcher"
 import { launchBrowser } from "../tests/e2e/browser"
-import { bundleForPage, median, servePages } from "./figures"
+import { bundleForPage, median, servePages, runIfMain } from "./figures"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_SIZES = (process.env.PAGE_SCAN_SIZES ?? "100,1000,5000").split(",").map(Number)
@@ -198,12 +198,4 @@ export async function measurePageScan(): Promise<{ figures: PageScanFigures[]; l
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measurePageScan().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The page-scan bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "page-scan", measurePageScan)

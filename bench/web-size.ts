@@ -6,13 +6,12 @@
 import fs from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
-import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 
 import { launchBrowser } from "../tests/e2e/browser"
 import { startServer } from "./server-process"
 import { ensureCurrentWebBuild } from "./web-build"
-import { median } from "./figures"
+import { median, runIfMain } from "./figures"
 
 const RUNS = 5
 /** The budget for the landing page's JavaScript. */
@@ -99,12 +98,4 @@ export async function measureWebSize(): Promise<{ figures: WebSizeFigures; lines
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  measureWebSize().then(
-    ({ lines }) => console.log(lines.join("\n")),
-    (error: unknown) => {
-      console.error("The web-size bench failed:", error instanceof Error ? error.message : error)
-      process.exitCode = 1
-    }
-  )
-}
+runIfMain(import.meta.url, "web-size", measureWebSize)

@@ -16,6 +16,7 @@ import {
   KNOWN_OCR_LANGUAGES,
   knownOcrLanguage,
   isVerticalTextPack,
+  languageOfVerticalPack,
   OCR_LANGUAGE_CODE_PATTERN,
   SCRIPT_DETECTION_PACK,
   VERTICAL_TEXT_PACKS,
@@ -132,7 +133,7 @@ async function hashFile(file: string): Promise<{ size: number; sha256: string }>
 
 function languageInfo(code: string): OcrLanguageInfo {
   if (code === SCRIPT_DETECTION_PACK) return SCRIPT_DETECTION_INFO
-  const verticalOf = Object.entries(VERTICAL_TEXT_PACKS).find(([, vertical]) => vertical === code)?.[0]
+  const verticalOf = languageOfVerticalPack(code)
   if (verticalOf) {
     const language = languageInfo(verticalOf)
     return { code, name: `${language.name}, vertical text`, nativeName: language.nativeName, script: language.script }

@@ -17,7 +17,8 @@ const median = (values: number[]) => {
 const middle = (box: OcrBox) => (box.y0 + box.y1) / 2
 
 /** Characters of a word as people count them (a combining mark or a surrogate pair is not a column of its own). */
-const characterCount = (text: string) => Math.max(1, [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length)
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" })
+const characterCount = (text: string) => Math.max(1, [...graphemes.segment(text)].length)
 
 interface Row {
   words: OcrWord[]

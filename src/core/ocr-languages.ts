@@ -45,13 +45,16 @@ export const KNOWN_OCR_LANGUAGES: readonly OcrLanguageInfo[] = [
  */
 export const VERTICAL_TEXT_PACKS: Readonly<Record<string, string>> = { jpn: "jpn_vert", chi_sim: "chi_sim_vert", chi_tra: "chi_tra_vert", kor: "kor_vert" }
 
-export const isVerticalTextPack = (code: string) => Object.values(VERTICAL_TEXT_PACKS).includes(code)
+/** The language a vertical-text pack reads ("jpn_vert" → "jpn"), undefined for any other code. */
+export const languageOfVerticalPack = (code: string): string | undefined => Object.entries(VERTICAL_TEXT_PACKS).find(([, vertical]) => vertical === code)?.[0]
+
+export const isVerticalTextPack = (code: string) => languageOfVerticalPack(code) !== undefined
 
 /** Scripts written without spaces between words: tesseract must not put its guessed word gaps into the text. */
 const UNSPACED_SCRIPTS = new Set(["Han", "Japanese"])
 
 export function writtenWithoutSpaces(code: string): boolean {
-  const base = Object.entries(VERTICAL_TEXT_PACKS).find(([, vertical]) => vertical === code)?.[0] ?? code
+  const base = languageOfVerticalPack(code) ?? code
   return UNSPACED_SCRIPTS.has(knownOcrLanguage(base)?.script ?? "")
 }
 

@@ -141,22 +141,8 @@ export function SidePanel() {
             </div>
           </div>
         )}
-        {capture.status.kind === "refused" && (
-          <div role="alert" data-testid="area-capture-refusal" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            <p>{capture.status.message}</p>
-            <button type="button" onClick={capture.dismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
-              Dismiss
-            </button>
-          </div>
-        )}
-        {pasted.refusal && (
-          <div role="alert" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-            <p>{pasted.refusal}</p>
-            <button type="button" onClick={pasted.dismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
-              Dismiss
-            </button>
-          </div>
-        )}
+        {capture.status.kind === "refused" && <Refusal message={capture.status.message} onDismiss={capture.dismiss} testId="area-capture-refusal" />}
+        {pasted.refusal && <Refusal message={pasted.refusal} onDismiss={pasted.dismiss} />}
         {tab === "images" &&
           (focused ? (
             <ImageDetail key={`${focused.image.url}|${focused.token}`} image={focused.image} settings={settings} onSettingsChange={(next) => void saveSettings(next)} autoRun={focused.autoRun} onBack={() => focus(null)} onUsageChanged={reloadAccount} onSignIn={signIn} />
@@ -182,6 +168,18 @@ export function SidePanel() {
         {tab === "settings" && apiOrigin !== undefined && <SettingsTab settings={settings} onChange={(next) => void saveSettings(next)} apiOrigin={apiOrigin} onApiOriginChange={changeApiOrigin} />}
       </main>
       <TabBar current={tab} onChange={setTab} />
+    </div>
+  )
+}
+
+/** Why an image the user brought (a capture, a paste or a drop) was refused, until dismissed. */
+function Refusal({ message, onDismiss, testId }: { message: string; onDismiss: () => void; testId?: string }) {
+  return (
+    <div role="alert" data-testid={testId} className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+      <p>{message}</p>
+      <button type="button" onClick={onDismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        Dismiss
+      </button>
     </div>
   )
 }

@@ -9,7 +9,6 @@ import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "~an
 import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { describeFace } from "~analysis/result-format"
 import { countOf, percent } from "~core/format"
-import { VERTICAL_TEXT_PACKS } from "~core/ocr-languages"
 
 import type { VqaHistoryTurn } from "~core/vqa"
 
@@ -149,7 +148,7 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
 }
 
 async function ocrEngineFor(chosen: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
-  const codes = chosen.some((code) => VERTICAL_TEXT_PACKS[code]) ? await withVerticalText(chosen) : chosen
+  const codes = await withVerticalText(chosen)
   const languages = codes.join("+")
   if (ocrEngine?.languages === languages) return ocrEngine.engine
   await prepareOcrLanguages(codes, onProgress)

@@ -117,6 +117,7 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
  * ("jpn" → "jpn", "jpn_vert"), so that text set top to bottom is read too. Without the list, the languages alone.
  */
 export async function withVerticalText(codes: readonly string[]): Promise<string[]> {
+  if (!codes.some((code) => VERTICAL_TEXT_PACKS[code])) return [...codes]
   const offered = await fetchOcrLanguageList().then(
     (list) => new Set(list.verticalText.map((pack) => pack.code)),
     () => new Set<string>()
@@ -147,28 +148,39 @@ let scriptDetector: ScriptDetector | null = null
  * detection cannot run or cannot tell, the chosen languages are used and `note` says why.
  */
 export async function detectReading(image: Blob, chosen: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<TextReading> {
-  const fallback = (note: string): TextReading => ({ script: null, languages: [...chosen], rotation: 0, note })
+  const readInChosen = `Read in ${languageNames(chosen, [])}.`
+  const fallback = (why: string, seen: Partial<TextReading> = {}): TextReading => ({ script: null, languages: [...chosen], rotation: 0, ...seen, note: `${why} ${readInChosen}` })
   let offered: string[]
   try {
     const list = await fetchOcrLanguageList()
-    if (!list.scriptDetection) return fallback(`The Image Query AI service does not offer language detection. Read in ${languageNames(chosen, [])}.`)
+    if (!list.scriptDetection) return fallback("The Image Query AI service does not offer language detection.")
     offered = [BUNDLED_OCR_LANGUAGE, ...list.languages.map((pack) => pack.code)]
-    await prepareOcrLanguages([SCRIPT_DETECTION_PACK], onProgress)
+    // The detector keeps the pack in memory once loaded: it is checked on the device only when the detector is made.
+    if (!scriptDetector) {
+      await prepareOcrLanguages([SCRIPT_DETECTION_PACK], onProgress)
+      scriptDetector ??= createScriptDetector()
+    }
   } catch (error) {
     const reason = error instanceof LanguagePackError ? error.message : LANGUAGES_UNAVAILABLE_MESSAGE
-    return fallback(`Language detection is unavailable: ${reason} Read in ${languageNames(chosen, [])}.`)
+    return fallback(`Language detection is unavailable: ${reason}`)
   }
-  scriptDetector ??= createScriptDetector()
-  let detection: ScriptDetection
   try {
     await scriptDetector.load(onProgress)
+  } catch (error) {
+    // Made again next time, with its pack checked again: the kept copy may be what failed.
+    scriptDetector = null
+    return fallback(error instanceof Error ? error.message : "Language detection failed.")
+  }
+  let detection: ScriptDetection
+  try {
     onProgress?.({ stage: "Detecting the language…" })
     detection = await scriptDetector.run(image)
   } catch (error) {
-    return fallback(`${error instanceof Error ? error.message : "Language detection failed."} Read in ${languageNames(chosen, [])}.`)
+    return fallback(error instanceof Error ? error.message : "Language detection failed.")
   }
-  if (!detection.script) return { ...fallback(`Too little text to tell its script. Read in ${languageNames(chosen, [])}.`), rotation: detection.rotation }
-  const languages = languagesForScript(detection.script, chosen, offered)
-  if (!languages) return { ...fallback(`No language of the ${detection.script} script is offered. Read in ${languageNames(chosen, [])}.`), script: detection.script, rotation: detection.rotation }
-  return { script: detection.script, languages, rotation: detection.rotation }
+  const { script, rotation } = detection
+  if (!script) return fallback("Too little text to tell its script.", { rotation })
+  const languages = languagesForScript(script, chosen, offered)
+  if (!languages) return fallback(`No language of the ${script} script is offered.`, { script, rotation })
+  return { script, languages, rotation }
 }

@@ -202,8 +202,11 @@ describe("OCR languages in the side panel", () => {
     await readText(SIDEWAYS_WORDS)
     expect(await readingNote()).toBe("Latin script: read in English. The text was turned 270° to read it upright.")
     // The word boxes stand on the image as it was read.
-    const shown = await panel.$eval("figure img", (image) => ({ src: (image as HTMLImageElement).src, width: (image as HTMLImageElement).naturalWidth, height: (image as HTMLImageElement).naturalHeight }))
-    expect(shown.src).toMatch(/^blob:/)
+    await panel.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>("figure img")
+      return image?.src.startsWith("blob:") && image.complete && image.naturalWidth > 0
+    })
+    const shown = await panel.$eval("figure img", (image) => ({ width: (image as HTMLImageElement).naturalWidth, height: (image as HTMLImageElement).naturalHeight }))
     expect(shown.width).toBeGreaterThan(shown.height)
     expect(packRequests).toEqual(["hin", "fra", "osd", "ukr"])
     await screenshot(panel, "side-panel-ocr-turned-upright")

@@ -146,7 +146,9 @@ describe("the text layer over an image", () => {
   })
 
   it("places the lines of an image the engine read as a scaled copy where they are shown", async () => {
-    await panel.click(button("← All images"))
+    // From the keyboard: a click could land on the sticky header over the button.
+    await (await panel.waitForSelector(button("← All images")))!.focus()
+    await panel.keyboard.press("Enter")
     await panel.waitForSelector(`li[data-url='${fixtures.url}/large.svg'] > button`)
     await panel.click(`li[data-url='${fixtures.url}/large.svg'] > button`)
     await (await panel.waitForSelector(button("Text (OCR)")))!.click()

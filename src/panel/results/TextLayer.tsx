@@ -1,11 +1,11 @@
-import { Fragment, useEffect, useRef, useState, type MouseEvent } from "react"
+import { Fragment, useMemo, type MouseEvent } from "react"
 
 import type { OcrLine, OcrResult } from "~analysis/ocr"
-import { copyText } from "~ui/clipboard"
+
+import { useLineCopy } from "./use-line-copy"
 
 /** The layer's text is measured in this family, and drawn in it: the two must agree for the spacing to fit. */
 const LAYER_FONT = "sans-serif"
-const STATUS_MS = 2000
 
 /** Widths of text in the layer's font, per pixel of font size. */
 export interface FontMetrics {
@@ -108,30 +108,28 @@ let fontMetrics: FontMetrics | null = null
  * technology, which reads the same text in the text block below, where keyboard users copy lines too.
  */
 export function TextLayer({ ocr, highlightedLine }: { ocr: OcrResult; highlightedLine: number | null }) {
-  const [status, setStatus] = useState("")
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
-  useEffect(() => () => clearTimeout(timer.current), [])
-  if (ocr.lines.length === 0 || !ocr.imageWidth || !ocr.imageHeight) return null
+  const { status, copyLine } = useLineCopy()
   const metrics = (fontMetrics ??= measureFont())
-  const image = { width: ocr.imageWidth, height: ocr.imageHeight }
+  const layouts = useMemo(() => {
+    if (!ocr.imageWidth || !ocr.imageHeight) return []
+    const image = { width: ocr.imageWidth, height: ocr.imageHeight }
+    return ocr.lines.map((line) => layoutLine(line, image, metrics))
+  }, [ocr, metrics])
+  if (layouts.length === 0) return null
 
-  const copyLine = (line: OcrLine, event: MouseEvent) => {
+  const copyClickedLine = (line: OcrLine, event: MouseEvent) => {
     // The first click of a double or triple click copies; the next ones select a word or the line, natively.
     if (event.detail > 1) return
     // A click that ends a drag leaves the selection to copy with Ctrl+C.
     if (window.getSelection()?.toString()) return
-    void copyText(line.text).then((copied) => {
-      setStatus(copied ? "Line copied" : "The line could not be copied")
-      clearTimeout(timer.current)
-      timer.current = setTimeout(() => setStatus(""), STATUS_MS)
-    })
+    copyLine(line.text)
   }
 
   return (
     <>
       <div aria-hidden="true" data-testid="text-layer" className="absolute inset-0 select-text leading-none [container-type:inline-size]" style={{ fontFamily: LAYER_FONT }}>
         {ocr.lines.map((line, index) => {
-          const layout = layoutLine(line, image, metrics)
+          const layout = layouts[index]!
           const highlighted = index === highlightedLine
           return (
             <Fragment key={index}>
@@ -139,7 +137,7 @@ export function TextLayer({ ocr, highlightedLine }: { ocr: OcrResult; highlighte
                 data-line={index}
                 dir={layout.rtl ? "rtl" : "ltr"}
                 title="Click to copy this line"
-                onClick={(event) => copyLine(line, event)}
+                onClick={(event) => copyClickedLine(line, event)}
                 className={`absolute cursor-text whitespace-pre rounded-sm text-transparent selection:bg-blue-600/40 selection:text-transparent ${
                   highlighted ? "bg-blue-500/25 outline outline-2 outline-blue-600" : "hover:bg-blue-500/15"
                 }`}

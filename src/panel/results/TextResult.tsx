@@ -1,15 +1,16 @@
-import { Fragment, useEffect, useId, useRef, useState, type KeyboardEvent } from "react"
+import { Fragment, useId, useMemo, useRef, useState, type KeyboardEvent } from "react"
 
 import type { OcrResult } from "~analysis/ocr"
 import { layoutText } from "~analysis/ocr-layout"
 import { countOf, percent } from "~core/format"
 import { copyText } from "~ui/clipboard"
 
+import { useLineCopy } from "./use-line-copy"
+
 import type { DetectedReading } from "../analyses"
 import { languageNames } from "../ocr-languages"
 import { TranslateText } from "./TranslateText"
 
-const STATUS_MS = 2000
 
 export interface TextResultProps {
   ocr: OcrResult
@@ -36,27 +37,19 @@ function readingSummary(reading: DetectedReading): string {
  */
 export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsageChanged, onLineFocus }: TextResultProps) {
   const [copied, setCopied] = useState<boolean | null>(null)
-  const [lineStatus, setLineStatus] = useState("")
+  const { status: lineStatus, copyLine } = useLineCopy()
   const [current, setCurrent] = useState(0)
   const lineElements = useRef<(HTMLSpanElement | null)[]>([])
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
   const hintId = useId()
-  useEffect(() => () => clearTimeout(timer.current), [])
 
   const text = ocr.text.trim()
-  const shown = keepLayout ? layoutText(ocr.words) || text : text
+  const laidOut = useMemo(() => (keepLayout ? layoutText(ocr.words) : ""), [keepLayout, ocr.words])
+  const shown = laidOut || text
   const rows = shown ? shown.split("\n") : []
   const lineCount = rows.filter((row) => row.trim()).length
   // The text's lines are the layer's lines, blank lines aside (not the rows Keep layout makes); otherwise no
   // line is outlined on the image.
   const matchesLayer = !keepLayout && lineCount === ocr.lines.length
-
-  const copyLine = (row: string) =>
-    void copyText(row.trim()).then((done) => {
-      setLineStatus(done ? "Line copied" : "The line could not be copied")
-      clearTimeout(timer.current)
-      timer.current = setTimeout(() => setLineStatus(""), STATUS_MS)
-    })
 
   const move = (to: number) => {
     const next = Math.max(0, Math.min(lineCount - 1, to))
@@ -70,7 +63,7 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
     else if (event.key === "ArrowUp") move(line - 1)
     else if (event.key === "Home") move(0)
     else if (event.key === "End") move(lineCount - 1)
-    else if (event.key === "Enter" || event.key === " " || ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "c" && nothingSelected)) copyLine(row)
+    else if (event.key === "Enter" || event.key === " " || ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "c" && nothingSelected)) copyLine(row.trim())
     else return
     event.preventDefault()
   }
