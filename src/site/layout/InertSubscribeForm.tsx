@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type ReactNode } from "react"
 import { isEmailAddress } from "~core/auth-schemas"
 import { buttonStyles } from "~ui/styles"
 
-import { INVALID_EMAIL_MESSAGE } from "../payment/payment-validation"
+import { INVALID_EMAIL_MESSAGE } from "~core/payment"
 
 const TONES = {
   dark: {

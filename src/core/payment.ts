@@ -1,5 +1,5 @@
-/** Checks of the payment form. The card data stays in the form: it is never stored, logged or sent. */
-import { isEmailAddress } from "~core/auth-schemas"
+/** Checks of the payment form, shared by the form and the test-mode payment route. Card data is never stored or logged. */
+import { isEmailAddress } from "./auth-schemas"
 
 /** What the site's forms say of an address that is not one. */
 export const INVALID_EMAIL_MESSAGE = "Enter a valid e-mail address, like name@example.com."

@@ -1,0 +1,90 @@
+/**
+ * Subscriptions: the record the server keeps (changed only by the payment provider's events, or by a test-mode
+ * payment), the requests of the billing routes, and the texts both the site and the server show.
+ */
+import * as z from "zod"
+
+import { PLAN_IDS, type PlanId } from "./plans"
+
+export const BILLING_INTERVALS = ["month", "year"] as const
+export type BillingInterval = (typeof BILLING_INTERVALS)[number]
+
+export const SUBSCRIPTION_STATUSES = ["trialing", "active", "past_due", "canceled"] as const
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+
+/** Stripe mode when the server has a Stripe account configured; test mode (no card is charged) otherwise. */
+export const BILLING_MODES = ["stripe", "test"] as const
+export type BillingMode = (typeof BILLING_MODES)[number]
+
+/** The spec's "14-day free trial, no card required", once per account. */
+export const TRIAL_DAYS = 14
+export const TRIAL_PLAN: PlanId = "pro"
+
+export const TEST_MODE_NOTICE = "Test mode: no card is charged"
+
+/** Stripe's documented test cards that test mode accepts: https://docs.stripe.com/testing */
+export const TEST_CARD_SUCCEEDS = "4242424242424242"
+export const TEST_CARD_DECLINED = "4000000000000002"
+/** Stripe's own decline message for its generic-decline test card. */
+export const CARD_DECLINED_MESSAGE = "Your card was declined."
+export const TEST_CARD_REQUIRED_MESSAGE = "Test mode accepts only Stripe's test cards: use 4242 4242 4242 4242. No card is charged."
+
+export const PAID_PLAN_IDS = ["pro", "enterprise"] as const satisfies readonly PlanId[]
+export type PaidPlanId = (typeof PAID_PLAN_IDS)[number]
+
+/** The subscription as GET /api/billing/subscription answers it. Dates are ISO strings. */
+export const subscriptionSchema = z.object({
+  plan: z.enum(PLAN_IDS),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  /** null on Free. */
+  interval: z.enum(BILLING_INTERVALS).nullable(),
+  /** When the paid period ends: the renewal date, or the end date when cancelAtPeriodEnd. */
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  trialEnd: z.string().nullable(),
+  /** A downgrade waiting for the period's end. */
+  scheduledPlan: z.enum(PLAN_IDS).nullable(),
+  /** The account may still start its free trial. */
+  trialAvailable: z.boolean(),
+  /** Stripe's customer portal is open to this account (Stripe mode, once it has a Stripe customer). */
+  portalAvailable: z.boolean(),
+  mode: z.enum(BILLING_MODES)
+})
+export type Subscription = z.infer<typeof subscriptionSchema>
+
+/** GET /api/billing/config, public: how the payment page takes payments. */
+export const billingConfigSchema = z.object({ mode: z.enum(BILLING_MODES), trialDays: z.number().int() })
+export type BillingConfig = z.infer<typeof billingConfigSchema>
+
+/** POST /api/billing/checkout and POST /api/billing/change. */
+export const planChoiceSchema = z.strictObject({
+  planId: z.enum(PAID_PLAN_IDS),
+  annual: z.boolean()
+})
+export type PlanChoice = z.infer<typeof planChoiceSchema>
+
+const cardField = (max: number) => z.string().max(max)
+
+/** POST /api/billing/test-payment: the payment form's fields; the form's checks (~core/payment) run on the server too. */
+export const testPaymentSchema = planChoiceSchema.extend({
+  email: cardField(254),
+  cardNumber: cardField(32),
+  expiryMonth: cardField(2),
+  expiryYear: cardField(4),
+  cvc: cardField(4),
+  cardholderName: cardField(200),
+  billingAddress: cardField(500),
+  country: cardField(2)
+})
+export type TestPayment = z.infer<typeof testPaymentSchema>
+
+/** POST /api/billing/trial */
+export const trialRequestSchema = z.strictObject({ planId: z.literal(TRIAL_PLAN) })
+
+export const intervalOf = (annual: boolean): BillingInterval => (annual ? "year" : "month")
+
+/** Whole days of the trial left, counting a started day as one; 0 once it has ended. */
+export function trialDaysLeft(trialEnd: string | null, now: number): number {
+  if (!trialEnd) return 0
+  return Math.max(0, Math.ceil((Date.parse(trialEnd) - now) / 86_400_000))
+}
