@@ -9,6 +9,7 @@ import { adminRoutes } from "./admin/routes"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
+import { billingRoutes } from "./billing/routes"
 import { extensionSessionRoutes } from "./auth/extension-session"
 import { firebaseWebConfig, googleSignInPageSources } from "./auth/google/google-identity"
 import { googleAuthRoutes } from "./auth/google/routes"
@@ -146,6 +147,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(policyRoutes)
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
   await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, downloadLimit: dependencies.ocrDownloadLimit })
+  await app.register(billingRoutes)
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

@@ -57,6 +57,19 @@ describe("loadConfig", () => {
     expect(config.firebase).toEqual({ projectId: "shop-1", webApiKey: "AIza-public", authDomain: "login.shop.example", authEmulatorHost: "127.0.0.1:9099" })
   })
 
+  it("is in Stripe mode only with every Stripe variable set, and in test mode with none", () => {
+    expect(loadConfig({}).stripe).toBeUndefined()
+    const stripe = loadConfig({
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1",
+      STRIPE_PRICE_PRO_MONTH: "price_a",
+      STRIPE_PRICE_PRO_YEAR: "price_b",
+      STRIPE_PRICE_ENTERPRISE_MONTH: "price_c",
+      STRIPE_PRICE_ENTERPRISE_YEAR: "price_d"
+    }).stripe
+    expect(stripe).toEqual({ secretKey: "sk_test_1", webhookSecret: "whsec_1", prices: { pro: { month: "price_a", year: "price_b" }, enterprise: { month: "price_c", year: "price_d" } }, apiBase: undefined })
+  })
+
   it("reads OCR_LANGUAGES_DIR relative to the working folder, and a blank one as none", () => {
     expect(loadConfig({ OCR_LANGUAGES_DIR: "packs/ocr" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/srv/app/packs/ocr"))
     expect(loadConfig({ OCR_LANGUAGES_DIR: "/opt/tessdata" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/opt/tessdata"))
@@ -95,6 +108,8 @@ describe("loadConfig", () => {
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL must be one of/],
     [{ NODE_ENV: "staging" }, /^NODE_ENV must be development, production or test/],
     [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/],
+    [{ STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_PRICE_PRO_MONTH: "a", STRIPE_PRICE_PRO_YEAR: "b", STRIPE_PRICE_ENTERPRISE_MONTH: "c" }, /^STRIPE_PRICE_ENTERPRISE_YEAR must be set with the other Stripe variables/],
+    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", STRIPE_API_BASE: "http://127.0.0.1:1" }, /^STRIPE_API_BASE must not be set in production/],
     [{ NODE_ENV: "production" }, /^SMTP_URL must be set in production: without it e-mails .* never reach anyone$/],
     [{ NODE_ENV: "production", SMTP_URL: " " }, /^SMTP_URL must be set in production/]
   ])("refuses %o with a message naming the variable", (env, expected) => {

@@ -30,10 +30,30 @@ export interface AppConfig {
     /** Tests only (refused in production); firebase-admin reads it from process.env, for the whole process. */
     authEmulatorHost: string | undefined
   }
+  /** Stripe mode when set; test mode (no card charged) otherwise. */
+  stripe: StripeConfig | undefined
   tokenSecret: string | undefined
   trustProxy: ProxyTrust
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
 }
+
+export interface StripeConfig {
+  secretKey: string
+  webhookSecret: string
+  prices: { pro: { month: string; year: string }; enterprise: { month: string; year: string } }
+  /** Tests only: the origin of a Stripe API stand-in. */
+  apiBase: string | undefined
+}
+
+/** The Stripe variables: all of them set (Stripe mode) or none (test mode). */
+export const STRIPE_VARIABLES = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_PRO_MONTH",
+  "STRIPE_PRICE_PRO_YEAR",
+  "STRIPE_PRICE_ENTERPRISE_MONTH",
+  "STRIPE_PRICE_ENTERPRISE_YEAR"
+] as const
 
 /** A configuration problem a person can fix: printed as is, without a stack trace. */
 export class ConfigError extends Error {
@@ -95,6 +115,13 @@ const environmentSchema = z
     FIREBASE_WEB_API_KEY: optionalText,
     FIREBASE_AUTH_DOMAIN: optionalText,
     FIREBASE_AUTH_EMULATOR_HOST: optionalText,
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    STRIPE_PRICE_PRO_MONTH: optionalText,
+    STRIPE_PRICE_PRO_YEAR: optionalText,
+    STRIPE_PRICE_ENTERPRISE_MONTH: optionalText,
+    STRIPE_PRICE_ENTERPRISE_YEAR: optionalText,
+    STRIPE_API_BASE: optionalUrl(["http:", "https:"], "http://127.0.0.1:12111"),
     TOKEN_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters long").optional()
     ),
@@ -139,6 +166,15 @@ const environmentSchema = z
         path: ["SMTP_URL"],
         message: "must be set in production: without it e-mails (with their sign-in and reset links) are only written to files in DATA_DIR/outbox and never reach anyone"
       })
+    }
+    const stripeSet = STRIPE_VARIABLES.filter((name) => env[name])
+    if (stripeSet.length > 0) {
+      for (const name of STRIPE_VARIABLES.filter((name) => !env[name])) {
+        context.addIssue({ code: "custom", path: [name], message: `must be set with the other Stripe variables (${stripeSet.join(", ")} ${stripeSet.length === 1 ? "is" : "are"} set); leave them all unset for test mode` })
+      }
+    }
+    if (env.NODE_ENV === "production" && env.STRIPE_API_BASE) {
+      context.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "must not be set in production: it sends Stripe calls, with the secret key, to another server" })
     }
     if (env.NODE_ENV === "production" && env.FIREBASE_AUTH_EMULATOR_HOST) {
       context.addIssue({
@@ -196,6 +232,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       authDomain: vars.FIREBASE_AUTH_DOMAIN,
       authEmulatorHost: vars.FIREBASE_AUTH_EMULATOR_HOST
     },
+    stripe:
+      vars.STRIPE_SECRET_KEY && vars.STRIPE_WEBHOOK_SECRET && vars.STRIPE_PRICE_PRO_MONTH && vars.STRIPE_PRICE_PRO_YEAR && vars.STRIPE_PRICE_ENTERPRISE_MONTH && vars.STRIPE_PRICE_ENTERPRISE_YEAR
+        ? {
+            secretKey: vars.STRIPE_SECRET_KEY,
+            webhookSecret: vars.STRIPE_WEBHOOK_SECRET,
+            prices: {
+              pro: { month: vars.STRIPE_PRICE_PRO_MONTH, year: vars.STRIPE_PRICE_PRO_YEAR },
+              enterprise: { month: vars.STRIPE_PRICE_ENTERPRISE_MONTH, year: vars.STRIPE_PRICE_ENTERPRISE_YEAR }
+            },
+            apiBase: vars.STRIPE_API_BASE
+          }
+        : undefined,
     tokenSecret: vars.TOKEN_SECRET,
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === "test" ? "silent" : "info")

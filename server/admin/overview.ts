@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify"
 import type { AdminOverview } from "~core/feedback"
 
 import { countUsers } from "../auth/users"
+import { subscriptionFigures } from "../billing/records"
 import { countFeedback } from "../feedback/feedback-service"
 import { feedbackImagesDir } from "../feedback/image-store"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
@@ -28,11 +29,12 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; late
 export async function adminOverview(app: FastifyInstance): Promise<AdminOverview> {
   const db = app.database.db
   const since = new Date(app.clock() - OVERVIEW_WINDOW_DAYS * DAY_MS)
-  const [users, violations, policy, feedback] = await Promise.all([
+  const [users, violations, policy, feedback, billing] = await Promise.all([
     countUsers(db, since),
     countPolicyViolations(app, since),
     loadPasswordPolicy(app),
-    countFeedback(db)
+    countFeedback(db),
+    subscriptionFigures(db, new Date(app.clock()))
   ])
   const checks = {
     database: await timed(() => app.database.ping()),
@@ -51,6 +53,7 @@ export async function adminOverview(app: FastifyInstance): Promise<AdminOverview
     },
     violations: { last30Days: violations },
     feedback,
+    billing,
     health: { percent: Math.round((results.filter((check) => check.ok).length / results.length) * 100), checks }
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify"
 
+import { settleDueSubscription } from "../billing/records"
 import { ApiError, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { sendWelcomeEmail } from "./account-emails"
@@ -28,7 +29,7 @@ const emailAlreadyExists = () => new ApiError(409, "EMAIL_ALREADY_EXISTS", "An a
 
 async function sessionAnswer(app: FastifyInstance, user: UserRow, session: { sessionId: string; refreshToken: string }, now: number) {
   const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId: session.sessionId }, app.tokenSecret, now)
-  return { user: toPublicUser(user), token, refreshToken: session.refreshToken, expiresAt }
+  return { user: toPublicUser(await settleDueSubscription(app, user)), token, refreshToken: session.refreshToken, expiresAt }
 }
 
 /** Opens a site session and answers what login, refresh-free sign-ins and terms acceptance return. */

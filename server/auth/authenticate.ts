@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
+import { settleDueSubscription } from "../billing/records"
 import { ApiError } from "../http/errors"
 import { isSessionActive } from "./sessions"
 import { verifyAccessToken } from "./tokens"
@@ -35,7 +36,7 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   if (!claims) return null
   if (!(await isSessionActive(app.database.db, claims.sid, now))) return null
   const user = await findUserById(app.database.db, claims.sub)
-  return user ? { user, sessionId: claims.sid } : null
+  return user ? { user: await settleDueSubscription(app, user), sessionId: claims.sid } : null
 }
 
 export function registerAuthentication(app: FastifyInstance): void {

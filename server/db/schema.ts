@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from "kysely"
 
 import type { FeedbackImageType, FeedbackStatus } from "~core/feedback"
+import type { BillingInterval, SubscriptionStatus } from "~core/billing"
 import type { PlanId } from "~core/plans"
 import type { Role } from "~core/user"
 
@@ -29,6 +30,8 @@ export interface UsersTable {
   terms_accepted_at: Timestamp | null
   /** Enterprise: monthly request limit set by an admin; null means unlimited. */
   request_limit: Defaulted<number | null>
+  /** When the plan may change by time alone (a trial's end, the end of a cancelled or downgraded period); null when not. */
+  plan_review_at: Defaulted<Date | null>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
 }
@@ -129,7 +132,33 @@ export interface FeedbackRepliesTable {
   created_at: Timestamp
 }
 
+/** The subscription record of an account (see server/billing). */
+export interface SubscriptionsTable {
+  user_id: string
+  provider: "test" | "stripe"
+  plan_id: PlanId
+  status: SubscriptionStatus
+  billing_interval: BillingInterval | null
+  current_period_end: Timestamp | null
+  cancel_at_period_end: Defaulted<boolean>
+  trial_end: Timestamp | null
+  trial_started_at: Timestamp | null
+  scheduled_plan_id: PlanId | null
+  stripe_customer_id: string | null
+  stripe_subscription_id: string | null
+  updated_at: Timestamp
+}
+
+/** The payment provider's webhook events already processed: each is applied once. */
+export interface BillingEventsTable {
+  event_id: string
+  type: string
+  received_at: Timestamp
+}
+
 export interface DatabaseSchema {
+  subscriptions: SubscriptionsTable
+  billing_events: BillingEventsTable
   app_settings: AppSettingsTable
   users: UsersTable
   sign_in_failures: SignInFailuresTable

@@ -7,9 +7,9 @@ import { authenticationCheck, paymentCheck, paymentConfigurationProblems, runChe
 describe("the payment configuration check", () => {
   it("accepts the shipped plans and says that no card provider is connected", async () => {
     expect(paymentConfigurationProblems(PLANS, "USD")).toEqual([])
-    const result = await paymentCheck()()
+    const result = await paymentCheck("test")()
     expect(result.status).toBe("operational")
-    expect(result.message).toMatch(/No card provider is connected/)
+    expect(result.message).toMatch(/Payments run in test mode: no card is charged/)
   })
 
   it("names every problem of a broken configuration and reports an outage", async () => {
@@ -25,7 +25,7 @@ describe("the payment configuration check", () => {
       "the plan id enterprise appears twice",
       "Enterprise: the price must be a whole, non-negative amount"
     ])
-    expect((await paymentCheck(broken, "USD")()).status).toBe("outage")
+    expect((await paymentCheck("test", broken, "USD")()).status).toBe("outage")
     expect(paymentConfigurationProblems([], "USD")).toEqual(["there are no plans"])
   })
 })

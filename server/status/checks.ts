@@ -1,6 +1,7 @@
 import fs from "node:fs/promises"
 import path from "node:path"
 
+import type { BillingMode } from "~core/billing"
 import { PLANS, type Plan } from "~core/plans"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { ServiceId, ServiceState } from "~core/service-status"
@@ -89,8 +90,8 @@ export function authenticationCheck(tokenSecret: string, now: () => number): Ser
 /**
  * What makes the payment configuration valid: the currency is set, every plan has whole,
  * non-negative prices, paid plans cost something, an annual price is below twelve monthly ones,
- * and plan ids are unique. No card provider is configured yet (real payments are a later issue;
- * the checkout page waits 2 s and makes no payment call), which is a valid state and said in the message.
+ * and plan ids are unique. The message says how payments are taken: through Stripe, or in test mode (no card
+ * charged), which is a valid state.
  */
 export function paymentConfigurationProblems(plans: readonly Plan[], currency: string): string[] {
   const problems: string[] = []
@@ -109,7 +110,7 @@ export function paymentConfigurationProblems(plans: readonly Plan[], currency: s
   return problems
 }
 
-export function paymentCheck(plans: readonly Plan[] = PLANS, currency: string = FEATURE_FLAGS.payments.currency): ServiceCheck {
+export function paymentCheck(mode: BillingMode, plans: readonly Plan[] = PLANS, currency: string = FEATURE_FLAGS.payments.currency): ServiceCheck {
   return async () => {
     const problems = paymentConfigurationProblems(plans, currency)
     if (problems.length > 0) {
@@ -117,7 +118,10 @@ export function paymentCheck(plans: readonly Plan[] = PLANS, currency: string = 
     }
     return {
       status: "operational",
-      message: `Plans and prices are valid (${currency}). No card provider is connected yet: checkout is a demonstration and takes no payment.`
+      message:
+        mode === "stripe"
+          ? `Plans and prices are valid (${currency}). Payments are taken by Stripe.`
+          : `Plans and prices are valid (${currency}). Payments run in test mode: no card is charged.`
     }
   }
 }

@@ -44,6 +44,55 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  subscriptionStarted({ name, planName, trialEnds, dashboardUrl }: { name: string; planName: string; trialEnds: string | null; dashboardUrl: string }): EmailContent {
+    return {
+      subject: trialEnds ? `Your ${PRODUCT_NAME} ${planName} trial has started` : `Your ${PRODUCT_NAME} ${planName} subscription is active`,
+      text: [
+        `Hello ${name},`,
+        "",
+        trialEnds
+          ? `Your free ${planName} trial has started. It ends on ${trialEnds}; your account then returns to the Free plan unless you subscribe. No card was asked for.`
+          : `Thank you for subscribing. Your account is now on the ${planName} plan, and its AI request allowance applies at once.`,
+        "",
+        `Manage your subscription from your dashboard: ${dashboardUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  subscriptionCanceled({ name, planName, endsOn, dashboardUrl }: { name: string; planName: string; endsOn: string | null; dashboardUrl: string }): EmailContent {
+    return {
+      subject: `Your ${PRODUCT_NAME} ${planName} subscription is cancelled`,
+      text: [
+        `Hello ${name},`,
+        "",
+        endsOn
+          ? `Your ${planName} subscription is cancelled. You keep ${planName} until ${endsOn}; then your account moves to the Free plan and nothing more is charged.`
+          : `Your ${planName} subscription has ended and your account is on the Free plan. Nothing more is charged.`,
+        "",
+        `Changed your mind? Resume or subscribe again from your dashboard: ${dashboardUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  paymentFailed({ name, planName, billingUrl }: { name: string; planName: string; billingUrl: string }): EmailContent {
+    return {
+      subject: `Your ${PRODUCT_NAME} payment failed`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `We could not take the payment for your ${planName} subscription. Your plan stays active while the payment is tried again; please update your card so that it is not cancelled.`,
+        "",
+        `Update your payment method: ${billingUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
   passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,

@@ -156,6 +156,7 @@ export interface AdminOverview {
   policies: { enabledRules: number; customRules: number }
   violations: { last30Days: number }
   feedback: FeedbackCounts
+  billing: { subscribers: { pro: number; enterprise: number }; trialing: number; pastDue: number; monthlyRecurringRevenue: number }
   health: { percent: number; checks: Record<string, { ok: boolean; latencyMs?: number; message?: string }> }
 }
 

@@ -6,6 +6,7 @@ import * as usage from "./003-usage"
 import * as feedback from "./004-feedback"
 import * as sessionBinding from "./005-session-binding"
 import * as signInChecks from "./006-sign-in-checks"
+import * as billing from "./007-billing"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,7 +15,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "003-usage": usage,
   "004-feedback": feedback,
   "005-session-binding": sessionBinding,
-  "006-sign-in-checks": signInChecks
+  "006-sign-in-checks": signInChecks,
+  "007-billing": billing
 }
 
 export const migrationProvider: MigrationProvider = {
