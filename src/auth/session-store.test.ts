@@ -188,6 +188,21 @@ describe("restoring the browser session", () => {
     expect(localStorage.getItem(KEYS.user)).toBeNull()
   })
 
+  it("refreshes the profile on demand (after a plan change), and not while signed out", async () => {
+    await useSession.getState().refreshProfile()
+    expect(server.calls("GET", "/api/auth/profile")).toHaveLength(0)
+
+    storeSession()
+    useSession.getState().restore()
+    const onPro = { ...user, subscription: { plan: { id: "pro" as const, name: "Pro" }, status: "active" } }
+    server.routes.set("GET /api/auth/profile", () => json(ok({ user: { ...onPro, id: "u1" } })))
+    await useSession.getState().refreshProfile()
+    expect(server.calls("GET", "/api/auth/profile")).toHaveLength(1)
+    expect(useSession.getState().user).toEqual(onPro)
+    expect(JSON.parse(localStorage.getItem(KEYS.user)!)).toEqual(onPro)
+    expect(sent.at(-1)).toMatchObject({ type: "WEBSITE_AUTH_SYNC", payload: { user: onPro } })
+  })
+
   it("starts token monitoring: a refresh 5 s after the user is set", async () => {
     vi.useFakeTimers({ now: NOW })
     storeSession()

@@ -101,6 +101,11 @@ export interface SessionState {
   logout(options?: LogoutOptions): Promise<boolean>
   /** Replaces the signed-in user (e.g. after a profile PUT) in state and storage; ignored when signed out. */
   setUser(user: User): void
+  /**
+   * Fetches the profile now (as the fetch 1 s after restore does) and stores the user it answers, e.g. after a
+   * subscription change so the header shows the new plan. Ignored when signed out; never rejects.
+   */
+  refreshProfile(): Promise<void>
 }
 
 type Timeout = ReturnType<typeof setTimeout>
@@ -400,6 +405,11 @@ export const useSession = create<SessionState>(() => ({
   setUser(user) {
     if (useSession.getState().status !== "loggedIn" || !getSessionStorage().getItem(KEYS.authToken)) return
     commitUser(user)
+  },
+
+  refreshProfile() {
+    if (useSession.getState().status !== "loggedIn") return Promise.resolve()
+    return fetchProfile(runtime.generation)
   }
 }))
 

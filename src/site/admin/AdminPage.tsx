@@ -50,11 +50,21 @@ function QuickOverview() {
   const overview = useQuery({ queryKey: ["admin-overview"], queryFn: fetchOverview, staleTime: 0 })
   if (overview.isPending) return <Spinner label="Loading the overview" />
   if (overview.isError) return <FormMessage>Failed to load the overview. {overview.error.message}</FormMessage>
-  const { users, policies, violations, health } = overview.data
+  const { users, policies, violations, billing, health } = overview.data
   const figures = [
     { label: "Users", value: number.format(users.total), note: `${number.format(users.newLast30Days)} new in 30 days` },
     { label: "Policies", value: number.format(policies.enabledRules), note: `enabled password rules, ${policies.customRules} custom` },
     { label: "Violations", value: number.format(violations.last30Days), note: "refused passwords in 30 days" },
+    {
+      label: "Subscribers",
+      value: number.format(billing.subscribers.pro + billing.subscribers.enterprise),
+      note: `Pro ${number.format(billing.subscribers.pro)}, Enterprise ${number.format(billing.subscribers.enterprise)}; ${number.format(billing.trialing)} on trial`
+    },
+    {
+      label: "MRR",
+      value: `$${billing.monthlyRecurringRevenue.toLocaleString("en-US", { maximumFractionDigits: 2 })}`,
+      note: `monthly recurring revenue${billing.pastDue ? `, ${number.format(billing.pastDue)} payment failed` : ""}`
+    },
     {
       label: "Health",
       value: `${health.percent}%`,
@@ -64,7 +74,7 @@ function QuickOverview() {
     }
   ]
   return (
-    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {figures.map(({ label, value, note }) => (
         <div key={label} className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
           <dt className="text-sm text-gray-500">{label}</dt>

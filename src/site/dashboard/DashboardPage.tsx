@@ -6,15 +6,32 @@ import { countOf } from "~core/format"
 import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
 import { getPlan } from "~core/plans"
+import type { Subscription } from "~core/billing"
 import { FormMessage } from "~ui/fields"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../PageTitle"
+import { billingErrorMessage, effectivePlanId, hasPaidSubscription, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
+import { formatBillingDate } from "../billing/subscription-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
+import { SubscriptionCard } from "./SubscriptionCard"
+
+/** After a payment, how often and how many times the record is asked again while it does not show it yet (Stripe's webhook may lag). */
+const CONFIRM_POLL_MS = 2000
+const CONFIRM_POLLS = 30
+
+/** The thanks after a payment or a plan change, once the record shows the paid plan. */
+function thanksFor(subscription: Subscription): string {
+  const plan = getPlan(subscription.plan)
+  if (subscription.scheduledPlan && subscription.currentPeriodEnd) {
+    return `Thank you! Your plan changes to ${getPlan(subscription.scheduledPlan).name} on ${formatBillingDate(subscription.currentPeriodEnd)}.`
+  }
+  return `Thank you! You are now on the ${plan.name} plan.`
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -45,12 +62,17 @@ export default function DashboardPage() {
   const profile = useQuery({ queryKey: ["profile"], queryFn: fetchProfile })
   const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
   const [openedAt] = useState(() => Date.now())
+  const paymentDone = params.get("subscription") === "success"
+  const subscription = useSubscription({
+    refetchInterval: (data, fetches) => (paymentDone && !(data && hasPaidSubscription(data)) && fetches < CONFIRM_POLLS ? CONFIRM_POLL_MS : false)
+  })
+  const record = subscription.data
+  useStoredPlanFollows(record)
 
   if (!storedUser) return <Spinner />
   const user = profile.data?.user
   const name = user?.name ?? storedUser.name
-  const plan = getPlan(user?.subscription?.plan.id ?? storedUser.subscription?.plan.id ?? "free")
-  const status = user?.subscription?.status ?? storedUser.subscription?.status ?? "active"
+  const plan = getPlan(record ? effectivePlanId(record) : (user?.subscription?.plan.id ?? storedUser.subscription?.plan.id ?? "free"))
   const methods = authStatus.data?.providers ?? []
   const accountAgeDays = user ? Math.max(0, Math.floor((openedAt - Date.parse(user.createdAt)) / DAY_MS)) : null
 
@@ -62,8 +84,9 @@ export default function DashboardPage() {
         <p className="mt-1 text-gray-600">Welcome back, {name}.</p>
       </header>
 
-      {params.get("subscription") === "success" && (
-        <FormMessage tone="success">Thank you! Your subscription request was received.</FormMessage>
+      {paymentDone && record && hasPaidSubscription(record) && <FormMessage tone="success">{thanksFor(record)}</FormMessage>}
+      {paymentDone && !(record && hasPaidSubscription(record)) && !subscription.isError && (
+        <FormMessage tone="info">We are confirming your payment. Your plan shows here as soon as it is confirmed.</FormMessage>
       )}
 
       <dl className="grid gap-4 sm:grid-cols-3">
@@ -95,14 +118,18 @@ export default function DashboardPage() {
         </Card>
 
         <Card title="Subscription">
-          <p className="text-2xl font-semibold">{plan.name}</p>
-          <p className="mt-1 text-sm capitalize text-gray-600">Status: {status}</p>
-          <p className="mt-2 text-sm text-gray-600">
-            {plan.requestLimit.kind === "monthly" ? `Up to ${plan.requestLimit.requests} AI requests per month.` : plan.requestLimit.kind === "unlimited" ? "Unlimited AI requests." : "Custom request limits."}
-          </p>
-          <Link to="/pricing" className={`${buttonStyles.secondary} mt-4 w-full`}>
-            {plan.id === "enterprise" ? "View plans" : "Upgrade plan"}
-          </Link>
+          {record ? (
+            <SubscriptionCard subscription={record} receivedAt={subscription.dataUpdatedAt} />
+          ) : subscription.isError ? (
+            <div className="space-y-3">
+              <FormMessage>We could not load your subscription. {billingErrorMessage(subscription.error)}</FormMessage>
+              <button type="button" onClick={() => void subscription.refetch()} className={buttonStyles.secondary}>
+                Try again
+              </button>
+            </div>
+          ) : (
+            <Spinner />
+          )}
         </Card>
       </div>
 

@@ -28,6 +28,22 @@ function createFakeServer() {
     ["POST /api/auth/logout", () => answer({ loggedOut: true })],
     ["POST /api/auth/logout-all", () => answer({ loggedOut: true })],
     ["GET /api/auth/profile", () => answer({ user: accountUser })],
+    [
+      "GET /api/billing/subscription",
+      () =>
+        answer({
+          plan: "free",
+          status: "active",
+          interval: null,
+          currentPeriodEnd: null,
+          cancelAtPeriodEnd: false,
+          trialEnd: null,
+          scheduledPlan: null,
+          trialAvailable: true,
+          portalAvailable: false,
+          mode: "test"
+        })
+    ],
     ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
     ["GET /api/auth/firebase-config", () => answer({ enabled: true, config: { apiKey: "public-key", authDomain: "iqa.example.com", projectId: "iqa-test" }, emulatorUrl: null })],
     ["GET /api/password-policy/config", () => refuse(503, "SERVICE_UNAVAILABLE", "Unavailable.")],

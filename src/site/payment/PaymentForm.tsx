@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react"
-import { Link, useNavigate } from "react-router"
 
+import { ApiRequestError } from "~api/client"
 import { useSession } from "~auth/session-store"
-import { MOCK_PAYMENT_WAIT_MS } from "~core/limits"
-import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
+import { TEST_MODE_NOTICE } from "~core/billing"
 import { FormMessage, SelectField, TextField } from "~ui/fields"
-import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
 import {
@@ -16,9 +14,13 @@ import {
   type PaymentErrors,
   type PaymentField,
   type PaymentValues
-} from "./payment-validation"
+} from "~core/payment"
 
-export const PAYMENT_SUCCESS_PATH = "/dashboard?subscription=success"
+import { billingErrorMessage, payInTestMode, useSubscriptionChanged, type PaidPlan } from "../billing/billing-api"
+import { amountOf, OrderSummary } from "./OrderSummary"
+import { useSuccessRedirect } from "./use-success-redirect"
+
+export { PAYMENT_SUCCESS_PATH } from "./use-success-redirect"
 
 const FIELD_ORDER: PaymentField[] = [
   "email",
@@ -31,42 +33,68 @@ const FIELD_ORDER: PaymentField[] = [
   "country"
 ]
 
+const isPaymentField = (name: string): name is PaymentField => (FIELD_ORDER as string[]).includes(name)
+
+/**
+ * VALIDATION_FAILED details are "field: message"; those naming a form field go next to it, the rest stay in the
+ * message above the form.
+ */
+export function fieldErrorsOf(details: readonly string[] | undefined): { fields: PaymentErrors; other: string[] } {
+  const fields: PaymentErrors = {}
+  const other: string[] = []
+  for (const detail of details ?? []) {
+    const colon = detail.indexOf(":")
+    const name = colon > 0 ? detail.slice(0, colon).trim() : ""
+    const message = colon > 0 ? detail.slice(colon + 1).trim() : detail
+    if (isPaymentField(name) && message && !fields[name]) fields[name] = message
+    else other.push(detail)
+  }
+  return { fields, other }
+}
+
 export interface PaymentFormProps {
-  plan: Plan
+  plan: PaidPlan
   annual: boolean
   /** The current time, for the expiry check; tests pass a fixed one. */
   now?: () => Date
+  /** The payment went through; called before the record is refreshed (the page keeps this view during the wait). */
+  onPaid?: () => void
 }
 
 /**
- * A mock checkout: it makes no call. After a valid submit it waits 2 s and goes to
- * /dashboard?subscription=success. Card data lives only in this component's state and is dropped
- * before leaving.
+ * The spec's payment form in test mode (no card is charged): after the form's own checks, POST
+ * /api/billing/test-payment; on success the spec's 2 s wait, then /dashboard?subscription=success. Card data lives
+ * only in this component's state and that one request, and is dropped before leaving; a refusal keeps what was typed.
  */
-export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFormProps) {
-  const navigate = useNavigate()
+export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: PaymentFormProps) {
   const signedInEmail = useSession((state) => state.user?.email)
+  const subscriptionChanged = useSubscriptionChanged()
+  const redirect = useSuccessRedirect()
   const [values, setValues] = useState<PaymentValues>(() => ({ ...EMPTY_PAYMENT, email: signedInEmail ?? "" }))
   const [errors, setErrors] = useState<PaymentErrors>({})
+  const [refusal, setRefusal] = useState<{ message: string; details: string[] } | null>(null)
   const [submitting, setSubmitting] = useState(false)
+  const [paid, setPaid] = useState(false)
   const formRef = useRef<HTMLFormElement>(null)
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current)
-  }, [])
+  // A field the server refused gets the focus once the form is enabled again.
+  const focusAfterRefusal = useRef<PaymentField | null>(null)
+  useEffect(() => {
+    if (!focusAfterRefusal.current || submitting) return
+    formRef.current?.querySelector<HTMLElement>(`[name="${focusAfterRefusal.current}"]`)?.focus()
+    focusAfterRefusal.current = null
+  }, [errors, submitting])
 
   const [thisYear] = useState(() => now().getFullYear())
   const years = Array.from({ length: 16 }, (_, index) => String(thisYear + index))
   const months = Array.from({ length: 12 }, (_, index) => String(index + 1).padStart(2, "0"))
-
-  const amount = annual ? plan.annualPrice : plan.price
-  const period = annual ? "year" : "month"
+  const amount = amountOf(plan, annual)
+  const busy = submitting || paid
 
   const field = (name: PaymentField) => ({
     name,
     value: values[name],
     error: errors[name],
-    disabled: submitting,
+    disabled: busy,
     onChange: (event: { target: { value: string } }) => {
       const value = event.target.value
       setValues((current) => ({ ...current, [name]: value }))
@@ -74,62 +102,75 @@ export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFor
     }
   })
 
+  const focusFirst = (found: PaymentErrors) => {
+    const first = FIELD_ORDER.find((name) => found[name])
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus()
+    return Boolean(first)
+  }
+
+  const pay = async () => {
+    setSubmitting(true)
+    setRefusal(null)
+    try {
+      const subscription = await payInTestMode({ planId: plan.id, annual, ...values })
+      setPaid(true)
+      setSubmitting(false)
+      onPaid?.()
+      redirect(() => setValues(EMPTY_PAYMENT))
+      await subscriptionChanged(subscription)
+    } catch (error) {
+      setSubmitting(false)
+      if (error instanceof ApiRequestError && error.code === "VALIDATION_FAILED") {
+        const { fields, other } = fieldErrorsOf(error.details)
+        setErrors(fields)
+        setRefusal({ message: error.message, details: other })
+        focusAfterRefusal.current = FIELD_ORDER.find((name) => fields[name]) ?? null
+      } else {
+        setRefusal({ message: billingErrorMessage(error), details: [] })
+      }
+    }
+  }
+
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (busy) return
     const found = validatePayment(values, now())
     setErrors(found)
-    const first = FIELD_ORDER.find((name) => found[name])
-    if (first) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus()
-      return
-    }
-    setSubmitting(true)
-    timer.current = setTimeout(() => {
-      setValues(EMPTY_PAYMENT)
-      void navigate(PAYMENT_SUCCESS_PATH)
-    }, MOCK_PAYMENT_WAIT_MS)
+    setRefusal(null)
+    if (focusFirst(found)) return
+    void pay()
   }
 
   const problemCount = Object.values(errors).filter(Boolean).length
 
   return (
     <div className="mt-8 grid gap-8 lg:grid-cols-3">
-      <aside aria-labelledby="order-summary" className="order-first rounded-2xl border border-gray-200 bg-gray-50 p-6 lg:order-last">
-        <h2 id="order-summary" className="text-lg font-semibold">
-          Order summary
-        </h2>
-        <dl className="mt-4 space-y-2 text-sm">
-          <div className="flex justify-between gap-4">
-            <dt className="text-gray-600">Plan</dt>
-            <dd className="font-medium">{plan.name}</dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-gray-600">Billing</dt>
-            <dd className="font-medium">{annual ? "Annual" : "Monthly"}</dd>
-          </div>
-          <div className="flex justify-between gap-4 border-t border-gray-200 pt-3 text-base">
-            <dt className="font-semibold">Total</dt>
-            <dd className="font-bold" data-testid="payment-price">
-              {formatRupees(amount)} / {period}
-            </dd>
-          </div>
-        </dl>
-        {!annual && plan.price > 0 && (
-          <p className="mt-4 text-sm">
-            <Link className="font-medium text-blue-700 hover:underline" to={`/payment?plan=${plan.id}&annual=true`}>
-              Pay yearly and save {ANNUAL_SAVINGS_PERCENT}%
-            </Link>
-          </p>
-        )}
-        <p className="mt-4 flex gap-2 text-xs leading-5 text-gray-600">
-          <Lock aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-          Demonstration checkout: no payment is taken, and your card details never leave this page.
-        </p>
-      </aside>
+      <OrderSummary plan={plan} annual={annual} note="Your card details go only to the test payment and are never stored." />
 
-      <form ref={formRef} noValidate onSubmit={submit} aria-label="Payment details" className="space-y-5 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm lg:col-span-2">
-        {problemCount > 0 && (
+      <form
+        ref={formRef}
+        noValidate
+        onSubmit={submit}
+        aria-label="Payment details"
+        aria-busy={submitting}
+        className="space-y-5 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm lg:col-span-2"
+      >
+        <p data-testid="test-mode-notice" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
+          {TEST_MODE_NOTICE}
+        </p>
+        {refusal && (
+          <FormMessage>
+            {refusal.message}
+            {refusal.details.length > 0 && (
+              <ul className="mt-1 list-disc pl-5">
+                {refusal.details.map((detail) => (
+                  <li key={detail}>{detail}</li>
+                ))}
+              </ul>
+            )}
+          </FormMessage>
+        )}
+        {!refusal && problemCount > 0 && (
           <FormMessage>
             {problemCount === 1 ? "One field needs your attention." : `${problemCount} fields need your attention.`}
           </FormMessage>
@@ -141,6 +182,7 @@ export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFor
           autoComplete="cc-number"
           placeholder="1234 1234 1234 1234"
           maxLength={23}
+          hint="Use the test card 4242 4242 4242 4242."
           {...field("cardNumber")}
         />
         <div className="grid gap-5 sm:grid-cols-3">
@@ -171,10 +213,14 @@ export function PaymentForm({ plan, annual, now = () => new Date() }: PaymentFor
             </option>
           ))}
         </SelectField>
-        <button type="submit" disabled={submitting} className={`w-full ${buttonStyles.primary}`}>
-          {submitting ? "Processing payment…" : `Pay ${formatRupees(amount)}`}
+        <button type="submit" disabled={busy} className={`w-full ${buttonStyles.primary}`}>
+          {busy ? "Processing payment…" : `Pay ${formatRupees(amount)}`}
         </button>
-        {submitting && <p role="status" className="sr-only">Processing payment…</p>}
+        {busy && (
+          <p role="status" className="sr-only">
+            {paid ? "Payment accepted. Taking you to your dashboard…" : "Processing payment…"}
+          </p>
+        )}
       </form>
     </div>
   )

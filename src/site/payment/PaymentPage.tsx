@@ -1,20 +1,95 @@
-import { Navigate, useSearchParams } from "react-router"
+import { useState, type ReactNode } from "react"
+import { Link, Navigate, useLocation, useSearchParams } from "react-router"
 
+import { useSession } from "~auth/session-store"
 import { findPlan } from "~core/plans"
+import { FormMessage } from "~ui/fields"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
 
+import type { LoginRedirectState } from "../guard/RouteGuard"
 import { PageTitle } from "../PageTitle"
+import { billingErrorMessage, hasPaidSubscription, isPaidPlanRecord, useBillingConfig, useSubscription, type PaidPlan } from "../billing/billing-api"
+import { OrderSummary } from "./OrderSummary"
 import { PaymentForm } from "./PaymentForm"
+import { PlanChange } from "./PlanChange"
+import { StripeCheckout } from "./StripeCheckout"
 
+function LoadFailure({ message, retry }: { message: string; retry: () => void }) {
+  return (
+    <div className="mt-8 space-y-4">
+      <FormMessage>{message}</FormMessage>
+      <button type="button" onClick={retry} className={buttonStyles.secondary}>
+        Try again
+      </button>
+    </div>
+  )
+}
+
+/** The page is public: a visitor sees the order and signs in to pay, coming back here afterwards. */
+function SignInToPay({ plan, annual }: { plan: PaidPlan; annual: boolean }) {
+  const location = useLocation()
+  const state: LoginRedirectState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } }
+  return (
+    <div className="mt-8 grid gap-8 lg:grid-cols-3">
+      <OrderSummary plan={plan} annual={annual} />
+      <section aria-label="Sign in to pay" className="space-y-4 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm lg:col-span-2">
+        <p className="text-sm text-gray-700">Sign in to subscribe: your plan belongs to your account.</p>
+        <div className="flex flex-wrap gap-3">
+          <Link to="/login" state={state} className={buttonStyles.primary}>
+            Sign in to continue
+          </Link>
+          <Link to="/register" className={buttonStyles.secondary}>
+            Create an account
+          </Link>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+/**
+ * The view for the visitor: sign in, change plan (a paid subscription runs), or pay (test form or Stripe). Once a
+ * payment or change went through, that view stays for the 2 s wait although the record it came from has changed.
+ */
+function Checkout({ plan, annual }: { plan: PaidPlan; annual: boolean }): ReactNode {
+  const status = useSession((state) => state.status)
+  const config = useBillingConfig()
+  const subscription = useSubscription()
+  const [finished, setFinished] = useState<"paid" | "changed" | null>(null)
+  const paidView = <PaymentForm plan={plan} annual={annual} onPaid={() => setFinished("paid")} />
+  if (finished === "paid") return paidView
+  if (finished === "changed" && subscription.data) {
+    return <PlanChange plan={plan} annual={annual} subscription={subscription.data} onChanged={() => setFinished("changed")} />
+  }
+
+  if (status === "loading") return <Spinner />
+  if (status === "loggedOut") return <SignInToPay plan={plan} annual={annual} />
+  if (subscription.isError) {
+    return <LoadFailure message={`We could not load your subscription. ${billingErrorMessage(subscription.error)}`} retry={() => void subscription.refetch()} />
+  }
+  if (!subscription.data) return <Spinner />
+  if (hasPaidSubscription(subscription.data)) {
+    return <PlanChange plan={plan} annual={annual} subscription={subscription.data} onChanged={() => setFinished("changed")} />
+  }
+  if (config.isError) {
+    return <LoadFailure message={`We could not load the payment settings. ${billingErrorMessage(config.error)}`} retry={() => void config.refetch()} />
+  }
+  if (!config.data) return <Spinner />
+  return config.data.mode === "stripe" ? <StripeCheckout plan={plan} annual={annual} /> : paidView
+}
+
+/** /payment?plan=&annual=: a paid plan only; an unknown, missing or free plan returns to /pricing. */
 export default function PaymentPage() {
   const [params] = useSearchParams()
   const plan = findPlan(params.get("plan"))
-  if (!plan) return <Navigate to="/pricing" replace />
+  if (!plan || !isPaidPlanRecord(plan)) return <Navigate to="/pricing" replace />
   const annual = params.get("annual") === "true"
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6 lg:px-8">
       <PageTitle title={`Payment: ${plan.name} plan`} />
       <h1 className="text-3xl font-bold tracking-tight">Payment: {plan.name} plan</h1>
-      <PaymentForm plan={plan} annual={annual} />
+      <Checkout plan={plan} annual={annual} />
     </div>
   )
 }

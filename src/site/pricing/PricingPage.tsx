@@ -9,6 +9,7 @@ import { Check } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../PageTitle"
+import { useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { Accordion } from "./Accordion"
 import { currentPlanIdOf, planAction, priceView, PRICING_FAQ, type Billing } from "./pricing"
 
@@ -41,7 +42,9 @@ function BillingToggle({ billing, onChange }: { billing: Billing; onChange: (bil
 export default function PricingPage() {
   const [billing, setBilling] = useState<Billing>("monthly")
   const user = useSession((state) => state.user)
-  const currentPlanId = currentPlanIdOf(user)
+  const subscription = useSubscription()
+  useStoredPlanFollows(subscription.data)
+  const currentPlanId = currentPlanIdOf(user, subscription.data)
 
   return (
     <>

@@ -1,13 +1,34 @@
-import { fireEvent, render, screen, within } from "@testing-library/react"
+import { QueryClientProvider } from "@tanstack/react-query"
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
-import { beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
-import { useSession } from "~auth/session-store"
+import { teardownSession, useSession } from "~auth/session-store"
+import type { Subscription } from "~core/billing"
 import { PLANS, type PlanId } from "~core/plans"
-import type { User } from "~core/user"
+import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
+import { answer, createFakeApi, resetSiteForTest } from "../fake-api"
+import { createQueryClient } from "../query-client"
 import PricingPage from "./PricingPage"
-import { planAction, priceView } from "./pricing"
+import { currentPlanIdOf, planAction, priceView } from "./pricing"
+
+const recordOn = (plan: PlanId, status: Subscription["status"] = "active"): Subscription => ({
+  plan,
+  status,
+  interval: plan === "free" ? null : "month",
+  currentPeriodEnd: plan === "free" ? null : "2026-12-23T12:00:00.000Z",
+  cancelAtPeriodEnd: false,
+  trialEnd: null,
+  scheduledPlan: null,
+  trialAvailable: plan === "free",
+  portalAvailable: false,
+  mode: "test"
+})
+
+/** The server's record: by default the plan the stored user shows. */
+let record: Subscription = recordOn("free")
+let server: ReturnType<typeof createFakeApi>
 
 const userOn = (plan: PlanId | null): User => ({
   name: "Ada",
@@ -17,12 +38,19 @@ const userOn = (plan: PlanId | null): User => ({
   ...(plan ? { subscription: { plan: { id: plan, name: plan }, status: "active" } } : {})
 })
 
-function renderPricing(user: User | null) {
+function renderPricing(user: User | null, serverRecord?: Subscription) {
+  record = serverRecord ?? recordOn(user?.subscription?.plan.id ?? "free")
+  if (user) {
+    window.localStorage.setItem(SESSION_STORAGE_KEYS.authToken, "access-0")
+    window.localStorage.setItem(SESSION_STORAGE_KEYS.user, JSON.stringify(user))
+  }
   useSession.setState({ status: user ? "loggedIn" : "loggedOut", user })
   return render(
-    <MemoryRouter>
-      <PricingPage />
-    </MemoryRouter>
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <PricingPage />
+      </MemoryRouter>
+    </QueryClientProvider>
   )
 }
 
@@ -39,7 +67,16 @@ function buttonLabels() {
   )
 }
 
-beforeEach(() => useSession.setState({ status: "loggedOut", user: null }))
+beforeEach(() => {
+  window.localStorage.clear()
+  server = createFakeApi([
+    ["GET /api/billing/subscription", () => answer(record)],
+    ["GET /api/auth/profile", () => answer({ user: { ...userOn(record.plan), subscription: { plan: { id: record.plan, name: record.plan }, status: record.status } } })]
+  ])
+  resetSiteForTest(server.fetch)
+  useSession.setState({ status: "loggedOut", user: null })
+})
+afterEach(() => teardownSession())
 
 describe("the pricing page's plan buttons", () => {
   it("offers Select Plan on every plan to an anonymous visitor", () => {
@@ -66,6 +103,30 @@ describe("the pricing page's plan buttons", () => {
   it("treats a signed-in user without a subscription record as Free", () => {
     renderPricing(userOn(null))
     expect(buttonLabels().Free).toEqual({ text: "Current Plan", disabled: true })
+  })
+
+  it("follows the server's record over the stored user, and refreshes the stored user", async () => {
+    renderPricing(userOn("free"), recordOn("pro"))
+    await waitFor(() => expect(buttonLabels().Pro).toEqual({ text: "Current Plan", disabled: true }))
+    expect(buttonLabels()).toMatchObject({ Free: { text: "Downgrade" }, Enterprise: { text: "Upgrade" } })
+    await waitFor(() => expect(useSession.getState().user?.subscription?.plan.id).toBe("pro"))
+    expect(server.calls("GET /api/auth/profile")).toHaveLength(1)
+  })
+
+  it("treats a cancelled subscription as Free", async () => {
+    expect(currentPlanIdOf(userOn("pro"), recordOn("pro", "canceled"))).toBe("free")
+    expect(currentPlanIdOf({ ...userOn("pro"), subscription: { plan: { id: "pro", name: "Pro" }, status: "canceled" } })).toBe("free")
+    expect(currentPlanIdOf(userOn("pro"), recordOn("pro", "past_due"))).toBe("pro")
+    renderPricing(userOn("enterprise"), recordOn("enterprise", "canceled"))
+    await waitFor(() => expect(buttonLabels().Free).toEqual({ text: "Current Plan", disabled: true }))
+    expect(server.calls("GET /api/billing/subscription")).toHaveLength(1)
+  })
+
+  it("asks nothing of the billing record for an anonymous visitor", async () => {
+    renderPricing(null)
+    await screen.findByRole("link", { name: "Select Plan: Pro" })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(server.calls("GET /api/billing/subscription")).toHaveLength(0)
   })
 
   it("leads paid plans to the payment form with the chosen billing", () => {

@@ -1,6 +1,9 @@
 import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/limits"
 import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/plans"
+import type { Subscription } from "~core/billing"
 import type { User } from "~core/user"
+
+import { hasPaidSubscription } from "../billing/subscription-view"
 
 export type Billing = "monthly" | "annual"
 
@@ -18,10 +21,15 @@ export function priceView(plan: Plan, billing: Billing): PriceView {
   return { perMonth: monthlyEquivalentOfAnnual(plan), note: `$${plan.annualPrice} billed yearly` }
 }
 
-/** The plan the signed-in user has (Free when the record carries none); null when nobody is signed in. */
-export function currentPlanIdOf(user: User | null): PlanId | null {
+/**
+ * The plan the signed-in user has: the subscription record's once loaded, else the stored user's (Free when it carries
+ * none, or a cancelled one); null when nobody is signed in.
+ */
+export function currentPlanIdOf(user: User | null, record?: Subscription): PlanId | null {
   if (!user) return null
-  return user.subscription?.plan.id ?? "free"
+  if (record) return hasPaidSubscription(record) ? record.plan : "free"
+  if (!user.subscription || user.subscription.status === "canceled") return "free"
+  return user.subscription.plan.id
 }
 
 export interface PlanAction {

@@ -1,0 +1,45 @@
+/** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
+import { intervalOf, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
+import { getPlan, type Plan, type PlanId } from "~core/plans"
+
+export const isPaidPlan = (plan: string): plan is PaidPlanId => (PAID_PLAN_IDS as readonly string[]).includes(plan)
+
+/** A plan one pays for: what the payment page sells. */
+export type PaidPlan = Plan & { id: PaidPlanId }
+export const isPaidPlanRecord = (plan: Plan): plan is PaidPlan => isPaidPlan(plan.id)
+
+/** A paid plan that is running (trial, paid, or a payment being retried): a new choice is a plan change. */
+export const hasPaidSubscription = (subscription: Subscription): boolean =>
+  isPaidPlan(subscription.plan) && subscription.status !== "canceled"
+
+/** The plan the record gives: its paid plan while the subscription runs, else Free. */
+export const effectivePlanId = (subscription: Subscription): PlanId => (hasPaidSubscription(subscription) ? subscription.plan : "free")
+
+export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  trialing: "Trial",
+  active: "Active",
+  past_due: "Payment failed",
+  canceled: "Canceled"
+}
+
+/** "23 December 2026", in the visitor's time zone. */
+export const formatBillingDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })
+
+export const trialDaysLeftText = (days: number) => `${days} ${days === 1 ? "day" : "days"} left in your free trial`
+
+export type PlanChangeEffect = { kind: "same" } | { kind: "upgrade"; text: string } | { kind: "downgrade"; text: string }
+
+/**
+ * What choosing `target` (billed yearly when `annual`) means for an account with a paid subscription. A higher
+ * plan, or yearly billing of the same plan, takes effect now; a lower plan, or monthly billing of the same plan,
+ * at the period's end. Choosing the plan the account already pays for, the same way, changes nothing.
+ */
+export function planChangeEffect(subscription: Subscription, target: Plan, annual: boolean): PlanChangeEffect {
+  const current = getPlan(subscription.plan)
+  const sameInterval = subscription.interval === intervalOf(annual)
+  if (current.id === target.id && sameInterval && subscription.status !== "trialing") return { kind: "same" }
+  const up = target.rank > current.rank || (target.rank === current.rank && (annual || subscription.status === "trialing"))
+  if (up) return { kind: "upgrade", text: "Upgrade takes effect now" }
+  const when = subscription.currentPeriodEnd ? `on ${formatBillingDate(subscription.currentPeriodEnd)}` : "at the end of the current period"
+  return { kind: "downgrade", text: `Downgrade takes effect ${when}` }
+}

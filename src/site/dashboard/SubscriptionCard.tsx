@@ -1,0 +1,113 @@
+import { useState } from "react"
+import { Link } from "react-router"
+
+import { TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
+import { getPlan } from "~core/plans"
+import { FormMessage } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+
+import {
+  billingErrorMessage,
+  createPortalSession,
+  goToProvider,
+  isPaidPlan,
+  resumeSubscription,
+  startTrial,
+  useSubscriptionChanged
+} from "../billing/billing-api"
+import { formatBillingDate, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
+import { CancelSubscriptionDialog } from "./CancelSubscriptionDialog"
+
+const limitText = (planId: Subscription["plan"]) => {
+  const limit = getPlan(planId).requestLimit
+  if (limit.kind === "monthly") return `Up to ${limit.requests} AI requests per month.`
+  return limit.kind === "unlimited" ? "Unlimited AI requests." : "Custom request limits."
+}
+
+/** The lines under the plan name: the dates of the record, in words. */
+function subscriptionLines(subscription: Subscription, now: number): string[] {
+  const lines: string[] = []
+  const end = subscription.currentPeriodEnd ? formatBillingDate(subscription.currentPeriodEnd) : null
+  const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
+  if (paid && subscription.status === "trialing") lines.push(trialDaysLeftText(trialDaysLeft(subscription.trialEnd, now)))
+  if (paid && end) {
+    if (subscription.cancelAtPeriodEnd) lines.push(`Ends on ${end}`)
+    else if (subscription.status !== "trialing") lines.push(`Renews on ${end}`)
+  }
+  if (paid && subscription.scheduledPlan && end && !subscription.cancelAtPeriodEnd) lines.push(`Changes to ${getPlan(subscription.scheduledPlan).name} on ${end}`)
+  if (subscription.status === "past_due") lines.push("Your last payment failed. Update your payment method to keep your plan.")
+  return lines
+}
+
+type Action = "portal" | "resume" | "trial"
+
+/** The dashboard's subscription card, from GET /api/billing/subscription, with its billing actions. */
+export function SubscriptionCard({ subscription, receivedAt }: { subscription: Subscription; receivedAt: number }) {
+  // Days left count from when the record arrived.
+  const now = receivedAt
+  const subscriptionChanged = useSubscriptionChanged()
+  const [running, setRunning] = useState<Action | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const plan = getPlan(subscription.plan)
+  const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
+  const end = subscription.currentPeriodEnd ? formatBillingDate(subscription.currentPeriodEnd) : null
+
+  const run = async (action: Action, call: () => Promise<void>) => {
+    setRunning(action)
+    setError(null)
+    try {
+      await call()
+    } catch (failure) {
+      setError(billingErrorMessage(failure))
+    } finally {
+      setRunning(null)
+    }
+  }
+  const openPortal = () => run("portal", async () => goToProvider(await createPortalSession()))
+  const resume = () => run("resume", async () => subscriptionChanged(await resumeSubscription()))
+  const trial = () => run("trial", async () => subscriptionChanged(await startTrial()))
+
+  return (
+    <div>
+      <p className="text-2xl font-semibold">{plan.name}</p>
+      <p className="mt-1 text-sm text-gray-600">Status: {STATUS_LABELS[subscription.status]}</p>
+      <ul className="mt-2 space-y-1 text-sm text-gray-700">
+        {subscriptionLines(subscription, now).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p className="mt-2 text-sm text-gray-600">{limitText(paid ? subscription.plan : "free")}</p>
+      {error && (
+        <div className="mt-3">
+          <FormMessage>{error}</FormMessage>
+        </div>
+      )}
+      <div className="mt-4 flex flex-col gap-2">
+        {subscription.plan === "free" && subscription.trialAvailable && (
+          <button type="button" disabled={running !== null} onClick={() => void trial()} className={`${buttonStyles.primary} w-full`}>
+            {running === "trial" ? "Starting your trial…" : `Start ${TRIAL_DAYS}-day free trial`}
+          </button>
+        )}
+        {subscription.portalAvailable && (
+          <button type="button" disabled={running !== null} onClick={() => void openPortal()} className={`${buttonStyles.secondary} w-full`}>
+            {running === "portal" ? "Opening billing…" : "Manage billing"}
+          </button>
+        )}
+        {paid && subscription.cancelAtPeriodEnd && (
+          <button type="button" disabled={running !== null} onClick={() => void resume()} className={`${buttonStyles.primary} w-full`}>
+            {running === "resume" ? "Resuming…" : "Resume subscription"}
+          </button>
+        )}
+        <Link to="/pricing" className={`${buttonStyles.secondary} w-full`}>
+          {plan.id === "enterprise" && paid ? "View plans" : "Upgrade plan"}
+        </Link>
+        {paid && !subscription.cancelAtPeriodEnd && <CancelSubscriptionDialog planName={plan.name} endsOn={end} />}
+      </div>
+      {running && (
+        <p role="status" className="sr-only">
+          Working…
+        </p>
+      )}
+    </div>
+  )
+}
