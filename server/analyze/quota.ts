@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely"
 
+import { longDate } from "~core/format"
 import { getPlan, type PlanId } from "~core/plans"
 import type { VqaUsage } from "~core/vqa"
 
@@ -64,7 +65,7 @@ export function usageSummary(used: number, limit: number | null, now: number): V
 
 export function quotaExceeded(limit: number, now: number): ApiError {
   const resetsAt = nextMonthStart(now)
-  const day = new Date(resetsAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+  const day = longDate(resetsAt)
   const message =
     limit === 0
       ? `Your plan includes no AI requests. It resets on ${day} (UTC).`

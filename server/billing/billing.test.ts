@@ -321,6 +321,28 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     expect(subjects).toEqual(expect.arrayContaining(["Your Image Query AI Pro subscription is active", "Your Image Query AI payment failed", "Your Image Query AI Pro subscription is cancelled"]))
   })
 
+  it("one event delivered 20 times at once is applied once; one that fails to read Stripe is applied on the retry", async () => {
+    const app = await startStripe()
+    const user = await newUser(app)
+    await call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })
+    subscriptions.set("sub_2", stripeSubscription("sub_2", "cus_1", "price_pro_m", { userId: user.id }))
+    const completed = { id: "cs_2", object: "checkout.session", customer: "cus_1", subscription: "sub_2", client_reference_id: user.id, metadata: { userId: user.id } }
+    const deliveries = await Promise.all(Array.from({ length: 20 }, () => sendEvent(app, { id: "evt_burst", type: "checkout.session.completed", object: completed })))
+    expect(deliveries.map((delivery) => delivery.statusCode)).toEqual(Array(20).fill(200))
+    expect(deliveries.filter((delivery) => delivery.json().data.processed)).toHaveLength(1)
+    await app.mailQueue.idle()
+    expect((await readOutbox(subject!.dataDir)).filter((mail) => mail.subject === "Your Image Query AI Pro subscription is active")).toHaveLength(1)
+
+    // Stripe cannot be read: the event is refused with a 502 and not marked done, so Stripe's retry applies it.
+    const failure = await sendEvent(app, { id: "evt_unreadable", type: "invoice.payment_failed", object: { id: "in_9", object: "invoice", customer: "cus_1", parent: { type: "subscription_details", subscription_details: { subscription: "sub_gone", metadata: {} } } } })
+    expect(failure.statusCode).toBe(502)
+    expect((await subscription(app, user.token)).status).toBe("active")
+    subscriptions.set("sub_gone", stripeSubscription("sub_gone", "cus_1", "price_pro_m", { userId: user.id }))
+    const retried = await sendEvent(app, { id: "evt_unreadable", type: "invoice.payment_failed", object: { id: "in_9", object: "invoice", customer: "cus_1", parent: { type: "subscription_details", subscription_details: { subscription: "sub_gone", metadata: {} } } } })
+    expect(retried.json().data).toEqual({ received: true, processed: true })
+    expect((await subscription(app, user.token)).status).toBe("past_due")
+  })
+
   it("forged, missing and stale signatures are refused and change nothing; an unknown customer is acknowledged", async () => {
     const app = await startStripe()
     const user = await newUser(app)

@@ -10,6 +10,7 @@ import type { Kysely, Selectable, Transaction } from "kysely"
 
 import type { BillingInterval, Subscription } from "~core/billing"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { longDate } from "~core/format"
 import { getPlan, type PlanId } from "~core/plans"
 
 import type { UserRow } from "../auth/users"
@@ -111,17 +112,20 @@ export interface RecordChange {
 /**
  * Changes a user's record in one transaction, the user's row locked so that parallel changes of one account are
  * made one after another. `change` gets the current record (time-bound changes already made) and returns the
- * new one, or null to keep it; it may throw an ApiError to refuse. Undefined when the user does not exist.
+ * new one, or null to keep it; it may throw an ApiError to refuse. Undefined when the user does not exist, or when
+ * `claim` (run first, in the same transaction: a provider event recorded as processed) answers false.
  */
 export async function changeRecord(
   app: FastifyInstance,
   userId: string,
-  change: (current: RecordFields | undefined, user: UserRow) => RecordFields | null
+  change: (current: RecordFields | undefined, user: UserRow) => RecordFields | null,
+  claim?: (trx: Transaction<DatabaseSchema>) => Promise<boolean>
 ): Promise<RecordChange | undefined> {
   const now = new Date(app.clock())
   const result = await app.database.db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom("users").selectAll().where("id", "=", userId).forUpdate().executeTakeFirst()
     if (!user) return undefined
+    if (claim && !(await claim(trx))) return undefined
     const stored = await findRecord(trx, userId)
     const before = stored && settled(stored, now)
     const after = change(before, user) ?? before
@@ -154,7 +158,7 @@ export async function settleDueSubscription(app: FastifyInstance, user: UserRow)
   return change?.user ?? user
 }
 
-const longDate = (date: Date | null) => date?.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }) ?? null
+const longDateOf = (date: Date | null) => (date ? longDate(date) : null)
 
 /** Started (a paid plan or a trial where there was none), cancelled (now or at the period's end) and payment failed. */
 function sendChangeEmails(app: FastifyInstance, { before, after, user }: RecordChange): void {
@@ -168,13 +172,13 @@ function sendChangeEmails(app: FastifyInstance, { before, after, user }: RecordC
   const started = hasPaidPlan(after) && (planBefore === "free" || (before?.status === "trialing" && after.status !== "trialing"))
   if (started) {
     const planName = getPlan(effectivePlan(after)).name
-    send("subscription started", EMAIL_TEMPLATES.subscriptionStarted({ name: user.name, planName, trialEnds: after.status === "trialing" ? longDate(after.trial_end) : null, dashboardUrl }))
+    send("subscription started", EMAIL_TEMPLATES.subscriptionStarted({ name: user.name, planName, trialEnds: after.status === "trialing" ? longDateOf(after.trial_end) : null, dashboardUrl }))
   }
   const canceledNow = planBefore !== "free" && before?.status !== "trialing" && after.status === "canceled"
   const cancelScheduled = after.cancel_at_period_end && !before?.cancel_at_period_end
   if (cancelScheduled || canceledNow) {
     const planName = getPlan(cancelScheduled ? after.plan_id : planBefore).name
-    send("subscription cancelled", EMAIL_TEMPLATES.subscriptionCanceled({ name: user.name, planName, endsOn: cancelScheduled ? longDate(after.current_period_end) : null, dashboardUrl }))
+    send("subscription cancelled", EMAIL_TEMPLATES.subscriptionCanceled({ name: user.name, planName, endsOn: cancelScheduled ? longDateOf(after.current_period_end) : null, dashboardUrl }))
   }
   if (after.status === "past_due" && before?.status !== "past_due") {
     send("payment failed", EMAIL_TEMPLATES.paymentFailed({ name: user.name, planName: getPlan(after.plan_id).name, billingUrl: dashboardUrl }))

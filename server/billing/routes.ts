@@ -3,6 +3,7 @@
  * or in test mode (the payment form with Stripe's test cards, no card charged), one record either way.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify"
+import type { Kysely } from "kysely"
 import type Stripe from "stripe"
 
 import { ok } from "~core/api"
@@ -26,6 +27,7 @@ import { getPlan } from "~core/plans"
 
 import { requireUser } from "../auth/authenticate"
 import type { StripeConfig } from "../config"
+import type { DatabaseSchema } from "../db/schema"
 import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { addInterval, changeRecord, findRecord, findRecordByCustomer, hasPaidPlan, NO_RECORD, settled, toSubscription, type RecordFields } from "./records"
@@ -301,36 +303,46 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
   })
 
   /**
-   * Applies one event, once: the event id is recorded in the same step as the change it makes, so a replay (or a
-   * retry racing the first delivery) changes nothing. Stripe's current state is read before, outside the database.
+   * Applies one event, once: the event id is recorded in the transaction of the change it makes, so a replay (or a
+   * retry racing the first delivery) changes nothing, and a change that fails leaves the event to Stripe's retry.
+   * Stripe's current state is read before, outside the database.
    */
   const processEvent = async (event: Stripe.Event, request: FastifyRequest): Promise<boolean> => {
     const seen = await app.database.db.selectFrom("billing_events").select("event_id").where("event_id", "=", event.id).executeTakeFirst()
     if (seen) return false
+    const recordEvent = async (db: Kysely<DatabaseSchema>) =>
+      Boolean(
+        await db
+          .insertInto("billing_events")
+          .values({ event_id: event.id, type: event.type, received_at: now() })
+          .onConflict((conflict) => conflict.column("event_id").doNothing())
+          .returning("event_id")
+          .executeTakeFirst()
+      )
     const target = await eventTarget(event, request)
     if (!target) {
       request.log.info({ event: event.id, type: event.type }, "Stripe event acknowledged: no account of ours")
+      return recordEvent(app.database.db)
     }
-    const inserted = await app.database.db
-      .insertInto("billing_events")
-      .values({ event_id: event.id, type: event.type, received_at: now() })
-      .onConflict((conflict) => conflict.column("event_id").doNothing())
-      .returning("event_id")
-      .executeTakeFirst()
-    if (!inserted || !target) return Boolean(inserted)
-    const result = await changeRecord(app, target.userId, (current) => {
-      let next: RecordFields | null = current ?? null
-      if (target.subscription) {
-        const reading = readStripeSubscription(stripeConfig!, target.subscription, current)
-        if ("ignored" in reading) request.log.info({ event: event.id, why: reading.ignored }, "Stripe subscription ignored")
-        else next = reading.record
-      }
-      if (event.type === "invoice.payment_failed" && next && next.status === "active") next = { ...next, status: "past_due" }
-      if (!next && target.customerId) next = { ...{ ...NO_RECORD, provider: "stripe" as const }, stripe_customer_id: target.customerId }
-      else if (next && target.customerId && !next.stripe_customer_id) next = { ...next, stripe_customer_id: target.customerId }
-      return next === current ? null : next
-    })
-    return Boolean(result)
+    let claimed = false
+    await changeRecord(
+      app,
+      target.userId,
+      (current) => {
+        let next: RecordFields | null = current ?? null
+        if (target.subscription) {
+          const reading = readStripeSubscription(stripeConfig!, target.subscription, current)
+          if ("ignored" in reading) request.log.info({ event: event.id, why: reading.ignored }, "Stripe subscription ignored")
+          else next = reading.record
+        }
+        if (event.type === "invoice.payment_failed" && next && next.status === "active") next = { ...next, status: "past_due" }
+        if (!next && target.customerId) next = { ...NO_RECORD, provider: "stripe", stripe_customer_id: target.customerId }
+        else if (next && target.customerId && !next.stripe_customer_id) next = { ...next, stripe_customer_id: target.customerId }
+        return next === current ? null : next
+      },
+      async (trx) => (claimed = await recordEvent(trx))
+    )
+    return claimed
   }
 
   /** The account an event is about, and the subscription as Stripe has it now. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { countOf, percent } from "./format"
+import { countOf, longDate, percent } from "./format"
 
 describe("counts and shares in words", () => {
   it("counts in the singular for one and the plural otherwise", () => {
@@ -15,4 +15,9 @@ describe("counts and shares in words", () => {
     expect(percent(1)).toBe("100%")
   })
 
+  it("writes dates in long form, as the UTC day whatever the computer's time zone", () => {
+    expect(longDate("2026-12-23T23:30:00.000Z")).toBe("23 December 2026")
+    expect(longDate(new Date(Date.UTC(2027, 0, 1, 0, 15)))).toBe("1 January 2027")
+    expect(longDate(Date.UTC(2026, 1, 28))).toBe("28 February 2026")
+  })
 })

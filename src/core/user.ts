@@ -1,6 +1,6 @@
 import * as z from "zod"
 
-import { PLAN_IDS } from "./plans"
+import { PLAN_IDS, type PlanId } from "./plans"
 
 export const ROLES = ["admin", "user"] as const
 export type Role = (typeof ROLES)[number]
@@ -23,6 +23,12 @@ export const userSchema = z.object({
 })
 
 export type User = z.infer<typeof userSchema>
+
+/** The plan the stored user object says the account has: Free when it carries none, or a cancelled one. */
+export function planIdOfUser(user: User): PlanId {
+  if (!user.subscription || user.subscription.status === "canceled") return "free"
+  return user.subscription.plan.id
+}
 
 /** The three local-storage items of a browser session. */
 export const SESSION_STORAGE_KEYS = {

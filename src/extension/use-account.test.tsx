@@ -66,4 +66,15 @@ describe("useAccount", () => {
     act(() => result.current.reloadAccount())
     await waitFor(() => expect(result.current.account).toMatchObject({ usage: expect.stringContaining("4 of 10") }))
   })
+
+  it("reloads when the panel is focused again: a plan bought on the site meanwhile shows at once", async () => {
+    await saveExtensionSession(session)
+    const { result } = renderHook(() => useAccount())
+    await waitFor(() => expect(result.current.account).toMatchObject({ usage: expect.stringContaining("3 of 10") }))
+    usageAnswer = () => Response.json({ success: true, data: { used: 3, limit: null, resetsAt: "2026-12-01T00:00:00.000Z" } })
+    act(() => {
+      window.dispatchEvent(new Event("focus"))
+    })
+    await waitFor(() => expect(result.current.account).toMatchObject({ usage: "Unlimited AI requests" }))
+  })
 })

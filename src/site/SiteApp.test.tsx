@@ -198,6 +198,18 @@ describe("the shell", () => {
     expect(screen.queryByRole("navigation", { name: "Mobile" })).toBeNull()
   })
 
+  it.each([
+    [member, "Free plan"],
+    [{ ...member, subscription: { plan: { id: "pro" as const, name: "Pro" }, status: "active" } }, "Pro plan"],
+    [{ ...member, subscription: { plan: { id: "enterprise" as const, name: "Enterprise" }, status: "canceled" } }, "Free plan"]
+  ])("shows a signed-in user's plan from the user object in the mobile menu (%#)", async (user, label) => {
+    signIn(user)
+    renderAt("/")
+    await heading(/Understand every image/)
+    fireEvent.click(await screen.findByRole("button", { name: "Open menu" }))
+    expect(within(screen.getByRole("navigation", { name: "Mobile" }).parentElement!).getByText(label)).toBeTruthy()
+  })
+
   it("has the footer groups, tagline, social links and this year's copyright", async () => {
     renderAt("/about")
     await heading("About Image Query AI")

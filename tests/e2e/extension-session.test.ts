@@ -4,8 +4,8 @@ import type net from "node:net"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { readOutbox } from "../../server/test-support"
 import { EXTENSION_ID } from "~core/extension-id"
+import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
@@ -36,6 +36,7 @@ describe("the extension's own session, opened from the site", () => {
   const trustedOrigin = trustedLoopbackOrigin()
   const siteOrigin = trustedOrigin.origin
   let server: RunningServer
+  let api: Api
   let siteRelay: { close(): Promise<void> }
   let hostile: Awaited<ReturnType<typeof hostileServer>>
   let browser: Browser
@@ -89,17 +90,10 @@ describe("the extension's own session, opened from the site", () => {
     return popup
   }
 
-  async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-    const response = await fetch(`${server.url}${path}`, {
-      method: init.method ?? "GET",
-      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}) },
-      ...(init.body ? { body: JSON.stringify(init.body) } : {})
-    })
-    return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> } }
-  }
 
   beforeAll(async () => {
     server = await startServer()
+    api = apiOf(server)
     siteRelay = await relay(trustedOrigin, server.port)
     hostile = await hostileServer()
     browser = await launchBrowser({ extension: true })
@@ -118,14 +112,7 @@ describe("the extension's own session, opened from the site", () => {
     })
 
     // A verified account, made through the API.
-    expect((await api("/api/auth/register", { method: "POST", body: { email: EMAIL, password: PASSWORD, name: NAME, termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
-    let link: string | undefined
-    for (let attempt = 0; attempt < 50 && !link; attempt++) {
-      link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(EMAIL) && mail.subject.startsWith("Verify"))?.link
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    const oobCode = new URL(link!).searchParams.get("oobCode")
-    expect((await api("/api/auth/verify-email", { method: "POST", body: { oobCode } })).status).toBe(200)
+    await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: NAME })
   })
 
   afterAll(async () => {

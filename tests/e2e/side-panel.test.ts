@@ -6,9 +6,9 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
-import { readOutbox } from "../../server/test-support"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
+import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { NOT_AN_IMAGE_MESSAGE } from "~panel/use-pasted-image"
 import { solidPng } from "./png"
@@ -69,18 +69,11 @@ describe("the side panel", () => {
   let panel: Page
   let panelErrors: string[]
   let extensionToken: string
+  let api: Api
 
   const url = (name: string) => `${fixtures.url}/${name}`
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
 
-  async function api(pathname: string, init: { method?: string; token?: string; body?: unknown } = {}) {
-    const response = await fetch(`${server.url}${pathname}`, {
-      method: init.method ?? "GET",
-      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}) },
-      ...(init.body ? { body: JSON.stringify(init.body) } : {})
-    })
-    return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown>; error?: { code: string; message: string } } }
-  }
 
   /** The URLs the grid shows now, in page order. */
   const gridUrls = () => panel.$$eval("ul[aria-label='Images on this page'] li", (items) => items.map((item) => item.getAttribute("data-url") ?? ""))
@@ -147,14 +140,10 @@ describe("the side panel", () => {
     })
     server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test" })
 
+    api = apiOf(server)
+
     // A verified Free account, signed in through the API.
-    expect((await api("/api/auth/register", { method: "POST", body: { email: EMAIL, password: PASSWORD, name: "Panel User", termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
-    let link: string | undefined
-    for (let attempt = 0; attempt < 50 && !link; attempt++) {
-      link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(EMAIL))?.link
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect((await api("/api/auth/verify-email", { method: "POST", body: { oobCode: new URL(link!).searchParams.get("oobCode") } })).status).toBe(200)
+    await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: "Panel User" })
     const siteToken = (await api("/api/auth/login", { method: "POST", body: { email: EMAIL, password: PASSWORD } })).body.data!.token as string
 
     browser = await launchBrowser({ extension: true })

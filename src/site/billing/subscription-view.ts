@@ -1,4 +1,5 @@
 /** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
+import { longDate } from "~core/format"
 import { intervalOf, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
 import { getPlan, type Plan, type PlanId } from "~core/plans"
 
@@ -23,8 +24,6 @@ export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
 }
 
 /** "23 December 2026", in the visitor's time zone. */
-export const formatBillingDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })
-
 export const trialDaysLeftText = (days: number) => `${days} ${days === 1 ? "day" : "days"} left in your free trial`
 
 export type PlanChangeEffect = { kind: "same" } | { kind: "upgrade"; text: string } | { kind: "downgrade"; text: string }
@@ -40,6 +39,6 @@ export function planChangeEffect(subscription: Subscription, target: Plan, annua
   if (current.id === target.id && sameInterval && subscription.status !== "trialing") return { kind: "same" }
   const up = target.rank > current.rank || (target.rank === current.rank && (annual || subscription.status === "trialing"))
   if (up) return { kind: "upgrade", text: "Upgrade takes effect now" }
-  const when = subscription.currentPeriodEnd ? `on ${formatBillingDate(subscription.currentPeriodEnd)}` : "at the end of the current period"
+  const when = subscription.currentPeriodEnd ? `on ${longDate(subscription.currentPeriodEnd)}` : "at the end of the current period"
   return { kind: "downgrade", text: `Downgrade takes effect ${when}` }
 }

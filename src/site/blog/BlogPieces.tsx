@@ -1,10 +1,11 @@
 import { Link } from "react-router"
 
+import { longDate } from "~core/format"
+
 import { coverImage } from "./cover"
 import { readTimeMinutes, type BlogPost } from "./posts"
 
-export const formatPostDate = (iso: string) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+export const formatPostDate = (iso: string) => longDate(`${iso}T00:00:00Z`)
 
 export function AuthorAvatar({ name, size = "h-10 w-10" }: { name: string; size?: string }) {
   const initials = name

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState, type ReactNode } from "react"
 import { Link, useSearchParams } from "react-router"
 
-import { countOf } from "~core/format"
+import { countOf, longDate } from "~core/format"
 import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
 import { getPlan } from "~core/plans"
@@ -13,7 +13,6 @@ import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../PageTitle"
 import { billingErrorMessage, effectivePlanId, hasPaidSubscription, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
-import { formatBillingDate } from "../billing/subscription-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
@@ -28,7 +27,7 @@ const CONFIRM_POLLS = 30
 function thanksFor(subscription: Subscription): string {
   const plan = getPlan(subscription.plan)
   if (subscription.scheduledPlan && subscription.currentPeriodEnd) {
-    return `Thank you! Your plan changes to ${getPlan(subscription.scheduledPlan).name} on ${formatBillingDate(subscription.currentPeriodEnd)}.`
+    return `Thank you! Your plan changes to ${getPlan(subscription.scheduledPlan).name} on ${longDate(subscription.currentPeriodEnd)}.`
   }
   return `Thank you! You are now on the ${plan.name} plan.`
 }
@@ -52,8 +51,6 @@ function Stat({ label, value }: { label: string; value: string }) {
     </div>
   )
 }
-
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })
 
 export default function DashboardPage() {
   const storedUser = useSession((state) => state.user)
@@ -112,7 +109,7 @@ export default function DashboardPage() {
             </div>
             <div>
               <dt className="text-gray-500">Member since</dt>
-              <dd className="font-medium">{user ? formatDate(user.createdAt) : "…"}</dd>
+              <dd className="font-medium">{user ? longDate(user.createdAt) : "…"}</dd>
             </div>
           </dl>
         </Card>
@@ -163,7 +160,7 @@ export default function DashboardPage() {
           <ul className="space-y-3 text-sm">
             {user ? (
               <>
-                <li>Account created on {formatDate(user.createdAt)}</li>
+                <li>Account created on {longDate(user.createdAt)}</li>
                 {user.emailVerified && <li>Email address verified</li>}
                 <li>Signed in on this device</li>
               </>

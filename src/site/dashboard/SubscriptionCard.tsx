@@ -1,6 +1,7 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
+import { longDate } from "~core/format"
 import { TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
 import { FormMessage } from "~ui/fields"
@@ -15,7 +16,7 @@ import {
   startTrial,
   useSubscriptionChanged
 } from "../billing/billing-api"
-import { formatBillingDate, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
+import { STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
 import { CancelSubscriptionDialog } from "./CancelSubscriptionDialog"
 
 const limitText = (planId: Subscription["plan"]) => {
@@ -27,7 +28,7 @@ const limitText = (planId: Subscription["plan"]) => {
 /** The lines under the plan name: the dates of the record, in words. */
 function subscriptionLines(subscription: Subscription, now: number): string[] {
   const lines: string[] = []
-  const end = subscription.currentPeriodEnd ? formatBillingDate(subscription.currentPeriodEnd) : null
+  const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
   const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
   if (paid && subscription.status === "trialing") lines.push(trialDaysLeftText(trialDaysLeft(subscription.trialEnd, now)))
   if (paid && end) {
@@ -50,7 +51,7 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
   const [error, setError] = useState<string | null>(null)
   const plan = getPlan(subscription.plan)
   const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
-  const end = subscription.currentPeriodEnd ? formatBillingDate(subscription.currentPeriodEnd) : null
+  const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
 
   const run = async (action: Action, call: () => Promise<void>) => {
     setRunning(action)

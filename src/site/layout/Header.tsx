@@ -7,7 +7,7 @@ import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
 import { MAIN_NAV } from "../navigation"
-import { accountLinks, Avatar, useLogout, UserMenu } from "./UserMenu"
+import { accountLinks, Avatar, planLabelOf, useLogout, UserMenu } from "./UserMenu"
 
 const AUTH_LINKS = [
   { label: "Login", to: "/login", style: buttonStyles.ghost },
@@ -82,6 +82,7 @@ export function Header() {
                 <div className="flex items-center gap-2 px-3 py-2 text-sm font-medium">
                   <Avatar name={user.name} />
                   <span className="truncate">{user.name}</span>
+                  <span className="ml-auto shrink-0 text-xs font-semibold text-gray-500">{planLabelOf(user)}</span>
                 </div>
                 {accountLinks(user).map((link) => (
                   <Link key={link.to} to={link.to} className={`${buttonStyles.ghost} w-full justify-start`}>

@@ -2,7 +2,8 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu"
 import { useNavigate } from "react-router"
 
 import { useSession } from "~auth/session-store"
-import type { User } from "~core/user"
+import { getPlan } from "~core/plans"
+import { planIdOfUser, type User } from "~core/user"
 
 export interface AccountLink {
   label: string
@@ -14,11 +15,20 @@ export function accountLinks(user: User): AccountLink[] {
   return [{ label: "Dashboard", to: "/dashboard" }, ...(user.role === "admin" ? [{ label: "Admin Panel", to: "/admin" }] : [])]
 }
 
+/** "Pro plan": the account's plan as its stored user object says, shown under the e-mail. */
+export const planLabelOf = (user: User) => `${getPlan(planIdOfUser(user)).name} plan`
+
+/**
+ * The circle with the name's first letter. The letter is drawn by CSS, not written as text: the menu button's visible
+ * text is then the name alone, as its accessible name says ("Account menu for Ada Lovelace").
+ */
 export function Avatar({ name }: { name: string }) {
   return (
-    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-blue-600 text-sm font-semibold uppercase text-white">
-      {name.trim().charAt(0) || "?"}
-    </span>
+    <span
+      aria-hidden="true"
+      data-initial={name.trim().charAt(0) || "?"}
+      className="flex h-8 w-8 items-center justify-center rounded-full bg-blue-600 text-sm font-semibold uppercase text-white before:content-[attr(data-initial)]"
+    />
   )
 }
 
@@ -50,7 +60,12 @@ export function UserMenu({ user }: { user: User }) {
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="end" sideOffset={8} className="z-50 min-w-[12rem] rounded-lg border border-gray-200 bg-white p-1 shadow-lg">
-          <DropdownMenu.Label className="px-3 py-2 text-xs text-gray-500">{user.email}</DropdownMenu.Label>
+          <DropdownMenu.Label className="px-3 py-2 text-xs text-gray-500">
+            <span className="block truncate">{user.email}</span>
+            <span className="mt-0.5 block font-semibold text-brand-secondary" data-testid="header-plan">
+              {planLabelOf(user)}
+            </span>
+          </DropdownMenu.Label>
           {accountLinks(user).map((link) => (
             <DropdownMenu.Item key={link.to} className={itemStyles} onSelect={() => navigate(link.to)}>
               {link.label}

@@ -1,7 +1,7 @@
 import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/limits"
 import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/plans"
 import type { Subscription } from "~core/billing"
-import type { User } from "~core/user"
+import { planIdOfUser, type User } from "~core/user"
 
 import { hasPaidSubscription } from "../billing/subscription-view"
 
@@ -28,8 +28,7 @@ export function priceView(plan: Plan, billing: Billing): PriceView {
 export function currentPlanIdOf(user: User | null, record?: Subscription): PlanId | null {
   if (!user) return null
   if (record) return hasPaidSubscription(record) ? record.plan : "free"
-  if (!user.subscription || user.subscription.status === "canceled") return "free"
-  return user.subscription.plan.id
+  return planIdOfUser(user)
 }
 
 export interface PlanAction {

@@ -1,0 +1,39 @@
+import { readOutbox } from "../../server/test-support"
+import type { RunningServer } from "./server"
+
+export interface ApiAnswer {
+  status: number
+  body: { data?: Record<string, unknown>; error?: { code: string; message: string } }
+}
+
+export type Api = (pathname: string, init?: { method?: string; token?: string; body?: unknown }) => Promise<ApiAnswer>
+
+/** Calls the running server's API as a script would: JSON in, the wrapper out. */
+export function apiOf(server: RunningServer): Api {
+  return async (pathname, init = {}) => {
+    const response = await fetch(`${server.url}${pathname}`, {
+      method: init.method ?? "GET",
+      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}) },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {})
+    })
+    return { status: response.status, body: (await response.json()) as ApiAnswer["body"] }
+  }
+}
+
+/**
+ * Registers an account and follows its verification e-mail through the API: the browser tests that are not about
+ * signing up start from a verified account. Throws when a step is refused.
+ */
+export async function registerVerifiedAccount(server: RunningServer, account: { email: string; password: string; name: string }): Promise<void> {
+  const api = apiOf(server)
+  const registered = await api("/api/auth/register", { method: "POST", body: { ...account, termsAccepted: true, privacyPolicyAccepted: true } })
+  if (registered.status !== 201) throw new Error(`Registration refused: ${registered.status} ${JSON.stringify(registered.body)}`)
+  let link: string | undefined
+  for (let attempt = 0; attempt < 50 && !link; attempt++) {
+    link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(account.email) && mail.subject.startsWith("Verify"))?.link
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  if (!link) throw new Error(`No verification e-mail for ${account.email} in the outbox`)
+  const verified = await api("/api/auth/verify-email", { method: "POST", body: { oobCode: new URL(link).searchParams.get("oobCode") } })
+  if (verified.status !== 200) throw new Error(`Verification refused: ${verified.status} ${JSON.stringify(verified.body)}`)
+}
