@@ -14,6 +14,7 @@ import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 import { GOOGLE_LINKED_MESSAGE, LINK_GOOGLE_ON_SITE_NOTE } from "./LinkGoogleButton"
+import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
 
 const googlePopupDouble = { preload: vi.fn(), signIn: vi.fn(), currentIdToken: vi.fn(), signOut: vi.fn() }
 const { signIn: signInWithGoogle, signOut: signOutFirebase } = googlePopupDouble
@@ -28,22 +29,7 @@ function createFakeServer() {
     ["POST /api/auth/logout", () => answer({ loggedOut: true })],
     ["POST /api/auth/logout-all", () => answer({ loggedOut: true })],
     ["GET /api/auth/profile", () => answer({ user: accountUser })],
-    [
-      "GET /api/billing/subscription",
-      () =>
-        answer({
-          plan: "free",
-          status: "active",
-          interval: null,
-          currentPeriodEnd: null,
-          cancelAtPeriodEnd: false,
-          trialEnd: null,
-          scheduledPlan: null,
-          trialAvailable: true,
-          portalAvailable: false,
-          mode: "test"
-        })
-    ],
+    ["GET /api/billing/subscription", () => answer(FREE_SUBSCRIPTION)],
     ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
     ["GET /api/auth/firebase-config", () => answer({ enabled: true, config: { apiKey: "public-key", authDomain: "iqa.example.com", projectId: "iqa-test" }, emulatorUrl: null })],
     ["GET /api/password-policy/config", () => refuse(503, "SERVICE_UNAVAILABLE", "Unavailable.")],

@@ -12,24 +12,12 @@ import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { providerNavigation } from "../billing/billing-api"
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
+import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
 
 const DAY_MS = 86_400_000
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
-const PERIOD_END = "2026-12-23T12:00:00.000Z"
 
-const FREE: Subscription = {
-  plan: "free",
-  status: "active",
-  interval: null,
-  currentPeriodEnd: null,
-  cancelAtPeriodEnd: false,
-  trialEnd: null,
-  scheduledPlan: null,
-  trialAvailable: true,
-  portalAvailable: false,
-  mode: "test"
-}
 const PRO: Subscription = { ...FREE, plan: "pro", interval: "month", currentPeriodEnd: PERIOD_END, trialAvailable: false }
 
 function createFakeServer(initial: Subscription) {

@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~auth/session-store"
+import { longDate } from "~core/format"
 import { CARD_DECLINED_MESSAGE, TEST_CARD_REQUIRED_MESSAGE, TEST_MODE_NOTICE, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
@@ -14,6 +15,7 @@ import { createQueryClient } from "../query-client"
 import { SiteApp } from "../SiteApp"
 import { fieldErrorsOf, PaymentForm } from "./PaymentForm"
 import { passesLuhn, validatePayment, type PaymentValues } from "~core/payment"
+import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
 
 const NOW = new Date(2026, 10, 22, 12, 0, 0)
 
@@ -150,19 +152,6 @@ const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "us
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
 const onPlan = (id: "pro" | "enterprise") => ({ ...accountUser, subscription: { plan: { id, name: getPlan(id).name }, status: "active" } })
 
-const FREE: Subscription = {
-  plan: "free",
-  status: "active",
-  interval: null,
-  currentPeriodEnd: null,
-  cancelAtPeriodEnd: false,
-  trialEnd: null,
-  scheduledPlan: null,
-  trialAvailable: true,
-  portalAvailable: false,
-  mode: "test"
-}
-const PERIOD_END = "2026-12-23T12:00:00.000Z"
 const paid = (plan: "pro" | "enterprise", extra: Partial<Subscription> = {}): Subscription => ({
   ...FREE,
   plan,
@@ -410,7 +399,7 @@ describe("the payment page for a paying account", () => {
     server.on("POST /api/billing/change", () => refuse(409, "WRONG_BILLING_MODE", "Plan changes go through the billing portal."))
     await openPayment("?plan=pro&annual=false")
     const effect = await screen.findByTestId("change-effect")
-    expect(effect.textContent).toBe(`Downgrade takes effect on ${new Date(PERIOD_END).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })}`)
+    expect(effect.textContent).toBe(`Downgrade takes effect on ${longDate(PERIOD_END)}`)
     expect(effect.textContent).toContain("December 2026")
     fireEvent.click(screen.getByRole("button", { name: "Change to Pro" }))
     expect((await screen.findByRole("alert")).textContent).toBe("Plan changes go through the billing portal.")
