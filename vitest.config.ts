@@ -7,6 +7,31 @@ import { defineConfig } from "vitest/config"
 const root = path.dirname(fileURLToPath(import.meta.url))
 const alias = [{ find: /^~(.*)$/, replacement: `${path.join(root, "src")}/$1` }]
 
+/**
+ * The api tests run a second time on PostgreSQL when TEST_DATABASE_URL names a server that answers. Outside CI a
+ * missing server skips that run with the reason printed; in CI it is an error, so that the run cannot pass unseen.
+ */
+async function postgresProjects() {
+  const { postgresUnavailableReason, TEST_DATABASE_URL_VARIABLE } = await import("./tests/setup/postgres-databases.ts")
+  const reason = await postgresUnavailableReason(process.env[TEST_DATABASE_URL_VARIABLE])
+  if (reason && process.env.CI) throw new Error(`The API tests must run on PostgreSQL in CI, but ${reason}.`)
+  if (reason) {
+    console.warn(`api-postgres skipped: ${reason}. The API tests run on the embedded database only.`)
+    return []
+  }
+  return [{ extends: true as const, test: { ...API_TEST, name: "api-postgres" } }]
+}
+
+const API_TEST = {
+  include: ["server/**/*.test.ts"],
+  environment: "node" as const,
+  globalSetup: ["tests/setup/api-global-setup.ts"],
+  testTimeout: 20_000,
+  hookTimeout: 30_000
+}
+
+const postgresRuns = await postgresProjects()
+
 export default defineConfig({
   plugins: [react()],
   resolve: { alias },
@@ -21,17 +46,8 @@ export default defineConfig({
           setupFiles: ["tests/setup/dom.ts"]
         }
       },
-      {
-        extends: true,
-        test: {
-          name: "api",
-          include: ["server/**/*.test.ts"],
-          environment: "node",
-          globalSetup: ["tests/setup/api-global-setup.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 30_000
-        }
-      },
+      { extends: true, test: { ...API_TEST, name: "api" } },
+      ...postgresRuns,
       {
         extends: true,
         test: {

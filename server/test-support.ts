@@ -8,11 +8,30 @@ import { inject } from "vitest"
 import { buildApp, type AppDependencies } from "./app"
 import { loadConfig, type AppConfig } from "./config"
 import { openDatabase, type Database } from "./db/database"
+import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "../tests/setup/postgres-databases"
 
-/** A fresh, migrated embedded database copied from the run's template. */
+/**
+ * A fresh, migrated database copied from the run's template: embedded in the api project, a database of its own on
+ * the PostgreSQL server in the api-postgres project (dropped when closed).
+ */
 export async function openTestDatabase(): Promise<Database> {
-  const dump = await fs.readFile(inject("databaseTemplatePath"))
-  return openDatabase({ embeddedTemplate: new Blob([dump]) })
+  const postgres = inject("postgresTemplate")
+  if (!postgres) {
+    const dump = await fs.readFile(inject("databaseTemplatePath"))
+    return openDatabase({ embeddedTemplate: new Blob([dump]) })
+  }
+  const name = freshDatabaseName("iqa_test")
+  await createDatabase(postgres.adminUrl, name, postgres.template)
+  const database = await openDatabase({ databaseUrl: databaseUrl(postgres.adminUrl, name) })
+  let dropped: Promise<void> | null = null
+  return {
+    ...database,
+    close: () =>
+      (dropped ??= (async () => {
+        await database.close()
+        await dropDatabase(postgres.adminUrl, name)
+      })())
+  }
 }
 
 export async function makeTempDir(prefix = "iqa-test-"): Promise<string> {

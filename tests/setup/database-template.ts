@@ -4,17 +4,23 @@ import path from "node:path"
 
 import type { TestProject } from "vitest/node"
 
-import { createEmbeddedTemplate } from "../../server/db/database"
+import { createEmbeddedTemplate, openDatabase } from "../../server/db/database"
+import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, TEST_DATABASE_URL_VARIABLE } from "./postgres-databases"
 
 declare module "vitest" {
   export interface ProvidedContext {
     databaseTemplatePath: string
+    /** Set in the api-postgres project: the server, and the migrated database each test file copies. */
+    postgresTemplate: { adminUrl: string; template: string } | null
   }
 }
 
+/** The project whose test files run on PostgreSQL: the same files as api. */
+export const POSTGRES_PROJECT = "api-postgres"
+
 /**
- * Initialising an embedded database takes seconds; it is done once per run and every test file
- * opens a copy of the migrated result.
+ * Initialising a database takes seconds; it is done once per run and every test file opens a copy of the migrated
+ * result: an embedded dump, and in the api-postgres project a template database on the PostgreSQL server.
  */
 export default async function setup(project: TestProject) {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
@@ -22,7 +28,20 @@ export default async function setup(project: TestProject) {
   const template = await createEmbeddedTemplate()
   await fs.writeFile(file, Buffer.from(await template.arrayBuffer()))
   project.provide("databaseTemplatePath", file)
+
+  let postgres: { adminUrl: string; template: string } | null = null
+  if (project.name === POSTGRES_PROJECT) {
+    const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
+    if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
+    postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
+    await createDatabase(adminUrl, postgres.template)
+    const migrated = await openDatabase({ databaseUrl: databaseUrl(adminUrl, postgres.template) })
+    await migrated.close()
+  }
+  project.provide("postgresTemplate", postgres)
+
   return async () => {
     await fs.rm(folder, { recursive: true, force: true })
+    if (postgres) await dropDatabase(postgres.adminUrl, postgres.template)
   }
 }

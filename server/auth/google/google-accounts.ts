@@ -103,6 +103,7 @@ export async function signInWithGoogle(app: FastifyInstance, identity: GoogleIde
   const known = await findUserByGoogleUid(db, identity.uid)
   if (known) return signIn(app, known)
   const owner = await findUserByEmail(db, identity.email)
+  if (owner?.google_uid === identity.uid) return signIn(app, owner)
   if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
   throw termsNotAccepted()
 }
@@ -123,6 +124,8 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
     if (known) return { created: false, session: await signIn(app, known) }
     const now = new Date(app.clock())
     const owner = await findUserByEmail(db, identity.email)
+    // A racing request made or converted the account between the two look-ups: it is this Google user's.
+    if (owner?.google_uid === identity.uid) return { created: false, session: await signIn(app, owner) }
     if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
     const created = owner ? await convertUnprovenAccount(db, owner.id, identity, now) : await insertGoogleUser(db, identity, now)
     if (created) return { created: true, session: await signIn(app, created) }
