@@ -20,7 +20,10 @@ import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
 import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
 import { answerFrameworkError, registerErrorHandling } from "./http/errors"
 import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
-import { memoryRateLimitStoreOn, type PerIpLimit } from "./http/rate-limit"
+import { sharedRateLimitStore, type PerIpLimit } from "./http/rate-limit"
+import { databaseLimitStore } from "./limits/database-limits"
+import type { LimitStore } from "./limits/limit-store"
+import { redisLimitStore } from "./limits/redis-limits"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
@@ -59,7 +62,24 @@ declare module "fastify" {
     mailer: Mailer
     tokenSecret: string
     clock: Clock
+    /** Counters every instance shares: per-IP limits, cooldowns (server/limits). */
+    limits: LimitStore
   }
+}
+
+/** Sweeps forgotten keys out of the database's limits now and then; limits hold without it. */
+const LIMIT_SWEEP_INTERVAL_MS = 10 * 60_000
+
+/** The shared limits: in Redis when REDIS_URL is set, else in the database; closed with the app. */
+function sharedLimits(config: AppConfig, database: Database, app: FastifyInstance, clock: Clock): LimitStore {
+  const limits = config.redisUrl ? redisLimitStore(config.redisUrl) : databaseLimitStore(database.db)
+  const sweeper = setInterval(() => void limits.sweep(clock()).catch((error: unknown) => app.log.warn({ err: error }, "limit sweep failed")), LIMIT_SWEEP_INTERVAL_MS)
+  sweeper.unref()
+  app.addHook("onClose", async () => {
+    clearInterval(sweeper)
+    await limits.close()
+  })
+  return limits
 }
 
 /** The content security policy the site runs under: our own origin, plus Google sign-in's when it is configured. */
@@ -119,6 +139,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   app.decorate("config", config)
   app.decorate("mailer", mailer)
   app.decorate("database", database)
+  app.decorate("limits", sharedLimits(config, database, app, clock))
   app.decorate("clock", clock)
   app.decorate("tokenSecret", config.tokenSecret ?? (await loadOrCreateSecret(config.dataDir, "token-secret")))
 
@@ -135,7 +156,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) => clientAddressKey(request.ip),
-    store: memoryRateLimitStoreOn(clock)
+    store: sharedRateLimitStore(app.limits, clock)
   })
   registerAuthentication(app)
 

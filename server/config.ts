@@ -19,6 +19,8 @@ export interface AppConfig {
   /** Folder of operator-supplied <code>.traineddata.gz OCR packs, served besides (and over) the npm ones; none when unset. */
   ocrLanguagesDir: string | undefined
   databaseUrl: string | undefined
+  /** redis:// URL: the shared limits live there instead of the database. */
+  redisUrl: string | undefined
   smtpUrl: string | undefined
   admin: { email: string; password: string } | undefined
   openai: { apiKey: string | undefined; baseUrl: string; model: string }
@@ -106,6 +108,7 @@ const environmentSchema = z
     OCR_LANGUAGES_DIR: optionalText,
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "postgres://user:password@localhost:5432/imagequery"),
     SMTP_URL: optionalUrl(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465"),
+    REDIS_URL: optionalUrl(["redis:", "rediss:"], "redis://localhost:6379"),
     ADMIN_EMAIL: optionalText.pipe(z.email({ message: "must be an e-mail address" }).optional()),
     ADMIN_PASSWORD: optionalText,
     OPENAI_API_KEY: optionalText,
@@ -191,7 +194,7 @@ export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape)
 function describeReceived(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]
   if (value === undefined) return ""
-  if (/PASSWORD|SECRET|KEY|SMTP_URL|DATABASE_URL/.test(name)) return " (value hidden)"
+  if (/PASSWORD|SECRET|KEY|SMTP_URL|DATABASE_URL|REDIS_URL/.test(name)) return " (value hidden)"
   return ` (got ${JSON.stringify(value)})`
 }
 
@@ -216,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     databaseUrl: vars.DATABASE_URL,
+    redisUrl: vars.REDIS_URL,
     smtpUrl: vars.SMTP_URL,
     admin:
       vars.ADMIN_EMAIL && vars.ADMIN_PASSWORD

@@ -17,7 +17,7 @@ import {
 
 import { requireUser } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
-import { SlidingWindowCounter } from "../http/sliding-window"
+import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
 import { askVisionModel, translateWithModel } from "./provider"
 import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
@@ -61,7 +61,6 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
   const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
   const allowLoopback = options.allowLoopbackImageUrls === true
-  const failedFetches = new SlidingWindowCounter(MAX_FAILED_IMAGE_FETCHES, FAILED_IMAGE_FETCH_WINDOW_MS, app.clock)
 
   /**
    * Downloads a caller's image URL. The attempt is counted as a failure before it starts, so parallel
@@ -69,8 +68,10 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
    * MAX_FAILED_IMAGE_FETCHES downloads failed or still running in the window.
    */
   const downloadImage = async (userId: string, url: string): Promise<string> => {
-    if (!failedFetches.take(userId)) {
-      const retryAfter = failedFetches.retryAfterSeconds(userId)
+    const failedFetchesKey = `image-fetch-failures:${userId}`
+    const reservation = await app.limits.take(failedFetchesKey, MAX_FAILED_IMAGE_FETCHES, FAILED_IMAGE_FETCH_WINDOW_MS, app.clock())
+    if (!reservation.taken) {
+      const retryAfter = retryAfterSeconds(reservation)
       const minutes = Math.ceil(retryAfter / 60)
       throw new ApiError(
         429,
@@ -82,7 +83,7 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
     const dataUrl = toImageDataUrl(
       await fetchImageBytes(url, { allowLoopback, timeoutMs: imageFetchTimeoutMs, maxBytes: MAX_IMAGE_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS })
     )
-    failedFetches.release(userId)
+    await app.limits.release(failedFetchesKey)
     return dataUrl
   }
 

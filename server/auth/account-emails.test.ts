@@ -34,9 +34,9 @@ async function mailTo(email: string, subjectStart: string) {
 
 const post = (app: FastifyInstance, url: string, email: string, remoteAddress = CLIENT) => app.inject({ method: "POST", url, payload: { email }, remoteAddress })
 
-function refusal(action: () => unknown) {
+async function refusal(action: () => Promise<unknown>) {
   try {
-    action()
+    await action()
     return null
   } catch (error) {
     return error
@@ -61,8 +61,8 @@ describe.each([
     const unknown = newAddress()
     await account(known, accountGetsMail)
 
-    const forKnown = requests.request(known, CLIENT)
-    const forUnknown = requests.request(unknown, CLIENT)
+    const forKnown = await requests.request(known, CLIENT)
+    const forUnknown = await requests.request(unknown, CLIENT)
     expect(forKnown).toEqual(forUnknown)
     expect(forKnown).toMatchObject({ sent: true, message: expect.stringContaining("If ") })
     expect(await mailTo(known, subjectStart)).toHaveLength(1)
@@ -75,16 +75,16 @@ describe.each([
     const second = newAddress()
     await account(first, accountGetsMail)
 
-    requests.request(first, CLIENT)
+    await requests.request(first, CLIENT)
     now += 1000
-    const early = refusal(() => requests.request(`  ${first.toUpperCase()} `, CLIENT))
+    const early = await refusal(() => requests.request(`  ${first.toUpperCase()} `, CLIENT))
     expect(early).toMatchObject({ statusCode: 429, code: "TOO_MANY_REQUESTS", extra: { retryAfter: RESEND_COOLDOWN_SECONDS - 1 } })
     // Another address, known or not, is not held up by the first one's cooldown.
-    expect(requests.request(second, CLIENT)).toMatchObject({ sent: true })
-    expect(refusal(() => requests.request(second, CLIENT))).toMatchObject({ statusCode: 429, code: "TOO_MANY_REQUESTS" })
+    expect(await requests.request(second, CLIENT)).toMatchObject({ sent: true })
+    expect(await refusal(() => requests.request(second, CLIENT))).toMatchObject({ statusCode: 429, code: "TOO_MANY_REQUESTS" })
 
     now += RESEND_COOLDOWN_SECONDS * 1000
-    expect(requests.request(first, CLIENT)).toMatchObject({ sent: true })
+    expect(await requests.request(first, CLIENT)).toMatchObject({ sent: true })
     expect(await mailTo(first, subjectStart)).toHaveLength(2)
   })
 
@@ -92,8 +92,8 @@ describe.each([
     const requests = codeEmailRequests(subject.app, purpose)
     const email = newAddress()
     await account(email, accountGetsMail)
-    requests.request(email, OTHER_CLIENT)
-    expect(requests.request(email, CLIENT)).toMatchObject({ sent: true })
+    await requests.request(email, OTHER_CLIENT)
+    expect(await requests.request(email, CLIENT)).toMatchObject({ sent: true })
     expect(await mailTo(email, subjectStart)).toHaveLength(2)
   })
 
@@ -103,19 +103,19 @@ describe.each([
     const unknown = newAddress()
     await account(known, accountGetsMail)
     for (let client = 0; client < CODE_EMAILS_PER_ADDRESS_PER_HOUR; client++) {
-      requests.request(known, `192.0.2.${client}`)
-      requests.request(unknown, `192.0.2.${client}`)
+      await requests.request(known, `192.0.2.${client}`)
+      await requests.request(unknown, `192.0.2.${client}`)
       now += 60_000
     }
-    const forKnown = refusal(() => requests.request(known, "192.0.2.200"))
-    const forUnknown = refusal(() => requests.request(unknown, "192.0.2.200"))
+    const forKnown = await refusal(() => requests.request(known, "192.0.2.200"))
+    const forUnknown = await refusal(() => requests.request(unknown, "192.0.2.200"))
     expect(forKnown).toMatchObject({ statusCode: 429, code: "TOO_MANY_REQUESTS" })
     expect(forUnknown).toEqual(forKnown)
     expect(await mailTo(known, subjectStart)).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
 
     // An hour after the first request, its place is free again.
     now += 60 * 60_000 - CODE_EMAILS_PER_ADDRESS_PER_HOUR * 60_000
-    expect(requests.request(known, "192.0.2.200")).toMatchObject({ sent: true })
+    expect(await requests.request(known, "192.0.2.200")).toMatchObject({ sent: true })
   })
 
   it("sendNow mails at once and starts the cooldown of the address for that client", async () => {
@@ -124,7 +124,7 @@ describe.each([
     const user = await account(email, accountGetsMail)
     expect(await requests.sendNow(user, CLIENT)).toBe(true)
     expect((await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))).toHaveLength(1)
-    expect(refusal(() => requests.request(email, CLIENT))).toMatchObject({ statusCode: 429 })
+    expect(await refusal(() => requests.request(email, CLIENT))).toMatchObject({ statusCode: 429 })
   })
 })
 
@@ -133,7 +133,7 @@ describe("codeEmailRequests", () => {
     const requests = codeEmailRequests(subject.app, "verify_email")
     const verified = newAddress()
     await account(verified, { verified: true })
-    expect(requests.request(verified, CLIENT)).toEqual(requests.request(newAddress(), CLIENT))
+    expect(await requests.request(verified, CLIENT)).toEqual(await requests.request(newAddress(), CLIENT))
     expect(await mailTo(verified, "Verify")).toHaveLength(0)
   })
 
@@ -142,7 +142,7 @@ describe("codeEmailRequests", () => {
     const reset = codeEmailRequests(subject.app, "reset_password")
     const email = newAddress()
     await verification.sendNow(await account(email, { verified: false }), CLIENT)
-    expect(reset.request(email, CLIENT)).toMatchObject({ sent: true })
+    expect(await reset.request(email, CLIENT)).toMatchObject({ sent: true })
     expect(await mailTo(email, "Reset")).toHaveLength(1)
   })
 
@@ -153,7 +153,7 @@ describe("codeEmailRequests", () => {
     const app = Object.create(subject.app, { log: { value: capturing.log } }) as FastifyInstance
     const email = newAddress()
     await account(email, { verified: true })
-    codeEmailRequests(app, "reset_password").request(email, CLIENT)
+    await codeEmailRequests(app, "reset_password").request(email, CLIENT)
     const [mail] = await mailTo(email, "Reset")
     const code = new URL(mail!.link!).searchParams.get("oobCode")!
     expect(lines.join("\n")).toContain("password reset email written to the outbox")

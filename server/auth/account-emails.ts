@@ -5,7 +5,7 @@ import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 
 import type { OneTimeCodePurpose } from "../db/schema"
 import { tooManyAttempts } from "../http/rate-limit"
-import { SlidingWindowCounter } from "../http/sliding-window"
+import { retryAfterSeconds, takeAll } from "../limits/limit-store"
 import { deliverMail } from "../mail/mailer"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
 import { issueCode } from "./one-time-codes"
@@ -75,7 +75,7 @@ export interface CodeEmailRequests {
    * address if it has an account that may have one. The answer is the same whether or not it has,
    * and is given before the look-up and the sending.
    */
-  request(email: string, client: string): { sent: true; message: string }
+  request(email: string, client: string): Promise<{ sent: true; message: string }>
 }
 
 /**
@@ -87,23 +87,21 @@ export interface CodeEmailRequests {
  */
 export function codeEmailRequests(app: FastifyInstance, purpose: OneTimeCodePurpose): CodeEmailRequests {
   const kind = CODE_EMAILS[purpose]
-  const perClient = new SlidingWindowCounter(1, RESEND_COOLDOWN_SECONDS * 1000, app.clock)
-  const perAddress = new SlidingWindowCounter(CODE_EMAILS_PER_ADDRESS_PER_HOUR, HOUR_MS, app.clock)
-  // Synchronous from the check to the count: parallel requests cannot all pass the check.
-  const count = (address: string, client: string) => {
-    perClient.record(`${address} ${client}`)
-    perAddress.record(address)
-  }
+  // In the shared limits: a cooldown started through one API instance holds on the others.
+  const limitsOf = (address: string, client: string) => [
+    { key: `code-email:${purpose}:client:${address} ${client}`, max: 1, windowMs: RESEND_COOLDOWN_SECONDS * 1000 },
+    { key: `code-email:${purpose}:address:${address}`, max: CODE_EMAILS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }
+  ]
   return {
     async sendNow(user, client) {
-      count(normaliseEmail(user.email), client)
+      // Registration's own e-mail is sent whatever the counts; it starts them.
+      for (const limit of limitsOf(normaliseEmail(user.email), client)) await app.limits.take(limit.key, limit.max, limit.windowMs, app.clock())
       return sendCodeEmail(app, user, purpose)
     },
-    request(email, client) {
+    async request(email, client) {
       const address = normaliseEmail(email)
-      const wait = Math.max(perClient.retryAfterSeconds(`${address} ${client}`), perAddress.retryAfterSeconds(address))
-      if (wait > 0) throw tooManyAttempts(wait)
-      count(address, client)
+      const refused = await takeAll(app.limits, limitsOf(address, client), app.clock())
+      if (refused) throw tooManyAttempts(retryAfterSeconds(refused.answer))
       app.mailQueue.enqueue(kind.what, async () => {
         const user = await findUserByEmail(app.database.db, address)
         if (user && kind.sendsTo(user)) await sendCodeEmail(app, user, purpose)

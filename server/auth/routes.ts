@@ -59,7 +59,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/resend-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
     const { email } = parseInput(emailOnlyRequestSchema, request.body)
-    return ok(verificationEmails.request(email, clientAddressKey(request.ip)))
+    return ok(await verificationEmails.request(email, clientAddressKey(request.ip)))
   })
 
   /** Only a browser holding the address's verification-check token learns its state; to anyone else every address is unverified. */
@@ -140,7 +140,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/forgot-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
     const { email } = parseInput(emailOnlyRequestSchema, request.body)
-    return ok(passwordResetEmails.request(email, clientAddressKey(request.ip)))
+    return ok(await passwordResetEmails.request(email, clientAddressKey(request.ip)))
   })
 
   app.post("/api/auth/reset-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {

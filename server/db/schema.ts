@@ -156,7 +156,15 @@ export interface BillingEventsTable {
   received_at: Timestamp
 }
 
+/** Events per key of a shared limit (server/limits). */
+export interface LimitEventsTable {
+  key: string
+  hits: Date[]
+  expires_at: Date
+}
+
 export interface DatabaseSchema {
+  limit_events: LimitEventsTable
   subscriptions: SubscriptionsTable
   billing_events: BillingEventsTable
   app_settings: AppSettingsTable

@@ -1,28 +1,31 @@
 import { FEEDBACK_CONFIRMATION_WINDOW_MS } from "~core/limits"
 
 import type { Clock } from "../app"
-import { SlidingWindowCounter } from "../http/sliding-window"
+import { takeAll, type LimitStore } from "../limits/limit-store"
 
 /**
  * How many feedback confirmations may go out: anyone can have one sent to any address, so each
- * address gets a few per window and the whole server a bounded number, whatever the sender's IP.
+ * address gets a few per window and the whole service a bounded number, whatever the sender's IP
+ * and whichever API instance takes the form.
  */
 export class ConfirmationLimit {
-  private readonly perAddress: SlidingWindowCounter
-  private readonly perServer: SlidingWindowCounter
-
-  constructor(limits: { perAddress: number; perServer: number }, clock: Clock) {
-    this.perAddress = new SlidingWindowCounter(limits.perAddress, FEEDBACK_CONFIRMATION_WINDOW_MS, clock)
-    this.perServer = new SlidingWindowCounter(limits.perServer, FEEDBACK_CONFIRMATION_WINDOW_MS, clock)
-  }
+  constructor(
+    private readonly limits: { perAddress: number; perServer: number },
+    private readonly store: LimitStore,
+    private readonly clock: Clock
+  ) {}
 
   /** Counts a confirmation to the address and answers null, or names the limit that refuses it (counting nothing). */
-  take(address: string): "address" | "server" | null {
-    const key = address.trim().toLowerCase()
-    if (!this.perAddress.available(key)) return "address"
-    if (!this.perServer.available("")) return "server"
-    this.perAddress.record(key)
-    this.perServer.record("")
-    return null
+  async take(address: string): Promise<"address" | "server" | null> {
+    const refused = await takeAll(
+      this.store,
+      [
+        { key: `feedback-confirmation:address:${address.trim().toLowerCase()}`, max: this.limits.perAddress, windowMs: FEEDBACK_CONFIRMATION_WINDOW_MS },
+        { key: "feedback-confirmation:all", max: this.limits.perServer, windowMs: FEEDBACK_CONFIRMATION_WINDOW_MS }
+      ],
+      this.clock()
+    )
+    if (!refused) return null
+    return refused.refusedBy === 0 ? "address" : "server"
   }
 }

@@ -229,7 +229,7 @@ const feedbackNotFound = () => notFound("This feedback does not exist.")
 export async function feedbackRoutes(app: FastifyInstance, { flags, limits: overrides }: FeedbackRoutesOptions): Promise<void> {
   const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
   const db = app.database.db
-  const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.clock)
+  const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.limits, app.clock)
   const store = new FeedbackImageStore(app.config.dataDir, limits.diskBudgetBytes)
   await store.prepare(() => storedImageNames(db))
 
@@ -277,7 +277,11 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       throw error
     }
     if (flags.emailNotifications) {
-      const refusedBy = confirmations.take(feedback.email)
+      // The feedback is stored: a limit store that cannot answer costs the mail, not the acknowledgement.
+      const refusedBy = await confirmations.take(feedback.email).catch((error: unknown) => {
+        request.log.warn({ err: error, feedbackId: feedback.id }, "feedback confirmation limit unavailable")
+        return "unavailable" as const
+      })
       if (refusedBy) {
         // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
         request.log.info({ feedbackId: feedback.id, limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")

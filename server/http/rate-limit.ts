@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify"
 
+import type { LimitStore } from "../limits/limit-store"
 import { ApiError } from "./errors"
 
 /** What a refused call is told unless its limit has words of its own. */
@@ -32,53 +33,33 @@ export function tooManyAttempts(seconds: number): ApiError {
   return new ApiError(429, "TOO_MANY_REQUESTS", `Too many attempts. Please wait ${seconds} seconds before trying again.`, { retryAfter: seconds })
 }
 
-interface Window {
-  count: number
-  startedAt: number
-}
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void
 
 /**
- * @fastify/rate-limit's in-memory store hands every caller the same counter object, so when
- * requests arrive together each one reads the burst's final count: a burst of 35 against a
- * limit of 30 refused all 35. This store answers each caller the count its own increment made.
- * One instance per route (child); windows are fixed and start at a key's first request.
+ * The store option of @fastify/rate-limit (it wants a class) on the shared limits: every instance counts a client's
+ * calls to a route in the same place. A call over the limit is not counted, and its answer says how long until the
+ * oldest counted call leaves the window. Each route counts apart (its method and URL in the key).
  */
-export class MemoryRateLimitStore {
-  private readonly windows = new Map<string, Window>()
+export function sharedRateLimitStore(limits: LimitStore, clock: () => number) {
+  return class SharedRateLimitStore {
+    /** Set by child(): the route's own counters. */
+    prefix = "ip:"
 
-  constructor(private readonly clock: () => number = Date.now) {}
-
-  /** The plugin passes the route's window as a third argument, which its type declarations leave out. */
-  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number): void {
-    if (timeWindow === undefined) return callback(new Error("the rate limit store needs the route's time window"))
-    const now = this.clock()
-    let window = this.windows.get(key)
-    if (!window || window.startedAt + timeWindow <= now) {
-      window = { count: 0, startedAt: now }
-      this.windows.set(key, window)
-      if (this.windows.size > MAX_TRACKED_CLIENTS) this.forgetExpired(now, timeWindow)
+    /** The plugin passes the route's window and maximum after the callback, which its type declarations leave out. */
+    incr(key: string, callback: IncrCallback, timeWindow?: number, max?: number): void {
+      if (timeWindow === undefined || max === undefined) return callback(new Error("the rate limit store needs the route's window and maximum"))
+      limits.take(this.prefix + key, max, timeWindow, clock()).then(
+        (answer) => callback(null, answer.taken ? { current: answer.count, ttl: timeWindow } : { current: max + 1, ttl: answer.retryAfterMs }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)))
+      )
     }
-    window.count += 1
-    callback(null, { current: window.count, ttl: window.startedAt + timeWindow - now })
-  }
 
-  child(): MemoryRateLimitStore {
-    return new MemoryRateLimitStore(this.clock)
-  }
-
-  private forgetExpired(now: number, timeWindow: number): void {
-    for (const [key, window] of this.windows) if (window.startedAt + timeWindow <= now) this.windows.delete(key)
-  }
-}
-
-/** Beyond this many clients in one route's window, finished windows are dropped. */
-const MAX_TRACKED_CLIENTS = 10_000
-
-/** The store option of @fastify/rate-limit (it wants a class) on the app's clock. */
-export function memoryRateLimitStoreOn(clock: () => number) {
-  return class extends MemoryRateLimitStore {
-    constructor() {
-      super(clock)
+    /** The plugin passes the route's merged options with the route as `routeInfo` (its declarations say otherwise). */
+    child(routeOptions: unknown): SharedRateLimitStore {
+      const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo
+      const store = new SharedRateLimitStore()
+      store.prefix = `ip:${String(route?.method ?? "")} ${String(route?.url ?? "")}:`
+      return store
     }
   }
 }

@@ -7,6 +7,7 @@ import * as feedback from "./004-feedback"
 import * as sessionBinding from "./005-session-binding"
 import * as signInChecks from "./006-sign-in-checks"
 import * as billing from "./007-billing"
+import * as sharedLimits from "./008-shared-limits"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,7 +17,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "004-feedback": feedback,
   "005-session-binding": sessionBinding,
   "006-sign-in-checks": signInChecks,
-  "007-billing": billing
+  "007-billing": billing,
+  "008-shared-limits": sharedLimits
 }
 
 export const migrationProvider: MigrationProvider = {
