@@ -16,7 +16,9 @@ async function postgresProjects() {
   const reason = await postgresUnavailableReason(process.env[TEST_DATABASE_URL_VARIABLE])
   if (reason && process.env.CI) throw new Error(`The API tests must run on PostgreSQL in CI, but ${reason}.`)
   if (reason) {
-    console.warn(`api-postgres skipped: ${reason}. The API tests run on the embedded database only.`)
+    // The config is read by each of vitest's processes: say it once.
+    if (!process.env.IQA_POSTGRES_SKIP_SAID) console.warn(`api-postgres skipped: ${reason}. The API tests run on the embedded database only.`)
+    process.env.IQA_POSTGRES_SKIP_SAID = "1"
     return []
   }
   return [{ extends: true as const, test: { ...API_TEST, name: "api-postgres" } }]

@@ -20,18 +20,29 @@ export async function openTestDatabase(): Promise<Database> {
     const dump = await fs.readFile(inject("databaseTemplatePath"))
     return openDatabase({ embeddedTemplate: new Blob([dump]) })
   }
-  const name = freshDatabaseName("iqa_test")
-  await createDatabase(postgres.adminUrl, name, postgres.template)
-  const database = await openDatabase({ databaseUrl: databaseUrl(postgres.adminUrl, name) })
+  const copy = await copyPostgresTemplate()
+  const database = await openDatabase({ databaseUrl: copy!.url })
   let dropped: Promise<void> | null = null
   return {
     ...database,
     close: () =>
       (dropped ??= (async () => {
         await database.close()
-        await dropDatabase(postgres.adminUrl, name)
+        await copy!.drop()
       })())
   }
+}
+
+/**
+ * In the api-postgres project, a migrated database of its own on the test server, for processes to share through
+ * DATABASE_URL; null in the embedded project.
+ */
+export async function copyPostgresTemplate(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const postgres = inject("postgresTemplate")
+  if (!postgres) return null
+  const name = freshDatabaseName("iqa_test")
+  await createDatabase(postgres.adminUrl, name, postgres.template)
+  return { url: databaseUrl(postgres.adminUrl, name), drop: () => dropDatabase(postgres.adminUrl, name) }
 }
 
 export async function makeTempDir(prefix = "iqa-test-"): Promise<string> {

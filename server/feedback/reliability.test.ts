@@ -3,57 +3,20 @@
  * last acknowledgement; after a restart on the same DATA_DIR every acknowledged feedback is there,
  * with every image byte for byte.
  */
-import { spawn, type ChildProcess } from "node:child_process"
 import fs from "node:fs/promises"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 
-import { afterAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 
 import { makeTempDir } from "../test-support"
-import { freePort } from "../../tests/free-port"
+import { PROJECT_ROOT, spawnServer } from "../spawned-server.test-support"
 
-const root = fileURLToPath(new URL("../..", import.meta.url))
-const PNG = await fs.readFile(path.join(root, "tests/fixtures/square-64.png"))
+const PNG = await fs.readFile(path.join(PROJECT_ROOT, "tests/fixtures/square-64.png"))
 const ADMIN = { email: "ops@example.com", password: "Quartz-Lantern-2026!" }
 const SUBMISSIONS = 50
 
-const children = new Set<ChildProcess>()
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL")
-})
-
-
-async function startServer(dataDir: string) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      TRUST_PROXY: "1",
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "error"
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  children.add(child)
-  let output = ""
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  const url = `http://127.0.0.1:${port}`
-  for (let waited = 0; ; waited += 100) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`)
-    if (waited > 90_000) throw new Error(`the server did not start:\n${output}`)
-    if (await fetch(`${url}/api/status`).then((response) => response.ok, () => false)) break
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return { url, child, exited, output: () => output }
-}
+const startServer = (dataDir: string) =>
+  spawnServer({ DATA_DIR: dataDir, TRUST_PROXY: "1", ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })
 
 /** A distinct PNG per submission (its index in the trailing bytes), so a mixed-up file would show. */
 const imageFor = (index: number, part: number) => Buffer.concat([PNG, Buffer.from(`#${index}-${part}`)])

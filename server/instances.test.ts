@@ -1,0 +1,166 @@
+/**
+ * Two API processes on one PostgreSQL database behave as one service: what one instance counted (a lockout, an IP's
+ * calls, a cooldown, the monthly quota) and what it ended (a session) holds on the other. Only in the api-postgres
+ * project: two processes cannot share an embedded database.
+ */
+import fs from "node:fs/promises"
+
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+
+import { redisUnavailableReason, startRedis } from "../tests/redis-server"
+import { completion, PNG_DATA_URL, sendJson, startStandIn } from "./analyze/test-support"
+import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
+import { copyPostgresTemplate, makeTempDir, readOutbox } from "./test-support"
+
+const PASSWORD = "Quiet-Lantern-58!"
+const TOKEN_SECRET = "two-instances-share-this-signing-key-0123456789"
+const onPostgres = inject("postgresTemplate") !== null
+if (!onPostgres) console.warn("Two-instance tests skipped in the embedded project: they need PostgreSQL (the api-postgres project).")
+const redisSkip = onPostgres ? redisUnavailableReason() : null
+
+let ipCounter = 0
+/** A client address of its own per scenario: the instances trust one proxy, as they would behind a load balancer. */
+const newIp = () => `198.51.100.${++ipCounter}`
+
+interface Answer {
+  status: number
+  body: { data?: Record<string, unknown>; error?: { code: string; message: string } }
+}
+
+async function call(server: SpawnedServer, path: string, init: { method?: string; token?: string; body?: unknown; ip: string }): Promise<Answer> {
+  const response = await fetch(server.url + path, {
+    method: init.method ?? (init.body ? "POST" : "GET"),
+    headers: {
+      "x-forwarded-for": init.ip,
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(init.body ? { "content-type": "application/json" } : {})
+    },
+    ...(init.body ? { body: JSON.stringify(init.body) } : {})
+  })
+  return { status: response.status, body: (await response.json()) as Answer["body"] }
+}
+
+describe.each([
+  { limits: "PostgreSQL", skip: onPostgres ? null : "embedded project" },
+  { limits: "Redis", skip: onPostgres ? redisSkip : "embedded project" }
+])("two API instances on one PostgreSQL database, limits in $limits", ({ limits, skip }) => {
+  let instances: [SpawnedServer, SpawnedServer]
+  let database: Awaited<ReturnType<typeof copyPostgresTemplate>>
+  let redis: Awaited<ReturnType<typeof startRedis>> | null = null
+  let provider: Awaited<ReturnType<typeof startStandIn>>
+  const dataDirs: string[] = []
+  let userCounter = 0
+
+  /** A verified Free account made through instance A, its verification link followed through instance B. */
+  async function verifiedUser(): Promise<{ email: string; ip: string }> {
+    const email = `pair-${limits.toLowerCase()}-${++userCounter}@example.com`
+    const ip = newIp()
+    const [a, b] = instances
+    expect((await call(a, "/api/auth/register", { ip, body: { email, password: PASSWORD, name: "Pair User", termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
+    let link: string | undefined
+    for (let attempt = 0; attempt < 100 && !link; attempt++) {
+      link = (await readOutbox(dataDirs[0]!)).find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect((await call(b, "/api/auth/verify-email", { ip, body: { oobCode: new URL(link!).searchParams.get("oobCode") } })).status).toBe(200)
+    return { email, ip }
+  }
+
+  const signIn = async (server: SpawnedServer, email: string, ip: string) => {
+    const answer = await call(server, "/api/auth/login", { ip, body: { email, password: PASSWORD } })
+    expect(answer.status).toBe(200)
+    return answer.body.data!.token as string
+  }
+
+  beforeAll(async () => {
+    if (skip) return
+    database = await copyPostgresTemplate()
+    if (limits === "Redis") redis = await startRedis()
+    provider = await startStandIn((_request, response) => sendJson(response, 200, completion("A small square.")))
+    const env = (dataDir: string) => ({
+      DATA_DIR: dataDir,
+      DATABASE_URL: database!.url,
+      TOKEN_SECRET,
+      TRUST_PROXY: "1",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: provider.url,
+      ...(redis ? { REDIS_URL: redis.url } : {})
+    })
+    for (let index = 0; index < 2; index++) dataDirs.push(await makeTempDir("iqa-instance-"))
+    instances = (await Promise.all(dataDirs.map((dataDir) => spawnServer(env(dataDir))))) as [SpawnedServer, SpawnedServer]
+  }, 120_000)
+
+  afterAll(async () => {
+    for (const instance of instances ?? []) {
+      instance.child.kill("SIGTERM")
+      await instance.exited
+    }
+    await provider?.close()
+    await redis?.stop()
+    await database?.drop()
+    for (const dataDir of dataDirs) await fs.rm(dataDir, { recursive: true, force: true })
+  })
+
+  it.skipIf(skip)("a lockout reached through one instance is answered by the other", async () => {
+    const { email, ip } = await verifiedUser()
+    const [a, b] = instances
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, index) => call(index % 2 ? b : a, "/api/auth/login", { ip: newIp(), body: { email, password: "Not-The-Password-9!" } })))
+    const codes = burst.map((answer) => answer.body.error?.code)
+    expect(codes.filter((code) => code === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(5)
+    // Lock it for sure: the remaining failures, one at a time, waiting out each delay the instances ask for.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const answer = await call(attempt % 2 ? a : b, "/api/auth/login", { ip: newIp(), body: { email, password: "Not-The-Password-9!" } })
+      if (answer.body.error?.code === "ACCOUNT_LOCKED") break
+      const wait = Number((answer.body.error as { retryAfter?: number } | undefined)?.retryAfter ?? 0)
+      if (wait) await new Promise((resolve) => setTimeout(resolve, wait * 1000))
+    }
+    for (const server of instances) {
+      const correct = await call(server, "/api/auth/login", { ip, body: { email, password: PASSWORD } })
+      expect(correct.status).toBe(423)
+      expect(correct.body.error?.code).toBe("ACCOUNT_LOCKED")
+    }
+  }, 60_000)
+
+  it.skipIf(skip)("per-IP limits count the calls made to both: 31 sign-ins from one address, 30 answered", async () => {
+    const ip = newIp()
+    const [a, b] = instances
+    const answers = await Promise.all(
+      Array.from({ length: 31 }, (_, index) => call(index % 2 ? b : a, "/api/auth/login", { ip, body: { email: `nobody-${limits}-${index}@example.com`, password: "Whatever-1!" } }))
+    )
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(30)
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error?.code)).toEqual(["RATE_LIMIT_EXCEEDED"])
+  })
+
+  it.skipIf(skip)("a resend cooldown started on one instance holds on the other", async () => {
+    const ip = newIp()
+    const email = `cooldown-${limits}@example.com`
+    expect((await call(instances[0], "/api/auth/resend-verification", { ip, body: { email } })).status).toBe(200)
+    const again = await call(instances[1], "/api/auth/resend-verification", { ip, body: { email } })
+    expect(again.status).toBe(429)
+    expect(again.body.error?.code).toBe("TOO_MANY_REQUESTS")
+  })
+
+  it.skipIf(skip)("30 concurrent questions of a Free user split across both: exactly 10 answered and counted", async () => {
+    const { email, ip } = await verifiedUser()
+    const tokens = [await signIn(instances[0], email, ip), await signIn(instances[1], email, ip)]
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        call(instances[index % 2]!, "/api/analyze/ask", { ip, token: tokens[index % 2], body: { image: { dataUrl: PNG_DATA_URL }, question: `Question ${index}?` } })
+      )
+    )
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10)
+    expect(new Set(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body.error?.code))).toEqual(new Set(["QUOTA_EXCEEDED"]))
+    for (const [index, server] of instances.entries()) {
+      expect((await call(server, "/api/analyze/usage", { ip, token: tokens[index] })).body.data).toMatchObject({ used: 10, limit: 10 })
+    }
+  })
+
+  it.skipIf(skip)("a session ended on one instance is refused by the other at once", async () => {
+    const { email, ip } = await verifiedUser()
+    const token = await signIn(instances[0], email, ip)
+    expect((await call(instances[1], "/api/auth/profile", { ip, token })).status).toBe(200)
+    expect((await call(instances[0], "/api/auth/logout", { ip, token, method: "POST", body: {} })).status).toBe(200)
+    const refused = await call(instances[1], "/api/auth/profile", { ip, token })
+    expect(refused.status).toBe(401)
+  })
+})
