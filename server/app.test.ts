@@ -239,20 +239,28 @@ describe("start-up state in DATA_DIR", () => {
     }
   })
 
-  it("generates the token secret once, private to the owner, and reuses it", async () => {
+  it("generates the token secret once and reuses it: private to the owner in DATA_DIR, or in a shared PostgreSQL database", async () => {
     const dataDir = await makeTempDir()
+    const otherDataDir = await makeTempDir()
     const database = await openTestDatabase()
     try {
       const first = await buildApp(testConfig({}, dataDir), { database })
-      const second = await buildApp(testConfig({}, dataDir), { database })
+      const second = await buildApp(testConfig({}, database.kind === "postgres" ? otherDataDir : dataDir), { database })
       expect(first.tokenSecret.length).toBeGreaterThanOrEqual(32)
       expect(second.tokenSecret).toBe(first.tokenSecret)
-      const stat = await fs.stat(path.join(dataDir, "secrets/token-secret"))
-      expect(stat.mode & 0o777).toBe(0o600)
+      if (database.kind === "postgres") {
+        // Instances on other machines read it from the database; no file holds it.
+        await expect(fs.stat(path.join(dataDir, "secrets/token-secret"))).rejects.toThrow()
+        expect(await database.db.selectFrom("app_settings").select("value").where("key", "=", "secret:token-secret").executeTakeFirst()).toEqual({ value: first.tokenSecret })
+      } else {
+        const stat = await fs.stat(path.join(dataDir, "secrets/token-secret"))
+        expect(stat.mode & 0o777).toBe(0o600)
+      }
       await Promise.all([first.close(), second.close()])
     } finally {
       await database.close()
       await fs.rm(dataDir, { recursive: true, force: true })
+      await fs.rm(otherDataDir, { recursive: true, force: true })
     }
   })
 

@@ -29,7 +29,7 @@ import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
-import { loadOrCreateSecret } from "./secrets"
+import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
 
@@ -141,7 +141,9 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   app.decorate("database", database)
   app.decorate("limits", sharedLimits(config, database, app, clock))
   app.decorate("clock", clock)
-  app.decorate("tokenSecret", config.tokenSecret ?? (await loadOrCreateSecret(config.dataDir, "token-secret")))
+  // The embedded database serves one process, whose DATA_DIR keeps the key; instances sharing PostgreSQL share it there.
+  const generatedSecret = () => (database.kind === "postgres" ? loadOrCreateDatabaseSecret(database.db, "token-secret") : loadOrCreateSecret(config.dataDir, "token-secret"))
+  app.decorate("tokenSecret", config.tokenSecret ?? (await generatedSecret()))
 
   registerErrorHandling(app)
   await app.register(helmet, {

@@ -1,7 +1,8 @@
 /**
  * Two API processes on one PostgreSQL database behave as one service: what one instance counted (a lockout, an IP's
  * calls, a cooldown, the monthly quota) and what it ended (a session) holds on the other. Only in the api-postgres
- * project: two processes cannot share an embedded database.
+ * project: two processes cannot share an embedded database. Neither is given TOKEN_SECRET: they share the key the first
+ * one generated into the database.
  */
 import fs from "node:fs/promises"
 
@@ -13,7 +14,6 @@ import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
 import { copyPostgresTemplate, makeTempDir, readOutbox } from "./test-support"
 
 const PASSWORD = "Quiet-Lantern-58!"
-const TOKEN_SECRET = "two-instances-share-this-signing-key-0123456789"
 const onPostgres = inject("postgresTemplate") !== null
 if (!onPostgres) console.warn("Two-instance tests skipped in the embedded project: they need PostgreSQL (the api-postgres project).")
 const redisSkip = onPostgres ? redisUnavailableReason() : null
@@ -80,7 +80,6 @@ describe.each([
     const env = (dataDir: string) => ({
       DATA_DIR: dataDir,
       DATABASE_URL: database!.url,
-      TOKEN_SECRET,
       TRUST_PROXY: "1",
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: provider.url,
