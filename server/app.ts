@@ -24,6 +24,10 @@ import { sharedRateLimitStore, type PerIpLimit } from "./http/rate-limit"
 import { databaseLimitStore } from "./limits/database-limits"
 import type { LimitStore } from "./limits/limit-store"
 import { redisLimitStore } from "./limits/redis-limits"
+import { FEEDBACK_IMAGES_PREFIX, feedbackImagesDir } from "./feedback/image-store"
+import { folderStorage } from "./storage/folder-storage"
+import type { ObjectStorage } from "./storage/object-storage"
+import { s3Storage } from "./storage/s3-storage"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
@@ -64,6 +68,8 @@ declare module "fastify" {
     clock: Clock
     /** Counters every instance shares: per-IP limits, cooldowns (server/limits). */
     limits: LimitStore
+    /** Where uploaded images are kept: DATA_DIR, or the S3 bucket (server/storage). */
+    objectStorage: ObjectStorage
   }
 }
 
@@ -140,6 +146,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   app.decorate("mailer", mailer)
   app.decorate("database", database)
   app.decorate("limits", sharedLimits(config, database, app, clock))
+  app.decorate("objectStorage", config.s3 ? s3Storage(config.s3, FEEDBACK_IMAGES_PREFIX) : folderStorage(feedbackImagesDir(config.dataDir)))
   app.decorate("clock", clock)
   // The embedded database serves one process, whose DATA_DIR keeps the key; instances sharing PostgreSQL share it there.
   const generatedSecret = () => (database.kind === "postgres" ? loadOrCreateDatabaseSecret(database.db, "token-secret") : loadOrCreateSecret(config.dataDir, "token-secret"))

@@ -70,6 +70,18 @@ describe("loadConfig", () => {
     expect(stripe).toEqual({ secretKey: "sk_test_1", webhookSecret: "whsec_1", prices: { pro: { month: "price_a", year: "price_b" }, enterprise: { month: "price_c", year: "price_d" } }, apiBase: undefined })
   })
 
+  it("keeps uploads in S3 only with every object storage variable set, and reads REDIS_URL", () => {
+    expect(loadConfig({}).s3).toBeUndefined()
+    expect(loadConfig({ S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "uploads", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" }).s3).toEqual({
+      endpoint: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      bucket: "uploads",
+      accessKeyId: "id",
+      secretAccessKey: "secret"
+    })
+    expect(loadConfig({ REDIS_URL: "redis://cache:6379" }).redisUrl).toBe("redis://cache:6379")
+  })
+
   it("reads OCR_LANGUAGES_DIR relative to the working folder, and a blank one as none", () => {
     expect(loadConfig({ OCR_LANGUAGES_DIR: "packs/ocr" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/srv/app/packs/ocr"))
     expect(loadConfig({ OCR_LANGUAGES_DIR: "/opt/tessdata" }, "/srv/app").ocrLanguagesDir).toBe(path.resolve("/opt/tessdata"))
@@ -110,6 +122,8 @@ describe("loadConfig", () => {
     [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/],
     [{ STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_PRICE_PRO_MONTH: "a", STRIPE_PRICE_PRO_YEAR: "b", STRIPE_PRICE_ENTERPRISE_MONTH: "c" }, /^STRIPE_PRICE_ENTERPRISE_YEAR must be set with the other Stripe variables/],
     [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", STRIPE_API_BASE: "http://127.0.0.1:1" }, /^STRIPE_API_BASE must not be set in production/],
+    [{ S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "uploads", S3_ACCESS_KEY_ID: "id" }, /^S3_SECRET_ACCESS_KEY must be set with the other object storage variables \(S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID are set\)/],
+    [{ REDIS_URL: "http://cache" }, /^REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\/.*\(value hidden\)$/],
     [{ NODE_ENV: "production" }, /^SMTP_URL must be set in production: without it e-mails .* never reach anyone$/],
     [{ NODE_ENV: "production", SMTP_URL: " " }, /^SMTP_URL must be set in production/]
   ])("refuses %o with a message naming the variable", (env, expected) => {

@@ -21,6 +21,8 @@ export interface AppConfig {
   databaseUrl: string | undefined
   /** redis:// URL: the shared limits live there instead of the database. */
   redisUrl: string | undefined
+  /** S3-compatible object storage for uploads; DATA_DIR when absent. */
+  s3: S3Config | undefined
   smtpUrl: string | undefined
   admin: { email: string; password: string } | undefined
   openai: { apiKey: string | undefined; baseUrl: string; model: string }
@@ -46,6 +48,17 @@ export interface StripeConfig {
   /** Tests only: the origin of a Stripe API stand-in. */
   apiBase: string | undefined
 }
+
+export interface S3Config {
+  endpoint: string
+  region: string
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+}
+
+/** The object storage variables: all of them set (uploads in the bucket) or none (uploads in DATA_DIR). */
+export const S3_VARIABLES = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const
 
 /** The Stripe variables: all of them set (Stripe mode) or none (test mode). */
 export const STRIPE_VARIABLES = [
@@ -109,6 +122,11 @@ const environmentSchema = z
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "postgres://user:password@localhost:5432/imagequery"),
     SMTP_URL: optionalUrl(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465"),
     REDIS_URL: optionalUrl(["redis:", "rediss:"], "redis://localhost:6379"),
+    S3_ENDPOINT: optionalUrl(["http:", "https:"], "https://s3.eu-west-1.amazonaws.com"),
+    S3_REGION: optionalText,
+    S3_BUCKET: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
     ADMIN_EMAIL: optionalText.pipe(z.email({ message: "must be an e-mail address" }).optional()),
     ADMIN_PASSWORD: optionalText,
     OPENAI_API_KEY: optionalText,
@@ -170,6 +188,12 @@ const environmentSchema = z
         message: "must be set in production: without it e-mails (with their sign-in and reset links) are only written to files in DATA_DIR/outbox and never reach anyone"
       })
     }
+    const s3Set = S3_VARIABLES.filter((name) => env[name])
+    if (s3Set.length > 0) {
+      for (const name of S3_VARIABLES.filter((name) => !env[name])) {
+        context.addIssue({ code: "custom", path: [name], message: `must be set with the other object storage variables (${s3Set.join(", ")} ${s3Set.length === 1 ? "is" : "are"} set); leave them all unset to keep uploads in DATA_DIR` })
+      }
+    }
     const stripeSet = STRIPE_VARIABLES.filter((name) => env[name])
     if (stripeSet.length > 0) {
       for (const name of STRIPE_VARIABLES.filter((name) => !env[name])) {
@@ -220,6 +244,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     databaseUrl: vars.DATABASE_URL,
     redisUrl: vars.REDIS_URL,
+    s3:
+      vars.S3_ENDPOINT && vars.S3_BUCKET && vars.S3_ACCESS_KEY_ID && vars.S3_SECRET_ACCESS_KEY
+        ? { endpoint: vars.S3_ENDPOINT, region: vars.S3_REGION ?? "us-east-1", bucket: vars.S3_BUCKET, accessKeyId: vars.S3_ACCESS_KEY_ID, secretAccessKey: vars.S3_SECRET_ACCESS_KEY }
+        : undefined,
     smtpUrl: vars.SMTP_URL,
     admin:
       vars.ADMIN_EMAIL && vars.ADMIN_PASSWORD

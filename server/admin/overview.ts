@@ -1,5 +1,3 @@
-import fs from "node:fs/promises"
-import path from "node:path"
 
 import type { FastifyInstance } from "fastify"
 
@@ -8,7 +6,6 @@ import type { AdminOverview } from "~core/feedback"
 import { countUsers } from "../auth/users"
 import { subscriptionFigures } from "../billing/records"
 import { countFeedback } from "../feedback/feedback-service"
-import { feedbackImagesDir } from "../feedback/image-store"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -38,11 +35,7 @@ export async function adminOverview(app: FastifyInstance): Promise<AdminOverview
   ])
   const checks = {
     database: await timed(() => app.database.ping()),
-    uploads: await timed(async () => {
-      const probe = path.join(feedbackImagesDir(app.config.dataDir), `.probe-${process.pid}`)
-      await fs.writeFile(probe, "")
-      await fs.rm(probe)
-    })
+    uploads: await timed(() => app.objectStorage.check())
   }
   const results = Object.values(checks)
   return {

@@ -122,12 +122,12 @@ export async function addReply(
 }
 
 /** Deletes the row (images and replies cascade) and answers the file names to remove. */
-export async function deleteFeedback(db: Db, id: string): Promise<string[] | null> {
+export async function deleteFeedback(db: Db, id: string): Promise<{ fileName: string; byteSize: number }[] | null> {
   if (!isUuid(id)) return null
   return db.transaction().execute(async (trx) => {
-    const images = await trx.selectFrom("feedback_images").select("file_name").where("feedback_id", "=", id).execute()
+    const images = await trx.selectFrom("feedback_images").select(["file_name", "byte_size"]).where("feedback_id", "=", id).execute()
     const deleted = await trx.deleteFrom("feedback").where("id", "=", id).returning("id").executeTakeFirst()
-    return deleted ? images.map((image) => image.file_name) : null
+    return deleted ? images.map((image) => ({ fileName: image.file_name, byteSize: Number(image.byte_size) })) : null
   })
 }
 

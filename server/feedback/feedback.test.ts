@@ -7,7 +7,8 @@ import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~c
 
 import { signedInUser } from "../analyze/test-support"
 import { makeTempDir, readOutbox, startTestApp, type TestApp } from "../test-support"
-import { FeedbackImageStore } from "./image-store"
+import { folderStorage } from "../storage/folder-storage"
+import { feedbackImagesDir, FeedbackImageStore } from "./image-store"
 
 const PNG = await fs.readFile(new URL("../../tests/fixtures/square-64.png", import.meta.url))
 /** A 1×1 GIF. */
@@ -466,14 +467,18 @@ describe("the disk budget of uploads", () => {
   it("counts the images already on disk when it starts", async () => {
     const dataDir = await makeTempDir()
     try {
-      const first = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      const storage = folderStorage(feedbackImagesDir(dataDir))
+      const first = new FeedbackImageStore(dataDir, storage, 3 * PNG.length)
       await first.prepare(async () => new Set())
       const kept = "0123456789abcdef0123456789abcdef.png"
-      await fs.writeFile(path.join(first.dir, kept), Buffer.concat([PNG, PNG]))
-      await fs.writeFile(path.join(first.dir, "fedcba9876543210fedcba9876543210.png"), PNG)
-      const restarted = new FeedbackImageStore(dataDir, 3 * PNG.length)
+      const orphan = "fedcba9876543210fedcba9876543210.png"
+      await fs.writeFile(path.join(feedbackImagesDir(dataDir), kept), Buffer.concat([PNG, PNG]))
+      await fs.writeFile(path.join(feedbackImagesDir(dataDir), orphan), PNG)
+      const restarted = new FeedbackImageStore(dataDir, storage, 3 * PNG.length)
       await restarted.prepare(async () => new Set([kept]))
       expect(restarted.used).toBe(2 * PNG.length)
+      // The folder is this instance's alone: a file no feedback names is what a crash left, and goes at once.
+      expect((await storage.list()).map((object) => object.name)).toEqual([kept])
       const staged = { tempPath: "", contentType: "image/png" as const, byteSize: 0, originalName: "a.png", reservedBytes: 0 }
       expect(restarted.reserve(staged, PNG.length + 1)).toBe(false)
       expect(restarted.reserve(staged, PNG.length)).toBe(true)

@@ -1,11 +1,17 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import fs from "node:fs/promises"
 import path from "node:path"
+import type { Readable } from "node:stream"
 
 import { FEEDBACK_IMAGE_TYPES, type FeedbackImageType } from "~core/feedback"
 
+import { StorageUnavailableError, type ObjectStorage } from "../storage/object-storage"
+
 /** Generated names only: 32 hex characters and the extension of the type the bytes showed. */
 export const STORED_IMAGE_NAME = /^[0-9a-f]{32}\.(jpg|png|gif)$/
+
+/** Where feedback images sit in a bucket shared with other uses. */
+export const FEEDBACK_IMAGES_PREFIX = "feedback/"
 
 export function feedbackImagesDir(dataDir: string): string {
   return path.join(dataDir, "uploads", "feedback")
@@ -32,31 +38,25 @@ export interface StoredImage extends Omit<StagedImage, "tempPath" | "reservedByt
   fileName: string
 }
 
-/** Makes a directory entry (a created, renamed or removed file) survive a power cut or a kill. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fs.open(dir, "r")
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
+/** An object no feedback names, younger than this, may be an upload another instance is finishing: it is kept. */
+export const ORPHAN_GRACE_MS = 60 * 60_000
 
 /**
- * The feedback images on disk, within a byte budget. Bytes are reserved before they are written, in
- * one synchronous step, so parallel uploads together never pass it; the count lives in this process,
- * taken from the folder at start.
+ * The feedback images: received into a staging folder of this instance, then stored in the object storage (DATA_DIR
+ * or S3) under generated names, within a byte budget. Bytes are reserved before they are written, in one
+ * synchronous step, so parallel uploads together never pass it; the count lives in this process, taken from the
+ * storage at start.
  */
 export class FeedbackImageStore {
-  readonly dir: string
   private readonly staging: string
   private usedBytes = 0
 
   constructor(
     dataDir: string,
-    readonly budgetBytes: number = FEEDBACK_DISK_BUDGET_BYTES
+    readonly storage: ObjectStorage,
+    readonly budgetBytes: number = FEEDBACK_DISK_BUDGET_BYTES,
+    private readonly clock: () => number = Date.now
   ) {
-    this.dir = feedbackImagesDir(dataDir)
     this.staging = stagingDir(dataDir)
   }
 
@@ -77,17 +77,19 @@ export class FeedbackImageStore {
     this.usedBytes = Math.max(0, this.usedBytes - bytes)
   }
 
-  /** Creates the folders and drops what a crash left behind: staged files, and stored files no row names. */
+  /**
+   * Empties the staging folder and drops stored objects no row names: what a crash left behind. Storage shared with
+   * other instances keeps such objects for ORPHAN_GRACE_MS, since one of them may be about to write their row.
+   */
   async prepare(knownNames: () => Promise<Set<string>>): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true })
     await fs.rm(this.staging, { recursive: true, force: true })
     await fs.mkdir(this.staging, { recursive: true })
     const known = await knownNames()
+    const graceMs = this.storage.kind === "folder" ? 0 : ORPHAN_GRACE_MS
     let used = 0
-    for (const name of await fs.readdir(this.dir)) {
-      const file = path.join(this.dir, name)
-      if (known.has(name)) used += (await fs.stat(file)).size
-      else await fs.rm(file, { force: true })
+    for (const object of await this.storage.list()) {
+      if (known.has(object.name)) used += object.size
+      else if (this.clock() - object.modifiedAt >= graceMs) await this.storage.remove(object.name)
     }
     this.usedBytes = used
   }
@@ -109,41 +111,38 @@ export class FeedbackImageStore {
     )
   }
 
-  /** Moves staged files under their generated names and makes the names durable. */
+  /**
+   * Stores the staged files under generated names; resolves once every one is durable. When the storage fails,
+   * what was stored of them is removed, the staging files go, and StorageUnavailableError is thrown.
+   */
   async commit(staged: readonly StagedImage[]): Promise<StoredImage[]> {
     const stored: StoredImage[] = []
     try {
       for (const image of staged) {
         const fileName = `${randomBytes(16).toString("hex")}.${FEEDBACK_IMAGE_TYPES[image.contentType]}`
-        await fs.rename(image.tempPath, path.join(this.dir, fileName))
-        // Its bytes now belong to the stored file; remove() gives them back.
-        image.reservedBytes = 0
+        await this.storage.put(fileName, image.tempPath, image.contentType)
         stored.push({ fileName, contentType: image.contentType, byteSize: image.byteSize, originalName: image.originalName })
+        // Its bytes now belong to the stored object; remove() gives them back.
+        image.reservedBytes = 0
       }
-      if (stored.length) await syncDirectory(this.dir)
     } catch (error) {
-      await this.remove(stored.map((image) => image.fileName))
+      await this.remove(stored).catch(() => {})
       await this.discard(staged)
-      throw error
+      throw new StorageUnavailableError(error)
     }
     return stored
   }
 
-  /** Deletes stored files and gives their bytes back to the budget. */
-  async remove(fileNames: readonly string[]): Promise<void> {
-    const safe = fileNames.filter((name) => STORED_IMAGE_NAME.test(name))
-    await Promise.all(
-      safe.map(async (name) => {
-        const file = path.join(this.dir, name)
-        const size = await fs.stat(file).then((stat) => stat.size, () => 0)
-        await fs.rm(file, { force: true })
-        this.release(size)
-      })
-    )
-    if (safe.length) await syncDirectory(this.dir)
+  /** Deletes stored objects and gives their bytes back to the budget. */
+  async remove(images: readonly Pick<StoredImage, "fileName" | "byteSize">[]): Promise<void> {
+    for (const image of images.filter((candidate) => STORED_IMAGE_NAME.test(candidate.fileName))) {
+      await this.storage.remove(image.fileName)
+      this.release(image.byteSize)
+    }
   }
 
-  pathOf(fileName: string): string | null {
-    return STORED_IMAGE_NAME.test(fileName) ? path.join(this.dir, fileName) : null
+  /** The stored image's bytes, or null for a name we would not have generated or that is not stored. */
+  async read(fileName: string): Promise<Readable | null> {
+    return STORED_IMAGE_NAME.test(fileName) ? this.storage.read(fileName) : null
   }
 }

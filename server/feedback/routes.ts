@@ -1,4 +1,3 @@
-import { createReadStream } from "node:fs"
 import type { FileHandle } from "node:fs/promises"
 
 import multipart, { type MultipartFile, type MultipartValue } from "@fastify/multipart"
@@ -32,6 +31,7 @@ import { ApiError, notFound, parseInput, validationFailed } from "../http/errors
 import { perIpRateLimit } from "../http/rate-limit"
 import { lingerAfterAnswer } from "../http/request-limits"
 import { deliverMail } from "../mail/mailer"
+import { StorageUnavailableError } from "../storage/object-storage"
 import {
   addReply,
   deleteFeedback,
@@ -230,8 +230,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
   const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
   const db = app.database.db
   const confirmations = new ConfirmationLimit({ perAddress: limits.confirmationsPerAddress, perServer: limits.confirmationsPerServer }, app.limits, app.clock)
-  const store = new FeedbackImageStore(app.config.dataDir, limits.diskBudgetBytes)
-  await store.prepare(() => storedImageNames(db))
+  const store = new FeedbackImageStore(app.config.dataDir, app.objectStorage, limits.diskBudgetBytes, app.clock)
+  // Storage that cannot be read at start must not keep the API down: uploads fail on their own until it answers.
+  await store.prepare(() => storedImageNames(db)).catch((error: unknown) => app.log.error({ err: error }, "the feedback image storage could not be listed at start"))
 
   await app.register(multipart, {
     throwFileSizeLimit: false,
@@ -268,12 +269,16 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       cap.release()
     }
     // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
-    const images = await store.commit(submission.staged)
+    const images = await store.commit(submission.staged).catch((error: unknown) => {
+      if (!(error instanceof StorageUnavailableError)) throw error
+      request.log.error({ err: error }, "feedback images could not be stored")
+      throw new ApiError(503, "SERVICE_UNAVAILABLE", "Your images could not be stored right now, so nothing was saved. Please try again in a few minutes.")
+    })
     let feedback
     try {
       feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()))
     } catch (error) {
-      await store.remove(images.map((image) => image.fileName))
+      await store.remove(images)
       throw error
     }
     if (flags.emailNotifications) {
@@ -309,9 +314,9 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
   })
 
   app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin }, async (request, reply) => {
-    const file = store.pathOf(request.params.name)
-    const row = file ? await findFeedbackImage(db, request.params.name) : undefined
-    if (!file || !row) throw notFound("This image does not exist.")
+    const row = await findFeedbackImage(db, request.params.name)
+    const bytes = row ? await store.read(request.params.name) : null
+    if (!row || !bytes) throw notFound("This image does not exist.")
     return reply
       .header("content-type", row.content_type)
       .header("content-length", row.byte_size)
@@ -320,7 +325,7 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       .header("content-disposition", `attachment; filename="${request.params.name}"`)
       .header("content-security-policy", "sandbox; default-src 'none'")
       .header("cache-control", "private, max-age=3600")
-      .send(createReadStream(file))
+      .send(bytes)
   })
 
   app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {

@@ -1,0 +1,68 @@
+import { createReadStream } from "node:fs"
+import fs from "node:fs/promises"
+import { Readable } from "node:stream"
+
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3"
+
+import type { S3Config } from "../config"
+import type { ObjectStorage, StoredObject } from "./object-storage"
+
+/** A call to the object storage that has not answered in this time has failed: an upload is not held open for it. */
+const S3_REQUEST_TIMEOUT_MS = 15_000
+
+/**
+ * Objects in an S3-compatible bucket (AWS S3, MinIO, R2, …) under a prefix, addressed path-style so that any
+ * endpoint works. A put resolves when the storage acknowledged the whole object.
+ */
+export function s3Storage(config: S3Config, prefix: string): ObjectStorage {
+  const client = new S3Client({
+    endpoint: config.endpoint,
+    region: config.region,
+    forcePathStyle: true,
+    // Checksums only where the API requires them: the SDK's default streams uploads as aws-chunked with a trailing
+    // checksum, which several S3-compatible servers store as is (framing included) instead of the file.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    maxAttempts: 2,
+    requestHandler: { requestTimeout: S3_REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 }
+  })
+  const key = (name: string) => `${prefix}${name}`
+  return {
+    kind: "s3",
+    async put(name, sourcePath, contentType) {
+      const { size } = await fs.stat(sourcePath)
+      await client.send(
+        new PutObjectCommand({ Bucket: config.bucket, Key: key(name), Body: createReadStream(sourcePath), ContentLength: size, ContentType: contentType })
+      )
+      await fs.rm(sourcePath, { force: true })
+    },
+    async read(name) {
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key(name) }))
+        return answer.Body instanceof Readable ? answer.Body : null
+      } catch (error) {
+        if ((error as { name?: string }).name === "NoSuchKey") return null
+        throw error
+      }
+    },
+    async remove(name) {
+      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key(name) }))
+    },
+    async list() {
+      const objects: StoredObject[] = []
+      let token: string | undefined
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }))
+        for (const object of page.Contents ?? []) {
+          if (object.Key) objects.push({ name: object.Key.slice(prefix.length), size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 })
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      return objects
+    },
+    async check() {
+      await client.send(new HeadBucketCommand({ Bucket: config.bucket }))
+    }
+  }
+}
