@@ -1,6 +1,6 @@
 import helmet from "@fastify/helmet"
 import rateLimit from "@fastify/rate-limit"
-import Fastify, { type FastifyInstance } from "fastify"
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify"
 
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { FeedbackFlags } from "~core/feedback"
@@ -57,6 +57,8 @@ export interface AppDependencies {
   feedbackLimits?: Partial<FeedbackLimits>
   /** Language pack downloads per IP address; tests lower it. */
   ocrDownloadLimit?: PerIpLimit
+  /** Told of every route as it is added: the generated bad-input and authorisation tests read the route table. */
+  onRoute?: (route: RouteOptions) => void
 }
 
 declare module "fastify" {
@@ -124,6 +126,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError
   })
+  if (dependencies.onRoute) app.addHook("onRoute", dependencies.onRoute)
 
   const ownsDatabase = !dependencies.database
   const database =
