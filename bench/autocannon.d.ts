@@ -12,8 +12,22 @@ declare module "autocannon" {
     method?: string
     body?: string
     headers?: Record<string, string>
+    /** Requests made in turn on every connection; setupRequest may change each one before it goes. */
+    requests?: AutocannonRequest[]
     /** Called before each request; may change its headers. */
     setupClient?: (client: { setHeaders(headers: Record<string, string>): void; on(event: "response", listener: () => void): void }) => void
+  }
+
+  interface RequestParams {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+  }
+
+  interface AutocannonRequest extends RequestParams {
+    onResponse?: (status: number, body: string) => void
+    setupRequest?: (request: RequestParams) => RequestParams
   }
 
   interface Result {

@@ -11,6 +11,7 @@ import { measureFacesObjects } from "./faces-objects"
 import { measureFeedback } from "./feedback"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
+import { measureMixedLoad } from "./mixed-load"
 import { measureOcr } from "./ocr"
 import { measureOcrLanguages } from "./ocr-languages"
 import { measurePageScan } from "./page-scan"
@@ -40,6 +41,8 @@ const FACES_OBJECTS_TIME_LIMIT_SECONDS = 300
 const CAPTURE_TIME_LIMIT_SECONDS = 120
 /** A start, 200 submissions with images and 50 list reads. */
 const FEEDBACK_TIME_LIMIT_SECONDS = 120
+/** Two set-ups (one and two instances), each with starts, 50 accounts made and the load itself. */
+const MIXED_LOAD_TIME_LIMIT_SECONDS = 2 * 150
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
@@ -92,7 +95,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -116,6 +119,7 @@ async function main() {
     const login = await measureLogin(dataDir, loginLoad)
     console.error("Submitting feedback with images, then reading the admin list…")
     const feedback = await measureFeedback(dataDir)
+    const mixed = await measureMixedLoad({ durationSeconds: load.durationSeconds, connections: 20 })
     console.error("Scanning synthetic pages of 100, 1,000 and 5,000 images in headless Chromium…")
     const pageScan = await measurePageScan()
     console.error("Hovering images with the on-image button on the same page sizes…")
@@ -156,6 +160,7 @@ async function main() {
         `${login.login.non2xx} non-2xx, ${login.login.errors} errors)`,
       `Login throughput / raw argon2 throughput: ${login.ratio.toFixed(2)} (near 1: the server adds little to the hash)`,
       ...feedback.lines,
+      ...mixed.lines,
       ...pageScan.lines,
       ...imageButton.lines,
       ...ocr.lines,
@@ -183,6 +188,7 @@ async function main() {
       warmStart: serverFigures(warm),
       http: warm.used.map((target) => ({ ...target, requestsPerSecond: oneDecimal(target.requestsPerSecond) })),
       feedback: feedback.figures,
+      mixedLoad: mixed.figures,
       pageScan: pageScan.figures,
       imageButton: imageButton.figures,
       ocr: ocr.figures,

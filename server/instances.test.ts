@@ -120,6 +120,14 @@ describe.each([
     }
   }, 60_000)
 
+  it.skipIf(skip)("correct sign-ins of one account, four at a time across both, all succeed (a success's cleared count never breaks another's check)", async () => {
+    const { email } = await verifiedUser()
+    for (let round = 0; round < 15; round++) {
+      const answers = await Promise.all(Array.from({ length: 4 }, (_, index) => call(instances[index % 2]!, "/api/auth/login", { ip: newIp(), body: { email, password: PASSWORD } })))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200])
+    }
+  })
+
   it.skipIf(skip)("per-IP limits count the calls made to both: 31 sign-ins from one address, 30 answered", async () => {
     const ip = newIp()
     const [a, b] = instances

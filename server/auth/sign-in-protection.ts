@@ -46,21 +46,26 @@ const CHECK_SLOT_TIMEOUT_MS = 30_000
 async function reserveCheck(db: Db, email: string, limits: SignInLimits, now: number): Promise<Reservation> {
   const key = normaliseEmail(email)
   return db.transaction().execute(async (trx) => {
-    // A row to lock, also for an address never seen: a first attempt must not race a second.
-    await trx
+    // The address's row, made if missing and locked in the same statement: a first attempt must not race a second, and
+    // a success that deletes the row between an insert and a select (another instance, another connection) cannot
+    // leave this attempt without one.
+    const row = await trx
       .insertInto("sign_in_failures")
       .values({ email: key, failures: 0, last_failure_at: new Date(now), locked_until: null })
-      .onConflict((conflict) => conflict.column("email").doNothing())
-      .execute()
-    const row = await trx.selectFrom("sign_in_failures").selectAll().where("email", "=", key).forUpdate().executeTakeFirstOrThrow()
+      .onConflict((conflict) => conflict.column("email").doUpdateSet((eb) => ({ email: eb.ref("excluded.email") })))
+      .returningAll()
+      .executeTakeFirstOrThrow()
     const lockedUntil = row.locked_until?.getTime()
     if (lockedUntil !== undefined && lockedUntil > now) {
       return { allowed: false, reason: "locked", retryAfterSeconds: Math.ceil((lockedUntil - now) / 1000) }
     }
     // A lock that has run out starts the count afresh.
     const failures = lockedUntil !== undefined ? 0 : row.failures
-    const waitUntil = row.last_failure_at.getTime() + progressiveDelaySeconds(failures) * 1000
-    if (waitUntil > now) return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
+    // No delay is no wait: a row just made by a request of another connection or instance, whose clock read came a
+    // moment later than this one's, must not hold this attempt up.
+    const delayMs = progressiveDelaySeconds(failures) * 1000
+    const waitUntil = row.last_failure_at.getTime() + delayMs
+    if (delayMs > 0 && waitUntil > now) return { allowed: false, reason: "delay", retryAfterSeconds: Math.ceil((waitUntil - now) / 1000) }
     const fresh = row.checks_started_at !== null && now - row.checks_started_at.getTime() <= CHECK_SLOT_TIMEOUT_MS
     const inFlight = fresh ? row.checks_in_flight : 0
     if (failures + inFlight >= limits.attempts) return { allowed: false, reason: "delay", retryAfterSeconds: 1 }

@@ -1,0 +1,37 @@
+import fs from "node:fs/promises"
+import path from "node:path"
+
+export interface OutboxMessage {
+  to: string
+  subject: string
+  text: string
+  /** The first http(s) link in the body. */
+  link: string | undefined
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const bytes = body
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  return Buffer.from(bytes, "latin1").toString("utf8")
+}
+
+/** The messages the outbox mailer wrote to DATA_DIR/outbox, oldest first. */
+export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
+  const folder = path.join(dataDir, "outbox")
+  const files = (await fs.readdir(folder).catch(() => [] as string[])).filter((file) => file.endsWith(".eml")).sort()
+  return Promise.all(
+    files.map(async (file) => {
+      const raw = (await fs.readFile(path.join(folder, file), "utf8")).replace(/\r\n/g, "\n")
+      const split = raw.indexOf("\n\n")
+      const headers = raw.slice(0, split)
+      const header = (name: string) => new RegExp(`^${name}: (.*)$`, "mi").exec(headers)?.[1]?.trim() ?? ""
+      const body = /quoted-printable/i.test(header("Content-Transfer-Encoding"))
+        ? decodeQuotedPrintable(raw.slice(split + 2))
+        : header("Content-Transfer-Encoding").toLowerCase() === "base64"
+          ? Buffer.from(raw.slice(split + 2), "base64").toString("utf8")
+          : raw.slice(split + 2)
+      return { to: header("To"), subject: header("Subject"), text: body, link: /https?:\/\/\S+/.exec(body)?.[0] }
+    })
+  )
+}
