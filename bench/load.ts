@@ -31,7 +31,8 @@ export interface LoadRequest {
 }
 
 let forwardedCounter = 0
-function nextClientAddress(): string {
+/** Another client address each call, as clients behind a trusted proxy appear in X-Forwarded-For. */
+export function nextClientAddress(): string {
   forwardedCounter++
   return `10.${(forwardedCounter >> 16) & 255}.${(forwardedCounter >> 8) & 255}.${forwardedCounter & 255}`
 }

@@ -15,6 +15,7 @@ import { TEST_CARD_SUCCEEDS } from "../src/core/billing"
 import { readOutbox } from "../tests/outbox"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, postgresUnavailableReason, TEST_DATABASE_URL_VARIABLE } from "../tests/setup/postgres-databases"
 import { runIfMain } from "./figures"
+import { nextClientAddress, type LoadFigures } from "./load"
 import { startServer, type RunningServer } from "./server-process"
 
 const PASSWORD = "Granite-Orbit-2026!"
@@ -30,21 +31,7 @@ export interface MixedLoadSettings {
   connections: number
 }
 
-export interface MixedFigures {
-  instances: number
-  requestsPerSecond: number
-  latencyP50Ms: number
-  latencyP99Ms: number
-  requests: number
-  non2xx: number
-  errors: number
-}
-
-let clientCounter = 0
-const nextClientAddress = () => {
-  clientCounter++
-  return `10.${(clientCounter >> 16) & 255}.${(clientCounter >> 8) & 255}.${clientCounter & 255}`
-}
+export type MixedFigures = Omit<LoadFigures, "timeouts"> & { instances: number }
 
 /** An OpenAI-compatible server that answers every chat completion at once. */
 async function startModelStandIn(): Promise<{ url: string; close(): Promise<void> }> {
