@@ -310,7 +310,11 @@ describe("the extension's own session, opened from the site", () => {
     await logout!.click()
     for (let attempt = 0; attempt < 100 && (await storedSession()); attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(await storedSession()).toBeNull()
-    expect((await api("/api/auth/profile", { token: session.token })).status).toBe(401)
+    // The extension hears of the logout from the page, which may be before the server has finished the logout request.
+    await eventually(
+      async () => (await api("/api/auth/profile", { token: session.token })).status,
+      (status) => expect(status).toBe(401)
+    )
   })
 
   it("opens its session from the site rendered in its own tab page too", async () => {
