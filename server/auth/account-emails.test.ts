@@ -206,6 +206,15 @@ describe("the resend-verification and forgot-password calls", () => {
     expect(await mailTo(email, "Reset")).toHaveLength(1)
   })
 
+  it("accepts one of 20 parallel verification resends for an address from one client", async () => {
+    const email = newAddress()
+    await account(email, { verified: false })
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(subject.app, "/api/auth/resend-verification", email)))
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1)
+    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(19)
+    expect(await mailTo(email, "Verify")).toHaveLength(1)
+  })
+
   it(`accepts ${CODE_EMAILS_PER_ADDRESS_PER_HOUR} of 20 parallel reset requests for an address from 20 clients`, async () => {
     const email = newAddress()
     await account(email, { verified: true })

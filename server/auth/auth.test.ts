@@ -349,6 +349,15 @@ describe("sign-in protection", () => {
     expect(last.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", message: "Too many login attempts from this IP. Please try again later." })
   })
 
+  it("limits registrations per IP address under a burst: 11 at once, 10 taken", async () => {
+    const ip = "192.0.2.79"
+    const answers = await Promise.all(
+      Array.from({ length: 11 }, () => call("POST", "/api/auth/register", { ip, body: { email: newEmail(), password: STRONG, name: "Burst", termsAccepted: true, privacyPolicyAccepted: true } }))
+    )
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(10)
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error.code)).toEqual(["RATE_LIMIT_EXCEEDED"])
+  })
+
   it("limits registrations per IP address", async () => {
     const ip = "192.0.2.78"
     const results: number[] = []

@@ -109,6 +109,24 @@ describe("test mode", () => {
     expect((await readOutbox(subject!.dataDir)).filter((mail) => mail.subject.includes("subscription is active"))).toHaveLength(1)
   })
 
+  it("20 trial starts at once start one trial; the others are told it is used", async () => {
+    const app = await start()
+    const user = await newUser(app)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(app, "POST", "/api/billing/trial", user.token, { planId: "pro" })))
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(1)
+    expect(answers.filter((answer) => answer.json().error?.code === "TRIAL_ALREADY_USED")).toHaveLength(19)
+    expect(await subscription(app, user.token)).toMatchObject({ plan: "pro", status: "trialing" })
+  })
+
+  it("the payment calls' per-IP limit holds under a burst: 25 payments at once from one address, 20 taken", async () => {
+    const app = await start()
+    const users = await Promise.all(Array.from({ length: 25 }, () => newUser(app)))
+    const answers = await Promise.all(users.map((user) => call(app, "POST", "/api/billing/test-payment", user.token, card(TEST_CARD_SUCCEEDS))))
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(20)
+    expect(answers.filter((answer) => answer.statusCode === 429).map((answer) => answer.json().error.code)).toEqual(Array(5).fill("RATE_LIMIT_EXCEEDED"))
+    expect(await app.database.db.selectFrom("subscriptions").select("user_id").execute()).toHaveLength(20)
+  })
+
   it("cancel keeps Pro to the period's end, then Free; resume before the end keeps it going", async () => {
     const app = await start()
     const user = await newUser(app)
@@ -279,6 +297,18 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     expect((await call(app, "POST", "/api/billing/test-payment", user.token, card(TEST_CARD_SUCCEEDS))).json().error.code).toBe("WRONG_BILLING_MODE")
     // Still Free: a checkout (or its success page) changes nothing until Stripe says so.
     expect((await usage(app, user.token)).limit).toBe(10)
+  })
+
+  it("20 checkouts at once for one account make one Stripe customer, asked for under one idempotency key", async () => {
+    const app = await startStripe()
+    const user = await newUser(app)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })))
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200))
+    const keys = new Set(standIn!.requests.filter((request) => request.url === "/v1/customers").map((request) => request.headers["idempotency-key"]))
+    expect(keys).toEqual(new Set([`customer-${user.id}`]))
+    const records = await app.database.db.selectFrom("subscriptions").select(["user_id", "stripe_customer_id"]).execute()
+    expect(records).toEqual([{ user_id: user.id, stripe_customer_id: "cus_1" }])
+    for (const request of standIn!.requests.filter((request) => request.url === "/v1/checkout/sessions")) expect(new URLSearchParams(request.body).get("customer")).toBe("cus_1")
   })
 
   it("signed webhooks: activation, renewal, failed payment, cancellation and deletion, each applied once", async () => {

@@ -64,6 +64,12 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
   const answer = (record: RecordFields | undefined): { subscription: Subscription } => ({ subscription: toSubscription(record, mode) })
 
+  /** The caller's record as it stands now, its time-bound changes made. */
+  const currentRecord = async (request: FastifyRequest): Promise<RecordFields | undefined> => {
+    const stored = await findRecord(app.database.db, userOf(request).id)
+    return stored && settled(stored, now())
+  }
+
   /** Changes the caller's record; the user exists (requireUser has just read it). */
   const change = async (request: FastifyRequest, next: (current: RecordFields | undefined) => RecordFields | null) => {
     const result = await changeRecord(app, userOf(request).id, (current) => next(current))
@@ -96,8 +102,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/billing/config", async () => ok<BillingConfig>({ mode, trialDays: TRIAL_DAYS }))
 
   app.get("/api/billing/subscription", { preHandler: requireUser }, async (request) => {
-    const record = await findRecord(app.database.db, userOf(request).id)
-    return ok(toSubscription(record && settled(record, now()), mode))
+    return ok(toSubscription(await currentRecord(request), mode))
   })
 
   app.post("/api/billing/test-payment", { preHandler: requireUser, config: PAYMENT_CALLS }, async (request, reply) => {
@@ -136,8 +141,8 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
     if (mode !== "stripe") throw wrongMode(mode)
     const choice = parseInput(planChoiceSchema, request.body)
     const user = userOf(request)
-    const record = await findRecord(app.database.db, user.id)
-    const paid = paidSubscription(record && settled(record, now()))
+    const record = await currentRecord(request)
+    const paid = paidSubscription(record)
     if (paid) throw alreadySubscribed(paid)
     const customer = await stripeCustomer(request, record)
     const session = await stripeCall(request, (client, config) =>
@@ -188,8 +193,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
   app.post("/api/billing/change", { preHandler: requireUser, config: PAYMENT_CALLS }, async (request) => {
     const choice = parseInput(planChoiceSchema, request.body)
     const user = userOf(request)
-    const stored = await findRecord(app.database.db, user.id)
-    const record = paidSubscription(stored && settled(stored, now()))
+    const record = paidSubscription(await currentRecord(request))
     if (!record) throw noSubscription("You have no paid subscription to change. Choose a plan on the pricing page.")
     const interval = intervalOf(choice.annual)
     if (record.plan_id === choice.planId && record.billing_interval === interval && !record.scheduled_plan_id) throw alreadySubscribed(record)
@@ -225,8 +229,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/billing/cancel", { preHandler: requireUser }, async (request) => {
     const user = userOf(request)
-    const stored = await findRecord(app.database.db, user.id)
-    const record = stored && settled(stored, now())
+    const record = await currentRecord(request)
     if (!record || !hasPaidPlan(record)) throw noSubscription("You have no subscription to cancel.")
     if (record.cancel_at_period_end) return ok(answer(record))
     if (record.provider === "stripe" && record.stripe_subscription_id && record.status !== "trialing") {
@@ -245,8 +248,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/billing/resume", { preHandler: requireUser }, async (request) => {
     const user = userOf(request)
-    const stored = await findRecord(app.database.db, user.id)
-    const record = stored && settled(stored, now())
+    const record = await currentRecord(request)
     const cannotResume = () => noSubscription("There is no cancelled subscription to resume. Choose a plan on the pricing page.")
     if (!record || !hasPaidPlan(record) || !record.cancel_at_period_end) throw cannotResume()
     if (record.provider === "stripe" && record.stripe_subscription_id) {

@@ -158,11 +158,15 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
       (label) => expect(label).toBe("Pro plan")
     )
     await site.keyboard.press("Escape")
+    await site.waitForFunction(() => !document.querySelector("[data-testid='header-plan']"))
     await screenshot(site, "billing-dashboard-pro")
     expect(await seriousAxeViolations(site)).toEqual([])
 
-    const started = (await readOutbox(server.dataDir)).filter((mail) => mail.to.includes(EMAIL) && /Pro/.test(mail.subject))
-    expect(started).toHaveLength(1)
+    // The e-mail goes from the server's queue after the payment was answered.
+    const started = await eventually(
+      async () => (await readOutbox(server.dataDir)).filter((mail) => mail.to.includes(EMAIL) && /Pro/.test(mail.subject)),
+      (mails) => expect(mails).toHaveLength(1)
+    )
     // Nothing of the card is kept: not in the record, not in an e-mail.
     expect(JSON.stringify(record) + JSON.stringify(started)).not.toContain("4242")
   })
