@@ -4,6 +4,7 @@
  */
 import * as z from "zod"
 
+import { FREE_TRIAL_DAYS } from "./limits"
 import { PLAN_IDS, type PlanId } from "./plans"
 
 export const BILLING_INTERVALS = ["month", "year"] as const
@@ -17,7 +18,7 @@ export const BILLING_MODES = ["stripe", "test"] as const
 export type BillingMode = (typeof BILLING_MODES)[number]
 
 /** The spec's "14-day free trial, no card required", once per account. */
-export const TRIAL_DAYS = 14
+export const TRIAL_DAYS = FREE_TRIAL_DAYS
 export const TRIAL_PLAN: PlanId = "pro"
 
 export const TEST_MODE_NOTICE = "Test mode: no card is charged"

@@ -1,5 +1,6 @@
 /** Checks of the payment form, shared by the form and the test-mode payment route. Card data is never stored or logged. */
 import { isEmailAddress } from "./auth-schemas"
+import type { TestPayment } from "./billing"
 
 /** What the site's forms say of an address that is not one. */
 export const INVALID_EMAIL_MESSAGE = "Enter a valid e-mail address, like name@example.com."
@@ -14,16 +15,8 @@ export const COUNTRIES = [
 export type CountryCode = (typeof COUNTRIES)[number]["code"]
 export const DEFAULT_COUNTRY: CountryCode = "IN"
 
-export interface PaymentValues {
-  email: string
-  cardNumber: string
-  expiryMonth: string
-  expiryYear: string
-  cvc: string
-  cardholderName: string
-  billingAddress: string
-  country: string
-}
+/** The payment form's fields: the test payment's body without the plan choice. */
+export type PaymentValues = Omit<TestPayment, "planId" | "annual">
 
 export type PaymentField = keyof PaymentValues
 export type PaymentErrors = Partial<Record<PaymentField, string>>

@@ -25,8 +25,8 @@ import {
 import type { PlanId } from "~core/plans"
 
 import { effectivePlanId } from "./subscription-view"
+import { planIdOfUser } from "~core/user"
 
-export { effectivePlanId, hasPaidSubscription, isPaidPlan, isPaidPlanRecord, type PaidPlan } from "./subscription-view"
 
 export const BILLING_CONFIG_PATH = "/api/billing/config"
 export const SUBSCRIPTION_PATH = "/api/billing/subscription"
@@ -114,8 +114,8 @@ export function useBillingConfig() {
 }
 
 /**
- * After a call that answered the new subscription: keep the answer, refetch the profile queries, and refresh the
- * stored user so the header and the pricing labels show the new plan. Resolves once the stored user is refreshed.
+ * After a call that answered the new subscription: keep the answer and refresh the stored user so the header and the
+ * pricing labels show the new plan (the plan shown elsewhere comes from the record). Resolves once it is refreshed.
  */
 export function useSubscriptionChanged(): (subscription: Subscription) => Promise<void> {
   const queryClient = useQueryClient()
@@ -123,7 +123,7 @@ export function useSubscriptionChanged(): (subscription: Subscription) => Promis
     async (subscription: Subscription) => {
       const email = useSession.getState().user?.email
       if (email) queryClient.setQueryData(billingKeys.subscription(email), subscription)
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ["profile"] }), useSession.getState().refreshProfile()])
+      await useSession.getState().refreshProfile()
     },
     [queryClient]
   )
@@ -135,7 +135,7 @@ export function useSubscriptionChanged(): (subscription: Subscription) => Promis
  * stored user so the header follows; once per plan seen, so a lagging profile cannot make it loop.
  */
 export function useStoredPlanFollows(subscription: Subscription | undefined): void {
-  const storedPlanId = useSession((state) => state.user?.subscription?.plan.id ?? "free")
+  const storedPlanId = useSession((state) => (state.user ? planIdOfUser(state.user) : "free"))
   const refreshProfile = useSession((state) => state.refreshProfile)
   const refreshedFor = useRef<PlanId | null>(null)
   useEffect(() => {

@@ -1,5 +1,5 @@
 /** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
-import { longDate } from "~core/format"
+import { countOf, longDate } from "~core/format"
 import { intervalOf, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
 import { getPlan, type Plan, type PlanId } from "~core/plans"
 
@@ -23,8 +23,8 @@ export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   canceled: "Canceled"
 }
 
-/** "23 December 2026", in the visitor's time zone. */
-export const trialDaysLeftText = (days: number) => `${days} ${days === 1 ? "day" : "days"} left in your free trial`
+/** "3 days left in your free trial". */
+export const trialDaysLeftText = (days: number) => `${countOf(days, "day", "days")} left in your free trial`
 
 export type PlanChangeEffect = { kind: "same" } | { kind: "upgrade"; text: string } | { kind: "downgrade"; text: string }
 

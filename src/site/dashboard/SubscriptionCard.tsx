@@ -11,12 +11,11 @@ import {
   billingErrorMessage,
   createPortalSession,
   goToProvider,
-  isPaidPlan,
   resumeSubscription,
   startTrial,
   useSubscriptionChanged
 } from "../billing/billing-api"
-import { STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
+import { effectivePlanId, hasPaidSubscription, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
 import { CancelSubscriptionDialog } from "./CancelSubscriptionDialog"
 
 const limitText = (planId: Subscription["plan"]) => {
@@ -25,11 +24,9 @@ const limitText = (planId: Subscription["plan"]) => {
   return limit.kind === "unlimited" ? "Unlimited AI requests." : "Custom request limits."
 }
 
-/** The lines under the plan name: the dates of the record, in words. */
-function subscriptionLines(subscription: Subscription, now: number): string[] {
+/** The lines under the plan name: the dates of the record, in words (`end` is the period's end, written out; days left count from `now`, when the record arrived). */
+function subscriptionLines(subscription: Subscription, paid: boolean, end: string | null, now: number): string[] {
   const lines: string[] = []
-  const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
-  const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
   if (paid && subscription.status === "trialing") lines.push(trialDaysLeftText(trialDaysLeft(subscription.trialEnd, now)))
   if (paid && end) {
     if (subscription.cancelAtPeriodEnd) lines.push(`Ends on ${end}`)
@@ -44,13 +41,11 @@ type Action = "portal" | "resume" | "trial"
 
 /** The dashboard's subscription card, from GET /api/billing/subscription, with its billing actions. */
 export function SubscriptionCard({ subscription, receivedAt }: { subscription: Subscription; receivedAt: number }) {
-  // Days left count from when the record arrived.
-  const now = receivedAt
   const subscriptionChanged = useSubscriptionChanged()
   const [running, setRunning] = useState<Action | null>(null)
   const [error, setError] = useState<string | null>(null)
   const plan = getPlan(subscription.plan)
-  const paid = isPaidPlan(subscription.plan) && subscription.status !== "canceled"
+  const paid = hasPaidSubscription(subscription)
   const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
 
   const run = async (action: Action, call: () => Promise<void>) => {
@@ -73,11 +68,11 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
       <p className="text-2xl font-semibold">{plan.name}</p>
       <p className="mt-1 text-sm text-gray-600">Status: {STATUS_LABELS[subscription.status]}</p>
       <ul className="mt-2 space-y-1 text-sm text-gray-700">
-        {subscriptionLines(subscription, now).map((line) => (
+        {subscriptionLines(subscription, paid, end, receivedAt).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
-      <p className="mt-2 text-sm text-gray-600">{limitText(paid ? subscription.plan : "free")}</p>
+      <p className="mt-2 text-sm text-gray-600">{limitText(effectivePlanId(subscription))}</p>
       {error && (
         <div className="mt-3">
           <FormMessage>{error}</FormMessage>

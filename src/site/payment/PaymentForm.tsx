@@ -16,7 +16,8 @@ import {
   type PaymentValues
 } from "~core/payment"
 
-import { billingErrorMessage, payInTestMode, useSubscriptionChanged, type PaidPlan } from "../billing/billing-api"
+import { billingErrorMessage, payInTestMode, useSubscriptionChanged } from "../billing/billing-api"
+import { type PaidPlan } from "../billing/subscription-view"
 import { amountOf, OrderSummary } from "./OrderSummary"
 import { useSuccessRedirect } from "./use-success-redirect"
 

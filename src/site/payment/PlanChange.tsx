@@ -6,8 +6,8 @@ import { getPlan } from "~core/plans"
 import { FormMessage } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 
-import { billingErrorMessage, changePlan, useSubscriptionChanged, type PaidPlan } from "../billing/billing-api"
-import { planChangeEffect } from "../billing/subscription-view"
+import { billingErrorMessage, changePlan, useSubscriptionChanged } from "../billing/billing-api"
+import { planChangeEffect, type PaidPlan } from "../billing/subscription-view"
 import { OrderSummary } from "./OrderSummary"
 import { useSuccessRedirect } from "./use-success-redirect"
 

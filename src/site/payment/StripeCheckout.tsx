@@ -4,7 +4,8 @@ import { FormMessage } from "~ui/fields"
 import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
-import { billingErrorMessage, createCheckout, goToProvider, type PaidPlan } from "../billing/billing-api"
+import { billingErrorMessage, createCheckout, goToProvider } from "../billing/billing-api"
+import { type PaidPlan } from "../billing/subscription-view"
 import { OrderSummary } from "./OrderSummary"
 
 /** Stripe mode: no card field on our pages. The order, then Stripe's hosted Checkout page. */

@@ -3,7 +3,7 @@ import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan
 import type { Subscription } from "~core/billing"
 import { planIdOfUser, type User } from "~core/user"
 
-import { hasPaidSubscription } from "../billing/subscription-view"
+import { effectivePlanId } from "../billing/subscription-view"
 
 export type Billing = "monthly" | "annual"
 
@@ -27,7 +27,7 @@ export function priceView(plan: Plan, billing: Billing): PriceView {
  */
 export function currentPlanIdOf(user: User | null, record?: Subscription): PlanId | null {
   if (!user) return null
-  if (record) return hasPaidSubscription(record) ? record.plan : "free"
+  if (record) return effectivePlanId(record)
   return planIdOfUser(user)
 }
 
