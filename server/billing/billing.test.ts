@@ -109,6 +109,14 @@ describe("test mode", () => {
     expect((await readOutbox(subject!.dataDir)).filter((mail) => mail.subject.includes("subscription is active"))).toHaveLength(1)
   })
 
+  it("a payment during the trial turns it into the paid plan, and the trial stays used", async () => {
+    const app = await start()
+    const user = await newUser(app)
+    expect((await call(app, "POST", "/api/billing/trial", user.token, { planId: "pro" })).statusCode).toBe(201)
+    expect((await call(app, "POST", "/api/billing/test-payment", user.token, card(TEST_CARD_SUCCEEDS))).statusCode).toBe(201)
+    expect(await subscription(app, user.token)).toMatchObject({ plan: "pro", status: "active", interval: "month", trialEnd: null, trialAvailable: false })
+  })
+
   it("20 trial starts at once start one trial; the others are told it is used", async () => {
     const app = await start()
     const user = await newUser(app)

@@ -13,6 +13,12 @@ export const isPaidPlanRecord = (plan: Plan): plan is PaidPlan => isPaidPlan(pla
 export const hasPaidSubscription = (subscription: Subscription): boolean =>
   isPaidPlan(subscription.plan) && subscription.status !== "canceled"
 
+/**
+ * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one (no card was given):
+ * choosing a plan during it is a payment, as the server takes it.
+ */
+export const isPayingSubscription = (subscription: Subscription): boolean => hasPaidSubscription(subscription) && subscription.status !== "trialing"
+
 /** The plan the record gives: its paid plan while the subscription runs, else Free. */
 export const effectivePlanId = (subscription: Subscription): PlanId => (hasPaidSubscription(subscription) ? subscription.plan : "free")
 
@@ -29,15 +35,15 @@ export const trialDaysLeftText = (days: number) => `${countOf(days, "day", "days
 export type PlanChangeEffect = { kind: "same" } | { kind: "upgrade"; text: string } | { kind: "downgrade"; text: string }
 
 /**
- * What choosing `target` (billed yearly when `annual`) means for an account with a paid subscription. A higher
+ * What choosing `target` (billed yearly when `annual`) means for an account paying for a subscription. A higher
  * plan, or yearly billing of the same plan, takes effect now; a lower plan, or monthly billing of the same plan,
  * at the period's end. Choosing the plan the account already pays for, the same way, changes nothing.
  */
 export function planChangeEffect(subscription: Subscription, target: Plan, annual: boolean): PlanChangeEffect {
   const current = getPlan(subscription.plan)
   const sameInterval = subscription.interval === intervalOf(annual)
-  if (current.id === target.id && sameInterval && subscription.status !== "trialing") return { kind: "same" }
-  const up = target.rank > current.rank || (target.rank === current.rank && (annual || subscription.status === "trialing"))
+  if (current.id === target.id && sameInterval) return { kind: "same" }
+  const up = target.rank > current.rank || (target.rank === current.rank && annual)
   if (up) return { kind: "upgrade", text: "Upgrade takes effect now" }
   const when = subscription.currentPeriodEnd ? `on ${longDate(subscription.currentPeriodEnd)}` : "at the end of the current period"
   return { kind: "downgrade", text: `Downgrade takes effect ${when}` }

@@ -10,7 +10,7 @@ import { buttonStyles } from "~ui/styles"
 import type { LoginRedirectState } from "../guard/RouteGuard"
 import { PageTitle } from "../PageTitle"
 import { billingErrorMessage, useBillingConfig, useSubscription } from "../billing/billing-api"
-import { hasPaidSubscription, isPaidPlanRecord, type PaidPlan } from "../billing/subscription-view"
+import { isPayingSubscription, isPaidPlanRecord, type PaidPlan } from "../billing/subscription-view"
 import { OrderSummary } from "./OrderSummary"
 import { PaymentForm } from "./PaymentForm"
 import { PlanChange } from "./PlanChange"
@@ -70,7 +70,7 @@ function Checkout({ plan, annual }: { plan: PaidPlan; annual: boolean }): ReactN
     return <LoadFailure message={`We could not load your subscription. ${billingErrorMessage(subscription.error)}`} retry={() => void subscription.refetch()} />
   }
   if (!subscription.data) return <Spinner />
-  if (hasPaidSubscription(subscription.data)) {
+  if (isPayingSubscription(subscription.data)) {
     return <PlanChange plan={plan} annual={annual} subscription={subscription.data} onChanged={() => setFinished("changed")} />
   }
   if (config.isError) {

@@ -366,6 +366,16 @@ describe("the payment page for a visitor", () => {
   })
 })
 
+describe("the payment page during a free trial", () => {
+  it("takes a payment (the trial had no card), not a plan change", async () => {
+    useServer(createFakeServer("test", paid("pro", { status: "trialing", interval: null, trialEnd: PERIOD_END, currentPeriodEnd: null })))
+    signIn({ ...member, subscription: { plan: { id: "pro", name: "Pro" }, status: "trialing" } })
+    await openPayment()
+    expect((await screen.findByTestId("test-mode-notice")).textContent).toBe(TEST_MODE_NOTICE)
+    expect(screen.queryByText(/takes effect/)).toBeNull()
+  })
+})
+
 describe("the payment page for a paying account", () => {
   it("offers an upgrade that takes effect now, then waits and shows the dashboard", async () => {
     useServer(createFakeServer("test", paid("pro")))
