@@ -209,7 +209,7 @@ const anyPayload = fc.oneof(
   fc.constantFrom(...FIELD_NAMES).map((field) => ({ payload: `{"${field}":"a","${field}":{"b":1},"__proto__":{"admin":true}}`, type: "application/json" })),
   fc.constantFrom("", "{", "[1,2", "\u0000", "{\"a\":}", "null", "1e999999", "9007199254740993", "{\"limit\":9007199254740993}").map((payload) => ({ payload, type: "application/json" })),
   deepJson.map((payload) => ({ payload, type: "application/json" })),
-  anyObject.map((value) => ({ payload: new URLSearchParams(Object.entries(value).map(([key, item]) => [key, String(item)])).toString(), type: "application/x-www-form-urlencoded" })),
+  anyObject.map((value) => ({ payload: new URLSearchParams(Object.entries(value).map(([key, item]) => [key, typeof item === "string" ? item : JSON.stringify(item)])).toString(), type: "application/x-www-form-urlencoded" })),
   unicode.map((payload) => ({ payload, type: fc.sample(fc.constantFrom("text/plain", "multipart/form-data; boundary=x", "application/octet-stream", "application/json; charset=utf-16"), 1)[0]! }))
 )
 const anyQuery = fc.dictionary(fc.oneof(fc.constantFrom("page", "pageSize", "status", "email", "__proto__"), unicode), fc.oneof(unicode, fc.constantFrom("-1", "0", "1e9", "NaN", "[]")), { maxKeys: 4 })
