@@ -10,6 +10,7 @@ import { ok } from "~core/api"
 import {
   CARD_DECLINED_MESSAGE,
   intervalOf,
+  isUpgrade,
   planChoiceSchema,
   TEST_CARD_DECLINED,
   TEST_CARD_REQUIRED_MESSAGE,
@@ -19,7 +20,6 @@ import {
   trialRequestSchema,
   type BillingConfig,
   type BillingMode,
-  type PlanChoice,
   type Subscription
 } from "~core/billing"
 import { cardDigits, validatePayment } from "~core/payment"
@@ -197,7 +197,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
     if (!record) throw noSubscription("You have no paid subscription to change. Choose a plan on the pricing page.")
     const interval = intervalOf(choice.annual)
     if (record.plan_id === choice.planId && record.billing_interval === interval && !record.scheduled_plan_id) throw alreadySubscribed(record)
-    const upgrade = isUpgrade(record, choice)
+    const upgrade = isUpgrade({ plan: record.plan_id, interval: record.billing_interval }, choice)
     if (record.provider === "stripe") {
       const subscription = await liveStripeSubscription(request, record)
       const item = subscription.items.data[0]
@@ -393,9 +393,3 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
   }
 }
 
-function isUpgrade(record: RecordFields, choice: PlanChoice): boolean {
-  const from = getPlan(record.plan_id).rank
-  const to = getPlan(choice.planId).rank
-  // Monthly to yearly on the same plan is paid at once too.
-  return to > from || (to === from && record.billing_interval === "month" && choice.annual)
-}

@@ -5,7 +5,7 @@
 import * as z from "zod"
 
 import { FREE_TRIAL_DAYS } from "./limits"
-import { PLAN_IDS, type PlanId } from "./plans"
+import { getPlan, PLAN_IDS, type PlanId } from "./plans"
 
 export const BILLING_INTERVALS = ["month", "year"] as const
 export type BillingInterval = (typeof BILLING_INTERVALS)[number]
@@ -88,4 +88,14 @@ export const intervalOf = (annual: boolean): BillingInterval => (annual ? "year"
 export function trialDaysLeft(trialEnd: string | null, now: number): number {
   if (!trialEnd) return 0
   return Math.max(0, Math.ceil((Date.parse(trialEnd) - now) / 86_400_000))
+}
+
+/**
+ * Whether moving a paid subscription to `choice` is an upgrade, charged pro rata and given at once: a higher plan, or
+ * yearly billing of the same plan. Anything else (a lower plan, monthly billing) waits for the period's end.
+ */
+export function isUpgrade(current: { plan: PlanId; interval: BillingInterval | null }, choice: { planId: PlanId; annual: boolean }): boolean {
+  const from = getPlan(current.plan).rank
+  const to = getPlan(choice.planId).rank
+  return to > from || (to === from && current.interval === "month" && choice.annual)
 }

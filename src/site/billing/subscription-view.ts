@@ -1,7 +1,7 @@
 /** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
 import { countOf, longDate } from "~core/format"
-import { intervalOf, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
-import { getPlan, type Plan, type PlanId } from "~core/plans"
+import { intervalOf, isUpgrade, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
+import { type Plan, type PlanId } from "~core/plans"
 
 export const isPaidPlan = (plan: string): plan is PaidPlanId => (PAID_PLAN_IDS as readonly string[]).includes(plan)
 
@@ -35,16 +35,12 @@ export const trialDaysLeftText = (days: number) => `${countOf(days, "day", "days
 export type PlanChangeEffect = { kind: "same" } | { kind: "upgrade"; text: string } | { kind: "downgrade"; text: string }
 
 /**
- * What choosing `target` (billed yearly when `annual`) means for an account paying for a subscription. A higher
- * plan, or yearly billing of the same plan, takes effect now; a lower plan, or monthly billing of the same plan,
- * at the period's end. Choosing the plan the account already pays for, the same way, changes nothing.
+ * What choosing `target` (billed yearly when `annual`) means for an account paying for a subscription: now for an
+ * upgrade (~core/billing's rule, the server's), at the period's end otherwise; nothing for the plan and billing it has.
  */
 export function planChangeEffect(subscription: Subscription, target: Plan, annual: boolean): PlanChangeEffect {
-  const current = getPlan(subscription.plan)
-  const sameInterval = subscription.interval === intervalOf(annual)
-  if (current.id === target.id && sameInterval) return { kind: "same" }
-  const up = target.rank > current.rank || (target.rank === current.rank && annual)
-  if (up) return { kind: "upgrade", text: "Upgrade takes effect now" }
+  if (subscription.plan === target.id && subscription.interval === intervalOf(annual)) return { kind: "same" }
+  if (isUpgrade(subscription, { planId: target.id, annual })) return { kind: "upgrade", text: "Upgrade takes effect now" }
   const when = subscription.currentPeriodEnd ? `on ${longDate(subscription.currentPeriodEnd)}` : "at the end of the current period"
   return { kind: "downgrade", text: `Downgrade takes effect ${when}` }
 }
