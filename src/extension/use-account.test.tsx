@@ -77,4 +77,25 @@ describe("useAccount", () => {
     })
     await waitFor(() => expect(result.current.account).toMatchObject({ usage: "Unlimited AI requests" }))
   })
+
+  it("asks the service once when focus and visibility arrive together, and once more for a change made during a load", async () => {
+    await saveExtensionSession(session)
+    const { result } = renderHook(() => useAccount())
+    await waitFor(() => expect(result.current.account).toMatchObject({ usage: expect.stringContaining("3 of 10") }))
+    const usageCalls = () => vi.mocked(fetch).mock.calls.filter(([input, init]) => new Request(input, init).url === `${API}/api/analyze/usage`).length
+    const before = usageCalls()
+    act(() => {
+      window.dispatchEvent(new Event("focus"))
+      document.dispatchEvent(new Event("visibilitychange"))
+    })
+    await waitFor(() => expect(usageCalls()).toBe(before + 1))
+    await waitFor(() => expect(result.current.account).toMatchObject({ usage: expect.stringContaining("3 of 10") }))
+    usageAnswer = () => Response.json({ success: true, data: { used: 5, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z" } })
+    act(() => {
+      window.dispatchEvent(new Event("focus"))
+      result.current.reloadAccount()
+    })
+    await waitFor(() => expect(usageCalls()).toBe(before + 3))
+    await waitFor(() => expect(result.current.account).toMatchObject({ usage: expect.stringContaining("5 of 10") }))
+  })
 })

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react"
+import { useCallback, useEffect, useRef, useState } from "react"
 
 import { loadAccount, type AccountState } from "./account"
 import { watchExtensionSession } from "./extension-session"
@@ -9,20 +9,37 @@ import { watchExtensionSession } from "./extension-session"
  */
 export function useAccount(): { account: AccountState; reloadAccount: () => void } {
   const [account, setAccount] = useState<AccountState>({ kind: "checking" })
+  const loading = useRef(false)
+  const loadAgain = useRef(false)
+  /** A change (a session, a used request) asked for during a load may postdate what that load read: load once more after it. */
   const reloadAccount = useCallback(() => {
-    void loadAccount().then(setAccount)
+    if (loading.current) {
+      loadAgain.current = true
+      return
+    }
+    loading.current = true
+    void loadAccount()
+      .then(setAccount)
+      .finally(() => {
+        loading.current = false
+        if (loadAgain.current) {
+          loadAgain.current = false
+          reloadAccount()
+        }
+      })
   }, [])
   useEffect(() => {
     reloadAccount()
-    const reloadWhenShown = () => {
-      if (document.visibilityState === "visible") reloadAccount()
+    // Focus and visibility usually arrive together when the page comes back: a load already under way serves both.
+    const refreshWhenShown = () => {
+      if (document.visibilityState === "visible" && !loading.current) reloadAccount()
     }
-    document.addEventListener("visibilitychange", reloadWhenShown)
-    window.addEventListener("focus", reloadAccount)
+    document.addEventListener("visibilitychange", refreshWhenShown)
+    window.addEventListener("focus", refreshWhenShown)
     const stopWatching = watchExtensionSession(reloadAccount)
     return () => {
-      document.removeEventListener("visibilitychange", reloadWhenShown)
-      window.removeEventListener("focus", reloadAccount)
+      document.removeEventListener("visibilitychange", refreshWhenShown)
+      window.removeEventListener("focus", refreshWhenShown)
       stopWatching()
     }
   }, [reloadAccount])
