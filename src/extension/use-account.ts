@@ -18,15 +18,16 @@ export function useAccount(): { account: AccountState; reloadAccount: () => void
       return
     }
     loading.current = true
-    void loadAccount()
-      .then(setAccount)
-      .finally(() => {
-        loading.current = false
-        if (loadAgain.current) {
+    void (async () => {
+      try {
+        do {
           loadAgain.current = false
-          reloadAccount()
-        }
-      })
+          setAccount(await loadAccount())
+        } while (loadAgain.current)
+      } finally {
+        loading.current = false
+      }
+    })()
   }, [])
   useEffect(() => {
     reloadAccount()
