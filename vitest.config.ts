@@ -21,7 +21,7 @@ async function postgresProjects() {
     process.env.IQA_POSTGRES_SKIP_SAID = "1"
     return []
   }
-  return [{ extends: true as const, test: { ...API_TEST, name: "api-postgres" } }]
+  return [{ extends: true as const, test: { ...API_TEST, name: "api-postgres", exclude: WITHOUT_DATABASE } }]
 }
 
 const API_TEST = {
@@ -31,6 +31,16 @@ const API_TEST = {
   testTimeout: 20_000,
   hookTimeout: 30_000
 }
+
+/** API test files that open no database (or only an embedded one of their own): once, in the api project, is enough. */
+const WITHOUT_DATABASE = [
+  "server/config.test.ts",
+  "server/mail/mailer.test.ts",
+  "server/feedback/image-dimensions.test.ts",
+  "server/feedback/reliability.test.ts",
+  "server/analyze/units.test.ts",
+  "server/status/checks.test.ts"
+]
 
 const postgresRuns = await postgresProjects()
 

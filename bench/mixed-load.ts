@@ -12,7 +12,7 @@ import path from "node:path"
 import autocannon, { type RequestParams } from "autocannon"
 
 import { TEST_CARD_SUCCEEDS } from "../src/core/billing"
-import { readOutbox } from "../tests/outbox"
+import { verificationCode } from "../tests/outbox"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, postgresUnavailableReason, TEST_DATABASE_URL_VARIABLE } from "../tests/setup/postgres-databases"
 import { runIfMain } from "./figures"
 import { nextClientAddress, type LoadFigures } from "./load"
@@ -60,15 +60,8 @@ async function post(baseUrl: string, pathname: string, body: unknown, token?: st
 /** A verified account, made through the API; its verification e-mail is read from the outbox of `outboxDir`. */
 async function verifiedAccount(baseUrl: string, outboxDir: string, email: string): Promise<string> {
   await post(baseUrl, "/api/auth/register", { email, password: PASSWORD, name: "Bench User", termsAccepted: true, privacyPolicyAccepted: true })
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const link = (await readOutbox(outboxDir)).find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
-    if (link) {
-      await post(baseUrl, "/api/auth/verify-email", { oobCode: new URL(link).searchParams.get("oobCode") })
-      return (await post(baseUrl, "/api/auth/login", { email, password: PASSWORD })).token as string
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`No verification e-mail for ${email}`)
+  await post(baseUrl, "/api/auth/verify-email", { oobCode: await verificationCode(outboxDir, email) })
+  return (await post(baseUrl, "/api/auth/login", { email, password: PASSWORD })).token as string
 }
 
 /** The five kinds of request, in turn on every connection; each from its own client address. */

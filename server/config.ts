@@ -188,18 +188,16 @@ const environmentSchema = z
         message: "must be set in production: without it e-mails (with their sign-in and reset links) are only written to files in DATA_DIR/outbox and never reach anyone"
       })
     }
-    const s3Set = S3_VARIABLES.filter((name) => env[name])
-    if (s3Set.length > 0) {
-      for (const name of S3_VARIABLES.filter((name) => !env[name])) {
-        context.addIssue({ code: "custom", path: [name], message: `must be set with the other object storage variables (${s3Set.join(", ")} ${s3Set.length === 1 ? "is" : "are"} set); leave them all unset to keep uploads in DATA_DIR` })
+    /** A group of variables that only works whole: each one missing from a group partly set is named. */
+    const allOrNone = (names: readonly (keyof typeof env)[], group: string, whenUnset: string) => {
+      const set = names.filter((name) => env[name])
+      if (set.length === 0) return
+      for (const name of names.filter((name) => !env[name])) {
+        context.addIssue({ code: "custom", path: [name], message: `must be set with the other ${group} variables (${set.join(", ")} ${set.length === 1 ? "is" : "are"} set); leave them all unset ${whenUnset}` })
       }
     }
-    const stripeSet = STRIPE_VARIABLES.filter((name) => env[name])
-    if (stripeSet.length > 0) {
-      for (const name of STRIPE_VARIABLES.filter((name) => !env[name])) {
-        context.addIssue({ code: "custom", path: [name], message: `must be set with the other Stripe variables (${stripeSet.join(", ")} ${stripeSet.length === 1 ? "is" : "are"} set); leave them all unset for test mode` })
-      }
-    }
+    allOrNone(S3_VARIABLES, "object storage", "to keep uploads in DATA_DIR")
+    allOrNone(STRIPE_VARIABLES, "Stripe", "for test mode")
     if (env.NODE_ENV === "production" && env.STRIPE_API_BASE) {
       context.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "must not be set in production: it sends Stripe calls, with the secret key, to another server" })
     }

@@ -9,8 +9,9 @@ import { expect, it } from "vitest"
 
 import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
+import { verificationCode } from "../tests/outbox"
 import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
-import { copyPostgresTemplate, makeTempDir, readOutbox } from "./test-support"
+import { copyPostgresTemplate, makeTempDir } from "./test-support"
 
 const PASSWORD = "Copper-Kettle-37!"
 const REGISTRATIONS = 30
@@ -46,12 +47,7 @@ it(`keeps ${REGISTRATIONS} acknowledged registrations and ${PAYMENTS} acknowledg
       const email = `payer${index}@example.com`
       const ip = `198.51.100.${index + 1}`
       expect((await post(first, "/api/auth/register", account(email), { ip })).status).toBe(201)
-      let link: string | undefined
-      for (let attempt = 0; attempt < 100 && !link; attempt++) {
-        link = (await readOutbox(dataDir)).find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
-        if (!link) await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      expect((await post(first, "/api/auth/verify-email", { oobCode: new URL(link!).searchParams.get("oobCode") }, { ip })).status).toBe(200)
+      expect((await post(first, "/api/auth/verify-email", { oobCode: await verificationCode(dataDir, email) }, { ip })).status).toBe(200)
       const login = await post(first, "/api/auth/login", { email, password: PASSWORD }, { ip })
       payers.push({ email, token: login.body.data!.token as string })
     }

@@ -9,9 +9,10 @@ import fs from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
+import { verificationCode } from "../tests/outbox"
 import { completion, PNG_DATA_URL, sendJson, startStandIn } from "./analyze/test-support"
 import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
-import { copyPostgresTemplate, makeTempDir, readOutbox } from "./test-support"
+import { copyPostgresTemplate, makeTempDir } from "./test-support"
 
 const PASSWORD = "Quiet-Lantern-58!"
 const onPostgres = inject("postgresTemplate") !== null
@@ -57,12 +58,7 @@ describe.each([
     const ip = newIp()
     const [a, b] = instances
     expect((await call(a, "/api/auth/register", { ip, body: { email, password: PASSWORD, name: "Pair User", termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
-    let link: string | undefined
-    for (let attempt = 0; attempt < 100 && !link; attempt++) {
-      link = (await readOutbox(dataDirs[0]!)).find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect((await call(b, "/api/auth/verify-email", { ip, body: { oobCode: new URL(link!).searchParams.get("oobCode") } })).status).toBe(200)
+    expect((await call(b, "/api/auth/verify-email", { ip, body: { oobCode: await verificationCode(dataDirs[0]!, email) } })).status).toBe(200)
     return { email, ip }
   }
 

@@ -15,20 +15,19 @@ import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "..
  * the PostgreSQL server in the api-postgres project (dropped when closed).
  */
 export async function openTestDatabase(): Promise<Database> {
-  const postgres = inject("postgresTemplate")
-  if (!postgres) {
+  const copy = await copyPostgresTemplate()
+  if (!copy) {
     const dump = await fs.readFile(inject("databaseTemplatePath"))
     return openDatabase({ embeddedTemplate: new Blob([dump]) })
   }
-  const copy = await copyPostgresTemplate()
-  const database = await openDatabase({ databaseUrl: copy!.url })
+  const database = await openDatabase({ databaseUrl: copy.url })
   let dropped: Promise<void> | null = null
   return {
     ...database,
     close: () =>
       (dropped ??= (async () => {
         await database.close()
-        await copy!.drop()
+        await copy.drop()
       })())
   }
 }

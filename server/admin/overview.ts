@@ -2,13 +2,13 @@
 import type { FastifyInstance } from "fastify"
 
 import type { AdminOverview } from "~core/feedback"
+import { DAY_MS } from "~core/limits"
 
 import { countUsers } from "../auth/users"
 import { subscriptionFigures } from "../billing/records"
 import { countFeedback } from "../feedback/feedback-service"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
 
-const DAY_MS = 24 * 60 * 60 * 1000
 /** "Recent" on the dashboard: new accounts and refused passwords of the last 30 days. */
 const OVERVIEW_WINDOW_DAYS = 30
 

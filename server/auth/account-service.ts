@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { settleDueSubscription } from "../billing/records"
-import { ApiError, validationFailed } from "../http/errors"
+import { ApiError, signInRequired, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { sendWelcomeEmail } from "./account-emails"
 import { FRESH_SIGN_IN_MS } from "./auth-timers"
@@ -49,7 +49,7 @@ export async function signInExtension(app: FastifyInstance, { user, sessionId }:
   if (opened.outcome === "not-site") {
     throw new ApiError(403, "FORBIDDEN", "The extension's session can only be opened from a website session. Please sign in on the website.")
   }
-  if (opened.outcome === "inactive") throw new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+  if (opened.outcome === "inactive") throw signInRequired()
   return sessionAnswer(app, user, opened, now)
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { settleDueSubscription } from "../billing/records"
-import { ApiError } from "../http/errors"
+import { ApiError, signInRequired } from "../http/errors"
 import { isSessionActive } from "./sessions"
 import { verifyAccessToken } from "./tokens"
 import { findUserById, type UserRow } from "./users"
@@ -46,7 +46,7 @@ export function registerAuthentication(app: FastifyInstance): void {
 /** preHandler: 401 without a valid token. */
 export async function requireUser(this: FastifyInstance, request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   request.auth = await authenticate(this, request)
-  if (!request.auth) throw new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+  if (!request.auth) throw signInRequired()
 }
 
 /** preHandler: 401 without a valid token, 403 for a user who is not an admin. */

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from "fastify"
 import type { Kysely, Selectable, Transaction } from "kysely"
 
-import type { BillingInterval, Subscription } from "~core/billing"
+import { effectivePlanOf, type BillingInterval, type Subscription } from "~core/billing"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
 import { longDate } from "~core/format"
 import { getPlan, type PlanId } from "~core/plans"
@@ -36,7 +36,7 @@ export const NO_RECORD: Omit<RecordFields, "provider"> = {
 }
 
 /** The plan an account has under this record: a cancelled subscription gives Free. */
-export const effectivePlan = (record: Pick<RecordFields, "plan_id" | "status">): PlanId => (record.status === "canceled" ? "free" : record.plan_id)
+export const effectivePlan = (record: Pick<RecordFields, "plan_id" | "status">): PlanId => effectivePlanOf(record.plan_id, record.status)
 
 /** A paid plan the account has now: what a payment or a trial would replace. */
 export const hasPaidPlan = (record: Pick<RecordFields, "plan_id" | "status">) => effectivePlan(record) !== "free"

@@ -10,6 +10,7 @@ import { ok } from "~core/api"
 import {
   CARD_DECLINED_MESSAGE,
   intervalOf,
+  isPayingFor,
   isUpgrade,
   planChoiceSchema,
   TEST_CARD_DECLINED,
@@ -22,18 +23,18 @@ import {
   type BillingMode,
   type Subscription
 } from "~core/billing"
+import { DAY_MS } from "~core/limits"
 import { cardDigits, validatePayment } from "~core/payment"
 import { getPlan } from "~core/plans"
 
 import { requireUser } from "../auth/authenticate"
 import type { StripeConfig } from "../config"
 import type { DatabaseSchema } from "../db/schema"
-import { ApiError, parseInput, validationFailed } from "../http/errors"
+import { ApiError, parseInput, signInRequired, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { addInterval, changeRecord, findRecord, findRecordByCustomer, hasPaidPlan, NO_RECORD, settled, toSubscription, type RecordFields } from "./records"
-import { createStripeClient, customerIdOf, priceFor, readStripeSubscription } from "./stripe"
+import { createStripeClient, idOf, priceFor, readStripeSubscription } from "./stripe"
 
-const DAY_MS = 86_400_000
 /** Stripe's own default: a signed event older than this is refused, so a captured one cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
 const WEBHOOK_BODY_LIMIT = 1024 * 1024
@@ -41,7 +42,7 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024
 const PAYMENT_CALLS = perIpRateLimit({ max: 20, timeWindow: 60_000, message: "Too many payment attempts. Please wait a minute before trying again." })
 
 /** The record when it is a subscription the account pays for (a trial, with no card, is not one); null otherwise. */
-const paidSubscription = (record: RecordFields | undefined): RecordFields | null => (record && hasPaidPlan(record) && record.status !== "trialing" ? record : null)
+const paidSubscription = (record: RecordFields | undefined): RecordFields | null => (record && isPayingFor(record.plan_id, record.status) ? record : null)
 
 const alreadySubscribed = (record: RecordFields) =>
   new ApiError(409, "ALREADY_SUBSCRIBED", `You already have the ${getPlan(record.plan_id).name} plan. Change or cancel it from your dashboard.`)
@@ -72,8 +73,8 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
   /** Changes the caller's record; the user exists (requireUser has just read it). */
   const change = async (request: FastifyRequest, next: (current: RecordFields | undefined) => RecordFields | null) => {
-    const result = await changeRecord(app, userOf(request).id, (current) => next(current))
-    if (!result) throw new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+    const result = await changeRecord(app, userOf(request).id, next)
+    if (!result) throw signInRequired()
     return result.after
   }
 
@@ -128,9 +129,7 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
         current_period_end: addInterval(at, interval),
         cancel_at_period_end: false,
         trial_end: null,
-        trial_started_at: current?.trial_started_at ?? null,
         scheduled_plan_id: null,
-        stripe_customer_id: current?.stripe_customer_id ?? null,
         stripe_subscription_id: null
       }
     })
@@ -354,8 +353,8 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
       case "checkout.session.completed": {
         const session = event.data.object
         const userId = session.client_reference_id ?? session.metadata?.userId
-        const customerId = customerIdOf(session.customer)
-        const subscriptionId = typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null)
+        const customerId = idOf(session.customer)
+        const subscriptionId = idOf(session.subscription)
         const known = await accountOf(customerId, userId)
         return known ? { userId: known, customerId, subscription: subscriptionId ? await retrieve(subscriptionId) : null } : null
       }
@@ -363,16 +362,16 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
       case "customer.subscription.updated":
       case "customer.subscription.deleted": {
         const subscription = event.data.object
-        const customerId = customerIdOf(subscription.customer)
+        const customerId = idOf(subscription.customer)
         const known = await accountOf(customerId, subscription.metadata?.userId)
         return known ? { userId: known, customerId, subscription } : null
       }
       case "invoice.paid":
       case "invoice.payment_failed": {
         const invoice = event.data.object
-        const customerId = customerIdOf(invoice.customer)
+        const customerId = idOf(invoice.customer)
         const details = invoice.parent?.subscription_details
-        const subscriptionId = typeof details?.subscription === "string" ? details.subscription : (details?.subscription?.id ?? null)
+        const subscriptionId = idOf(details?.subscription)
         const known = await accountOf(customerId, details?.metadata?.userId)
         return known ? { userId: known, customerId, subscription: subscriptionId ? await retrieve(subscriptionId) : null } : null
       }

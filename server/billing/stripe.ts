@@ -1,7 +1,7 @@
 /** Stripe mode: the SDK client, our price ids, and Stripe's subscriptions read into our record. */
 import Stripe from "stripe"
 
-import { BILLING_INTERVALS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing"
+import { BILLING_INTERVALS, PAID_PLAN_IDS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing"
 import { getPlan } from "~core/plans"
 
 import type { StripeConfig } from "../config"
@@ -23,13 +23,14 @@ export function createStripeClient(config: StripeConfig): Stripe {
 export const priceFor = (config: StripeConfig, plan: PaidPlanId, interval: BillingInterval): string => config.prices[plan][interval]
 
 export function planOfPrice(config: StripeConfig, priceId: string): { plan: PaidPlanId; interval: BillingInterval } | null {
-  for (const plan of ["pro", "enterprise"] as const) {
+  for (const plan of PAID_PLAN_IDS) {
     for (const interval of BILLING_INTERVALS) if (config.prices[plan][interval] === priceId) return { plan, interval }
   }
   return null
 }
 
-export const customerIdOf = (customer: string | { id: string } | null): string | null => (typeof customer === "string" ? customer : (customer?.id ?? null))
+/** The id of a field Stripe sends either as an id or, expanded, as the object. */
+export const idOf = (field: string | { id: string } | null | undefined): string | null => (typeof field === "string" ? field : (field?.id ?? null))
 
 /** Stripe's statuses in ours; null for a subscription whose first payment is not made yet (it gives nothing). */
 function statusOf(status: Stripe.Subscription.Status): SubscriptionStatus | null {
@@ -81,7 +82,7 @@ export function readStripeSubscription(config: StripeConfig, subscription: Strip
       current_period_end: periodEnd,
       cancel_at_period_end: status !== "canceled" && subscription.cancel_at_period_end,
       trial_end: status === "trialing" && subscription.trial_end ? new Date(subscription.trial_end * 1000) : null,
-      stripe_customer_id: customerIdOf(subscription.customer),
+      stripe_customer_id: idOf(subscription.customer),
       stripe_subscription_id: subscription.id
     }
   }

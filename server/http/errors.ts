@@ -21,6 +21,11 @@ export function validationFailed(details: string[]): ApiError {
   return new ApiError(400, "VALIDATION_FAILED", "Validation failed", { details })
 }
 
+/** 401 UNAUTHORIZED: no session, or one that has ended. */
+export function signInRequired(): ApiError {
+  return new ApiError(401, "UNAUTHORIZED", "Please sign in to continue.")
+}
+
 export function notFound(message: string): ApiError {
   return new ApiError(404, "NOT_FOUND", message)
 }

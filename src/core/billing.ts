@@ -4,7 +4,7 @@
  */
 import * as z from "zod"
 
-import { FREE_TRIAL_DAYS } from "./limits"
+import { DAY_MS, FREE_TRIAL_DAYS } from "./limits"
 import { getPlan, PLAN_IDS, type PlanId } from "./plans"
 
 export const BILLING_INTERVALS = ["month", "year"] as const
@@ -82,12 +82,21 @@ export type TestPayment = z.infer<typeof testPaymentSchema>
 /** POST /api/billing/trial */
 export const trialRequestSchema = z.strictObject({ planId: z.literal(TRIAL_PLAN) })
 
+/** The plan a subscription gives: its plan while it runs (a trial, a payment being retried), Free once cancelled. */
+export const effectivePlanOf = (plan: PlanId, status: string): PlanId => (status === "canceled" ? "free" : plan)
+
+/**
+ * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one (no card was given):
+ * choosing a plan during it is a payment.
+ */
+export const isPayingFor = (plan: PlanId, status: string): boolean => effectivePlanOf(plan, status) !== "free" && status !== "trialing"
+
 export const intervalOf = (annual: boolean): BillingInterval => (annual ? "year" : "month")
 
 /** Whole days of the trial left, counting a started day as one; 0 once it has ended. */
 export function trialDaysLeft(trialEnd: string | null, now: number): number {
   if (!trialEnd) return 0
-  return Math.max(0, Math.ceil((Date.parse(trialEnd) - now) / 86_400_000))
+  return Math.max(0, Math.ceil((Date.parse(trialEnd) - now) / DAY_MS))
 }
 
 /**

@@ -6,6 +6,7 @@
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
+export const DAY_MS = 24 * HOUR
 
 // API client
 export const API_REQUEST_TIMEOUT_MS = 8 * SECOND

@@ -1,5 +1,6 @@
 import * as z from "zod"
 
+import { effectivePlanOf } from "./billing"
 import { PLAN_IDS, type PlanId } from "./plans"
 
 export const ROLES = ["admin", "user"] as const
@@ -26,8 +27,7 @@ export type User = z.infer<typeof userSchema>
 
 /** The plan the stored user object says the account has: Free when it carries none, or a cancelled one. */
 export function planIdOfUser(user: User): PlanId {
-  if (!user.subscription || user.subscription.status === "canceled") return "free"
-  return user.subscription.plan.id
+  return user.subscription ? effectivePlanOf(user.subscription.plan.id, user.subscription.status) : "free"
 }
 
 /** The three local-storage items of a browser session. */

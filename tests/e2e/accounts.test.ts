@@ -2,7 +2,7 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
-import { launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Grace Hopper"
@@ -28,9 +28,7 @@ describe("the e-mail account life cycle in Chromium", () => {
     await input!.type(value)
   }
 
-  async function waitForText(text: string, timeout = 15_000) {
-    await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
-  }
+  const waitForText = (text: string, timeout?: number) => waitForPageText(page, text, timeout)
 
   async function waitForPath(pathname: string) {
     await page.waitForFunction((expected: string) => location.pathname === expected, { timeout: 15_000 }, pathname)

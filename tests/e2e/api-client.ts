@@ -1,4 +1,4 @@
-import { readOutbox } from "../../server/test-support"
+import { verificationCode } from "../outbox"
 import type { RunningServer } from "./server"
 
 export interface ApiAnswer {
@@ -28,12 +28,6 @@ export async function registerVerifiedAccount(server: RunningServer, account: { 
   const api = apiOf(server)
   const registered = await api("/api/auth/register", { method: "POST", body: { ...account, termsAccepted: true, privacyPolicyAccepted: true } })
   if (registered.status !== 201) throw new Error(`Registration refused: ${registered.status} ${JSON.stringify(registered.body)}`)
-  let link: string | undefined
-  for (let attempt = 0; attempt < 50 && !link; attempt++) {
-    link = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(account.email) && mail.subject.startsWith("Verify"))?.link
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  if (!link) throw new Error(`No verification e-mail for ${account.email} in the outbox`)
-  const verified = await api("/api/auth/verify-email", { method: "POST", body: { oobCode: new URL(link).searchParams.get("oobCode") } })
+  const verified = await api("/api/auth/verify-email", { method: "POST", body: { oobCode: await verificationCode(server.dataDir, account.email) } })
   if (verified.status !== 200) throw new Error(`Verification refused: ${verified.status} ${JSON.stringify(verified.body)}`)
 }

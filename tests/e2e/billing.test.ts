@@ -11,7 +11,7 @@ import { longDate } from "~core/format"
 import { CARD_DECLINED_MESSAGE, TEST_CARD_DECLINED, TEST_CARD_SUCCEEDS, TEST_MODE_NOTICE } from "~core/billing"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, waitForPageText, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
@@ -38,10 +38,6 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
   const fieldFor = (label: string) => `xpath/.//*[self::input or self::select][@id=//label[normalize-space()='${label}']/@for]`
   const siteToken = async () => (await site.evaluate(() => localStorage.getItem("authToken")))!
-
-  async function waitForText(page: Page, text: string, timeout = 15_000) {
-    await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
-  }
 
   async function fill(label: string, value: string) {
     const field = (await site.waitForSelector(fieldFor(label)))!
@@ -107,14 +103,14 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
     await site.goto(`${siteOrigin}/pricing`, { waitUntil: "networkidle0" })
     await (await site.waitForSelector("a[aria-label='Upgrade: Pro']"))!.click()
     await site.waitForFunction(() => location.pathname + location.search === "/payment?plan=pro&annual=false", { timeout: 15_000 })
-    await waitForText(site, TEST_MODE_NOTICE)
+    await waitForPageText(site, TEST_MODE_NOTICE)
     // The e-mail comes from the account.
     expect(await (await site.waitForSelector(fieldFor("Email")))!.evaluate((input) => (input as HTMLInputElement).value)).toBe(EMAIL)
 
     // A number that is no card at all is refused by the form, before any request.
     await fill("Card number", "4242 4242 4242 4241")
     await site.click("form[aria-label='Payment details'] button[type='submit']")
-    await waitForText(site, "This card number is not valid")
+    await waitForPageText(site, "This card number is not valid")
 
     await fill("Card number", TEST_CARD_DECLINED)
     await fill("Expiry month", "12")
@@ -124,7 +120,7 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
     await fill("Billing address", "1 Langley Boulevard, Hampton")
     await fill("Country", "US")
     await site.click("form[aria-label='Payment details'] button[type='submit']")
-    await waitForText(site, CARD_DECLINED_MESSAGE)
+    await waitForPageText(site, CARD_DECLINED_MESSAGE)
     expect((await api("/api/billing/subscription", { token: await siteToken() })).body.data).toMatchObject({ plan: "free" })
     await screenshot(site, "billing-card-declined")
     // The refusal is the one failed request the site's console shows: nothing else went wrong.
@@ -136,9 +132,9 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
 
     await fill("Card number", TEST_CARD_SUCCEEDS)
     await site.click("form[aria-label='Payment details'] button[type='submit']")
-    await waitForText(site, "Payment accepted. Taking you to your dashboard…")
+    await waitForPageText(site, "Payment accepted. Taking you to your dashboard…")
     await site.waitForFunction(() => location.pathname + location.search === "/dashboard?subscription=success", { timeout: 15_000 })
-    await waitForText(site, "Thank you! You are now on the Pro plan.")
+    await waitForPageText(site, "Thank you! You are now on the Pro plan.")
 
     const record = (await api("/api/billing/subscription", { token: await siteToken() })).body.data!
     expect(record).toMatchObject({ plan: "pro", status: "active", interval: "month", cancelAtPeriodEnd: false, mode: "test" })

@@ -121,6 +121,11 @@ export function watchPageErrors(page: Page): string[] {
   return errors
 }
 
+/** Waits until the page's visible text includes `text`. */
+export async function waitForPageText(page: Page, text: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const file = path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`

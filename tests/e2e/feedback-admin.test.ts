@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-cor
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-support"
-import { launchBrowser, SCREENSHOT_DIR, screenshot, watchPageErrors } from "./browser"
+import { launchBrowser, SCREENSHOT_DIR, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const ADMIN = { email: "admin@example.com", password: "Stone-Harvest-2026!" }
@@ -30,9 +30,7 @@ describe("feedback and the admin panel in Chromium", () => {
     await input!.type(value)
   }
 
-  async function waitForText(text: string, target: Page = page, timeout = 15_000) {
-    await target.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
-  }
+  const waitForText = (text: string, target: Page = page, timeout?: number) => waitForPageText(target, text, timeout)
 
   async function api(pathname: string, token: string) {
     const response = await fetch(`${server.url}${pathname}`, { headers: { authorization: `Bearer ${token}` } })

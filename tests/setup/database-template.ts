@@ -23,14 +23,17 @@ export const POSTGRES_PROJECT = "api-postgres"
  * result: an embedded dump, and in the api-postgres project a template database on the PostgreSQL server.
  */
 export default async function setup(project: TestProject) {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
-  const file = path.join(folder, "template.tar")
-  const template = await createEmbeddedTemplate()
-  await fs.writeFile(file, Buffer.from(await template.arrayBuffer()))
-  project.provide("databaseTemplatePath", file)
-
+  let folder: string | null = null
   let postgres: { adminUrl: string; template: string } | null = null
-  if (project.name === POSTGRES_PROJECT) {
+  if (project.name !== POSTGRES_PROJECT) {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
+    const file = path.join(folder, "template.tar")
+    const template = await createEmbeddedTemplate()
+    await fs.writeFile(file, Buffer.from(await template.arrayBuffer()))
+    project.provide("databaseTemplatePath", file)
+  } else {
+    // Nothing there opens an embedded database from the template: every test database is a PostgreSQL copy.
+    project.provide("databaseTemplatePath", "")
     const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
     if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
     postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
@@ -41,7 +44,7 @@ export default async function setup(project: TestProject) {
   project.provide("postgresTemplate", postgres)
 
   return async () => {
-    await fs.rm(folder, { recursive: true, force: true })
+    if (folder) await fs.rm(folder, { recursive: true, force: true })
     if (postgres) await dropDatabase(postgres.adminUrl, postgres.template)
   }
 }

@@ -23,10 +23,9 @@ import {
   type TestPayment
 } from "~core/billing"
 import type { PlanId } from "~core/plans"
-
-import { effectivePlanId } from "./subscription-view"
 import { planIdOfUser } from "~core/user"
 
+import { effectivePlanId } from "./subscription-view"
 
 export const BILLING_CONFIG_PATH = "/api/billing/config"
 export const SUBSCRIPTION_PATH = "/api/billing/subscription"
@@ -34,15 +33,15 @@ export const SUBSCRIPTION_PATH = "/api/billing/subscription"
 /** react-query keys: the config is public; the subscription belongs to the signed-in account (its e-mail in the key). */
 export const billingKeys = {
   config: ["billing", "config"] as const,
-  subscriptions: ["billing", "subscription"] as const,
   subscription: (email: string) => ["billing", "subscription", email] as const
 }
 
-const UNEXPECTED_ANSWER = "The server sent an unexpected answer. Please try again later."
+const unexpectedAnswer = () =>
+  new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: "The server sent an unexpected answer. Please try again later." })
 
 function parse<T>(schema: z.ZodType<T>, data: unknown): T {
   const parsed = schema.safeParse(data)
-  if (!parsed.success) throw new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: UNEXPECTED_ANSWER })
+  if (!parsed.success) throw unexpectedAnswer()
   return parsed.data
 }
 
@@ -81,9 +80,9 @@ export function goToProvider(url: string): void {
   try {
     protocol = new URL(url).protocol
   } catch {
-    throw new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: UNEXPECTED_ANSWER })
+    throw unexpectedAnswer()
   }
-  if (protocol !== "https:" && protocol !== "http:") throw new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: UNEXPECTED_ANSWER })
+  if (protocol !== "https:" && protocol !== "http:") throw unexpectedAnswer()
   providerNavigation.assign(url)
 }
 
@@ -92,8 +91,6 @@ export function billingErrorMessage(error: unknown): string {
   if (error instanceof ApiRequestError && error.message) return error.message
   return "Something went wrong. Please try again."
 }
-
-
 
 /** The signed-in account's subscription record; idle while signed out. Refetched whenever a page showing it opens. */
 export function useSubscription(options: { refetchInterval?: (data: Subscription | undefined, fetches: number) => number | false } = {}) {
@@ -123,12 +120,27 @@ export function useSubscriptionChanged(): (subscription: Subscription) => Promis
     async (subscription: Subscription) => {
       const email = useSession.getState().user?.email
       if (email) queryClient.setQueryData(billingKeys.subscription(email), subscription)
-      await useSession.getState().refreshProfile()
+      await refreshStoredUser()
     },
     [queryClient]
   )
 }
 
+let storedUserRefresh: Promise<void> | null = null
+
+/**
+ * Refreshes the stored user, one request at a time: a change's own refresh and the one the dashboard's plan follower
+ * asks for when the new record renders both start after the server answered, so one request serves both.
+ */
+function refreshStoredUser(): Promise<void> {
+  storedUserRefresh ??= useSession
+    .getState()
+    .refreshProfile()
+    .finally(() => {
+      storedUserRefresh = null
+    })
+  return storedUserRefresh
+}
 
 /**
  * When the record shows another plan than the stored user (a webhook, another tab, a trial that ended), refreshes the
@@ -136,13 +148,12 @@ export function useSubscriptionChanged(): (subscription: Subscription) => Promis
  */
 export function useStoredPlanFollows(subscription: Subscription | undefined): void {
   const storedPlanId = useSession((state) => (state.user ? planIdOfUser(state.user) : "free"))
-  const refreshProfile = useSession((state) => state.refreshProfile)
   const refreshedFor = useRef<PlanId | null>(null)
   useEffect(() => {
     if (!subscription) return
     const planId = effectivePlanId(subscription)
     if (planId === storedPlanId || refreshedFor.current === planId) return
     refreshedFor.current = planId
-    void refreshProfile()
-  }, [subscription, storedPlanId, refreshProfile])
+    void refreshStoredUser()
+  }, [subscription, storedPlanId])
 }

@@ -1,6 +1,6 @@
 /** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
 import { countOf, longDate } from "~core/format"
-import { intervalOf, isUpgrade, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
+import { effectivePlanOf, intervalOf, isPayingFor, isUpgrade, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
 import { type Plan, type PlanId } from "~core/plans"
 
 export const isPaidPlan = (plan: string): plan is PaidPlanId => (PAID_PLAN_IDS as readonly string[]).includes(plan)
@@ -10,17 +10,15 @@ export type PaidPlan = Plan & { id: PaidPlanId }
 export const isPaidPlanRecord = (plan: Plan): plan is PaidPlan => isPaidPlan(plan.id)
 
 /** A paid plan that is running (trial, paid, or a payment being retried): a new choice is a plan change. */
-export const hasPaidSubscription = (subscription: Subscription): boolean =>
-  isPaidPlan(subscription.plan) && subscription.status !== "canceled"
+export const hasPaidSubscription = (subscription: Subscription): boolean => effectivePlanId(subscription) !== "free"
 
-/**
- * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one (no card was given):
- * choosing a plan during it is a payment, as the server takes it.
- */
-export const isPayingSubscription = (subscription: Subscription): boolean => hasPaidSubscription(subscription) && subscription.status !== "trialing"
+/** A subscription the account pays for (~core/billing's rule, the server's): a new choice of plan is a plan change. */
+export const isPayingSubscription = (subscription: Subscription): boolean => isPayingFor(subscription.plan, subscription.status)
 
 /** The plan the record gives: its paid plan while the subscription runs, else Free. */
-export const effectivePlanId = (subscription: Subscription): PlanId => (hasPaidSubscription(subscription) ? subscription.plan : "free")
+export function effectivePlanId(subscription: Subscription): PlanId {
+  return effectivePlanOf(subscription.plan, subscription.status)
+}
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   trialing: "Trial",

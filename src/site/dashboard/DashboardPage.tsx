@@ -5,6 +5,7 @@ import { Link, useSearchParams } from "react-router"
 import { countOf, longDate } from "~core/format"
 import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
+import { DAY_MS } from "~core/limits"
 import { getPlan } from "~core/plans"
 import type { Subscription } from "~core/billing"
 import { FormMessage } from "~ui/fields"
@@ -33,8 +34,6 @@ function thanksFor(subscription: Subscription): string {
   return `Thank you! You are now on the ${plan.name} plan.`
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000
-
 function Card({ title, children, className = "" }: { title: string; children: ReactNode; className?: string }) {
   return (
     <section aria-label={title} className={`rounded-2xl border border-gray-200 bg-white p-6 shadow-sm ${className}`}>
@@ -53,6 +52,9 @@ function Stat({ label, value }: { label: string; value: string }) {
   )
 }
 
+/** The record shows the paid plan a payment was for. */
+const isConfirmed = (record: Subscription | undefined): record is Subscription => record !== undefined && hasPaidSubscription(record)
+
 export default function DashboardPage() {
   const storedUser = useSession((state) => state.user)
   const [params] = useSearchParams()
@@ -62,7 +64,7 @@ export default function DashboardPage() {
   const [openedAt] = useState(() => Date.now())
   const paymentDone = params.get("subscription") === "success"
   const subscription = useSubscription({
-    refetchInterval: (data, fetches) => (paymentDone && !(data && hasPaidSubscription(data)) && fetches < CONFIRM_POLLS ? CONFIRM_POLL_MS : false)
+    refetchInterval: (data, fetches) => (paymentDone && !isConfirmed(data) && fetches < CONFIRM_POLLS ? CONFIRM_POLL_MS : false)
   })
   const record = subscription.data
   useStoredPlanFollows(record)
@@ -82,8 +84,8 @@ export default function DashboardPage() {
         <p className="mt-1 text-gray-600">Welcome back, {name}.</p>
       </header>
 
-      {paymentDone && record && hasPaidSubscription(record) && <FormMessage tone="success">{thanksFor(record)}</FormMessage>}
-      {paymentDone && !(record && hasPaidSubscription(record)) && !subscription.isError && (
+      {paymentDone && isConfirmed(record) && <FormMessage tone="success">{thanksFor(record)}</FormMessage>}
+      {paymentDone && !isConfirmed(record) && !subscription.isError && (
         <FormMessage tone="info">We are confirming your payment. Your plan shows here as soon as it is confirmed.</FormMessage>
       )}
 

@@ -166,22 +166,21 @@ const CARD_TYPED = "4242 4242 4242 4242"
 
 function createFakeServer(mode: "test" | "stripe", subscription: Subscription = FREE) {
   const state = { subscription, user: accountUser as typeof accountUser & { subscription?: unknown } }
+  /** A payment or plan change that leaves the account on `plan`, answered as the server does. */
+  const moveTo = (plan: "pro" | "enterprise") => {
+    state.subscription = paid(plan, { mode })
+    state.user = onPlan(plan)
+    return answer({ subscription: state.subscription })
+  }
   const server = createFakeApi([
     ["GET /api/billing/config", () => answer({ mode, trialDays: 14 })],
     ["GET /api/billing/subscription", () => answer(state.subscription)],
     ["GET /api/auth/profile", () => answer({ user: state.user })],
     ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
-    [
-      "POST /api/billing/test-payment",
-      () => {
-        state.subscription = paid("pro", { mode })
-        state.user = onPlan("pro")
-        return answer({ subscription: state.subscription })
-      }
-    ],
+    ["POST /api/billing/test-payment", () => moveTo("pro")],
     ["POST /api/billing/checkout", () => answer({ url: "https://checkout.stripe.test/c/pay/cs_test_1" })]
   ])
-  return { ...server, state }
+  return { ...server, state, moveTo }
 }
 
 let server: ReturnType<typeof createFakeServer>
@@ -234,9 +233,7 @@ describe("the payment page in test mode", () => {
     let paidAt = 0
     server.on("POST /api/billing/test-payment", () => {
       paidAt = Date.now()
-      server.state.subscription = paid("pro")
-      server.state.user = onPlan("pro")
-      return answer({ subscription: server.state.subscription })
+      return server.moveTo("pro")
     })
     await openPayment()
     expect((await screen.findByTestId("test-mode-notice")).textContent).toBe(TEST_MODE_NOTICE)
@@ -383,9 +380,7 @@ describe("the payment page for a paying account", () => {
     let changedAt = 0
     server.on("POST /api/billing/change", () => {
       changedAt = Date.now()
-      server.state.subscription = paid("enterprise")
-      server.state.user = onPlan("enterprise")
-      return answer({ subscription: server.state.subscription })
+      return server.moveTo("enterprise")
     })
     await openPayment("?plan=enterprise&annual=false")
     expect((await screen.findByTestId("change-effect")).textContent).toBe("Upgrade takes effect now")
