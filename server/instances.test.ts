@@ -144,6 +144,14 @@ describe.each([
     expect(again.body.error?.code).toBe("TOO_MANY_REQUESTS")
   })
 
+  it.skipIf(skip)("20 resends at once from one client, split across both: one answered, 19 told to wait", async () => {
+    const ip = newIp()
+    const email = `cooldown-burst-${limits}@example.com`
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => call(instances[index % 2]!, "/api/auth/resend-verification", { ip, body: { email } })))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error?.code)).toEqual(Array(19).fill("TOO_MANY_REQUESTS"))
+  })
+
   it.skipIf(skip)("30 concurrent questions of a Free user split across both: exactly 10 answered and counted", async () => {
     const { email, ip } = await verifiedUser()
     const tokens = [await signIn(instances[0], email, ip), await signIn(instances[1], email, ip)]

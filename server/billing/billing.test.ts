@@ -319,6 +319,22 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     for (const request of standIn!.requests.filter((request) => request.url === "/v1/checkout/sessions")) expect(new URLSearchParams(request.body).get("customer")).toBe("cus_1")
   })
 
+  it("the payment calls' per-IP limit holds on checkout, portal and plan change too: 25 at once from one address, 20 answered", async () => {
+    const app = await startStripe()
+    const user = await newUser(app)
+    const calls: [string, unknown][] = [
+      ["/api/billing/checkout", { planId: "pro", annual: false }],
+      ["/api/billing/portal", undefined],
+      ["/api/billing/change", { planId: "enterprise", annual: false }]
+    ]
+    for (const [url, body] of calls) {
+      const answers = await Promise.all(Array.from({ length: 25 }, () => call(app, "POST", url, user.token, body)))
+      expect(answers.filter((answer) => answer.statusCode === 429).map((answer) => answer.json().error.code), url).toEqual(Array(5).fill("RATE_LIMIT_EXCEEDED"))
+    }
+    // The refused checkouts reached Stripe no more than the answered ones.
+    expect(standIn!.requests.filter((request) => request.url === "/v1/checkout/sessions")).toHaveLength(20)
+  })
+
   it("signed webhooks: activation, renewal, failed payment, cancellation and deletion, each applied once", async () => {
     const app = await startStripe()
     const user = await newUser(app)

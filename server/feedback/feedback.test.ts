@@ -222,10 +222,10 @@ describe("POST /api/feedback", () => {
     expect(await storedState()).toEqual({ ...before, incoming: [] })
   })
 
-  it("limits submissions per IP under a burst: 11 at once, 10 past the limit", async () => {
-    const statuses = (await Promise.all(Array.from({ length: 11 }, () => subject.app.inject({ method: "POST", url: "/api/feedback", remoteAddress: "10.33.0.1", payload: valid })))).map((answer) => answer.statusCode)
+  it("limits submissions per IP under a burst: 20 at once, 10 taken", async () => {
+    const statuses = (await Promise.all(Array.from({ length: 20 }, () => subject.app.inject({ method: "POST", url: "/api/feedback", remoteAddress: "10.33.0.1", payload: valid })))).map((answer) => answer.statusCode)
     expect(statuses.filter((status) => status === 415)).toHaveLength(10)
-    expect(statuses.filter((status) => status === 429)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
   })
 
   it("limits submissions per IP", async () => {

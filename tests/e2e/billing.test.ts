@@ -2,7 +2,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import type { Browser, Page } from "puppeteer-core"
+import type { Browser, HTTPRequest, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
@@ -108,9 +108,16 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
     expect(await (await site.waitForSelector(fieldFor("Email")))!.evaluate((input) => (input as HTMLInputElement).value)).toBe(EMAIL)
 
     // A number that is no card at all is refused by the form, before any request.
+    const billingPosts: string[] = []
+    const recordBillingCall = (request: HTTPRequest) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/api/billing/")) billingPosts.push(request.url())
+    }
+    site.on("request", recordBillingCall)
     await fill("Card number", "4242 4242 4242 4241")
     await site.click("form[aria-label='Payment details'] button[type='submit']")
     await waitForPageText(site, "This card number is not valid")
+    site.off("request", recordBillingCall)
+    expect(billingPosts).toEqual([])
 
     await fill("Card number", TEST_CARD_DECLINED)
     await fill("Expiry month", "12")
