@@ -411,6 +411,9 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     expect(await app.database.db.selectFrom("billing_events").selectAll().execute()).toEqual([])
     const stranger = await sendEvent(app, { id: "evt_stranger", type: "customer.subscription.created", object: stripeSubscription("sub_x", "cus_unknown", "price_pro_m") })
     expect(stranger.statusCode).toBe(200)
+    // Metadata naming no user id of ours at all (not even a uuid) is acknowledged the same way.
+    const foreign = stripeSubscription("sub_y", "cus_unknown", "price_pro_m", { userId: "not-a-uuid" })
+    expect((await sendEvent(app, { id: "evt_foreign", type: "customer.subscription.created", object: foreign })).statusCode).toBe(200)
     // The same event signed correctly is applied.
     expect((await sendEvent(app, event)).statusCode).toBe(200)
     expect(await subscription(app, user.token)).toMatchObject({ plan: "pro" })

@@ -28,8 +28,10 @@ import { cardDigits, validatePayment } from "~core/payment"
 import { getPlan } from "~core/plans"
 
 import { requireUser } from "../auth/authenticate"
+import { findUserById } from "../auth/users"
 import type { StripeConfig } from "../config"
 import type { DatabaseSchema } from "../db/schema"
+import { isUuid } from "../db/uuid"
 import { ApiError, parseInput, signInRequired, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { addInterval, changeRecord, findRecord, findRecordByCustomer, hasPaidPlan, NO_RECORD, settled, toSubscription, type RecordFields } from "./records"
@@ -386,9 +388,9 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
       const record = await findRecordByCustomer(app.database.db, customerId)
       if (record) return record.user_id
     }
-    if (!userId) return null
-    const user = await app.database.db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst().catch(() => undefined)
-    return user?.id ?? null
+    // Anything but a uuid is no user of ours. A failed look-up is not "no user": it fails the delivery, and Stripe retries it.
+    if (!userId || !isUuid(userId)) return null
+    return (await findUserById(app.database.db, userId))?.id ?? null
   }
 }
 
