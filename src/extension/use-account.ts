@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react"
 
+import { onPageShown } from "~ui/page-shown"
+
 import { loadAccount, type AccountState } from "./account"
 import { watchExtensionSession } from "./extension-session"
 
@@ -31,16 +33,13 @@ export function useAccount(): { account: AccountState; reloadAccount: () => void
   }, [])
   useEffect(() => {
     reloadAccount()
-    // Focus and visibility usually arrive together when the page comes back: a load already under way serves both.
-    const refreshWhenShown = () => {
-      if (document.visibilityState === "visible" && !loading.current) reloadAccount()
-    }
-    document.addEventListener("visibilitychange", refreshWhenShown)
-    window.addEventListener("focus", refreshWhenShown)
+    // A load already under way serves the page coming back: it started just now.
+    const stopListening = onPageShown(() => {
+      if (!loading.current) reloadAccount()
+    })
     const stopWatching = watchExtensionSession(reloadAccount)
     return () => {
-      document.removeEventListener("visibilitychange", refreshWhenShown)
-      window.removeEventListener("focus", refreshWhenShown)
+      stopListening()
       stopWatching()
     }
   }, [reloadAccount])

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react"
 
 import { syncVerification } from "~auth/auth-api"
 import { VERIFICATION_CHECK_INTERVAL_SECONDS } from "~core/limits"
+import { onPageShown } from "~ui/page-shown"
 
 /**
  * Whether the address the user just registered has been verified: people open the e-mailed
@@ -25,14 +26,11 @@ export function useVerificationWatch(email: string | null, verificationToken: st
       }
     }
     const timer = setInterval(() => void check(), VERIFICATION_CHECK_INTERVAL_SECONDS * 1000)
-    const onVisible = () => void check()
-    document.addEventListener("visibilitychange", onVisible)
-    window.addEventListener("focus", onVisible)
+    const stopListening = onPageShown(() => void check())
     return () => {
       stopped = true
       clearInterval(timer)
-      document.removeEventListener("visibilitychange", onVisible)
-      window.removeEventListener("focus", onVisible)
+      stopListening()
     }
   }, [email, verificationToken, verified])
 
