@@ -7,6 +7,7 @@ import { fetchAuthStatus, fetchProfile } from "~auth/auth-api"
 import { useSession } from "~auth/session-store"
 import { DAY_MS } from "~core/limits"
 import { getPlan } from "~core/plans"
+import { planIdOfUser } from "~core/user"
 import type { Subscription } from "~core/billing"
 import { FormMessage } from "~ui/fields"
 import { Spinner } from "~ui/Spinner"
@@ -72,7 +73,7 @@ export default function DashboardPage() {
   if (!storedUser) return <Spinner />
   const user = profile.data?.user
   const name = user?.name ?? storedUser.name
-  const plan = getPlan(record ? effectivePlanId(record) : (user?.subscription?.plan.id ?? storedUser.subscription?.plan.id ?? "free"))
+  const plan = getPlan(record ? effectivePlanId(record) : planIdOfUser(user ?? storedUser))
   const methods = authStatus.data?.providers ?? []
   const accountAgeDays = user ? Math.max(0, Math.floor((openedAt - Date.parse(user.createdAt)) / DAY_MS)) : null
 

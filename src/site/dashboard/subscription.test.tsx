@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~auth/session-store"
 import type { Subscription } from "~core/billing"
+import { DAY_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { providerNavigation } from "../billing/billing-api"
@@ -14,7 +15,6 @@ import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
 
-const DAY_MS = 86_400_000
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
 
@@ -101,6 +101,20 @@ describe("the subscription card", () => {
     fireEvent.click(manage)
     await waitFor(() => expect(assign).toHaveBeenCalledWith("https://billing.stripe.test/p/session/test_1"))
     expect(server.calls("POST /api/billing/portal")).toHaveLength(1)
+  })
+
+  it("counts a cancelled plan of the stored user as Free until the record arrives", async () => {
+    server = createFakeServer(PRO)
+    const never = () => new Promise<never>(() => {})
+    server.on("GET /api/billing/subscription", never)
+    server.on("GET /api/auth/profile", never)
+    resetSiteForTest(server.fetch)
+    window.localStorage.setItem(SESSION_STORAGE_KEYS.authToken, "access-0")
+    window.localStorage.setItem(SESSION_STORAGE_KEYS.refreshToken, "refresh-0")
+    window.localStorage.setItem(SESSION_STORAGE_KEYS.user, JSON.stringify({ ...member, subscription: { plan: { id: "pro", name: "Pro" }, status: "canceled" } }))
+    render(<SiteApp router="memory" initialPath="/dashboard" />)
+    await screen.findByRole("heading", { level: 1, name: "Dashboard" })
+    await waitFor(() => expect(currentPlanStat()).toBe("Free"))
   })
 
   it("offers no portal when the record says it is not open", async () => {
