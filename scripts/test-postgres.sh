@@ -21,5 +21,8 @@ begin
   end if;
 end
 $$;
+-- Dropping a test database WITH (FORCE) ends every session on it, an autovacuum worker's too (it has no role the test
+-- role could be a member of): that needs pg_signal_backend.
+grant pg_signal_backend to iqa_test;
 SQL
 echo "PostgreSQL $version is running; the tests use the role iqa_test"

@@ -50,6 +50,28 @@ export async function createDatabase(adminUrl: string, name: string, template?: 
   await withAdmin(adminUrl, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ""}`))
 }
 
+/** PostgreSQL's insufficient_privilege. */
+const INSUFFICIENT_PRIVILEGE = "42501"
+
+/**
+ * Drops a test database and ends the sessions still on it. Ending an autovacuum worker's needs pg_signal_backend
+ * (scripts/test-postgres.sh grants it); without it, a plain drop, which stops autovacuum by itself, is tried again.
+ */
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`))
+  await withAdmin(adminUrl, async (client) => {
+    try {
+      await client.query(`drop database if exists ${name} with (force)`)
+    } catch (error) {
+      if ((error as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw error
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.query(`drop database if exists ${name}`)
+          return
+        } catch (retryError) {
+          if (attempt >= 10) throw retryError
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+      }
+    }
+  })
 }
