@@ -2,6 +2,8 @@ import path from "node:path"
 
 import * as z from "zod"
 
+import { BILLING_MODES, type BillingMode } from "~core/billing"
+
 import { MAX_PROXY_HOPS, proxyAddressProblem, type ProxyTrust } from "./http/client-address"
 
 export const DEFAULT_PORT = 8787
@@ -34,8 +36,13 @@ export interface AppConfig {
     /** Tests only (refused in production); firebase-admin reads it from process.env, for the whole process. */
     authEmulatorHost: string | undefined
   }
-  /** Stripe mode when set; test mode (no card charged) otherwise. */
+  /** Set in Stripe mode, and only then. */
   stripe: StripeConfig | undefined
+  /**
+   * How payments are taken: through Stripe when STRIPE_* are set, else in test mode (no card charged, Stripe's test
+   * cards accepted). Production refuses test mode unless BILLING_MODE=test says it is meant.
+   */
+  billingMode: BillingMode
   tokenSecret: string | undefined
   trustProxy: ProxyTrust
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
@@ -142,6 +149,7 @@ const environmentSchema = z
     STRIPE_PRICE_PRO_YEAR: optionalText,
     STRIPE_PRICE_ENTERPRISE_MONTH: optionalText,
     STRIPE_PRICE_ENTERPRISE_YEAR: optionalText,
+    BILLING_MODE: z.enum(BILLING_MODES, { message: `must be ${BILLING_MODES.join(" or ")}` }).optional(),
     STRIPE_API_BASE: optionalUrl(["http:", "https:"], "http://127.0.0.1:12111"),
     TOKEN_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters long").optional()
@@ -198,6 +206,7 @@ const environmentSchema = z
     }
     allOrNone(S3_VARIABLES, "object storage", "to keep uploads in DATA_DIR")
     allOrNone(STRIPE_VARIABLES, "Stripe", "for test mode")
+    billingModeProblems(env).forEach((problem) => context.addIssue({ code: "custom", ...problem }))
     if (env.NODE_ENV === "production" && env.STRIPE_API_BASE) {
       context.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "must not be set in production: it sends Stripe calls, with the secret key, to another server" })
     }
@@ -209,6 +218,29 @@ const environmentSchema = z
       })
     }
   })
+
+/**
+ * Test mode gives a paid plan to anyone who types Stripe's test card: production runs it only when BILLING_MODE=test
+ * says so, and BILLING_MODE must agree with the Stripe variables.
+ */
+function billingModeProblems(env: { NODE_ENV: string; BILLING_MODE?: BillingMode } & Partial<Record<(typeof STRIPE_VARIABLES)[number], string>>): { path: string[]; message: string }[] {
+  const stripeSet = STRIPE_VARIABLES.some((name) => env[name])
+  if (env.BILLING_MODE === "test" && stripeSet) {
+    return [{ path: ["BILLING_MODE"], message: "is test, but the STRIPE_* variables are set: unset them for test mode, or unset BILLING_MODE to take payments through Stripe" }]
+  }
+  if (env.BILLING_MODE === "stripe" && !stripeSet) {
+    return [{ path: ["STRIPE_SECRET_KEY"], message: `must be set with the other Stripe variables (${STRIPE_VARIABLES.join(", ")}) when BILLING_MODE is stripe` }]
+  }
+  if (env.NODE_ENV === "production" && !stripeSet && env.BILLING_MODE !== "test") {
+    return [
+      {
+        path: ["STRIPE_SECRET_KEY"],
+        message: `must be set in production, with the other Stripe variables (${STRIPE_VARIABLES.slice(1).join(", ")}): without Stripe, billing runs in test mode, where Stripe's test card gives anyone a paid plan. To run test mode on purpose, set BILLING_MODE=test`
+      }
+    ]
+  }
+  return []
+}
 
 /** The variables the server reads; anything else in the environment is ignored. */
 export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape)
@@ -274,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             apiBase: vars.STRIPE_API_BASE
           }
         : undefined,
+    billingMode: vars.BILLING_MODE ?? (vars.STRIPE_SECRET_KEY ? "stripe" : "test"),
     tokenSecret: vars.TOKEN_SECRET,
     trustProxy: vars.TRUST_PROXY,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === "test" ? "silent" : "info")

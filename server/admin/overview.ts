@@ -5,7 +5,7 @@ import type { AdminOverview } from "~core/feedback"
 import { DAY_MS } from "~core/limits"
 
 import { countUsers } from "../auth/users"
-import { subscriptionFigures } from "../billing/records"
+import { liveSubscriptionFigures } from "../billing/billing-service"
 import { countFeedback } from "../feedback/feedback-service"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
 
@@ -31,7 +31,7 @@ export async function adminOverview(app: FastifyInstance): Promise<AdminOverview
     countPolicyViolations(app, since),
     loadPasswordPolicy(app),
     countFeedback(db),
-    subscriptionFigures(db, new Date(app.clock()))
+    liveSubscriptionFigures(app)
   ])
   const checks = {
     database: await timed(() => app.database.ping()),

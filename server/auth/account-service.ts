@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify"
 
-import { settleDueSubscription } from "../billing/records"
+import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { sendWelcomeEmail } from "./account-emails"

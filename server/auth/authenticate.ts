@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
-import { settleDueSubscription } from "../billing/records"
+import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired } from "../http/errors"
 import { isSessionActive } from "./sessions"
 import { verifyAccessToken } from "./tokens"

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from "kysely"
 import { getPlan } from "~core/plans"
 import type { Role, User } from "~core/user"
 
+import { planOf } from "../billing/plan"
 import type { DatabaseSchema, UsersTable } from "../db/schema"
 
 export type UserRow = Selectable<UsersTable>
@@ -115,7 +116,7 @@ export async function countUsers(db: Db, since: Date): Promise<UserCounts> {
 
 /** The user as the API returns it: the shared user record plus id, verification state and creation time, never the password hash. */
 export function toPublicUser(row: UserRow): User & { id: string; emailVerified: boolean; createdAt: string } {
-  const plan = getPlan(row.plan_id)
+  const plan = getPlan(planOf(row))
   return {
     id: row.id,
     name: row.name,

@@ -146,6 +146,8 @@ export interface SubscriptionsTable {
   scheduled_plan_id: PlanId | null
   stripe_customer_id: string | null
   stripe_subscription_id: string | null
+  /** When the provider's event that ended the subscription was created: no older event reopens it. */
+  closed_by_event_at: Timestamp | null
   updated_at: Timestamp
 }
 

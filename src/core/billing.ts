@@ -10,8 +10,15 @@ import { getPlan, PLAN_IDS, type PlanId } from "./plans"
 export const BILLING_INTERVALS = ["month", "year"] as const
 export type BillingInterval = (typeof BILLING_INTERVALS)[number]
 
-export const SUBSCRIPTION_STATUSES = ["trialing", "active", "past_due", "canceled"] as const
+/**
+ * past_due: a renewal failed and the provider is retrying it; the plan is kept meanwhile. unpaid and paused: the provider
+ * gave up retrying, or paused collection: the account is on Free until the invoice is paid.
+ */
+export const SUBSCRIPTION_STATUSES = ["trialing", "active", "past_due", "unpaid", "paused", "canceled"] as const
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+
+/** Statuses in which the subscription gives no paid plan: ended, or on hold until an invoice is paid. */
+const STATUSES_WITHOUT_PLAN: readonly string[] = ["canceled", "unpaid", "paused"] satisfies SubscriptionStatus[]
 
 /** Stripe mode when the server has a Stripe account configured; test mode (no card is charged) otherwise. */
 export const BILLING_MODES = ["stripe", "test"] as const
@@ -82,8 +89,17 @@ export type TestPayment = z.infer<typeof testPaymentSchema>
 /** POST /api/billing/trial */
 export const trialRequestSchema = z.strictObject({ planId: z.literal(TRIAL_PLAN) })
 
-/** The plan a subscription gives: its plan while it runs (a trial, a payment being retried), Free once cancelled. */
-export const effectivePlanOf = (plan: PlanId, status: string): PlanId => (status === "canceled" ? "free" : plan)
+/**
+ * The plan a subscription gives: its plan while it runs (a trial, a payment being retried); Free once cancelled, and
+ * while it is unpaid or paused (nothing is granted that was not paid for).
+ */
+export const effectivePlanOf = (plan: PlanId, status: string): PlanId => (STATUSES_WITHOUT_PLAN.includes(status) ? "free" : plan)
+
+/** Said on the dashboard and in the refusal of a new payment while a subscription is on hold. */
+export const SUBSCRIPTION_ON_HOLD_MESSAGE = "Your subscription is on hold because an invoice is unpaid: your account is on the Free plan until you pay it from the billing portal."
+
+/** A subscription on hold at the provider (unpaid, paused): it comes back once its invoice is paid, so a new one is not sold. */
+export const isOnHold = (status: string): boolean => status === "unpaid" || status === "paused"
 
 /**
  * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one (no card was given):

@@ -93,6 +93,21 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  subscriptionOnHold({ name, planName, billingUrl }: { name: string; planName: string; billingUrl: string }): EmailContent {
+    return {
+      subject: `Your ${PRODUCT_NAME} ${planName} subscription is on hold`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `The payment for your ${planName} subscription could not be taken, so your account is on the Free plan for now. Pay the open invoice and ${planName} comes back at once.`,
+        "",
+        `Pay the invoice or update your card: ${billingUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
   passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,

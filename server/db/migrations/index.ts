@@ -8,6 +8,7 @@ import * as sessionBinding from "./005-session-binding"
 import * as signInChecks from "./006-sign-in-checks"
 import * as billing from "./007-billing"
 import * as sharedLimits from "./008-shared-limits"
+import * as billingIntegrity from "./011-billing-integrity"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,7 +19,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "005-session-binding": sessionBinding,
   "006-sign-in-checks": signInChecks,
   "007-billing": billing,
-  "008-shared-limits": sharedLimits
+  "008-shared-limits": sharedLimits,
+  "011-billing-integrity": billingIntegrity
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -24,6 +24,8 @@ export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   trialing: "Trial",
   active: "Active",
   past_due: "Payment failed",
+  unpaid: "Unpaid",
+  paused: "Paused",
   canceled: "Canceled"
 }
 

@@ -2,7 +2,7 @@ import { useState } from "react"
 import { Link } from "react-router"
 
 import { longDate } from "~core/format"
-import { TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
+import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
 import { FormMessage } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
@@ -34,6 +34,7 @@ function subscriptionLines(subscription: Subscription, paid: boolean, end: strin
   }
   if (paid && subscription.scheduledPlan && end && !subscription.cancelAtPeriodEnd) lines.push(`Changes to ${getPlan(subscription.scheduledPlan).name} on ${end}`)
   if (subscription.status === "past_due") lines.push("Your last payment failed. Update your payment method to keep your plan.")
+  if (isOnHold(subscription.status)) lines.push(SUBSCRIPTION_ON_HOLD_MESSAGE)
   return lines
 }
 

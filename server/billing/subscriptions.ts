@@ -1,0 +1,62 @@
+/**
+ * The subscription records as stored: one row per account that ever subscribed or started a trial, and the columns of
+ * users that carry the plan the rest of the server reads (plan_id, subscription_status, plan_review_at). Queries only:
+ * what a change may be is subscription-rules.ts, applying one is subscription-changes.ts.
+ */
+import type { Kysely, Selectable, Transaction } from "kysely"
+
+import type { UserRow } from "../auth/users"
+import type { DatabaseSchema, SubscriptionsTable } from "../db/schema"
+import type { SubscriptionRecord } from "./subscription-rules"
+
+type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>
+export type SubscriptionRow = Selectable<SubscriptionsTable>
+
+/** The record fields of a stored row. */
+export function recordOf(row: SubscriptionRow): SubscriptionRecord {
+  const { user_id: _user, updated_at: _updated, ...record } = row
+  return record
+}
+
+export async function findRecord(db: Db, userId: string): Promise<SubscriptionRecord | undefined> {
+  const row = await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).executeTakeFirst()
+  return row && recordOf(row)
+}
+
+/** The account whose record holds this Stripe customer. */
+export async function findUserIdByCustomer(db: Db, customerId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("subscriptions").select("user_id").where("stripe_customer_id", "=", customerId).executeTakeFirst()
+  return row?.user_id
+}
+
+/** The user's row, locked until the transaction ends: changes of one account are made one after another. */
+export function lockUser(trx: Transaction<DatabaseSchema>, userId: string): Promise<UserRow | undefined> {
+  return trx.selectFrom("users").selectAll().where("id", "=", userId).forUpdate().executeTakeFirst()
+}
+
+/** Stores the record and the plan it gives on the user's row; answers the updated user. */
+export async function saveRecord(
+  trx: Transaction<DatabaseSchema>,
+  userId: string,
+  record: SubscriptionRecord,
+  plan: { planId: UserRow["plan_id"]; reviewAt: Date | null },
+  now: Date
+): Promise<UserRow> {
+  await trx
+    .insertInto("subscriptions")
+    .values({ ...record, user_id: userId, updated_at: now })
+    .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ ...record, updated_at: now }))
+    .execute()
+  return trx
+    .updateTable("users")
+    .set({ plan_id: plan.planId, subscription_status: record.status, plan_review_at: plan.reviewAt, updated_at: now })
+    .where("id", "=", userId)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** The records that may give a paid plan (not ended, not Free): what the admin's billing figures count. */
+export async function liveRecords(db: Db): Promise<SubscriptionRecord[]> {
+  const rows = await db.selectFrom("subscriptions").selectAll().where("plan_id", "!=", "free").where("status", "!=", "canceled").execute()
+  return rows.map(recordOf)
+}

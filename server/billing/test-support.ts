@@ -1,0 +1,159 @@
+/**
+ * Test helpers of the billing routes: the app on a fake clock, signed-in users whose tokens follow the clock, the test
+ * payment form, and a stand-in of the Stripe API (the only test double: Stripe is outside our control) with signed
+ * webhook deliveries.
+ */
+import type { ServerResponse } from "node:http"
+
+import type { FastifyInstance } from "fastify"
+import Stripe from "stripe"
+import { afterEach } from "vitest"
+
+import { signIn } from "../auth/account-service"
+import { signedInUser, startStandIn, type RecordedRequest } from "../analyze/test-support"
+import { startTestApp, type TestApp } from "../test-support"
+
+export const DAY_MS = 86_400_000
+export const START = Date.UTC(2026, 10, 23, 12, 0, 0)
+
+/** One app per test on a clock the test moves; closed after each test. */
+export function billingTestApp() {
+  const state = { subject: null as TestApp | null, now: START }
+  afterEach(async () => {
+    await state.subject?.close()
+    state.subject = null
+    state.now = START
+  })
+  return {
+    state,
+    async start(env: Record<string, string> = {}) {
+      state.subject = await startTestApp(env, { clock: () => state.now })
+      return state.subject.app
+    },
+    get dataDir() {
+      return state.subject!.dataDir
+    }
+  }
+}
+
+export const call = (app: FastifyInstance, method: "GET" | "POST", url: string, token?: string, payload?: unknown) =>
+  app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(payload === undefined ? {} : { payload: payload as object }) })
+
+export const card = (cardNumber: string, extra: Record<string, unknown> = {}) => ({
+  planId: "pro",
+  annual: false,
+  email: "grace@example.com",
+  cardNumber,
+  expiryMonth: "12",
+  expiryYear: "2030",
+  cvc: "123",
+  cardholderName: "Grace Hopper",
+  billingAddress: "1 Navy Way",
+  country: "US",
+  ...extra
+})
+
+const tokenUsers = new Map<string, string>()
+
+/** A fresh access token: the test clock moves weeks on, past any token's life. */
+export async function tokenNow(app: FastifyInstance, token: string): Promise<string> {
+  const id = tokenUsers.get(token)
+  if (!id) return token
+  const user = await app.database.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow()
+  const fresh = (await signIn(app, user)).token
+  tokenUsers.set(fresh, id)
+  return fresh
+}
+
+export async function newUser(app: FastifyInstance) {
+  const user = await signedInUser(app)
+  tokenUsers.set(user.token, user.id)
+  return user
+}
+
+export const usage = async (app: FastifyInstance, token: string) => (await call(app, "GET", "/api/analyze/usage", await tokenNow(app, token))).json().data
+export const subscription = async (app: FastifyInstance, token: string) => (await call(app, "GET", "/api/billing/subscription", await tokenNow(app, token))).json().data
+export const profilePlan = async (app: FastifyInstance, token: string) =>
+  (await call(app, "GET", "/api/auth/profile", await tokenNow(app, token))).json().data.user.subscription
+
+export const WEBHOOK_SECRET = "whsec_test_secret"
+export const PRICES = { STRIPE_PRICE_PRO_MONTH: "price_pro_m", STRIPE_PRICE_PRO_YEAR: "price_pro_y", STRIPE_PRICE_ENTERPRISE_MONTH: "price_ent_m", STRIPE_PRICE_ENTERPRISE_YEAR: "price_ent_y" }
+
+/** A Stripe subscription object as the API (2026-10-28) has it: the period on its item. */
+export function stripeSubscription(id: string, customer: string, price: string, fields: Partial<{ status: string; periodEnd: number; cancelAtPeriodEnd: boolean; userId: string }> = {}) {
+  return {
+    id,
+    object: "subscription",
+    customer,
+    status: fields.status ?? "active",
+    cancel_at_period_end: fields.cancelAtPeriodEnd ?? false,
+    trial_end: null,
+    pending_update: null as null | Record<string, unknown>,
+    metadata: fields.userId ? { userId: fields.userId } : {},
+    items: { object: "list", data: [{ id: `si_${id}`, object: "subscription_item", price: { id: price, object: "price" }, current_period_end: fields.periodEnd ?? Math.floor((START + 30 * DAY_MS) / 1000) }] }
+  }
+}
+export type StandInSubscription = ReturnType<typeof stripeSubscription>
+
+const json = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { "content-type": "application/json" })
+  response.end(JSON.stringify(body))
+}
+
+/**
+ * The Stripe API stand-in: customers, Checkout and portal sessions, and the subscriptions the test puts in
+ * `subscriptions`. An update applies cancel_at_period_end and the item's price; `onUpdate` lets a test decide what a
+ * price change does (Stripe keeping it pending when its invoice is not paid, say).
+ */
+export function stripeStandIn(billing: ReturnType<typeof billingTestApp>) {
+  const subscriptions = new Map<string, StandInSubscription>()
+  const hooks: { onUpdate?: (subscription: StandInSubscription, form: URLSearchParams) => void } = {}
+  let standIn: Awaited<ReturnType<typeof startStandIn>> | null = null
+  afterEach(async () => {
+    await standIn?.close()
+    standIn = null
+    subscriptions.clear()
+    hooks.onUpdate = undefined
+  })
+
+  return {
+    subscriptions,
+    hooks,
+    get requests() {
+      return standIn!.requests
+    },
+    async start(env: Record<string, string> = {}) {
+      standIn = await startStandIn((request: RecordedRequest, response) => {
+        const form = new URLSearchParams(request.body)
+        if (request.method === "POST" && request.url === "/v1/customers") return json(response, 200, { id: "cus_1", object: "customer", email: form.get("email") })
+        if (request.method === "POST" && request.url === "/v1/checkout/sessions") return json(response, 200, { id: "cs_1", object: "checkout.session", url: "https://checkout.stripe.test/c/cs_1" })
+        if (request.method === "POST" && request.url === "/v1/billing_portal/sessions") return json(response, 200, { id: "bps_1", object: "billing_portal.session", url: "https://billing.stripe.test/p/1" })
+        const match = /^\/v1\/subscriptions\/([\w]+)$/.exec(request.url)
+        const found = match && subscriptions.get(match[1]!)
+        if (found && request.method === "GET") return json(response, 200, found)
+        if (found && request.method === "POST") {
+          if (form.has("cancel_at_period_end")) found.cancel_at_period_end = form.get("cancel_at_period_end") === "true"
+          if (hooks.onUpdate) hooks.onUpdate(found, form)
+          else if (form.has("items[0][price]")) found.items.data[0]!.price.id = form.get("items[0][price]")!
+          return json(response, 200, found)
+        }
+        return json(response, 404, { error: { type: "invalid_request_error", message: `No such route ${request.url}` } })
+      })
+      return billing.start({ STRIPE_SECRET_KEY: "sk_test_standin", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url, ...PRICES, ...env })
+    }
+  }
+}
+
+/** A signed delivery of an event; `created` (seconds) is when Stripe made it, `now` by default. */
+export function sendEvent(
+  app: FastifyInstance,
+  event: { id: string; type: string; object: unknown; created?: number },
+  options: { secret?: string; timestamp?: number; signature?: string | null } = {}
+) {
+  const created = event.created ?? Math.floor(app.clock() / 1000)
+  const payload = JSON.stringify({ id: event.id, object: "event", type: event.type, created, data: { object: event.object } })
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp ?? Math.floor(app.clock() / 1000) })
+  const headers: Record<string, string> = { "content-type": "application/json" }
+  if (options.signature !== null) headers["stripe-signature"] = options.signature ?? header
+  return app.inject({ method: "POST", url: "/api/billing/webhook", headers, payload })
+}
