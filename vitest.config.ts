@@ -39,6 +39,7 @@ const WITHOUT_DATABASE = [
   "server/feedback/image-dimensions.test.ts",
   "server/feedback/reliability.test.ts",
   "server/analyze/units.test.ts",
+  "server/billing/subscription-rules.test.ts",
   "server/status/checks.test.ts"
 ]
 

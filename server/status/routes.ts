@@ -36,7 +36,7 @@ export async function statusRoutes(app: FastifyInstance, { database, startedAt, 
       api: apiCheck(requestStartedAt),
       database: databaseCheck(database),
       authentication: authenticationCheck(tokenSecret, now),
-      payments: paymentCheck(app.config.stripe ? "stripe" : "test")
+      payments: paymentCheck(app.config.billingMode)
     }
     const checkedAt = new Date(now()).toISOString()
     const services: ServiceStatusEntry[] = await Promise.all(
