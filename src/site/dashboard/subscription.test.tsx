@@ -6,7 +6,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~auth/session-store"
-import type { Subscription } from "~core/billing"
+import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing"
 import { DAY_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
@@ -140,6 +140,16 @@ describe("the subscription card", () => {
     expect(within(card).getByText("Status: Payment failed")).toBeTruthy()
     expect(within(card).getByText("Your last payment failed. Update your payment method to keep your plan.")).toBeTruthy()
     expect(within(card).getByRole("button", { name: "Manage billing" })).toBeTruthy()
+  })
+
+  it("shows an unpaid subscription as Free, on hold, with the portal to pay it", async () => {
+    const card = await loadedCard({ ...PRO, plan: "free", status: "unpaid", interval: null, trialAvailable: false, portalAvailable: true })
+    expect(within(card).getByText("Status: Unpaid")).toBeTruthy()
+    expect(within(card).getByText(SUBSCRIPTION_ON_HOLD_MESSAGE)).toBeTruthy()
+    expect(within(card).getByText("Up to 10 AI requests per month.")).toBeTruthy()
+    expect(currentPlanStat()).toBe("Free")
+    expect(within(card).getByRole("button", { name: "Manage billing" })).toBeTruthy()
+    expect(within(card).queryByRole("button", { name: "Cancel subscription" })).toBeNull()
   })
 
   it("shows a downgrade waiting for the period's end", async () => {
