@@ -86,15 +86,11 @@ export function stripeProvider(app: FastifyInstance, config: StripeConfig, clien
     }
   }
 
-  /** The account's record made to follow a subscription read from Stripe, as of `eventAt` (an event's creation, or now). */
-  const follow = async (userId: string, subscription: Stripe.Subscription, eventAt: Date, log: Account["log"]) => {
-    const reading = readStripeSubscription(config, subscription)
-    if ("ignored" in reading) log.info({ subscription: subscription.id, why: reading.ignored }, "Stripe subscription ignored")
-    return changeSubscription(app, userId, (current) => ("ignored" in reading ? null : followProvider(current, reading, eventAt)))
-  }
-
+  /** The account's record made to follow the subscription Stripe answered, as of now. */
   const followAnswer = async (account: Account, subscription: Stripe.Subscription) => {
-    const change = await follow(account.user.id, subscription, new Date(app.clock()), account.log)
+    const reading = readStripeSubscription(config, subscription)
+    if ("ignored" in reading) account.log.info({ subscription: subscription.id, why: reading.ignored }, "Stripe subscription ignored")
+    const change = await changeSubscription(app, account.user.id, (current) => ("ignored" in reading ? null : followProvider(current, reading, new Date(app.clock()))))
     if (!change) throw signInRequired()
     return change.after
   }
