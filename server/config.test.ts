@@ -14,6 +14,8 @@ function problemsOf(env: Record<string, string>): string[] {
   throw new Error("expected the configuration to be refused")
 }
 
+const SECRET = "k".repeat(32)
+
 /** Every Stripe variable set: Stripe mode. */
 const STRIPE = {
   STRIPE_SECRET_KEY: "sk_live_x",
@@ -129,17 +131,18 @@ describe("loadConfig", () => {
     [{ TOKEN_SECRET: "short" }, /^TOKEN_SECRET must be at least 32 characters long \(value hidden\)$/],
     [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL must be one of/],
     [{ NODE_ENV: "staging" }, /^NODE_ENV must be development, production or test/],
-    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/],
+    [{ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" }, /^FIREBASE_AUTH_EMULATOR_HOST must not be set in production/],
     [{ STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_PRICE_PRO_MONTH: "a", STRIPE_PRICE_PRO_YEAR: "b", STRIPE_PRICE_ENTERPRISE_MONTH: "c" }, /^STRIPE_PRICE_ENTERPRISE_YEAR must be set with the other Stripe variables/],
-    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", ...STRIPE, STRIPE_API_BASE: "http://127.0.0.1:1" }, /^STRIPE_API_BASE must not be set in production/],
-    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com" }, /^STRIPE_SECRET_KEY must be set in production, .*test mode, where Stripe's test card gives anyone a paid plan\. To run test mode on purpose, set BILLING_MODE=test$/],
+    [{ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtp://mail.example.com", ...STRIPE, STRIPE_API_BASE: "http://127.0.0.1:1" }, /^STRIPE_API_BASE must not be set in production/],
+    [{ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtp://mail.example.com" }, /^STRIPE_SECRET_KEY must be set in production, .*test mode, where Stripe's test card gives anyone a paid plan\. To run test mode on purpose, set BILLING_MODE=test$/],
     [{ BILLING_MODE: "stripe" }, /^STRIPE_SECRET_KEY must be set with the other Stripe variables \(.*\) when BILLING_MODE is stripe$/],
     [{ BILLING_MODE: "test", ...STRIPE }, /^BILLING_MODE is test, but the STRIPE_\* variables are set/],
     [{ BILLING_MODE: "live" }, /^BILLING_MODE must be stripe or test/],
+    [{ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test" }, /^TOKEN_SECRET must be set in production .* every database role and every backup can read it$/],
     [{ S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "uploads", S3_ACCESS_KEY_ID: "id" }, /^S3_SECRET_ACCESS_KEY must be set with the other object storage variables \(S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID are set\)/],
     [{ REDIS_URL: "http://cache" }, /^REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\/.*\(value hidden\)$/],
-    [{ NODE_ENV: "production", BILLING_MODE: "test" }, /^SMTP_URL must be set in production: without it e-mails .* never reach anyone$/],
-    [{ NODE_ENV: "production", SMTP_URL: " ", BILLING_MODE: "test" }, /^SMTP_URL must be set in production/]
+    [{ NODE_ENV: "production", TOKEN_SECRET: SECRET, BILLING_MODE: "test" }, /^SMTP_URL must be set in production: without it e-mails .* never reach anyone$/],
+    [{ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: " ", BILLING_MODE: "test" }, /^SMTP_URL must be set in production/]
   ])("refuses %o with a message naming the variable", (env, expected) => {
     const problems = problemsOf(env)
     expect(problems).toHaveLength(1)
@@ -147,10 +150,10 @@ describe("loadConfig", () => {
   })
 
   it("starts in production with SMTP_URL and Stripe, or test mode chosen on purpose", () => {
-    const withStripe = loadConfig({ NODE_ENV: "production", SMTP_URL: "smtps://user:pw@smtp.example.com:465", ...STRIPE })
+    const withStripe = loadConfig({ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtps://user:pw@smtp.example.com:465", ...STRIPE })
     expect(withStripe.smtpUrl).toBe("smtps://user:pw@smtp.example.com:465")
     expect(withStripe.billingMode).toBe("stripe")
-    expect(loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test" }).billingMode).toBe("test")
+    expect(loadConfig({ NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test" }).billingMode).toBe("test")
     expect(loadConfig({}).billingMode).toBe("test")
   })
 

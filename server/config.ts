@@ -43,6 +43,7 @@ export interface AppConfig {
    * cards accepted). Production refuses test mode unless BILLING_MODE=test says it is meant.
    */
   billingMode: BillingMode
+  /** Signs access tokens; required in production. Unset elsewhere: generated once into DATA_DIR or the shared database. */
   tokenSecret: string | undefined
   trustProxy: ProxyTrust
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
@@ -194,6 +195,14 @@ const environmentSchema = z
         code: "custom",
         path: ["SMTP_URL"],
         message: "must be set in production: without it e-mails (with their sign-in and reset links) are only written to files in DATA_DIR/outbox and never reach anyone"
+      })
+    }
+    if (env.NODE_ENV === "production" && !env.TOKEN_SECRET) {
+      context.addIssue({
+        code: "custom",
+        path: ["TOKEN_SECRET"],
+        message:
+          "must be set in production (at least 32 random characters, the same on every instance): the key generated when it is unset is kept in DATA_DIR or the shared database, where every database role and every backup can read it"
       })
     }
     /** A group of variables that only works whole: each one missing from a group partly set is named. */

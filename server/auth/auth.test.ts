@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/limits"
 
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { signAccessToken } from "./tokens"
 
 const STRONG = "Blue-Harbor-42!"
 const STRONGER = "Quiet-Meadow-73?"
@@ -433,6 +434,18 @@ describe("sessions", () => {
     const expired = await call("GET", "/api/auth/profile", { token })
     expect(expired.status).toBe(401)
     expect(expired.body.error.code).toBe("UNAUTHORIZED")
+  })
+
+  it("refuses a token whose session belongs to another user, even signed with our key", async () => {
+    const alice = await signedUpUser()
+    const bob = await signedUpUser()
+    const aliceClaims = decodeJwt(alice.token)
+    const bobSession = decodeJwt(bob.token).sid as string
+    // A token for Alice naming Bob's live session: whoever could sign one must not ride on Bob's session.
+    const crossed = await signAccessToken({ userId: aliceClaims.sub!, role: "user", sessionId: bobSession }, subject.app.tokenSecret, now)
+    expect((await call("GET", "/api/auth/profile", { token: crossed.token })).status).toBe(401)
+    expect((await call("GET", "/api/auth/profile", { token: alice.token })).status).toBe(200)
+    expect((await call("GET", "/api/auth/profile", { token: bob.token })).status).toBe(200)
   })
 
   it("ends a session at its absolute lifetime, however often it is refreshed", async () => {

@@ -25,7 +25,7 @@ function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Reads the bearer token of a request: a valid signature, an unexpired token, a live session and
+ * Reads the bearer token of a request: a valid signature, an unexpired token, a live session of the token's user and
  * an existing user. Roles come from the database, so a changed role applies at once.
  */
 export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<Authenticated | null> {
@@ -34,7 +34,7 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   const now = app.clock()
   const claims = await verifyAccessToken(token, app.tokenSecret, now)
   if (!claims) return null
-  if (!(await isSessionActive(app.database.db, claims.sid, now))) return null
+  if (!(await isSessionActive(app.database.db, claims.sid, claims.sub, now))) return null
   const user = await findUserById(app.database.db, claims.sub)
   return user ? { user: await settleDueSubscription(app, user), sessionId: claims.sid } : null
 }

@@ -157,10 +157,13 @@ export async function revokeUserSessions(db: Db, userId: string, now: number, { 
   await query.execute()
 }
 
-/** Live: not revoked and not expired; expires_at never passes the absolute end, so that end is checked too. */
-export async function isSessionActive(db: Db, sessionId: string, now: number): Promise<boolean> {
-  const session = await db.selectFrom("sessions").select(["revoked_at", "expires_at"]).where("id", "=", sessionId).executeTakeFirst()
-  return Boolean(session && !session.revoked_at && session.expires_at.getTime() > now)
+/**
+ * Live for this user: the session exists, belongs to `userId` (a token naming one user and another user's session is
+ * refused, whoever signed it), is not revoked and not expired; expires_at never passes the absolute end.
+ */
+export async function isSessionActive(db: Db, sessionId: string, userId: string, now: number): Promise<boolean> {
+  const session = await db.selectFrom("sessions").select(["user_id", "revoked_at", "expires_at"]).where("id", "=", sessionId).executeTakeFirst()
+  return Boolean(session && session.user_id === userId && !session.revoked_at && session.expires_at.getTime() > now)
 }
 
 /** When the user last proved who they are for this session: an extension session counts its site session's sign-in. */
