@@ -27,7 +27,8 @@ declare module "autocannon" {
 
   interface AutocannonRequest extends RequestParams {
     onResponse?: (status: number, body: string) => void
-    setupRequest?: (request: RequestParams) => RequestParams
+    /** `context` is one object per connection, kept across its requests. */
+    setupRequest?: (request: RequestParams, context: Record<string, unknown>) => RequestParams
   }
 
   interface Result {

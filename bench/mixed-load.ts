@@ -65,8 +65,9 @@ async function verifiedAccount(baseUrl: string, outboxDir: string, email: string
 }
 
 /** The five kinds of request, in turn on every connection; each from its own client address. */
-function mixedRequests(tokens: { admin: string; pro: string }, signIns: { email: string; password: string }[]) {
+function mixedRequests(tokens: { admin: string; pro: string[] }, signIns: { email: string; password: string }[]) {
   let signInCounter = 0
+  let askerCounter = 0
   const json = { "content-type": "application/json" }
   const from = (request: RequestParams): RequestParams => ({ ...request, headers: { ...request.headers, "x-forwarded-for": nextClientAddress() } })
   return [
@@ -78,13 +79,17 @@ function mixedRequests(tokens: { admin: string; pro: string }, signIns: { email:
       setupRequest: (request: RequestParams) => from({ ...request, body: JSON.stringify(signIns[signInCounter++ % signIns.length]) })
     },
     { method: "GET", path: "/api/feedback?pageSize=20", headers: { authorization: `Bearer ${tokens.admin}` }, setupRequest: from },
-    { method: "GET", path: "/api/analyze/usage", headers: { authorization: `Bearer ${tokens.pro}` }, setupRequest: from },
+    { method: "GET", path: "/api/analyze/usage", headers: { authorization: `Bearer ${tokens.pro[0]}` }, setupRequest: from },
     {
       method: "POST",
       path: "/api/analyze/ask",
-      headers: { ...json, authorization: `Bearer ${tokens.pro}` },
+      headers: json,
       body: JSON.stringify({ image: { dataUrl: PNG_DATA_URL }, question: "What is in this image?" }),
-      setupRequest: from
+      // An account has at most MAX_MODEL_CALLS_IN_FLIGHT questions running: each connection asks as a Pro account of its own.
+      setupRequest: (request: RequestParams, context: { asker?: unknown }) => {
+        context.asker ??= tokens.pro[askerCounter++ % tokens.pro.length]
+        return from({ ...request, headers: { ...request.headers, authorization: `Bearer ${String(context.asker)}` } })
+      }
     }
   ]
 }
@@ -107,8 +112,13 @@ async function measureSetup(count: number, settings: MixedLoadSettings, database
     for (const dataDir of dataDirs) servers.push(await startServer(dataDir, env))
     const first = servers[0]!.baseUrl
     const admin = (await post(first, "/api/auth/login", ADMIN)).token as string
-    const pro = await verifiedAccount(first, dataDirs[0]!, "mixed-pro@example.com")
-    await post(first, "/api/billing/test-payment", { planId: "pro", annual: false, cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: "Bench User", email: "mixed-pro@example.com", billingAddress: "1 Main Street", country: "US" }, pro)
+    const pro: string[] = []
+    for (let index = 0; index < settings.connections; index++) {
+      const email = `mixed-pro${index}@example.com`
+      const token = await verifiedAccount(first, dataDirs[0]!, email)
+      await post(first, "/api/billing/test-payment", { planId: "pro", annual: false, cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: "Bench User", email, billingAddress: "1 Main Street", country: "US" }, token)
+      pro.push(token)
+    }
     const signIns = [ADMIN]
     for (let index = 1; index < SIGN_IN_ACCOUNTS; index++) {
       const email = `mixed-signin${index}@example.com`

@@ -28,7 +28,10 @@ type AnalyzeApp = Awaited<ReturnType<typeof startAnalyzeApp>>
 let provider: StandIn
 let imageHost: StandIn
 let subject: AnalyzeApp
-/** The same routes allowed to fetch loopback http:// URLs (the test-only option). */
+/**
+ * The same routes allowed to fetch loopback http:// URLs (the test-only option), and letting many calls of one account
+ * run at once: its bursts are about downloads and the quota, not the calls in flight (see translate.test.ts).
+ */
 let loopback: AnalyzeApp
 /**
  * The same as `loopback` with time-outs of 400 ms, for the tests of what is not answered in time. The others get
@@ -46,7 +49,7 @@ beforeAll(async () => {
   })
   const env = { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, VQA_MODEL: "house-vision-1" }
   subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000 }, { clock })
-  loopback = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, imageFetchTimeoutMs: 15_000, allowLoopbackImageUrls: true }, { clock, database: subject.database })
+  loopback = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, imageFetchTimeoutMs: 15_000, allowLoopbackImageUrls: true, maxModelCallsInFlight: 100 }, { clock, database: subject.database })
   impatient = await startAnalyzeApp(env, { providerTimeoutMs: 400, imageFetchTimeoutMs: 400, allowLoopbackImageUrls: true }, { clock, database: subject.database })
 })
 afterAll(async () => {
@@ -355,39 +358,39 @@ describe("plan quotas", () => {
   })
 
   it("never lets parallel requests at the limit exceed it", async () => {
-    const user = await signedInUser(subject.app)
+    const user = await signedInUser(loopback.app)
     await setUsed(user.id, 9)
-    const answers = await Promise.all(Array.from({ length: 6 }, () => ask(user.token, question())))
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ask(user.token, question(), loopback)))
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
     expect(answers.filter((answer) => answer.status === 429 && answer.body.error.code === "QUOTA_EXCEEDED")).toHaveLength(5)
-    expect((await usage(user.token)).body.data.used).toBe(10)
+    expect((await usage(user.token, loopback)).body.data.used).toBe(10)
 
-    const enterprise = await signedInUser(subject.app, "enterprise", 3)
-    const burst = await Promise.all(Array.from({ length: 8 }, () => ask(enterprise.token, question())))
+    const enterprise = await signedInUser(loopback.app, "enterprise", 3)
+    const burst = await Promise.all(Array.from({ length: 8 }, () => ask(enterprise.token, question(), loopback)))
     expect(burst.filter((answer) => answer.status === 200)).toHaveLength(3)
-    expect((await usage(enterprise.token)).body.data.used).toBe(3)
+    expect((await usage(enterprise.token, loopback)).body.data.used).toBe(3)
   })
 })
 
 describe("provider failures", () => {
-  const failures: Array<[string, () => void, string]> = [
-    ["an error status", () => provider.handle((_request, response) => sendJson(response, 500, { error: { message: "boom" } })), "The vision model provider answered with an error (HTTP 500). Please try again later."],
-    ["a refused key", () => provider.handle((_request, response) => sendJson(response, 401, { error: { message: "Incorrect API key" } })), "The vision model provider refused this server's API key. Please tell the administrator."],
-    ["a body that is not JSON", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.end("<html>gateway</html>") }), "The vision model sent an answer that could not be read."],
-    ["JSON without choices", () => provider.handle((_request, response) => sendJson(response, 200, { id: "x", object: "chat.completion" })), "The vision model sent an answer that could not be read."],
-    ["an empty answer", () => provider.handle((_request, response) => sendJson(response, 200, completion(""))), "The vision model sent an answer that could not be read."],
-    ["no answer in time", () => provider.handle(() => { /* never answers */ }), "The vision model did not answer in time. Please try again."],
-    ["headers but a body that never ends", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.write("{\"choices\":") }), "The vision model did not answer in time. Please try again."]
+  const failures: Array<[string, () => void, string, number]> = [
+    ["an error status", () => provider.handle((_request, response) => sendJson(response, 500, { error: { message: "boom" } })), "The vision model provider answered with an error (HTTP 500). Please try again later.", 0],
+    ["a refused key", () => provider.handle((_request, response) => sendJson(response, 401, { error: { message: "Incorrect API key" } })), "The vision model provider refused this server's API key. Please tell the administrator.", 0],
+    ["a body that is not JSON", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.end("<html>gateway</html>") }), "The vision model sent an answer that could not be read.", 1],
+    ["JSON without choices", () => provider.handle((_request, response) => sendJson(response, 200, { id: "x", object: "chat.completion" })), "The vision model sent an answer that could not be read.", 1],
+    ["an empty answer", () => provider.handle((_request, response) => sendJson(response, 200, completion(""))), "The vision model sent an answer that could not be read.", 1],
+    ["no answer in time", () => provider.handle(() => { /* never answers */ }), "The vision model did not answer in time. Please try again.", 1],
+    ["headers but a body that never ends", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.write("{\"choices\":") }), "The vision model did not answer in time. Please try again.", 1]
   ]
 
-  it.each(failures)("answers 502 PROVIDER_ERROR for %s, without counting it or showing the key", async (_name, arrange, message) => {
+  it.each(failures)("answers 502 PROVIDER_ERROR for %s without showing the key, and counts it only when the provider answered", async (_name, arrange, message, counted) => {
     const user = await signedInUser(impatient.app)
     arrange()
     const { status, body, raw } = await ask(user.token, question(), impatient)
     expect(status).toBe(502)
     expect(body).toEqual({ success: false, error: { code: "PROVIDER_ERROR", message } })
     expect(raw).not.toContain(API_KEY)
-    expect((await usage(user.token, impatient)).body.data.used).toBe(0)
+    expect((await usage(user.token, impatient)).body.data.used).toBe(counted)
   })
 
   it("answers 502 when the provider cannot be reached", async () => {

@@ -12,11 +12,38 @@ export interface ProviderSettings {
 /** Largest provider answer read; anything longer is treated as garbage. */
 const MAX_PROVIDER_RESPONSE_BYTES = 1024 * 1024
 
-function providerError(message: string): ApiError {
-  return new ApiError(502, "PROVIDER_ERROR", message)
+/**
+ * A model call that failed, in plain words (502 PROVIDER_ERROR), and whether the provider may bill it. Only a call that
+ * never reached the provider, or that it refused with an error status, bills nothing; a call it answered (cut off,
+ * unreadable, empty) or may have answered (a time-out once the request went out, an answer that broke off) is paid for
+ * by us, so it counts in the user's quota like an answer.
+ */
+export class ProviderFailure extends ApiError {
+  constructor(
+    message: string,
+    readonly billed: boolean
+  ) {
+    super(502, "PROVIDER_ERROR", message)
+  }
 }
 
-const unreadableAnswer = () => providerError("The vision model sent an answer that could not be read.")
+const answered = (message: string) => new ProviderFailure(message, true)
+const notBilled = (message: string) => new ProviderFailure(message, false)
+const unreadableAnswer = () => answered("The vision model sent an answer that could not be read.")
+const noAnswerInTime = () => answered("The vision model did not answer in time. Please try again.")
+
+/** Failures of the connection itself: the request never left this server, so the provider has nothing to bill. */
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"])
+
+function neverSent(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code
+    if (code && CONNECT_FAILURES.has(code)) return true
+    // fetch refuses the ports browsers block (undici's "bad port") before opening any connection.
+    if (cause.message === "bad port") return true
+  }
+  return false
+}
 
 function messageForStatus(status: number): string {
   if (status === 401 || status === 403) return "The vision model provider refused this server's API key. Please tell the administrator."
@@ -83,7 +110,7 @@ export function chatMessages({ question, imageDataUrl, history = [] }: { questio
 
 /**
  * One chat-completions call; every failure (time-out, refused key, error status, unreadable answer) becomes
- * 502 PROVIDER_ERROR with a plain message. The API key goes into the Authorization header only.
+ * 502 PROVIDER_ERROR with a plain message, a ProviderFailure that says whether the call may be billed. The API key goes into the Authorization header only.
  */
 async function completeChat(settings: ProviderSettings, request: { model: string; messages: unknown[]; maxTokens: number }): Promise<unknown> {
   const signal = AbortSignal.timeout(settings.timeoutMs)
@@ -100,19 +127,25 @@ async function completeChat(settings: ProviderSettings, request: { model: string
       redirect: "error",
       signal
     })
-  } catch {
-    if (signal.aborted) throw providerError("The vision model did not answer in time. Please try again.")
-    throw providerError("The vision model provider could not be reached. Please try again later.")
+  } catch (error) {
+    // A time-out may strike after the request went out: the provider may be answering it, and bill it.
+    if (signal.aborted) throw noAnswerInTime()
+    const message = "The vision model provider could not be reached. Please try again later."
+    throw neverSent(error) ? notBilled(message) : answered(message)
   }
 
+  // An error status is the provider refusing the call: nothing is billed, whatever the body says.
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {})
+    throw notBilled(messageForStatus(response.status))
+  }
   let text: string
   try {
     text = await readLimited(response)
   } catch {
-    if (signal.aborted) throw providerError("The vision model did not answer in time. Please try again.")
+    if (signal.aborted) throw noAnswerInTime()
     throw unreadableAnswer()
   }
-  if (!response.ok) throw providerError(messageForStatus(response.status))
 
   try {
     return JSON.parse(text)
@@ -165,7 +198,7 @@ export async function translateWithModel(
   })
   const translation = answerText(body)
   if (translation === null) throw unreadableAnswer()
-  if (finishReason(body) === "length") throw providerError("The translation was too long for the model and was cut off. Please translate a shorter part of the text.")
+  if (finishReason(body) === "length") throw answered("The translation was too long for the model and was cut off. Please translate a shorter part of the text.")
   return translation
 }
 

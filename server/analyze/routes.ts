@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
+import { MAX_MODEL_CALLS_IN_FLIGHT, MODEL_CALLS_RETRY_AFTER_SECONDS } from "~core/limits"
 import { MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
 import {
   MAX_IMAGE_BYTES,
@@ -19,7 +20,7 @@ import { requireUser } from "../auth/authenticate"
 import { ApiError, parseInput } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
-import { askVisionModel, translateWithModel } from "./provider"
+import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
 import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
@@ -40,6 +41,8 @@ export interface AnalyzeRoutesOptions {
   imageFetchTimeoutMs?: number
   /** Tests only (never set from the environment): allow http:// and loopback image URLs. */
   allowLoopbackImageUrls?: boolean
+  /** Tests only: model calls one account may have running at once; MAX_MODEL_CALLS_IN_FLIGHT by default. */
+  maxModelCallsInFlight?: number
 }
 
 /** A JSON body holding the largest image as a data URL, the longest question and the longest history, escaped. */
@@ -61,6 +64,9 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
   const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
   const allowLoopback = options.allowLoopbackImageUrls === true
+  const maxCallsInFlight = options.maxModelCallsInFlight ?? MAX_MODEL_CALLS_IN_FLIGHT
+  // A slot is held for at most this long, so the slots of a process that died free themselves.
+  const callSlotWindowMs = 2 * providerTimeoutMs
 
   /**
    * Downloads a caller's image URL. The attempt is counted as a failure before it starts, so parallel
@@ -88,21 +94,34 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   }
 
   /**
-   * Runs a call to the model within one request of the user's monthly quota: taken before the call, so parallel
-   * requests cannot pass the limit together, and given back when the call fails.
+   * Runs a call to the model within one of the account's MAX_MODEL_CALLS_IN_FLIGHT slots (shared by every instance)
+   * and one request of its monthly quota, taken before the call so parallel requests cannot pass either limit
+   * together. The request is given back only when the provider bills nothing for the call (it was never sent, or the
+   * provider refused it); a call it answered, however badly, counts.
    */
   const withReservedRequest = async <T>(request: FastifyRequest, call: () => Promise<T>): Promise<{ result: T; usage: VqaUsage }> => {
     const user = request.auth!.user
     const db = app.database.db
-    const limit = monthlyLimit(user)
-    const now = app.clock()
-    const reservation = await reserveRequest(db, user.id, limit, now)
+    const slotKey = `model-calls:${user.id}`
+    const slot = await app.limits.take(slotKey, maxCallsInFlight, callSlotWindowMs, app.clock())
+    if (!slot.taken) {
+      throw new ApiError(429, "RATE_LIMIT_EXCEEDED", `You have ${maxCallsInFlight} AI requests running already. Please wait for one of them to finish.`, {
+        retryAfter: MODEL_CALLS_RETRY_AFTER_SECONDS
+      })
+    }
     try {
-      return { result: await call(), usage: usageSummary(reservation.used, limit, now) }
-    } catch (error) {
-      await releaseRequest(db, user.id, reservation)
-      if (!(error instanceof ApiError)) request.log.error({ err: error }, "model call failed")
-      throw error
+      const limit = monthlyLimit(user)
+      const now = app.clock()
+      const reservation = await reserveRequest(db, user.id, limit, now)
+      try {
+        return { result: await call(), usage: usageSummary(reservation.used, limit, now) }
+      } catch (error) {
+        if (error instanceof ProviderFailure && !error.billed) await releaseRequest(db, user.id, reservation)
+        if (!(error instanceof ApiError)) request.log.error({ err: error }, "model call failed")
+        throw error
+      }
+    } finally {
+      await app.limits.release(slotKey)
     }
   }
 

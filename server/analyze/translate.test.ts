@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
+import { MAX_MODEL_CALLS_IN_FLIGHT } from "~core/limits"
 import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES } from "~core/translate"
 
 import { startTestApp, type TestApp } from "../test-support"
@@ -19,6 +20,8 @@ let provider: StandIn
 let subject: AnalyzeApp
 /** The same routes with a provider time-out of 400 ms, for what is not answered in time. */
 let impatient: AnalyzeApp
+/** The same routes letting many calls of one account run at once: the quota's own bursts. */
+let roomy: AnalyzeApp
 
 const answerNormally = () => provider.handle((_request, response) => sendJson(response, 200, completion(`  ${TRANSLATION}\n`)))
 
@@ -27,8 +30,10 @@ beforeAll(async () => {
   const env = { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${provider.url}/v1`, VQA_MODEL: "house-vision-1" }
   subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000 }, { clock })
   impatient = await startAnalyzeApp(env, { providerTimeoutMs: 400 }, { clock, database: subject.database })
+  roomy = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock, database: subject.database })
 })
 afterAll(async () => {
+  await roomy?.close()
   await impatient?.close()
   await subject?.close()
   await provider?.close()
@@ -44,7 +49,7 @@ async function post(url: string, token: string | undefined, body: unknown, app: 
 }
 
 const translate = (token: string | undefined, body: unknown, app: Target = subject) => post("/api/analyze/translate", token, body, app)
-const ask = (token: string) => post("/api/analyze/ask", token, { image: { dataUrl: PNG_DATA_URL }, question: "What is in this picture?" })
+const ask = (token: string, app: Target = subject) => post("/api/analyze/ask", token, { image: { dataUrl: PNG_DATA_URL }, question: "What is in this picture?" }, app)
 
 const request = (extra: Record<string, unknown> = {}) => ({ text: "Emergency exit", targetLanguage: "fr", ...extra })
 
@@ -245,76 +250,95 @@ describe("the monthly quota", () => {
     expect((await ask(user.token)).body.error.code).toBe("QUOTA_EXCEEDED")
   })
 
+  // These bursts are the quota's own: `roomy` lets all 20 calls of one account run at once.
   it("lets exactly as many of 20 parallel translations through as the quota has left", async () => {
-    const user = await signedInUser(subject.app)
+    const user = await signedInUser(roomy.app)
     const before = provider.requests.length
-    const answers = await Promise.all(Array.from({ length: 20 }, () => translate(user.token, request())))
+    const answers = await Promise.all(Array.from({ length: 20 }, () => translate(user.token, request(), roomy)))
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10)
     expect(answers.filter((answer) => answer.status === 429 && answer.body.error.code === "QUOTA_EXCEEDED")).toHaveLength(10)
     expect(answers.map((answer) => answer.body.data?.usage.used).filter(Boolean).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     expect(provider.requests.length).toBe(before + 10)
-    expect(await used(user.token)).toBe(10)
+    expect(await used(user.token, roomy)).toBe(10)
 
-    const almostSpent = await signedInUser(subject.app)
+    const almostSpent = await signedInUser(roomy.app)
     await setUsed(almostSpent.id, 7)
-    const mixed = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? ask(almostSpent.token) : translate(almostSpent.token, request()))))
+    const mixed = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? ask(almostSpent.token, roomy) : translate(almostSpent.token, request(), roomy))))
     expect(mixed.filter((answer) => answer.status === 200)).toHaveLength(3)
-    expect(await used(almostSpent.token)).toBe(10)
+    expect(await used(almostSpent.token, roomy)).toBe(10)
   })
 
   it("gives Pro unlimited translations and Enterprise the limit an admin set", async () => {
-    const pro = await signedInUser(subject.app, "pro")
+    const pro = await signedInUser(roomy.app, "pro")
     await setUsed(pro.id, 500)
-    const answer = await translate(pro.token, request())
+    const answer = await translate(pro.token, request(), roomy)
     expect(answer.status).toBe(200)
     expect(answer.body.data.usage).toEqual({ used: 501, limit: null, resetsAt: "2026-12-01T00:00:00.000Z" })
 
-    const enterprise = await signedInUser(subject.app, "enterprise", 2)
-    const burst = await Promise.all(Array.from({ length: 20 }, () => translate(enterprise.token, request())))
+    const enterprise = await signedInUser(roomy.app, "enterprise", 2)
+    const burst = await Promise.all(Array.from({ length: 20 }, () => translate(enterprise.token, request(), roomy)))
     expect(burst.filter((one) => one.status === 200)).toHaveLength(2)
-    expect(await used(enterprise.token)).toBe(2)
+    expect(await used(enterprise.token, roomy)).toBe(2)
   })
 })
 
 describe("provider failures", () => {
-  const failures: Array<[string, () => void, string]> = [
-    ["an error status", () => provider.handle((_request, response) => sendJson(response, 500, { error: { message: "boom" } })), "The vision model provider answered with an error (HTTP 500). Please try again later."],
-    ["a refused key", () => provider.handle((_request, response) => sendJson(response, 401, { error: { message: "Incorrect API key" } })), "The vision model provider refused this server's API key. Please tell the administrator."],
-    ["a body that is not JSON", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.end("<html>gateway</html>") }), "The vision model sent an answer that could not be read."],
-    ["JSON without choices", () => provider.handle((_request, response) => sendJson(response, 200, { id: "x", object: "chat.completion" })), "The vision model sent an answer that could not be read."],
-    ["a choice without a message", () => provider.handle((_request, response) => sendJson(response, 200, { choices: [null] })), "The vision model sent an answer that could not be read."],
-    ["an empty translation", () => provider.handle((_request, response) => sendJson(response, 200, completion(""))), "The vision model sent an answer that could not be read."],
-    ["a blank translation", () => provider.handle((_request, response) => sendJson(response, 200, completion(" \n "))), "The vision model sent an answer that could not be read."],
+  const failures: Array<[string, () => void, string, number]> = [
+    ["an error status", () => provider.handle((_request, response) => sendJson(response, 500, { error: { message: "boom" } })), "The vision model provider answered with an error (HTTP 500). Please try again later.", 0],
+    ["a refused key", () => provider.handle((_request, response) => sendJson(response, 401, { error: { message: "Incorrect API key" } })), "The vision model provider refused this server's API key. Please tell the administrator.", 0],
+    ["a body that is not JSON", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.end("<html>gateway</html>") }), "The vision model sent an answer that could not be read.", 1],
+    ["JSON without choices", () => provider.handle((_request, response) => sendJson(response, 200, { id: "x", object: "chat.completion" })), "The vision model sent an answer that could not be read.", 1],
+    ["a choice without a message", () => provider.handle((_request, response) => sendJson(response, 200, { choices: [null] })), "The vision model sent an answer that could not be read.", 1],
+    ["an empty translation", () => provider.handle((_request, response) => sendJson(response, 200, completion(""))), "The vision model sent an answer that could not be read.", 1],
+    ["a blank translation", () => provider.handle((_request, response) => sendJson(response, 200, completion(" \n "))), "The vision model sent an answer that could not be read.", 1],
     [
       "a translation cut off at the token limit",
       () => provider.handle((_request, response) => {
         const cut = completion("Sortie de")
         sendJson(response, 200, { ...cut, choices: [{ ...cut.choices[0], finish_reason: "length" }] })
       }),
-      "The translation was too long for the model and was cut off. Please translate a shorter part of the text."
+      "The translation was too long for the model and was cut off. Please translate a shorter part of the text.",
+      1
     ],
-    ["no answer in time", () => provider.handle(() => { /* never answers */ }), "The vision model did not answer in time. Please try again."],
-    ["headers but a body that never ends", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.write("{\"choices\":") }), "The vision model did not answer in time. Please try again."]
+    ["no answer in time", () => provider.handle(() => { /* never answers */ }), "The vision model did not answer in time. Please try again.", 1],
+    ["headers but a body that never ends", () => provider.handle((_request, response) => { response.writeHead(200, { "content-type": "application/json" }); response.write("{\"choices\":") }), "The vision model did not answer in time. Please try again.", 1]
   ]
 
-  it.each(failures)("answers 502 PROVIDER_ERROR for %s, without counting it or showing the key", async (_name, arrange, message) => {
+  it.each(failures)("answers 502 PROVIDER_ERROR for %s without showing the key, and counts it only when the provider answered", async (_name, arrange, message, counted) => {
     const user = await signedInUser(impatient.app)
     arrange()
     const { status, body, raw } = await translate(user.token, request(), impatient)
     expect(status).toBe(502)
     expect(body).toEqual({ success: false, error: { code: "PROVIDER_ERROR", message } })
     expect(raw).not.toContain(API_KEY)
-    expect(await used(user.token, impatient)).toBe(0)
+    expect(await used(user.token, impatient)).toBe(counted)
   })
 
-  it("gives back every reservation of a parallel burst that the provider fails", async () => {
+  it("counts every translation the provider answered: 30 cut off from a Free account cost 10 calls, and the other 20 never reach it", async () => {
+    const user = await signedInUser(subject.app)
+    provider.handle((_request, response) => {
+      const cut = completion("Sortie de")
+      sendJson(response, 200, { ...cut, choices: [{ ...cut.choices[0], finish_reason: "length" }] })
+    })
+    const before = provider.requests.length
+    const answers: { status: number; body: { error?: { code: string } } }[] = []
+    for (let index = 0; index < 30; index++) answers.push(await translate(user.token, request()))
+    expect(answers.filter((answer) => answer.body.error?.code === "PROVIDER_ERROR")).toHaveLength(10)
+    expect(answers.filter((answer) => answer.body.error?.code === "QUOTA_EXCEEDED")).toHaveLength(20)
+    expect(provider.requests.length - before).toBe(10)
+    expect(await used(user.token)).toBe(10)
+  })
+
+  it("gives back every reservation the provider refuses, and holds at most 3 calls of an account in flight: 20 at once, 3 reach it", async () => {
     const user = await signedInUser(impatient.app)
-    provider.handle((_request, response) => sendJson(response, 503, { error: { message: "overloaded" } }))
+    provider.handle((_request, response) => setTimeout(() => sendJson(response, 503, { error: { message: "overloaded" } }), 100))
+    const before = provider.requests.length
     const answers = await Promise.all(Array.from({ length: 20 }, () => translate(user.token, request(), impatient)))
-    const failed = answers.filter((answer) => answer.status === 502).length
-    // Those past the quota while the first ten still held their reservations are refused instead.
-    expect(failed).toBeGreaterThanOrEqual(10)
-    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(20 - failed)
+    expect(answers.filter((answer) => answer.status === 502)).toHaveLength(MAX_MODEL_CALLS_IN_FLIGHT)
+    const refused = answers.filter((answer) => answer.status === 429)
+    expect(refused).toHaveLength(20 - MAX_MODEL_CALLS_IN_FLIGHT)
+    for (const answer of refused) expect(answer.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", retryAfter: expect.any(Number) })
+    expect(provider.requests.length - before).toBe(MAX_MODEL_CALLS_IN_FLIGHT)
     expect(await used(user.token, impatient)).toBe(0)
     answerNormally()
     expect((await translate(user.token, request(), impatient)).body.data.usage.used).toBe(1)

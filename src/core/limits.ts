@@ -17,6 +17,11 @@ export const FREE_TRIAL_DAYS = 14
 export const MONEY_BACK_GUARANTEE_DAYS = 30
 export const SUPPORT_REPLY_HOURS = 24
 
+// Model calls (questions and translations together) one account may have running at once, on every instance
+export const MAX_MODEL_CALLS_IN_FLIGHT = 3
+/** What a caller refused for having that many running is told to wait: one of them is usually done by then. */
+export const MODEL_CALLS_RETRY_AFTER_SECONDS = 2
+
 // Password policy defaults
 export const PASSWORD_MIN_LENGTH = 8
 export const PASSWORD_MAX_LENGTH = 128
