@@ -6,15 +6,30 @@ import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./are
 /** The overlay's host: its contents are in a closed shadow root, events reach the host. */
 const host = () => document.documentElement.lastElementChild as HTMLElement
 
-function pointer(type: string, clientX: number, clientY: number) {
-  host().dispatchEvent(new PointerEvent(type, { clientX, clientY, button: 0, pointerId: 1, bubbles: true, cancelable: true }))
+/**
+ * An event as the user's own input makes it. The test DOM cannot make trusted events, so the flag is set on the
+ * event; a real browser refuses exactly this (isTrusted is unforgeable there), which is what keeps pages out.
+ */
+function trusted<T extends Event>(event: T): T {
+  Object.defineProperty(event, "isTrusted", { value: true })
+  return event
 }
 
-function drag(from: [number, number], to: [number, number]) {
-  pointer("pointerdown", ...from)
-  pointer("pointermove", (from[0] + to[0]) / 2, (from[1] + to[1]) / 2)
-  pointer("pointermove", ...to)
-  pointer("pointerup", ...to)
+function pointer(type: string, clientX: number, clientY: number, { byUser = true } = {}) {
+  const event = new PointerEvent(type, { clientX, clientY, button: 0, pointerId: 1, bubbles: true, cancelable: true })
+  host().dispatchEvent(byUser ? trusted(event) : event)
+}
+
+function key(name: string, { byUser = true } = {}) {
+  const event = new KeyboardEvent("keydown", { key: name, bubbles: true, cancelable: true })
+  window.dispatchEvent(byUser ? trusted(event) : event)
+}
+
+function drag(from: [number, number], to: [number, number], options = { byUser: true }) {
+  pointer("pointerdown", ...from, options)
+  pointer("pointermove", (from[0] + to[0]) / 2, (from[1] + to[1]) / 2, options)
+  pointer("pointermove", ...to, options)
+  pointer("pointerup", ...to, options)
 }
 
 afterEach(() => {
@@ -57,7 +72,7 @@ describe("the area overlay", () => {
     drag([100, 100], [105, 300])
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(answered).toBe("pending")
-    window.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }))
+    key("Escape")
     await selection
     expect(answered).toBeNull()
   })
@@ -65,13 +80,32 @@ describe("the area overlay", () => {
   it("takes the whole visible page from the keyboard: Enter on the page, or the side panel's button", async () => {
     const whole = { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight }
     const byEnter = selectAreaOnPage(HINT, 8)
-    window.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }))
+    key("Enter")
     expect((await byEnter)?.area).toEqual(whole)
 
     const fromPanel = selectAreaOnPage(HINT, 8)
     expect(selectWholeViewOnPage()).toBe(true)
     expect((await fromPanel)?.area).toEqual(whole)
     expect(selectWholeViewOnPage()).toBe(false)
+  })
+
+  it("ignores what the page's scripts dispatch: no selection made, finished, taken whole or cancelled", async () => {
+    let answered: unknown = "pending"
+    const selection = selectAreaOnPage(HINT, 8).then((value) => (answered = value))
+    drag([100, 50], [420, 230], { byUser: false })
+    key("Enter", { byUser: false })
+    key("Escape", { byUser: false })
+    document.dispatchEvent(new Event("visibilitychange"))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(answered).toBe("pending")
+    // A page that starts a drag cannot have the user's own release finish it either.
+    pointer("pointerdown", 10, 10, { byUser: false })
+    pointer("pointerup", 300, 300)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(answered).toBe("pending")
+    drag([100, 50], [420, 230])
+    await selection
+    expect(answered).toMatchObject({ area: { x: 100, y: 50, width: 320, height: 180 } })
   })
 
   it("keeps the drag inside the viewport", async () => {

@@ -3,6 +3,11 @@
  * alone, so each function here uses nothing from outside itself (not even the types' runtime: there is none).
  * It runs in the extension's isolated world, and its elements live in a closed shadow root: the page's scripts
  * see neither its state nor its contents.
+ *
+ * Threat: the page's own scripts share the DOM. They can find the overlay's host element and dispatch pointer and
+ * key events on it or on window (a selection made or finished, Enter taking the whole view, Escape cancelling),
+ * or a visibilitychange. Such events are untrusted (isTrusted false, which no page can forge), so the overlay acts
+ * only on trusted ones: only the user's own hand makes or ends a selection.
  */
 import type { SelectedArea } from "~extension/area-capture"
 
@@ -88,17 +93,17 @@ export function selectAreaOnPage(hint: string, minSide: number): Promise<Selecte
     }
 
     const onDown = (event: PointerEvent) => {
-      if (event.button !== 0) return
+      if (!event.isTrusted || event.button !== 0) return
       event.preventDefault()
       start = { x: clampX(event.clientX), y: clampY(event.clientY) }
       host.setPointerCapture?.(event.pointerId)
       show({ ...start, width: 0, height: 0 })
     }
     const onMove = (event: PointerEvent) => {
-      if (start) show(areaTo(event))
+      if (event.isTrusted && start) show(areaTo(event))
     }
     const onUp = (event: PointerEvent) => {
-      if (!start) return
+      if (!event.isTrusted || !start) return
       const area = areaTo(event)
       if (area.width < minSide || area.height < minSide) {
         reset()
@@ -113,13 +118,13 @@ export function selectAreaOnPage(hint: string, minSide: number): Promise<Selecte
       devicePixelRatio: window.devicePixelRatio
     })
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" && event.key !== "Enter") return
+      if (!event.isTrusted || (event.key !== "Escape" && event.key !== "Enter")) return
       event.preventDefault()
       event.stopPropagation()
       finish(event.key === "Enter" ? selected(wholeView()) : null)
     }
-    const onHidden = () => {
-      if (document.visibilityState === "hidden") finish(null)
+    const onHidden = (event: Event) => {
+      if (event.isTrusted && document.visibilityState === "hidden") finish(null)
     }
     const handle = { cancel: () => finish(null), selectWholeView: () => finish(selected(wholeView())) }
 

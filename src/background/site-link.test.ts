@@ -74,7 +74,8 @@ beforeEach(async () => {
   fake = createFakeChrome()
   vi.stubGlobal("chrome", fake)
   vi.stubGlobal("fetch", fakeFetch)
-  await fake.storage.local.set({ apiOrigin: "https://api.test" })
+  // The site's own service: the one its pages may hand their session to.
+  await fake.storage.local.set({ apiOrigin: SITE_ORIGINS[0] })
   listenToSiteLinks(fake.runtime as unknown as typeof chrome.runtime)
   listenToMessages(fake.runtime as unknown as typeof chrome.runtime)
 })

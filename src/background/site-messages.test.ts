@@ -7,11 +7,13 @@ import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-s
 import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
-import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
+import { OTHER_SERVICE_ERROR, SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
 const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
-const API = "https://api.test"
+/** The site's own service, which the build pairs the site with: where its token may go. */
+const API = SITE_ORIGINS[0]!
+const OTHER_API = "https://other-service.example"
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 const bob: User & { id: string } = { id: "u2", name: "Bob", email: "bob@example.com", role: "user", provider: "email" }
 
@@ -59,6 +61,41 @@ describe("handleSiteMessage", () => {
       await expect(handleSiteMessage(login(ada), sender, fakeFetch)).resolves.toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
     }
     expect(calls).toEqual([])
+    expect(await readExtensionSession()).toBeNull()
+  })
+
+  it("hands the site's token to no other service: after Settings point the extension elsewhere, a page of the site is refused and nothing is sent", async () => {
+    await fake.storage.local.set({ apiOrigin: OTHER_API })
+    for (const message of [login(ada), websiteSyncMessage({ user: ada, authToken: "site-u1" })]) {
+      await expect(handleSiteMessage(message, SITE, fakeFetch)).resolves.toEqual({ success: false, error: OTHER_SERVICE_ERROR })
+    }
+    expect(calls).toEqual([])
+    expect(await readExtensionSession()).toBeNull()
+    // The site's logout carries no token: it may still end the extension's session.
+    await expect(handleSiteMessage(websiteLogoutMessage(), SITE, fakeFetch)).resolves.toEqual({ success: true })
+  })
+
+  it("takes the site rendered in its own tab page whatever service it is set to: that page talks to the current service", async () => {
+    await fake.storage.local.set({ apiOrigin: OTHER_API })
+    const ownTab = { id: fake.runtime.id, url: fake.runtime.getURL("tabs/site.html") }
+    const otherCalls: string[] = []
+    const otherFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init)
+      otherCalls.push(request.url)
+      return new Response(JSON.stringify({ success: true, data: { user: ada, token: "ext-other", refreshToken: "ext-other-refresh", expiresAt: Math.floor(Date.now() / 1000) + 3600 } }), { status: 200, headers: { "content-type": "application/json" } })
+    }) as typeof fetch
+    await expect(handleSiteMessage(login(ada), ownTab, otherFetch)).resolves.toEqual({ success: true })
+    expect(otherCalls).toEqual([`${OTHER_API}/api/auth/extension-session`])
+  })
+
+  it("keeps no session opened while Settings moved to another service: the token went to the address checked, the session is dropped", async () => {
+    const slowFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      await fake.storage.local.set({ apiOrigin: OTHER_API })
+      return fakeFetch(input, init)
+    }) as typeof fetch
+    const answer = await handleSiteMessage(login(ada), SITE, slowFetch)
+    expect(answer).toMatchObject({ success: false })
+    expect(calls.map((call) => call.url)).toEqual([`${API}/api/auth/extension-session`])
     expect(await readExtensionSession()).toBeNull()
   })
 

@@ -7,7 +7,9 @@
  * `{ success: false, error }`. The answers never carry a token.
  *
  * On a sign-in or sync the site's access token is used once, to open the extension's own session when it has
- * none for that user; it is never stored. A refresh token in the message (the site sends null; an older site sent
+ * none for that user; it is never stored. It goes only to the server that issued it: a page may hand it over only
+ * while the extension talks to that page's own service (siteMayHandOverTo), and the address is read once, for the
+ * check and the call alike, so a change in Settings meanwhile cannot redirect it. A refresh token in the message (the site sends null; an older site sent
  * its own) is dropped by parseWebsiteMessage and never reaches this code. A logout ends the extension's session.
  */
 import {
@@ -18,14 +20,17 @@ import {
   type ParsedWebsiteMessage
 } from "~core/extension-messages"
 import { extensionSuccessAnswer } from "~core/protocol"
+import { getApiOrigin } from "~extension/api-origin"
 import { endExtensionSession, openExtensionSession, readExtensionSession, saveExtensionSession } from "~extension/extension-session"
-import { messageRoute } from "~extension/message-dispatch"
-import { isSiteSender } from "~extension/message-senders"
+import { messageRoute, type MessageSender } from "~extension/message-dispatch"
+import { isOwnSitePage, isSiteSender } from "~extension/message-senders"
+import { senderOrigin, siteMayHandOverTo } from "~extension/site-origins"
 
 import { pendingSiteLogoutItem } from "./site-link"
 
 export const SENDER_NOT_ALLOWED_ERROR = "This page may not message Image Query AI"
 export const SIGNED_OUT_IN_EXTENSION_ERROR = "You signed out in the extension. Sign in again to use it."
+export const OTHER_SERVICE_ERROR = "Image Query AI is set to use another service in its Settings, so this site's session stays on this site."
 
 function sameUser(a: { id?: unknown; email: string }, b: { id?: unknown; email: string }): boolean {
   if (a.id && b.id) return a.id === b.id
@@ -33,12 +38,16 @@ function sameUser(a: { id?: unknown; email: string }, b: { id?: unknown; email: 
 }
 
 /** Acts on a parsed message; rejects with the reason when the service refuses. */
-async function apply(message: ParsedWebsiteMessage, fetchImpl: typeof fetch = fetch): Promise<void> {
+async function apply(message: ParsedWebsiteMessage, sender: MessageSender, fetchImpl: typeof fetch = fetch): Promise<void> {
   if (message.type === WEBSITE_AUTH_LOGOUT) {
     await endExtensionSession(fetchImpl)
     await pendingSiteLogoutItem.remove()
     return
   }
+  // Our own site tab talks to the current service itself; a web page of the site only speaks for the service it is part of.
+  const apiOrigin = await getApiOrigin()
+  const origin = senderOrigin(sender)
+  if (!isOwnSitePage(sender) && (origin === null || !siteMayHandOverTo(origin, apiOrigin))) throw new Error(OTHER_SERVICE_ERROR)
   // The site still holds the session the user ended in the extension; its logout request is on its way.
   if (message.type === WEBSITE_AUTH_SYNC && (await pendingSiteLogoutItem.get())) throw new Error(SIGNED_OUT_IN_EXTENSION_ERROR)
   if (message.type === WEBSITE_AUTH_LOGIN) await pendingSiteLogoutItem.remove()
@@ -50,7 +59,7 @@ async function apply(message: ParsedWebsiteMessage, fetchImpl: typeof fetch = fe
     return
   }
   if (current) await endExtensionSession(fetchImpl)
-  await openExtensionSession(message.authToken, fetchImpl)
+  await openExtensionSession(message.authToken, { fetch: fetchImpl, apiOrigin })
 }
 
 let queue: Promise<unknown> = Promise.resolve()
@@ -65,8 +74,8 @@ export function siteMessageRoute(fetchImpl?: typeof fetch) {
     from: isSiteSender,
     refusal: SENDER_NOT_ALLOWED_ERROR,
     check: parseWebsiteMessage,
-    handle({ message }) {
-      const run = queue.then(() => apply(message, fetchImpl))
+    handle({ message }, sender) {
+      const run = queue.then(() => apply(message, sender, fetchImpl))
       queue = run.catch(() => undefined)
       return run.then(extensionSuccessAnswer)
     }

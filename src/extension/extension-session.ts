@@ -84,8 +84,9 @@ const extensionTokens: TokenStore = {
  * A client of the API with the extension's session: calls needing it are refused unsent while signed out, and a
  * token counts as expiring, so is refreshed before use, when fewer than 300 s remain.
  */
-export function createExtensionApiClient({ fetch, clock }: { fetch?: typeof globalThis.fetch; clock?: () => number } = {}): ApiClient {
-  return createApiClient({ baseUrl: getApiOrigin, tokens: extensionTokens, fetch, clock, refreshAheadMs: TOKEN_EXPIRY_MARGIN_SECONDS * 1000, sessionRequired: true })
+export function createExtensionApiClient({ fetch, clock, apiOrigin }: { fetch?: typeof globalThis.fetch; clock?: () => number; apiOrigin?: string } = {}): ApiClient {
+  const baseUrl = apiOrigin === undefined ? getApiOrigin : async () => apiOrigin
+  return createApiClient({ baseUrl, tokens: extensionTokens, fetch, clock, refreshAheadMs: TOKEN_EXPIRY_MARGIN_SECONDS * 1000, sessionRequired: true })
 }
 
 let sharedClient: ApiClient | null = null
@@ -97,14 +98,16 @@ export function extensionApi(): ApiClient {
 }
 
 /**
- * Opens the extension's own session with the site's access token (used for this one call only) and stores it.
- * Rejects with the client's ApiRequestError when the service refuses, or when its answer is not a session.
+ * Opens the extension's own session with the site's access token (used for this one call only) at `apiOrigin`, the
+ * service the caller checked the token may go to, and stores it, unless the extension was pointed at another service
+ * meanwhile. Rejects with the client's ApiRequestError when the service refuses, or when its answer is not a session.
  */
-export async function openExtensionSession(siteAccessToken: string, fetchImpl?: typeof fetch): Promise<ExtensionSession> {
-  const client = fetchImpl ? createExtensionApiClient({ fetch: fetchImpl }) : extensionApi()
+export async function openExtensionSession(siteAccessToken: string, { apiOrigin, fetch: fetchImpl }: { apiOrigin: string; fetch?: typeof fetch }): Promise<ExtensionSession> {
+  const client = createExtensionApiClient({ fetch: fetchImpl, apiOrigin })
   const data = await client.post<Record<string, unknown>>("/api/auth/extension-session", undefined, { auth: { bearer: siteAccessToken } })
   const parsed = extensionSessionSchema.safeParse({ ...data, expiresAt: toMilliseconds(Number(data?.expiresAt)) })
   if (!parsed.success) throw new Error("The service answered an unexpected session")
+  if ((await getApiOrigin()) !== apiOrigin) throw new Error("Image Query AI was pointed at another service while signing in. Please sign in again.")
   await saveExtensionSession(parsed.data)
   return parsed.data
 }

@@ -9,7 +9,7 @@
  * externally_connectable.matches: Chrome exposes chrome.runtime.sendMessage and connect only to pages of these
  * origins, and the service worker checks the sender's origin again before acting on a message.
  */
-import { builtApiOrigin, parseApiOrigin } from "./api-origin"
+import { builtApiOrigin, DEFAULT_API_ORIGIN, parseApiOrigin } from "./api-origin"
 
 /** The site `npm start` serves, under both of its local names; package.json's manifest lists these for `plasmo dev`. */
 export const LOOPBACK_SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
@@ -71,4 +71,21 @@ export function isAllowedSiteSender(sender: SenderLike | undefined, allowed: rea
   if (fromOrigin !== null && !allowed.includes(fromOrigin)) return false
   if (sender.url !== undefined && (fromUrl === null || !allowed.includes(fromUrl))) return false
   return true
+}
+
+/**
+ * Whether a page of `siteOrigin` (one of SITE_ORIGINS) may hand its session to the extension while the extension talks
+ * to `apiOrigin`. The site's token is a key to the server that issued it: it may go only to that server. So the page
+ * must be the API's own origin, or the API must be the one the build paired the trusted site origins with (the API
+ * address the build bakes in). After the user points the extension at another service in Settings, a page of the old
+ * site is refused: its token would otherwise be sent to the new address.
+ */
+export function siteMayHandOverTo(siteOrigin: string, apiOrigin: string, pairing: { builtApiOrigin: string; siteOrigins: readonly string[] } = { builtApiOrigin: DEFAULT_API_ORIGIN, siteOrigins: SITE_ORIGINS }): boolean {
+  if (siteOrigin === apiOrigin) return true
+  return apiOrigin === pairing.builtApiOrigin && pairing.siteOrigins.includes(siteOrigin)
+}
+
+/** The origin a site sender's page is on (sender.origin, else its URL's); null when it has neither. */
+export function senderOrigin(sender: SenderLike | undefined): string | null {
+  return typeof sender?.origin === "string" ? sender.origin : originOf(sender?.url)
 }

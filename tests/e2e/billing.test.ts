@@ -67,7 +67,8 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
 
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
-    await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
+    // The site's own service, reached at the trusted origin: the one its pages may hand their session to.
+    await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), siteOrigin)
     site = await browser.newPage()
     await site.setViewport({ width: 1280, height: 900 })
     siteErrors = watchPageErrors(site)

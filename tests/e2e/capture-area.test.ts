@@ -157,6 +157,30 @@ describe("capturing an area of the page", () => {
     expect(readsEveryLine(String(await text.jsonValue()), CANVAS_LINES)).toBe(true)
   })
 
+  it("ignores events the page's own scripts dispatch on the overlay; the user's drag still captures", async () => {
+    await backToGrid()
+    const before = await capturedTiles()
+    await startCapture()
+    const box = await canvasBox(page)
+    // The page finds the overlay's host and fakes a drag, Enter (the whole view) and Escape: untrusted events, all ignored.
+    await page.evaluate(({ x, y, width, height }) => {
+      const host = document.documentElement.lastElementChild!
+      const at = (type: string, dx: number, dy: number) => new PointerEvent(type, { clientX: x + dx, clientY: y + dy, button: 0, pointerId: 1, bubbles: true })
+      host.dispatchEvent(at("pointerdown", 4, 4))
+      host.dispatchEvent(at("pointermove", width / 2, height / 2))
+      host.dispatchEvent(at("pointerup", width - 4, height - 4))
+      for (const key of ["Enter", "Escape"]) window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }))
+    }, box)
+    // Given time to act, the overlay is still there and nothing reached the panel.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await overlayShown(page)).toBe(true)
+    expect(await capturedTiles()).toBe(before)
+    await panel.waitForSelector("[data-testid='area-capture-status']")
+    await dragOverCanvas(page, box)
+    const text = await panel.waitForFunction(() => document.querySelector("[data-testid='ocr-text']")?.textContent, { timeout: 60_000 })
+    expect(readsEveryLine(String(await text.jsonValue()), CANVAS_LINES)).toBe(true)
+  })
+
   it("cancels with Escape on the page or in the panel: no image, and the overlay is gone", async () => {
     await backToGrid()
     const before = await capturedTiles()

@@ -101,7 +101,8 @@ describe("the extension's own session, opened from the site", () => {
     extension.worker.on("console", (message) => {
       if (message.type() === "error") workerErrors.push(message.text())
     })
-    await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
+    // The site's own service (reached at the trusted origin through the relay): the one its pages may hand their session to.
+    await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), siteOrigin)
     // Records what the site sends, next to the extension's own listener (which answers).
     await inWorker(extension.worker, async () => {
       const seen: unknown[] = []
@@ -168,7 +169,8 @@ describe("the extension's own session, opened from the site", () => {
     expect(await popup.$(button("Sign out"))).not.toBeNull()
     await screenshot(popup, "extension-popup-signed-in")
     await popup.click(button("Dashboard"))
-    const dashboard = await browser.waitForTarget((target) => target.url() === `${server.url}/dashboard`, { timeout: 10_000 })
+    // A new tab: the site page is on the dashboard too.
+    const dashboard = await browser.waitForTarget((target) => target.url() === `${siteOrigin}/dashboard` && target !== site.target(), { timeout: 10_000 })
     await (await dashboard.page())?.close()
     expect(errors).toEqual([])
     await popup.close()
@@ -268,7 +270,7 @@ describe("the extension's own session, opened from the site", () => {
     const popup = await signOutInPopup()
     await screenshot(popup, "extension-popup-signed-out")
     await popup.click(button("Sign in"))
-    const login = await browser.waitForTarget((target) => target.url() === `${server.url}/login?source=extension`, { timeout: 10_000 })
+    const login = await browser.waitForTarget((target) => target.url() === `${siteOrigin}/login?source=extension`, { timeout: 10_000 })
     await (await login.page())?.close()
     // The worker ends the session; the popup's "Not signed in" is no promise that its storage write has landed.
     await eventually(storedSession, (stored) => expect(stored).toBeNull())
@@ -336,6 +338,39 @@ describe("the extension's own session, opened from the site", () => {
     expect(session.token).not.toBe(await tab.evaluate(() => localStorage.getItem("authToken")))
     expect(errors).toEqual([])
     await tab.close()
+  })
+
+  it("hands the site's session to no other service: pointed elsewhere in Settings, a sign-in on the site sends that address nothing", async () => {
+    const requests: string[] = []
+    const other = http.createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`)
+      response.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve))
+    const otherUrl = `http://127.0.0.1:${(other.address() as net.AddressInfo).port}`
+    try {
+      await inWorker(extension.worker, async (origin: string) => {
+        await chrome.storage.local.remove("extensionSession")
+        await chrome.storage.local.set({ apiOrigin: origin })
+      }, otherUrl)
+      const seenBefore = await inWorker(extension.worker, async () => (globalThis as unknown as { siteMessages: unknown[] }).siteMessages.length)
+      await signInOnSite(site)
+      // The site's sign-in message reached the extension, which refused it: nothing went to the other address.
+      await eventually(
+        () => inWorker(extension.worker, async () => (globalThis as unknown as { siteMessages: { type?: string }[] }).siteMessages.map((message) => message.type)),
+        (types) => expect(types.slice(seenBefore)).toContain("WEBSITE_AUTH_LOGIN")
+      )
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(requests).toEqual([])
+      expect(await storedSession()).toBeNull()
+
+      // Pointed back at the site's own service, the site's next page load signs the extension in again.
+      await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), siteOrigin)
+      await site.reload({ waitUntil: "networkidle0" })
+      expect((await waitForStoredSession()).user.email).toBe(EMAIL)
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()))
+    }
   })
 
   it("logged no error in its service worker", () => {
