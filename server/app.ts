@@ -29,8 +29,8 @@ import { folderStorage } from "./storage/folder-storage"
 import type { ObjectStorage } from "./storage/object-storage"
 import { s3Storage } from "./storage/s3-storage"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
-import { MailQueue } from "./mail/mail-queue"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
+import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbox"
 import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
@@ -59,6 +59,8 @@ export interface AppDependencies {
   ocrDownloadLimit?: PerIpLimit
   /** Told of every route as it is added: the generated bad-input and authorisation tests read the route table. */
   onRoute?: (route: RouteOptions) => void
+  /** The e-mail outbox's poll, lease and retry times; tests shorten them. */
+  outboxTimings?: Partial<OutboxTimings>
 }
 
 declare module "fastify" {
@@ -141,9 +143,20 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     dependencies.mailer ??
     (config.smtpUrl ? createSmtpMailer(config.smtpUrl) : createOutboxMailer(outboxDir(config.dataDir), clock))
   app.addHook("onClose", async () => mailer.close())
-  app.decorate("mailQueue", new MailQueue(app.log))
-  // Hooks close last-added first: queued mail goes out before the mailer and the database close.
-  app.addHook("onClose", async () => app.mailQueue.idle())
+  // Only a database this process opened itself is used by no other: then claims a crashed run left are freed at start.
+  const outbox = new Outbox({
+    db: database.db,
+    mailer,
+    log: app.log,
+    clock,
+    timings: { ...DEFAULT_OUTBOX_TIMINGS, ...dependencies.outboxTimings },
+    singleProcess: ownsDatabase && database.kind === "embedded"
+  })
+  app.decorate("outbox", outbox)
+  // Hooks close last-added first: the worker finishes the e-mails it holds before the mailer and the database close.
+  app.addHook("onClose", async () => outbox.close())
+  // Started once every route has registered what answers its e-mail requests.
+  app.addHook("onReady", async () => outbox.start())
 
   app.decorate("config", config)
   app.decorate("mailer", mailer)

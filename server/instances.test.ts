@@ -60,7 +60,7 @@ describe.each([
     const ip = newIp()
     const [a, b] = instances
     expect((await call(a, "/api/auth/register", { ip, body: { email, password: PASSWORD, name: "Pair User", termsAccepted: true, privacyPolicyAccepted: true } })).status).toBe(201)
-    expect((await call(b, "/api/auth/verify-email", { ip, body: { oobCode: await verificationCode(dataDirs[0]!, email) } })).status).toBe(200)
+    expect((await call(b, "/api/auth/verify-email", { ip, body: { oobCode: await verificationCode(dataDirs, email) } })).status).toBe(200)
     return { email, ip }
   }
 

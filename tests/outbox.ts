@@ -38,12 +38,14 @@ export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
 
 /**
  * The code of the verification e-mail sent to `email`, waiting for it: the server writes queued mail after it has
- * answered. Throws when none arrives within `timeoutMs`.
+ * answered. With several instances sharing one database, any of them may send it: give all their DATA_DIRs. Throws
+ * when none arrives within `timeoutMs`.
  */
-export async function verificationCode(dataDir: string, email: string, timeoutMs = 10_000): Promise<string> {
+export async function verificationCode(dataDirs: string | string[], email: string, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const link = (await readOutbox(dataDir)).find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
+    const messages = (await Promise.all([dataDirs].flat().map(readOutbox))).flat()
+    const link = messages.find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
     if (link) return new URL(link).searchParams.get("oobCode") ?? ""
     if (Date.now() > deadline) throw new Error(`No verification e-mail for ${email} in the outbox`)
     await new Promise((resolve) => setTimeout(resolve, 50))

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises"
 
-import Fastify, { type FastifyInstance } from "fastify"
+import type { FastifyInstance } from "fastify"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
@@ -28,7 +28,7 @@ async function account(email: string, { verified }: { verified: boolean }) {
 
 /** The messages of the outbox once the mail queue has sent what was asked for. */
 async function mailTo(email: string, subjectStart: string) {
-  await subject.app.mailQueue.idle()
+  await subject.app.outbox.idle()
   return (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email) && message.subject.startsWith(subjectStart))
 }
 
@@ -118,11 +118,13 @@ describe.each([
     expect(await requests.request(known, "192.0.2.200")).toMatchObject({ sent: true })
   })
 
-  it("sendNow mails at once and starts the cooldown of the address for that client", async () => {
+  it("queueFor queues the link in the caller's transaction; countSent starts the cooldown of the address for that client", async () => {
     const requests = codeEmailRequests(subject.app, purpose)
     const email = newAddress()
     const user = await account(email, accountGetsMail)
-    expect(await requests.sendNow(user, CLIENT)).toBe(true)
+    await subject.app.database.db.transaction().execute((trx) => requests.queueFor(trx, user))
+    await requests.countSent(user, CLIENT)
+    await subject.app.outbox.idle()
     expect((await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))).toHaveLength(1)
     expect(await refusal(() => requests.request(email, CLIENT))).toMatchObject({ statusCode: 429 })
   })
@@ -141,109 +143,28 @@ describe("codeEmailRequests", () => {
     const verification = codeEmailRequests(subject.app, "verify_email")
     const reset = codeEmailRequests(subject.app, "reset_password")
     const email = newAddress()
-    await verification.sendNow(await account(email, { verified: false }), CLIENT)
+    await verification.countSent(await account(email, { verified: false }), CLIENT)
     expect(await reset.request(email, CLIENT)).toMatchObject({ sent: true })
     expect(await mailTo(email, "Reset")).toHaveLength(1)
   })
 
   it("never logs the link or its code", async () => {
     const lines: string[] = []
-    const capturing = Fastify({ logger: { level: "trace", stream: { write: (line: string) => lines.push(line) } } })
-    // The app as it is, but logging into `lines`.
-    const app = Object.create(subject.app, { log: { value: capturing.log } }) as FastifyInstance
-    const email = newAddress()
-    await account(email, { verified: true })
-    await codeEmailRequests(app, "reset_password").request(email, CLIENT)
-    const [mail] = await mailTo(email, "Reset")
-    const code = new URL(mail!.link!).searchParams.get("oobCode")!
-    expect(lines.join("\n")).toContain("password reset email written to the outbox")
-    expect(lines.join("\n")).not.toContain(code)
-    await capturing.close()
-  })
-})
-
-describe("the resend-verification and forgot-password calls", () => {
-
-  it("hold their own cooldowns: right after registration a reset may be asked, a new verification link may not", async () => {
-    const email = newAddress()
-    const registered = await subject.app.inject({
-      method: "POST",
-      url: "/api/auth/register",
-      remoteAddress: CLIENT,
-      payload: { email, password: PASSWORD, name: "Ada Lovelace", termsAccepted: true, privacyPolicyAccepted: true }
-    })
-    expect(registered.statusCode).toBe(201)
-    expect((await post(subject.app, "/api/auth/resend-verification", email)).statusCode).toBe(429)
-    expect((await post(subject.app, "/api/auth/forgot-password", email)).statusCode).toBe(200)
-    const forgotAgain = await post(subject.app, "/api/auth/forgot-password", email)
-    expect(forgotAgain.statusCode).toBe(429)
-    expect(forgotAgain.json().error).toEqual({
-      code: "TOO_MANY_REQUESTS",
-      message: `Too many attempts. Please wait ${RESEND_COOLDOWN_SECONDS} seconds before trying again.`,
-      retryAfter: RESEND_COOLDOWN_SECONDS
-    })
-  })
-
-  it.each([
-    ["/api/auth/forgot-password", { verified: true }],
-    ["/api/auth/resend-verification", { verified: false }]
-  ])("%s answers a known and an unknown address with the same status and body", async (url, state) => {
-    const known = newAddress()
-    await account(known, state)
-    const forKnown = await post(subject.app, url, known)
-    const forUnknown = await post(subject.app, url, newAddress())
-    expect(forKnown.statusCode).toBe(200)
-    expect(forUnknown.statusCode).toBe(forKnown.statusCode)
-    expect(forUnknown.body).toBe(forKnown.body)
-  })
-
-  it("accepts one of 20 parallel reset requests for an address from one client", async () => {
-    const email = newAddress()
-    await account(email, { verified: true })
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(subject.app, "/api/auth/forgot-password", email)))
-    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1)
-    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(19)
-    expect(await mailTo(email, "Reset")).toHaveLength(1)
-  })
-
-  it("accepts one of 20 parallel verification resends for an address from one client", async () => {
-    const email = newAddress()
-    await account(email, { verified: false })
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post(subject.app, "/api/auth/resend-verification", email)))
-    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1)
-    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(19)
-    expect(await mailTo(email, "Verify")).toHaveLength(1)
-  })
-
-  it(`accepts ${CODE_EMAILS_PER_ADDRESS_PER_HOUR} of 20 parallel reset requests for an address from 20 clients`, async () => {
-    const email = newAddress()
-    await account(email, { verified: true })
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, client) => post(subject.app, "/api/auth/forgot-password", email, `198.51.100.${client + 1}`)))
-    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
-    expect(answers.filter((answer) => answer.statusCode === 429)).toHaveLength(20 - CODE_EMAILS_PER_ADDRESS_PER_HOUR)
-    expect(await mailTo(email, "Reset")).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
-  })
-
-  it("someone else asking for the owner's address neither holds up the owner nor voids the owner's link", async () => {
-    const email = newAddress()
-    await account(email, { verified: true })
-    expect((await post(subject.app, "/api/auth/forgot-password", email, CLIENT)).statusCode).toBe(200)
-    const [ownersMail] = await mailTo(email, "Reset")
-    for (let attempt = 0; attempt < 3; attempt++) {
-      now += RESEND_COOLDOWN_SECONDS * 1000
-      expect((await post(subject.app, "/api/auth/forgot-password", email, OTHER_CLIENT)).statusCode).toBe(200)
+    // An app of its own, logging into `lines`: the outbox's worker logs with the app's logger.
+    const logged = await startTestApp({ LOG_LEVEL: "trace" }, { logStream: { write: (line: string) => void lines.push(line) }, clock: () => now })
+    try {
+      const email = newAddress()
+      const user = (await createPasswordAccount(logged.app, { email, name: "Ada Lovelace", password: PASSWORD }))!
+      await markEmailVerified(logged.database.db, user.id, new Date(now))
+      expect((await post(logged.app, "/api/auth/forgot-password", email)).statusCode).toBe(200)
+      await logged.app.outbox.idle()
+      const [mail] = (await readOutbox(logged.dataDir)).filter((message) => message.subject.startsWith("Reset"))
+      const code = new URL(mail!.link!).searchParams.get("oobCode")!
+      expect(lines.join("\n")).toContain("password reset email sent through outbox folder")
+      expect(lines.join("\n")).not.toContain(code)
+    } finally {
+      await logged.close()
     }
-    // The owner's link is older than the newest three, but the owner asks again and is not held up.
-    expect((await post(subject.app, "/api/auth/forgot-password", email, CLIENT)).statusCode).toBe(200)
-    const mails = await mailTo(email, "Reset")
-    expect(mails).toHaveLength(5)
-    const oobCode = (mail: { link?: string }) => new URL(mail.link!).searchParams.get("oobCode")!
-    const reset = (code: string) =>
-      subject.app.inject({ method: "POST", url: "/api/auth/reset-password", payload: { oobCode: code, newPassword: "Quiet-Meadow-73?" }, remoteAddress: CLIENT })
-    expect((await reset(oobCode(ownersMail!))).json().error.code).toBe("INVALID_OR_EXPIRED_CODE")
-    expect((await reset(oobCode(mails[2]!))).statusCode).toBe(200)
-    // After a reset no other reset link of the account works.
-    for (const mail of [mails[3]!, mails[4]!]) expect((await reset(oobCode(mail))).json().error.code).toBe("INVALID_OR_EXPIRED_CODE")
   })
 })
 
@@ -276,7 +197,7 @@ describe("the mail queue", () => {
       expect((await post(blocked.app, "/api/auth/resend-verification", unverified)).statusCode).toBe(200)
 
       release()
-      await blocked.app.mailQueue.idle()
+      await blocked.app.outbox.idle()
       expect(sent.map((message) => message.to)).toEqual([email, unverified])
     } finally {
       release()

@@ -6,7 +6,8 @@ import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 import type { OneTimeCodePurpose } from "../db/schema"
 import { tooManyAttempts } from "../http/rate-limit"
 import { retryAfterSeconds, takeAll } from "../limits/limit-store"
-import { deliverMail } from "../mail/mailer"
+import type { Db } from "../db/transaction"
+import { queueEmail, queueRequest, type QueuedEmail } from "../mail/outbox"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
 import { issueCode } from "./one-time-codes"
 import { findUserByEmail, normaliseEmail, type UserRow } from "./users"
@@ -45,18 +46,16 @@ const CODE_EMAILS = {
   }
 } as const
 
-/** Issues a fresh code and e-mails its link. The log line says where it went, never the link or code. */
-async function sendCodeEmail(app: FastifyInstance, user: UserRow, purpose: OneTimeCodePurpose): Promise<boolean> {
+/** A fresh code's e-mail for this account: the code is issued in `db`, the caller's transaction. */
+async function codeEmail(app: FastifyInstance, db: Db, user: UserRow, purpose: OneTimeCodePurpose): Promise<QueuedEmail> {
   const kind = CODE_EMAILS[purpose]
-  const code = await issueCode(app.database.db, user.id, purpose, kind.lifetimeMs, app.clock())
-  const link = emailLink(app.config.publicUrl, kind.mode, code)
-  const sent = await deliverMail(app, { to: user.email, ...kind.content(user.name, link) }, kind.what)
-  if (sent && !app.config.smtpUrl) app.log.info({ to: user.email }, `${kind.what} email written to the outbox`)
-  return sent
+  const code = await issueCode(db, user.id, purpose, kind.lifetimeMs, app.clock())
+  return { to: user.email, what: kind.what, content: kind.content(user.name, emailLink(app.config.publicUrl, kind.mode, code)) }
 }
 
-export function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<boolean> {
-  return deliverMail(app, { to: user.email, ...EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) }, "welcome")
+/** The welcome e-mail of an account whose address was just verified, queued in that change's transaction. */
+export function queueWelcomeEmail(app: FastifyInstance, db: Db, user: UserRow): Promise<void> {
+  return queueEmail(app, db, { to: user.email, what: "welcome", content: EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) })
 }
 
 /**
@@ -67,13 +66,15 @@ export function sendWelcomeEmail(app: FastifyInstance, user: UserRow): Promise<b
 export const CODE_EMAILS_PER_ADDRESS_PER_HOUR = 5
 
 export interface CodeEmailRequests {
-  /** Sends the link now and counts it for the address and client (registration's first verification e-mail). */
-  sendNow(user: UserRow, client: string): Promise<boolean>
+  /** Queues the link in `db`, the transaction that creates the account (registration's first verification e-mail). */
+  queueFor(db: Db, user: UserRow): Promise<void>
+  /** Counts registration's e-mail for the address and client: it starts the cooldown and the hourly count. */
+  countSent(user: UserRow, client: string): Promise<void>
   /**
    * An "e-mail me a link" call: throws 429 TOO_MANY_REQUESTS while this client's cooldown for the
-   * address runs or the address has had its mails for the hour, else queues the link for the
-   * address if it has an account that may have one. The answer is the same whether or not it has,
-   * and is given before the look-up and the sending.
+   * address runs or the address has had its mails for the hour, else stores the request: the outbox's worker looks
+   * the address up and sends the link if it has an account that may have one. The answer is the same whether or not
+   * it has, and is given before the look-up.
    */
   request(email: string, client: string): Promise<{ sent: true; message: string }>
 }
@@ -87,25 +88,29 @@ export interface CodeEmailRequests {
  */
 export function codeEmailRequests(app: FastifyInstance, purpose: OneTimeCodePurpose): CodeEmailRequests {
   const kind = CODE_EMAILS[purpose]
+  const requestKind = `${purpose} request`
   // In the shared limits: a cooldown started through one API instance holds on the others.
   const limitsOf = (address: string, client: string) => [
     { key: `code-email:${purpose}:client:${address} ${client}`, max: 1, windowMs: RESEND_COOLDOWN_SECONDS * 1000 },
     { key: `code-email:${purpose}:address:${address}`, max: CODE_EMAILS_PER_ADDRESS_PER_HOUR, windowMs: HOUR_MS }
   ]
+  app.outbox.onRequest(requestKind, async (trx, address) => {
+    const user = await findUserByEmail(trx, address)
+    return user && kind.sendsTo(user) ? codeEmail(app, trx, user, purpose) : null
+  })
   return {
-    async sendNow(user, client) {
+    async queueFor(db, user) {
+      await queueEmail(app, db, await codeEmail(app, db, user, purpose))
+    },
+    async countSent(user, client) {
       // Registration's own e-mail is sent whatever the counts; it starts them.
       for (const limit of limitsOf(normaliseEmail(user.email), client)) await app.limits.take(limit.key, limit.max, limit.windowMs, app.clock())
-      return sendCodeEmail(app, user, purpose)
     },
     async request(email, client) {
       const address = normaliseEmail(email)
       const refused = await takeAll(app.limits, limitsOf(address, client), app.clock())
       if (refused) throw tooManyAttempts(retryAfterSeconds(refused.answer))
-      app.mailQueue.enqueue(kind.what, async () => {
-        const user = await findUserByEmail(app.database.db, address)
-        if (user && kind.sendsTo(user)) await sendCodeEmail(app, user, purpose)
-      })
+      await queueRequest(app, app.database.db, { address, what: requestKind })
       return { sent: true, message: kind.requestAnswer }
     }
   }

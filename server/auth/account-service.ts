@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify"
+import type { Transaction } from "kysely"
 
 import { settleDueSubscription } from "../billing/subscription-changes"
+import type { DatabaseSchema } from "../db/schema"
 import { ApiError, signInRequired, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
-import { sendWelcomeEmail } from "./account-emails"
+import { queueWelcomeEmail } from "./account-emails"
 import { FRESH_SIGN_IN_MS } from "./auth-timers"
 import type { Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
@@ -53,24 +55,32 @@ export async function signInExtension(app: FastifyInstance, { user, sessionId }:
   return sessionAnswer(app, user, opened, now)
 }
 
-/** Creates an account that signs in with this password; undefined when the address is taken. */
+/**
+ * Creates an account that signs in with this password, with what `within` adds in the same transaction (its
+ * verification e-mail); undefined when the address is taken.
+ */
 export async function createPasswordAccount(
   app: FastifyInstance,
-  account: Omit<NewUser, "passwordHash"> & { password: string }
+  account: Omit<NewUser, "passwordHash"> & { password: string },
+  within?: (trx: Transaction<DatabaseSchema>, created: UserRow) => Promise<void>
 ): Promise<UserRow | undefined> {
   const { password, ...user } = account
-  return insertUser(app.database.db, { ...user, passwordHash: await hashPassword(password) }, new Date(app.clock()))
+  return insertUser(app.database.db, { ...user, passwordHash: await hashPassword(password) }, new Date(app.clock()), within)
 }
 
 /**
  * Registration: a new, unverified account whose password meets the policy. A taken address is
  * refused before the password is judged (and again if another registration wins the race).
  */
-export async function registerAccount(app: FastifyInstance, input: { email: string; name: string; password: string }): Promise<UserRow> {
+export async function registerAccount(
+  app: FastifyInstance,
+  input: { email: string; name: string; password: string },
+  within: (trx: Transaction<DatabaseSchema>, created: UserRow) => Promise<void>
+): Promise<UserRow> {
   const email = normaliseEmail(input.email)
   if (await findUserByEmail(app.database.db, email)) throw emailAlreadyExists()
   await enforcePasswordPolicy(app, input.password, { email, name: input.name }, "register")
-  const user = await createPasswordAccount(app, { email, name: input.name, password: input.password })
+  const user = await createPasswordAccount(app, { email, name: input.name, password: input.password }, within)
   if (!user) throw emailAlreadyExists()
   return user
 }
@@ -80,12 +90,16 @@ export async function setPassword(app: FastifyInstance, userId: string, password
   await replacePasswordHash(app.database.db, userId, await hashPassword(password), new Date(app.clock()))
 }
 
-/** Spends a verification code: the address counts as proven and a welcome e-mail goes out. */
+/** Spends a verification code: the address counts as proven and a welcome e-mail is queued, all in one transaction. */
 export async function verifyEmail(app: FastifyInstance, code: string): Promise<UserRow> {
-  const consumed = await consumeCode(app.database.db, code, "verify_email", app.clock())
-  const user = consumed.ok ? await markEmailVerified(app.database.db, consumed.userId, new Date(app.clock())) : undefined
+  const now = app.clock()
+  const user = await app.database.db.transaction().execute(async (trx) => {
+    const consumed = await consumeCode(trx, code, "verify_email", now)
+    const verified = consumed.ok ? await markEmailVerified(trx, consumed.userId, new Date(now)) : undefined
+    if (verified) await queueWelcomeEmail(app, trx, verified)
+    return verified
+  })
   if (!user) throw new ApiError(400, "INVALID_OR_EXPIRED_CODE", "This verification link is invalid or has expired.")
-  await sendWelcomeEmail(app, user)
   return user
 }
 

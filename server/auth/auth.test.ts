@@ -35,7 +35,7 @@ let emailCounter = 0
 const newEmail = () => `person${++emailCounter}@example.com`
 
 async function mailTo(email: string) {
-  await subject.app.mailQueue.idle()
+  await subject.app.outbox.idle()
   return (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))
 }
 

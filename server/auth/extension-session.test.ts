@@ -26,6 +26,7 @@ async function call(method: "GET" | "POST" | "DELETE", url: string, options: { b
 async function siteSession() {
   const email = `extension${++emailCounter}@example.com`
   await call("POST", "/api/auth/register", { body: { email, password: PASSWORD, name: "Grace Hopper", termsAccepted: true, privacyPolicyAccepted: true } })
+  await subject.app.outbox.idle()
   const link = (await readOutbox(subject.dataDir)).find((message) => message.to.includes(email) && message.subject.startsWith("Verify"))!.link!
   await call("POST", "/api/auth/verify-email", { body: { oobCode: new URL(link).searchParams.get("oobCode") } })
   const { body } = await call("POST", "/api/auth/login", { body: { email, password: PASSWORD } })
@@ -177,7 +178,7 @@ describe("POST /api/auth/extension-session", () => {
     const reset = await siteSession()
     const resetExtension = await extensionSession(reset.token)
     await call("POST", "/api/auth/forgot-password", { body: { email: reset.email } })
-    await subject.app.mailQueue.idle()
+    await subject.app.outbox.idle()
     const link = (await readOutbox(subject.dataDir)).find((message) => message.to.includes(reset.email) && message.subject.startsWith("Reset"))!.link!
     const oobCode = new URL(link).searchParams.get("oobCode")
     expect((await call("POST", "/api/auth/reset-password", { body: { oobCode, newPassword: NEW_PASSWORD } })).status).toBe(200)

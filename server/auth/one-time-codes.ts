@@ -1,9 +1,6 @@
-import type { Kysely } from "kysely"
-
-import type { DatabaseSchema, OneTimeCodePurpose } from "../db/schema"
+import type { OneTimeCodePurpose } from "../db/schema"
+import { inTransaction, type Db } from "../db/transaction"
 import { hashToken, randomToken } from "./tokens"
-
-type Db = Kysely<DatabaseSchema>
 
 /**
  * How many unused codes of one purpose stay valid at once. More than one, so someone asking for
@@ -16,7 +13,7 @@ export const VALID_CODES_PER_PURPOSE = 3
 export async function issueCode(db: Db, userId: string, purpose: OneTimeCodePurpose, lifetimeMs: number, now: number): Promise<string> {
   const code = randomToken()
   const codeHash = hashToken(code)
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto("one_time_codes")
       .values({ code_hash: codeHash, user_id: userId, purpose, created_at: new Date(now), expires_at: new Date(now + lifetimeMs) })
@@ -58,7 +55,7 @@ export type ConsumedCode = { ok: true; userId: string } | { ok: false; reason: "
 
 /** Marks a code and its unused siblings of the same purpose used and returns its user; a code works once and only before it expires. */
 export async function consumeCode(db: Db, code: string, purpose: OneTimeCodePurpose, now: number): Promise<ConsumedCode> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom("one_time_codes")
       .selectAll()

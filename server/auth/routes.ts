@@ -43,9 +43,9 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/register", { config: AUTH_RATE_LIMITS.register }, async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body)
-    const user = await registerAccount(app, input)
-    // The 409 of a taken address already tells whether it has an account, so this mail may be awaited.
-    await verificationEmails.sendNow(user, clientAddressKey(request.ip))
+    // The account and its verification e-mail are made together: an acknowledged registration always gets its link.
+    const user = await registerAccount(app, input, (trx, created) => verificationEmails.queueFor(trx, created))
+    await verificationEmails.countSent(user, clientAddressKey(request.ip))
     // An account signs in only once its address is verified, so no session is opened yet.
     const verificationToken = await signVerificationCheckToken(user.email, app.tokenSecret, app.clock())
     return reply.status(201).send(ok({ user: toPublicUser(user), token: null, refreshToken: null, verificationRequired: true, verificationToken }))

@@ -1,10 +1,11 @@
-import type { Kysely, Selectable } from "kysely"
+import type { Kysely, Selectable, Transaction } from "kysely"
 
 import { getPlan } from "~core/plans"
 import type { Role, User } from "~core/user"
 
 import { planOf } from "../billing/plan"
 import type { DatabaseSchema, UsersTable } from "../db/schema"
+import type { Db as AnyDb } from "../db/transaction"
 
 export type UserRow = Selectable<UsersTable>
 type Db = Kysely<DatabaseSchema>
@@ -14,7 +15,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+export function findUserByEmail(db: AnyDb, email: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("email", "=", normaliseEmail(email)).executeTakeFirst()
 }
 
@@ -33,9 +34,15 @@ export interface NewUser {
 
 /**
  * Creates a user who signs in with a password, and the first entry of its password history, in
- * one transaction. Undefined when the address is taken (also by a registration racing this one).
+ * one transaction, with whatever `within` adds to it (the verification e-mail). Undefined when the address is taken
+ * (also by a registration racing this one).
  */
-export async function insertUser(db: Db, user: NewUser, now: Date): Promise<UserRow | undefined> {
+export async function insertUser(
+  db: Db,
+  user: NewUser,
+  now: Date,
+  within?: (trx: Transaction<DatabaseSchema>, created: UserRow) => Promise<void>
+): Promise<UserRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const created = await trx
       .insertInto("users")
@@ -52,7 +59,10 @@ export async function insertUser(db: Db, user: NewUser, now: Date): Promise<User
       .onConflict((conflict) => conflict.column("email").doNothing())
       .returningAll()
       .executeTakeFirst()
-    if (created) await trx.insertInto("password_history").values({ user_id: created.id, password_hash: user.passwordHash, created_at: now }).execute()
+    if (created) {
+      await trx.insertInto("password_history").values({ user_id: created.id, password_hash: user.passwordHash, created_at: now }).execute()
+      await within?.(trx, created)
+    }
     return created
   })
 }
@@ -66,7 +76,7 @@ export async function replacePasswordHash(db: Db, userId: string, passwordHash: 
 }
 
 /** Records that the user proved the address; an address verified before keeps its first date. */
-export function markEmailVerified(db: Db, userId: string, now: Date): Promise<UserRow | undefined> {
+export function markEmailVerified(db: AnyDb, userId: string, now: Date): Promise<UserRow | undefined> {
   return db
     .updateTable("users")
     .set((eb) => ({ email_verified_at: eb.fn.coalesce("email_verified_at", eb.val(now)), updated_at: now }))

@@ -91,7 +91,7 @@ describe("nothing is granted before Stripe is paid", () => {
     // A second subscription is not sold meanwhile: the open invoice is paid from the portal.
     const checkout = await call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })
     expect(checkout.json().error.code).toBe("SUBSCRIPTION_ON_HOLD")
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     expect((await readOutbox(billing.dataDir)).map((mail) => mail.subject)).toContain("Your Image Query AI Pro subscription is on hold")
 
     sub.status = "active"

@@ -96,7 +96,7 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     expect(await subscription(app, user.token)).toMatchObject({ plan: "free", status: "canceled" })
     expect((await usage(app, user.token)).limit).toBe(10)
 
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     const subjects = (await readOutbox(billing.dataDir)).map((mail) => mail.subject)
     expect(subjects).toEqual(expect.arrayContaining(["Your Image Query AI Pro subscription is active", "Your Image Query AI payment failed", "Your Image Query AI Pro subscription is cancelled"]))
   })
@@ -110,7 +110,7 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
     const deliveries = await Promise.all(Array.from({ length: 20 }, () => sendEvent(app, { id: "evt_burst", type: "checkout.session.completed", object: completed })))
     expect(deliveries.map((delivery) => delivery.statusCode)).toEqual(Array(20).fill(200))
     expect(deliveries.filter((delivery) => delivery.json().data.processed)).toHaveLength(1)
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     expect((await readOutbox(billing.dataDir)).filter((mail) => mail.subject === "Your Image Query AI Pro subscription is active")).toHaveLength(1)
 
     // Stripe cannot be read: the event is refused with a 502 and not marked done, so Stripe's retry applies it.

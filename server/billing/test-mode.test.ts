@@ -18,7 +18,7 @@ describe("test mode", () => {
     expect((await usage(app, user.token)).limit).toBeNull()
     const profile = (await call(app, "GET", "/api/auth/profile", user.token)).json().data.user
     expect(profile.subscription).toEqual({ plan: { id: "pro", name: "Pro" }, status: "active" })
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     expect((await readOutbox(billing.dataDir)).map((mail) => mail.subject)).toContain("Your Image Query AI Pro subscription is active")
   })
 
@@ -48,7 +48,7 @@ describe("test mode", () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => call(app, "POST", "/api/billing/test-payment", user.token, card(TEST_CARD_SUCCEEDS))))
     expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(1)
     expect(answers.filter((answer) => answer.json().error?.code === "ALREADY_SUBSCRIBED")).toHaveLength(19)
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     expect((await readOutbox(billing.dataDir)).filter((mail) => mail.subject.includes("subscription is active"))).toHaveLength(1)
   })
 
@@ -92,7 +92,7 @@ describe("test mode", () => {
     expect((await usage(app, user.token)).limit).toBe(10)
     expect(await subscription(app, user.token)).toMatchObject({ plan: "free", status: "canceled" })
     expect((await call(app, "POST", "/api/billing/resume", await tokenNow(app, user.token))).json().error.code).toBe("NO_SUBSCRIPTION")
-    await app.mailQueue.idle()
+    await app.outbox.idle()
     expect((await readOutbox(billing.dataDir)).map((mail) => mail.subject)).toContain("Your Image Query AI Pro subscription is cancelled")
   })
 

@@ -158,6 +158,30 @@ export interface BillingEventsTable {
   received_at: Timestamp
 }
 
+/** E-mails to send, and requests for one (server/mail/outbox.ts). */
+export interface EmailOutboxTable {
+  id: Generated<string>
+  /** Queueing order. */
+  seq: Generated<string>
+  kind: "message" | "request"
+  /** The address; for a request, the normalised address asked for. */
+  recipient: string
+  /** What the e-mail is ("password reset"); for a request, the purpose of the code asked for. */
+  what: string
+  subject: string | null
+  body: string | null
+  created_at: Timestamp
+  attempts: Defaulted<number>
+  next_attempt_at: Timestamp
+  /** Claimed by a worker until then; another instance takes it over once it has passed. */
+  locked_until: Timestamp | null
+  sent_at: Timestamp | null
+  /** Given up: failed for longer than the retry window, or refused for good. */
+  failed_at: Timestamp | null
+  /** The last failure's kind (no content, no address). */
+  last_error: string | null
+}
+
 /** Events per key of a shared limit (server/limits). */
 export interface LimitEventsTable {
   key: string
@@ -166,6 +190,7 @@ export interface LimitEventsTable {
 }
 
 export interface DatabaseSchema {
+  email_outbox: EmailOutboxTable
   limit_events: LimitEventsTable
   subscriptions: SubscriptionsTable
   billing_events: BillingEventsTable

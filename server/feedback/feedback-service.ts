@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely"
+import type { Kysely, Selectable, Transaction } from "kysely"
 
 import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
 
@@ -41,8 +41,16 @@ async function toFeedback(db: Db, rows: FeedbackRow[]): Promise<Feedback[]> {
   }))
 }
 
-/** The feedback row and its image rows in one transaction: it exists with all its images or not at all. */
-export async function insertFeedback(db: Db, input: { email: string; message: string; images: StoredImage[] }, now: Date): Promise<Feedback> {
+/**
+ * The feedback row and its image rows in one transaction, with what `within` adds (its confirmation e-mail): it exists
+ * with all its images or not at all.
+ */
+export async function insertFeedback(
+  db: Db,
+  input: { email: string; message: string; images: StoredImage[] },
+  now: Date,
+  within?: (trx: Transaction<DatabaseSchema>) => Promise<void>
+): Promise<Feedback> {
   const row = await db.transaction().execute(async (trx) => {
     const created = await trx
       .insertInto("feedback")
@@ -64,6 +72,7 @@ export async function insertFeedback(db: Db, input: { email: string; message: st
         )
         .execute()
     }
+    await within?.(trx)
     return created
   })
   return (await toFeedback(db, [row]))[0]!
@@ -102,11 +111,13 @@ export async function setFeedbackStatus(db: Db, id: string, status: FeedbackStat
   return row ? (await toFeedback(db, [row]))[0]! : null
 }
 
+/** Records a reply and marks the feedback replied, with what `within` adds to the transaction (the reply's e-mail). */
 export async function addReply(
   db: Db,
   id: string,
   reply: { message: string; adminEmail: string; adminUserId: string },
-  now: Date
+  now: Date,
+  within?: (trx: Transaction<DatabaseSchema>, feedback: { email: string; message: string }) => Promise<void>
 ): Promise<Feedback | null> {
   if (!isUuid(id)) return null
   const row = await db.transaction().execute(async (trx) => {
@@ -116,6 +127,7 @@ export async function addReply(
       .insertInto("feedback_replies")
       .values({ feedback_id: id, message: reply.message, admin_email: reply.adminEmail, admin_user_id: reply.adminUserId, created_at: now })
       .execute()
+    await within?.(trx, updated)
     return updated
   })
   return row ? (await toFeedback(db, [row]))[0]! : null

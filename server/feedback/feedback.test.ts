@@ -104,6 +104,7 @@ describe("POST /api/feedback", () => {
     expect(after.stored).toHaveLength(before.stored.length + 2)
     expect(after.incoming).toEqual([])
 
+    await subject.app.outbox.idle()
     const mail = (await readOutbox(subject.dataDir)).at(-1)!
     expect(mail.to).toBe(valid.email)
     expect(mail.subject).toMatch(/received your feedback/)
@@ -296,6 +297,7 @@ describe("admin calls", () => {
     expect(replied.body.data.replies).toEqual([{ id: expect.any(String), message: "Dark mode is on our list.", adminEmail: "Admin", createdAt: expect.any(String) }])
     const second = await call("POST", `/api/feedback/${created.id}/reply`, adminToken, { message: "It shipped.", adminEmail: "ops@example.com" })
     expect(second.body.data.replies.map((reply: { adminEmail: string }) => reply.adminEmail)).toEqual(["Admin", "ops@example.com"])
+    await subject.app.outbox.idle()
     const mail = (await readOutbox(subject.dataDir)).filter((message) => message.to === "reply-me@example.com")
     expect(mail.map((message) => message.subject)).toEqual([
       "We received your feedback for Image Query AI",
@@ -387,6 +389,7 @@ describe("feature flags", () => {
         payload: { message: "Thanks!" }
       })
       expect(reply.json().data.status).toBe("replied")
+      await off.app.outbox.idle()
       expect(await readOutbox(off.dataDir)).toEqual([])
     } finally {
       await off.close()
@@ -403,6 +406,7 @@ describe("confirmation e-mails", () => {
     )
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
     expect((await storedState()).feedback).toBe(before.feedback + 20)
+    await subject.app.outbox.idle()
     const sent = (await readOutbox(subject.dataDir)).filter((mail) => mail.to.toLowerCase() === address)
     expect(sent).toHaveLength(FEEDBACK_CONFIRMATIONS_PER_ADDRESS)
   })
@@ -419,6 +423,7 @@ describe("confirmation e-mails", () => {
         Array.from({ length: 20 }, (_, index) => submit({ email: `reader${index}@example.com`, message: `Feedback number ${index} here.` }, [], limited))
       )
       expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
+      await limited.app.outbox.idle()
       expect(await readOutbox(limited.dataDir)).toHaveLength(5)
       expect((await storedState(limited)).feedback).toBe(20)
       const skipped = logLines.filter((line) => line.includes("feedback confirmation not sent"))
@@ -428,6 +433,7 @@ describe("confirmation e-mails", () => {
 
       now += 60 * 60_000
       expect((await submit({ email: "later@example.com", message: "An hour later, one more." }, [], limited)).status).toBe(201)
+      await limited.app.outbox.idle()
       expect((await readOutbox(limited.dataDir)).map((mail) => mail.to)).toContain("later@example.com")
     } finally {
       await limited.close()

@@ -30,7 +30,7 @@ import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { lingerAfterAnswer } from "../http/request-limits"
-import { deliverMail } from "../mail/mailer"
+import { queueEmail } from "../mail/outbox"
 import { StorageUnavailableError } from "../storage/object-storage"
 import {
   addReply,
@@ -246,9 +246,6 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     }
   })
 
-  const sendMail = async (to: string, content: { subject: string; text: string }, what: string) => {
-    if (flags.emailNotifications) await deliverMail(app, { to, ...content }, what)
-  }
 
   // A body declared too large is refused before any of it is read.
   const refuseDeclaredOversize = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -274,26 +271,27 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       request.log.error({ err: error }, "feedback images could not be stored")
       throw new ApiError(503, "SERVICE_UNAVAILABLE", "Your images could not be stored right now, so nothing was saved. Please try again in a few minutes.")
     })
+    // The confirmation's limits are counted first: a limit store that cannot answer costs the mail, not the feedback.
+    let confirm = false
+    if (flags.emailNotifications) {
+      const refusedBy = await confirmations.take(submission.email).catch((error: unknown) => {
+        request.log.warn({ err: error }, "feedback confirmation limit unavailable")
+        return "unavailable" as const
+      })
+      // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
+      if (refusedBy) request.log.info({ limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")
+      confirm = !refusedBy
+    }
     let feedback
     try {
-      feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()))
+      // The confirmation is queued in the feedback's own transaction: stored and promised together.
+      const content = EMAIL_TEMPLATES.feedbackConfirmation({ imageCount: images.length })
+      feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()), async (trx) => {
+        if (confirm) await queueEmail(app, trx, { to: submission.email, what: "feedback confirmation", content })
+      })
     } catch (error) {
       await store.remove(images)
       throw error
-    }
-    if (flags.emailNotifications) {
-      // The feedback is stored: a limit store that cannot answer costs the mail, not the acknowledgement.
-      const refusedBy = await confirmations.take(feedback.email).catch((error: unknown) => {
-        request.log.warn({ err: error, feedbackId: feedback.id }, "feedback confirmation limit unavailable")
-        return "unavailable" as const
-      })
-      if (refusedBy) {
-        // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
-        request.log.info({ feedbackId: feedback.id, limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")
-        request.log.debug({ feedbackId: feedback.id, to: feedback.email }, "recipient of the skipped feedback confirmation")
-      } else {
-        await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackConfirmation({ imageCount: feedback.images.length }), "feedback confirmation")
-      }
     }
     return reply.status(201).send(ok(feedback))
   })
@@ -348,10 +346,14 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       db,
       request.params.id,
       { message: input.message.trim(), adminEmail: input.adminEmail || DEFAULT_REPLY_AUTHOR, adminUserId: admin.id },
-      new Date(app.clock())
+      new Date(app.clock()),
+      async (trx, replied) => {
+        if (!flags.emailNotifications) return
+        const content = EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: replied.message })
+        await queueEmail(app, trx, { to: replied.email, what: "feedback reply", content })
+      }
     )
     if (!feedback) throw feedbackNotFound()
-    await sendMail(feedback.email, EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: feedback.message }), "feedback reply")
     return ok(feedback)
   })
 

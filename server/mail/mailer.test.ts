@@ -3,13 +3,12 @@ import type { AddressInfo } from "node:net"
 import path from "node:path"
 
 import { SMTPServer } from "smtp-server"
-import type { FastifyBaseLogger } from "fastify"
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { EMAIL_TEMPLATES } from "~core/email-templates"
 
 import { makeTempDir, readOutbox } from "../test-support"
-import { createOutboxMailer, createSmtpMailer, deliverMail, outboxDir, type Mailer } from "./mailer"
+import { createOutboxMailer, createSmtpMailer, outboxDir } from "./mailer"
 
 const message = { to: "reader@example.com", ...EMAIL_TEMPLATES.welcome({ name: "Ada", dashboardUrl: "http://localhost:8787/dashboard" }) }
 
@@ -90,28 +89,5 @@ describe("the SMTP transport", () => {
     const mailer = createSmtpMailer("smtp://127.0.0.1:9")
     await expect(mailer.send(message)).rejects.toThrow()
     mailer.close()
-  })
-})
-
-describe("deliverMail", () => {
-  const log = () => ({ error: vi.fn() }) as unknown as FastifyBaseLogger & { error: ReturnType<typeof vi.fn> }
-
-  it("sends through the mailer and answers true", async () => {
-    const sent: unknown[] = []
-    const mailer: Mailer = { description: "test mailer", send: async (outgoing) => void sent.push(outgoing), close: () => {} }
-    const logger = log()
-    expect(await deliverMail({ mailer, log: logger }, message, "welcome")).toBe(true)
-    expect(sent).toEqual([message])
-    expect(logger.error).not.toHaveBeenCalled()
-  })
-
-  it("answers false and logs, without throwing, when the mailer fails", async () => {
-    const mailer: Mailer = { description: "a broken server", send: async () => Promise.reject(new Error("connection refused")), close: () => {} }
-    const logger = log()
-    expect(await deliverMail({ mailer, log: logger }, message, "welcome")).toBe(false)
-    expect(logger.error).toHaveBeenCalledWith(
-      expect.objectContaining({ to: "reader@example.com", err: expect.any(Error) }),
-      "could not send the welcome email through a broken server"
-    )
   })
 })

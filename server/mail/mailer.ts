@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto"
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import type { FastifyBaseLogger } from "fastify"
 import nodemailer from "nodemailer"
+import { parseConnectionUrl } from "nodemailer/lib/shared"
 
 import { COMPANY, PRODUCT_NAME } from "~core/company"
 import type { EmailContent } from "~core/email-templates"
@@ -45,8 +45,14 @@ export function createOutboxMailer(outboxDir: string, clock: () => number = Date
   }
 }
 
+/**
+ * Bounded waits: the outbox's claim on an e-mail outlives any one attempt (it renews it while sending), and a server
+ * that hangs must not hold a worker for nodemailer's default of ten minutes.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }
+
 export function createSmtpMailer(smtpUrl: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl)
+  const transport = nodemailer.createTransport({ ...parseConnectionUrl(smtpUrl), ...SMTP_TIMEOUTS })
   const { hostname, port } = new URL(smtpUrl)
   return {
     description: `SMTP server ${hostname}${port ? `:${port}` : ""}`,
@@ -56,25 +62,6 @@ export function createSmtpMailer(smtpUrl: string): Mailer {
     close() {
       transport.close()
     }
-  }
-}
-
-/**
- * Sends and reports whether it went. A mail server that is down must not turn a finished action
- * (a registration, a reset request, a feedback) into an error, and answers must not differ by
- * account, so a failure is logged and answered as false; the user can ask again.
- */
-export async function deliverMail(
-  { mailer, log }: { mailer: Mailer; log: FastifyBaseLogger },
-  message: OutgoingMail,
-  what: string
-): Promise<boolean> {
-  try {
-    await mailer.send(message)
-    return true
-  } catch (error) {
-    log.error({ err: error, to: message.to }, `could not send the ${what} email through ${mailer.description}`)
-    return false
   }
 }
 

@@ -78,7 +78,7 @@ async function userRows(where: { email?: string; googleUid?: string }) {
 }
 
 async function mailTo(email: string) {
-  await subject.app.mailQueue.idle()
+  await subject.app.outbox.idle()
   return (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))
 }
 

@@ -8,6 +8,7 @@ import * as sessionBinding from "./005-session-binding"
 import * as signInChecks from "./006-sign-in-checks"
 import * as billing from "./007-billing"
 import * as sharedLimits from "./008-shared-limits"
+import * as emailOutbox from "./009-email-outbox"
 import * as billingIntegrity from "./011-billing-integrity"
 
 /** Migrations in the order they apply; names never change once released. */
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "006-sign-in-checks": signInChecks,
   "007-billing": billing,
   "008-shared-limits": sharedLimits,
+  "009-email-outbox": emailOutbox,
   "011-billing-integrity": billingIntegrity
 }
 
