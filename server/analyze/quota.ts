@@ -5,6 +5,7 @@ import { getPlan, type PlanId } from "~core/plans"
 import type { VqaUsage } from "~core/vqa"
 
 import type { DatabaseSchema } from "../db/schema"
+import type { Db as AnyDb } from "../db/transaction"
 import { isUuid } from "../db/uuid"
 import { ApiError } from "../http/errors"
 
@@ -35,7 +36,7 @@ export function monthlyLimit(user: { plan_id: PlanId; request_limit: number | nu
   }
 }
 
-export async function usedThisMonth(db: Db, userId: string, now: number): Promise<number> {
+export async function usedThisMonth(db: AnyDb, userId: string, now: number): Promise<number> {
   const row = await db
     .selectFrom("usage_counters")
     .select("used")
@@ -99,6 +100,15 @@ export async function reserveRequest(db: Db, userId: string, limit: number | nul
     .executeTakeFirst()
   if (!row) throw quotaExceeded(limit ?? 0, now)
   return { month, used: row.used }
+}
+
+/** Makes the count of `month` at least `used` (a deleted account's count carried to its next one). */
+export async function raiseUsage(db: AnyDb, userId: string, month: string, used: number, now: Date): Promise<void> {
+  await db
+    .insertInto("usage_counters")
+    .values({ user_id: userId, month, used, updated_at: now })
+    .onConflict((conflict) => conflict.columns(["user_id", "month"]).doUpdateSet({ used: sql<number>`greatest(usage_counters.used, excluded.used)`, updated_at: now }))
+    .execute()
 }
 
 /** Gives a reserved request back (the provider failed): it does not count. */

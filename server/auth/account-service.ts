@@ -6,6 +6,7 @@ import type { DatabaseSchema } from "../db/schema"
 import { ApiError, signInRequired, validationFailed } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { queueWelcomeEmail } from "./account-emails"
+import { carryTraces, keepTraces } from "./account-traces"
 import { FRESH_SIGN_IN_MS } from "./auth-timers"
 import type { Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
@@ -65,7 +66,11 @@ export async function createPasswordAccount(
   within?: (trx: Transaction<DatabaseSchema>, created: UserRow) => Promise<void>
 ): Promise<UserRow | undefined> {
   const { password, ...user } = account
-  return insertUser(app.database.db, { ...user, passwordHash: await hashPassword(password) }, new Date(app.clock()), within)
+  return insertUser(app.database.db, { ...user, passwordHash: await hashPassword(password) }, new Date(app.clock()), async (trx, created) => {
+    // What an earlier, deleted account of the address left (its trial, its month's count) comes with the address.
+    await carryTraces(app, trx, created)
+    await within?.(trx, created)
+  })
 }
 
 /**
@@ -168,5 +173,9 @@ export async function deleteAccount(app: FastifyInstance, auth: Authenticated, p
       throw new ApiError(403, "REAUTHENTICATION_REQUIRED", `For your security, please sign in again, then delete your account within ${FRESH_SIGN_IN_MS / 60_000} minutes.`)
     }
   }
-  await deleteUser(app.database.db, auth.user.id)
+  // Sessions, codes, the record and the count go with the account; its traces are kept, in the same transaction.
+  await app.database.db.transaction().execute(async (trx) => {
+    await keepTraces(app, trx, auth.user)
+    await deleteUser(trx, auth.user.id)
+  })
 }

@@ -99,7 +99,7 @@ export function renameUser(db: Db, userId: string, name: string, now: Date): Pro
 }
 
 /** Deletes the user; sessions, codes and password history go with it (foreign keys cascade). */
-export async function deleteUser(db: Db, userId: string): Promise<void> {
+export async function deleteUser(db: AnyDb, userId: string): Promise<void> {
   await db.deleteFrom("users").where("id", "=", userId).execute()
 }
 

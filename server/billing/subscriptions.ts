@@ -3,11 +3,11 @@
  * users that carry the plan the rest of the server reads (plan_id, subscription_status, plan_review_at). Queries only:
  * what a change may be is subscription-rules.ts, applying one is subscription-changes.ts.
  */
-import type { Kysely, Selectable, Transaction } from "kysely"
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely"
 
 import type { UserRow } from "../auth/users"
 import type { DatabaseSchema, SubscriptionsTable } from "../db/schema"
-import type { SubscriptionRecord } from "./subscription-rules"
+import { NO_RECORD, type SubscriptionRecord } from "./subscription-rules"
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>
 export type SubscriptionRow = Selectable<SubscriptionsTable>
@@ -53,6 +53,15 @@ export async function saveRecord(
     .where("id", "=", userId)
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/** Marks the account's free trial used (a deleted account's trial carried to its next one), making a record if it has none. */
+export async function markTrialUsed(db: Db, userId: string, at: Date, provider: SubscriptionRecord["provider"], now: Date): Promise<void> {
+  await db
+    .insertInto("subscriptions")
+    .values({ ...NO_RECORD, provider, trial_started_at: at, user_id: userId, updated_at: now })
+    .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ trial_started_at: sql`coalesce(subscriptions.trial_started_at, excluded.trial_started_at)`, updated_at: now }))
+    .execute()
 }
 
 /** The records that may give a paid plan (not ended, not Free): what the admin's billing figures count. */

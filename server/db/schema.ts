@@ -158,6 +158,16 @@ export interface BillingEventsTable {
   received_at: Timestamp
 }
 
+/** What a deleted account leaves, per keyed hash of its address or Google uid (server/auth/identity-traces.ts). */
+export interface IdentityTracesTable {
+  key_hash: string
+  trial_used_at: Timestamp | null
+  /** The UTC month of usage_used ("2026-11"). */
+  usage_month: string | null
+  usage_used: Defaulted<number>
+  updated_at: Timestamp
+}
+
 /** E-mails to send, and requests for one (server/mail/outbox.ts). */
 export interface EmailOutboxTable {
   id: Generated<string>
@@ -190,6 +200,7 @@ export interface LimitEventsTable {
 }
 
 export interface DatabaseSchema {
+  identity_traces: IdentityTracesTable
   email_outbox: EmailOutboxTable
   limit_events: LimitEventsTable
   subscriptions: SubscriptionsTable

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify"
-import type { Kysely } from "kysely"
+import type { Kysely, Transaction } from "kysely"
 
 import type { DatabaseSchema } from "../../db/schema"
 import { ApiError } from "../../http/errors"
 import { signIn } from "../account-service"
+import { carryTraces } from "../account-traces"
 import { revokeUserSessions } from "../sessions"
 import { findUserByEmail, type UserRow } from "../users"
 import type { GoogleIdentity } from "./google-identity"
@@ -39,7 +40,16 @@ export function findUserByGoogleUid(db: Db, uid: string): Promise<UserRow | unde
   return db.selectFrom("users").selectAll().where("google_uid", "=", uid).executeTakeFirst()
 }
 
-function insertGoogleUser(db: Db, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
+/** Creates the Google user, with what an earlier, deleted account of the uid or address left (its trial, its month's count). */
+function insertGoogleUser(app: FastifyInstance, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
+  return app.database.db.transaction().execute(async (trx) => {
+    const created = await insertGoogleRow(trx, identity, now)
+    if (created) await carryTraces(app, trx, created)
+    return created
+  })
+}
+
+function insertGoogleRow(db: Transaction<DatabaseSchema>, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
   return db
     .insertInto("users")
     .values({
@@ -63,9 +73,9 @@ function insertGoogleUser(db: Db, identity: GoogleIdentity, now: Date): Promise<
  * password, password history, sessions and outstanding e-mail codes go. Undefined when the row changed meanwhile
  * (verified, or converted by a racing request).
  */
-async function convertUnprovenAccount(db: Db, userId: string, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
+async function convertUnprovenAccount(app: FastifyInstance, userId: string, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await app.database.db.transaction().execute(async (trx) => {
       const converted = await trx
         .updateTable("users")
         .set({
@@ -85,6 +95,7 @@ async function convertUnprovenAccount(db: Db, userId: string, identity: GoogleId
       await trx.deleteFrom("password_history").where("user_id", "=", userId).execute()
       await trx.updateTable("one_time_codes").set({ used_at: now }).where("user_id", "=", userId).where("used_at", "is", null).execute()
       await revokeUserSessions(trx, userId, now.getTime())
+      await carryTraces(app, trx, converted)
       return converted
     })
   } catch (error) {
@@ -127,7 +138,7 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
     // A racing request made or converted the account between the two look-ups: it is this Google user's.
     if (owner?.google_uid === identity.uid) return { created: false, session: await signIn(app, owner) }
     if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
-    const created = owner ? await convertUnprovenAccount(db, owner.id, identity, now) : await insertGoogleUser(db, identity, now)
+    const created = owner ? await convertUnprovenAccount(app, owner.id, identity, now) : await insertGoogleUser(app, identity, now)
     if (created) return { created: true, session: await signIn(app, created) }
   }
   throw new ApiError(503, "SERVICE_UNAVAILABLE", "Google sign-in could not be completed. Please try again.")
@@ -140,13 +151,18 @@ export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, id
   if (await findUserByGoogleUid(db, identity.uid)) throw credentialAlreadyInUse()
   let linked: UserRow | undefined
   try {
-    linked = await db
-      .updateTable("users")
-      .set({ google_uid: identity.uid, updated_at: new Date(app.clock()) })
-      .where("id", "=", user.id)
-      .where("google_uid", "is", null)
-      .returningAll()
-      .executeTakeFirst()
+    linked = await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("users")
+        .set({ google_uid: identity.uid, updated_at: new Date(app.clock()) })
+        .where("id", "=", user.id)
+        .where("google_uid", "is", null)
+        .returningAll()
+        .executeTakeFirst()
+      // A deleted account of this Google identity left its trial and its month's count: they come with the identity.
+      if (updated) await carryTraces(app, trx, updated)
+      return updated
+    })
   } catch (error) {
     if (isUniqueViolation(error)) throw credentialAlreadyInUse()
     throw error

@@ -9,6 +9,7 @@ import * as signInChecks from "./006-sign-in-checks"
 import * as billing from "./007-billing"
 import * as sharedLimits from "./008-shared-limits"
 import * as emailOutbox from "./009-email-outbox"
+import * as identityTraces from "./010-identity-traces"
 import * as billingIntegrity from "./011-billing-integrity"
 
 /** Migrations in the order they apply; names never change once released. */
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "007-billing": billing,
   "008-shared-limits": sharedLimits,
   "009-email-outbox": emailOutbox,
+  "010-identity-traces": identityTraces,
   "011-billing-integrity": billingIntegrity
 }
 
