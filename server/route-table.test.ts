@@ -36,6 +36,7 @@ const RULES: Record<string, Rule> = {
   "POST /api/auth/reset-password": "public",
   "POST /api/auth/change-password": "user",
   "POST /api/auth/link-email": "user",
+  "POST /api/auth/unlink": "user",
   "GET /api/auth/auth-status": "user",
   "GET /api/auth/firebase-config": "public",
   "POST /api/auth/google": "public",

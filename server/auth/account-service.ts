@@ -3,15 +3,15 @@ import type { Transaction } from "kysely"
 
 import { settleDueSubscription } from "../billing/subscription-changes"
 import type { DatabaseSchema } from "../db/schema"
-import { ApiError, signInRequired, validationFailed } from "../http/errors"
+import { ApiError, signInRequired } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { queueWelcomeEmail } from "./account-emails"
 import { carryTraces, keepTraces } from "./account-traces"
-import { FRESH_SIGN_IN_MS } from "./auth-timers"
+import { requireProofOfPerson } from "./sign-in-methods"
 import type { Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
 import { hashPassword } from "./passwords"
-import { createSession, openExtensionSession, revokeUserSessions, sessionSignedInAt } from "./sessions"
+import { createSession, openExtensionSession, revokeUserSessions } from "./sessions"
 import { checkCurrentPassword, clearSignInFailures } from "./sign-in-protection"
 import { signAccessToken } from "./tokens"
 import {
@@ -21,7 +21,6 @@ import {
   insertUser,
   markEmailVerified,
   normaliseEmail,
-  renameUser,
   replacePasswordHash,
   toPublicUser,
   type NewUser,
@@ -145,34 +144,12 @@ export async function changePassword(app: FastifyInstance, { user, sessionId }: 
   await revokeUserSessions(app.database.db, user.id, app.clock(), { except: sessionId })
 }
 
-/** Adds e-mail and password sign-in to an account that has only federated sign-in, for its own address. */
-export async function linkEmailSignIn(
-  app: FastifyInstance,
-  user: UserRow,
-  input: { email: string; password: string; name?: string }
-): Promise<UserRow> {
-  if (user.password_hash) throw new ApiError(409, "BAD_REQUEST", "This account already signs in with email and password.")
-  if (normaliseEmail(input.email) !== user.email) throw validationFailed(["email: must be the email address of this account"])
-  await enforcePasswordPolicy(app, input.password, { email: user.email, name: input.name ?? user.name, userId: user.id }, "link")
-  await setPassword(app, user.id, input.password)
-  const updated = input.name ? await renameUser(app.database.db, user.id, input.name, new Date(app.clock())) : await findUserById(app.database.db, user.id)
-  return updated!
-}
-
 /**
  * Deletes the account of the signed-in user once they prove again that it is theirs: the current password, or, for
  * an account without one (Google sign-in only), a sign-in at most FRESH_SIGN_IN_MS old. Sessions go with the account.
  */
 export async function deleteAccount(app: FastifyInstance, auth: Authenticated, password: string | undefined): Promise<void> {
-  if (auth.user.password_hash) {
-    if (password === undefined) throw validationFailed(["password: Current password is required"])
-    await checkCurrentPassword(app, auth.user, password)
-  } else {
-    const signedInAt = await sessionSignedInAt(app.database.db, auth.sessionId)
-    if (!signedInAt || app.clock() - signedInAt.getTime() > FRESH_SIGN_IN_MS) {
-      throw new ApiError(403, "REAUTHENTICATION_REQUIRED", `For your security, please sign in again, then delete your account within ${FRESH_SIGN_IN_MS / 60_000} minutes.`)
-    }
-  }
+  await requireProofOfPerson(app, auth, password, { field: "password", action: "delete your account" })
   // Sessions, codes, the record and the count go with the account; its traces are kept, in the same transaction.
   await app.database.db.transaction().execute(async (trx) => {
     await keepTraces(app, trx, auth.user)

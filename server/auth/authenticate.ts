@@ -2,13 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired } from "../http/errors"
-import { isSessionActive } from "./sessions"
+import { activeSessionClient, type SessionClient } from "./sessions"
 import { verifyAccessToken } from "./tokens"
 import { findUserById, type UserRow } from "./users"
 
 export interface Authenticated {
   user: UserRow
   sessionId: string
+  /** Whose session it is: the site's, or the extension's (which may not change how the account signs in). */
+  client: SessionClient
 }
 
 declare module "fastify" {
@@ -34,9 +36,10 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   const now = app.clock()
   const claims = await verifyAccessToken(token, app.tokenSecret, now)
   if (!claims) return null
-  if (!(await isSessionActive(app.database.db, claims.sid, claims.sub, now))) return null
+  const client = await activeSessionClient(app.database.db, claims.sid, claims.sub, now)
+  if (!client) return null
   const user = await findUserById(app.database.db, claims.sub)
-  return user ? { user: await settleDueSubscription(app, user), sessionId: claims.sid } : null
+  return user ? { user: await settleDueSubscription(app, user), sessionId: claims.sid, client } : null
 }
 
 export function registerAuthentication(app: FastifyInstance): void {

@@ -12,6 +12,7 @@ import {
   refreshRequestSchema,
   registerRequestSchema,
   resetPasswordRequestSchema,
+  unlinkRequestSchema,
   verificationCheckRequestSchema,
   verifyEmailRequestSchema
 } from "~core/auth-schemas"
@@ -20,7 +21,8 @@ import { ApiError, parseInput } from "../http/errors"
 import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
 import { codeEmailRequests } from "./account-emails"
-import { changePassword, deleteAccount, linkEmailSignIn, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
+import { changePassword, deleteAccount, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
+import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
 import { authenticate, requireUser } from "./authenticate"
 import { revokeSession, revokeUserSessions, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
@@ -157,8 +159,12 @@ export async function authRoutes(app: FastifyInstance) {
 
   app.post("/api/auth/link-email", { preHandler: requireUser }, async (request) => {
     const input = parseInput(linkEmailRequestSchema, request.body)
-    const user = await linkEmailSignIn(app, request.auth!.user, input)
-    return ok({ user: toPublicUser(user) })
+    return ok({ user: toPublicUser(await addPasswordSignIn(app, request.auth!, input)) })
+  })
+
+  app.post("/api/auth/unlink", { preHandler: requireUser }, async (request) => {
+    const { provider, currentPassword } = parseInput(unlinkRequestSchema, request.body)
+    return ok({ user: toPublicUser(await removeSignInMethod(app, request.auth!, provider, currentPassword)) })
   })
 
   app.get("/api/auth/auth-status", { preHandler: requireUser }, async (request) => {

@@ -151,19 +151,20 @@ export async function revokeSession(db: Db, sessionId: string, now: number): Pro
  * current one). Only a site session can be kept: an extension session kept while its site session ends would
  * outlive it.
  */
-export async function revokeUserSessions(db: Db, userId: string, now: number, { except }: { except?: string } = {}): Promise<void> {
+export async function revokeUserSessions(db: Db | Transaction<DatabaseSchema>, userId: string, now: number, { except }: { except?: string } = {}): Promise<void> {
   let query = db.updateTable("sessions").set({ revoked_at: new Date(now) }).where("user_id", "=", userId).where("revoked_at", "is", null)
   if (except) query = query.where((eb) => eb.or([eb("id", "!=", except), eb("parent_session_id", "is not", null)]))
   await query.execute()
 }
 
 /**
- * Live for this user: the session exists, belongs to `userId` (a token naming one user and another user's session is
+ * The client of the session (site or extension) when it is live for this user: it exists, belongs to `userId` (a token naming one user and another user's session is
  * refused, whoever signed it), is not revoked and not expired; expires_at never passes the absolute end.
  */
-export async function isSessionActive(db: Db, sessionId: string, userId: string, now: number): Promise<boolean> {
-  const session = await db.selectFrom("sessions").select(["user_id", "revoked_at", "expires_at"]).where("id", "=", sessionId).executeTakeFirst()
-  return Boolean(session && session.user_id === userId && !session.revoked_at && session.expires_at.getTime() > now)
+export async function activeSessionClient(db: Db, sessionId: string, userId: string, now: number): Promise<SessionClient | null> {
+  const session = await db.selectFrom("sessions").select(["user_id", "client", "revoked_at", "expires_at"]).where("id", "=", sessionId).executeTakeFirst()
+  const live = session && session.user_id === userId && !session.revoked_at && session.expires_at.getTime() > now
+  return live ? (session.client as SessionClient) : null
 }
 
 /** When the user last proved who they are for this session: an extension session counts its site session's sign-in. */

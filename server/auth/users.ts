@@ -5,7 +5,7 @@ import type { Role, User } from "~core/user"
 
 import { planOf } from "../billing/plan"
 import type { DatabaseSchema, UsersTable } from "../db/schema"
-import type { Db as AnyDb } from "../db/transaction"
+import { inTransaction, type Db as AnyDb } from "../db/transaction"
 
 export type UserRow = Selectable<UsersTable>
 type Db = Kysely<DatabaseSchema>
@@ -67,11 +67,17 @@ export async function insertUser(
   })
 }
 
-/** Replaces the password hash and keeps it in the history the recent-password rule reads. */
-export async function replacePasswordHash(db: Db, userId: string, passwordHash: string, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute()
-    await trx.insertInto("password_history").values({ user_id: userId, password_hash: passwordHash, created_at: now }).execute()
+/**
+ * Replaces the password hash and keeps it in the history the recent-password rule reads; with `onlyIfNone`, only on an
+ * account without a password. Answers the updated user, undefined when nothing was changed.
+ */
+export async function replacePasswordHash(db: AnyDb, userId: string, passwordHash: string, now: Date, { onlyIfNone = false } = {}): Promise<UserRow | undefined> {
+  return inTransaction(db, async (trx) => {
+    let update = trx.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId)
+    if (onlyIfNone) update = update.where("password_hash", "is", null)
+    const updated = await update.returningAll().executeTakeFirst()
+    if (updated) await trx.insertInto("password_history").values({ user_id: userId, password_hash: passwordHash, created_at: now }).execute()
+    return updated
   })
 }
 
@@ -94,7 +100,7 @@ export async function makeVerifiedAdmin(db: Db, userId: string, now: Date): Prom
     .execute()
 }
 
-export function renameUser(db: Db, userId: string, name: string, now: Date): Promise<UserRow | undefined> {
+export function renameUser(db: AnyDb, userId: string, name: string, now: Date): Promise<UserRow | undefined> {
   return db.updateTable("users").set({ name, updated_at: now }).where("id", "=", userId).returningAll().executeTakeFirst()
 }
 

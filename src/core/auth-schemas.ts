@@ -40,14 +40,22 @@ export const changePasswordRequestSchema = z.strictObject({
 export const deleteAccountRequestSchema = z
   .strictObject({ password: z.string().min(1, "Current password is required").max(MAX_PASSWORD_INPUT_LENGTH).optional() })
   .optional()
+/** The current password that proves the person, where the account has one (adding or removing a sign-in method). */
+const currentPasswordField = z.string().min(1, "Current password is required").max(MAX_PASSWORD_INPUT_LENGTH)
 export const linkEmailRequestSchema = z.strictObject({ email: emailField, password: passwordField, name: nameField.optional() })
 /** Only the name can change through the profile; role, e-mail and plan cannot. */
 export const profileUpdateSchema = z.strictObject({ name: nameField })
 
 /** A Firebase ID token: Google's are about 1 KB; the bound keeps a hostile body from reaching the verifier. */
 const idTokenField = z.string().trim().min(1, "The Google sign-in token is missing").max(8000)
-/** POST /api/auth/google and POST /api/auth/link-google. */
+/** POST /api/auth/google. */
 export const googleTokenRequestSchema = z.strictObject({ idToken: idTokenField })
+/** POST /api/auth/link-google: the Google identity to add, and the account's current password. */
+export const linkGoogleRequestSchema = z.strictObject({ idToken: idTokenField, currentPassword: currentPasswordField.optional() })
+export const SIGN_IN_METHODS = ["google", "email"] as const
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number]
+/** POST /api/auth/unlink: the sign-in method to remove while another remains. */
+export const unlinkRequestSchema = z.strictObject({ provider: z.enum(SIGN_IN_METHODS, { message: "provider must be google or email" }), currentPassword: currentPasswordField.optional() })
 /** POST /api/auth/google/accept-terms: the new Google user's consent, as registration asks it. */
 export const googleAcceptTermsRequestSchema = z.strictObject({
   idToken: idTokenField,

@@ -108,6 +108,41 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  /** Sent to the owner whenever a way to sign in is added: a stolen session must not add one unnoticed. */
+  signInMethodAdded({ name, method, securityUrl }: { name: string; method: "Google" | "a password"; securityUrl: string }): EmailContent {
+    return {
+      subject: `${method === "Google" ? "Google sign-in was" : "A password was"} added to your ${PRODUCT_NAME} account`,
+      text: [
+        `Hello ${name},`,
+        "",
+        method === "Google"
+          ? `Your ${PRODUCT_NAME} account can now be signed in to with Google.`
+          : `Your ${PRODUCT_NAME} account now has a password: it can be signed in to with your email address and that password.`,
+        "",
+        `If this was not you, sign in and remove it from your dashboard, change your password, and sign out everywhere: ${securityUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  signInMethodRemoved({ name, method, securityUrl }: { name: string; method: "Google" | "a password"; securityUrl: string }): EmailContent {
+    return {
+      subject: `${method === "Google" ? "Google sign-in was" : "The password was"} removed from your ${PRODUCT_NAME} account`,
+      text: [
+        `Hello ${name},`,
+        "",
+        method === "Google"
+          ? `Your ${PRODUCT_NAME} account can no longer be signed in to with Google. Every other session of the account was signed out.`
+          : `Your ${PRODUCT_NAME} account no longer has a password: it is signed in to with Google only. Every other session of the account was signed out.`,
+        "",
+        `If this was not you, contact us at once at ${COMPANY.contact.support.email}, and check your account: ${securityUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
   passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,

@@ -5,6 +5,7 @@ import type { DatabaseSchema } from "../../db/schema"
 import { ApiError } from "../../http/errors"
 import { signIn } from "../account-service"
 import { carryTraces } from "../account-traces"
+import { queueMethodEmail } from "../sign-in-methods"
 import { revokeUserSessions } from "../sessions"
 import { findUserByEmail, type UserRow } from "../users"
 import type { GoogleIdentity } from "./google-identity"
@@ -144,7 +145,10 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
   throw new ApiError(503, "SERVICE_UNAVAILABLE", "Google sign-in could not be completed. Please try again.")
 }
 
-/** POST /api/auth/link-google: the signed-in account gains the Google identity the token proves (its address may differ). */
+/**
+ * POST /api/auth/link-google: the signed-in account gains the Google identity the token proves (its address may
+ * differ); the caller has proved the person (sign-in-methods.ts), and the owner is told by e-mail.
+ */
 export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, identity: GoogleIdentity): Promise<UserRow> {
   if (user.google_uid) throw providerAlreadyLinked()
   const db = app.database.db
@@ -159,8 +163,11 @@ export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, id
         .where("google_uid", "is", null)
         .returningAll()
         .executeTakeFirst()
-      // A deleted account of this Google identity left its trial and its month's count: they come with the identity.
-      if (updated) await carryTraces(app, trx, updated)
+      if (updated) {
+        // A deleted account of this Google identity left its trial and its month's count: they come with the identity.
+        await carryTraces(app, trx, updated)
+        await queueMethodEmail(app, trx, updated, "google", "added")
+      }
       return updated
     })
   } catch (error) {

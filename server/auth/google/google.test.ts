@@ -307,7 +307,7 @@ describe("linking", () => {
     const uid = firebaseUid(idToken)
 
     expect((await post("/api/auth/link-google", { idToken })).status).toBe(401)
-    const linked = await post("/api/auth/link-google", { idToken }, { token })
+    const linked = await post("/api/auth/link-google", { idToken, currentPassword: STRONG }, { token })
     expect(linked.status).toBe(200)
     expect(linked.body.data.user).toMatchObject({ email, provider: "email", providerId: uid })
     expect((await get("/api/auth/auth-status", token)).body.data).toEqual({ hasEmailAuth: true, hasGoogleAuth: true, providers: ["email", "google"] })
@@ -318,12 +318,12 @@ describe("linking", () => {
     expect(viaGoogle.body.data.user.email).toBe(email)
     expect((await post("/api/auth/login", { email, password: STRONG })).status).toBe(200)
 
-    const again = await post("/api/auth/link-google", { idToken: await googleIdToken({ sub: `google-${unique()}`, email }) }, { token })
+    const again = await post("/api/auth/link-google", { idToken: await googleIdToken({ sub: `google-${unique()}`, email }), currentPassword: STRONG }, { token })
     expect(again.status).toBe(409)
     expect(again.body.error).toEqual({ code: "PROVIDER_ALREADY_LINKED", message: "This account is already linked to a Google account." })
 
     const second = await emailAccount()
-    const taken = await post("/api/auth/link-google", { idToken }, { token: second.token })
+    const taken = await post("/api/auth/link-google", { idToken, currentPassword: STRONG }, { token: second.token })
     expect(taken.status).toBe(409)
     expect(taken.body.error).toEqual({ code: "CREDENTIAL_ALREADY_IN_USE", message: "This Google account is already linked to another account." })
     expect((await userRows({ email: second.email }))[0]!.google_uid).toBeNull()
@@ -333,10 +333,13 @@ describe("linking", () => {
     const [first, second] = [await emailAccount(), await emailAccount()]
     const idToken = await googleIdToken(newGoogleUser())
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => post("/api/auth/link-google", { idToken }, { token: index % 2 ? first.token : second.token }))
+      Array.from({ length: 20 }, (_, index) => post("/api/auth/link-google", { idToken, currentPassword: STRONG }, { token: index % 2 ? first.token : second.token }))
     )
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
-    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status)).toEqual(Array(19).fill(409))
+    // The others are told the identity is taken, or (the current password is checked first) to wait: sign-in
+    // protection checks a few passwords of one address at a time.
+    expect(answers.filter((answer) => answer.status === 409).length).toBeGreaterThan(0)
+    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.status === 409 || answer.status === 429)).toBe(true)
     expect(await userRows({ googleUid: firebaseUid(idToken) })).toHaveLength(1)
   })
 

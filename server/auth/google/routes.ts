@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { googleAcceptTermsRequestSchema, googleTokenRequestSchema } from "~core/auth-schemas"
+import { googleAcceptTermsRequestSchema, googleTokenRequestSchema, linkGoogleRequestSchema } from "~core/auth-schemas"
 
 import { ApiError, parseInput } from "../../http/errors"
 import { requireUser } from "../authenticate"
+import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods"
 import { AUTH_RATE_LIMITS } from "../routes"
 import { toPublicUser } from "../users"
 import { acceptTermsWithGoogle, linkGoogleIdentity, signInWithGoogle } from "./google-accounts"
@@ -34,8 +35,12 @@ export async function googleAuthRoutes(app: FastifyInstance) {
   })
 
   app.post("/api/auth/link-google", { config: AUTH_RATE_LIMITS.login, preHandler: requireUser }, async (request) => {
-    const { idToken } = parseInput(googleTokenRequestSchema, request.body)
-    const user = await linkGoogleIdentity(app, request.auth!.user, await verifiedIdentity(idToken))
+    const { idToken, currentPassword } = parseInput(linkGoogleRequestSchema, request.body)
+    const identity = await verifiedIdentity(idToken)
+    const auth = request.auth!
+    refuseExtensionSession(auth)
+    await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "link Google" })
+    const user = await linkGoogleIdentity(app, auth.user, identity)
     return ok({ user: toPublicUser(user) })
   })
 }
