@@ -1,4 +1,5 @@
 /** The site's auth and password-policy calls, through the app's one API client. */
+import type { SignInMethod } from "~core/auth-schemas"
 import type { PasswordPolicyConfig } from "~core/password-policy"
 import type { User } from "~core/user"
 
@@ -42,5 +43,7 @@ export const fetchAuthStatus = () => getApiClient().get<{ hasEmailAuth: boolean;
 /** The public view of the policy: what the password hint is built from. */
 export type PublicPolicy = { config: Pick<PasswordPolicyConfig, "rules" | "customRules" | "strictMode"> }
 export const fetchPasswordPolicy = () => getApiClient().get<PublicPolicy>("/api/password-policy/config")
-/** Links the Google identity the Firebase ID token proves to the signed-in (e-mail) account. */
-export const linkGoogle = (idToken: string) => getApiClient().post<{ user: AccountUser }>("/api/auth/link-google", { idToken })
+/** Links the Google identity the Firebase ID token proves to the signed-in (e-mail) account; its current password proves the person. */
+export const linkGoogle = (idToken: string, currentPassword: string) => getApiClient().post<{ user: AccountUser }>("/api/auth/link-google", { idToken, currentPassword })
+/** Removes a way to sign in while another remains; the current password proves the person. Ends the account's other sessions. */
+export const unlinkSignInMethod = (provider: SignInMethod, currentPassword: string) => getApiClient().post<{ user: AccountUser }>("/api/auth/unlink", { provider, currentPassword })

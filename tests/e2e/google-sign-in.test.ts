@@ -10,12 +10,15 @@ import { EXTENSION_SESSION_KEY } from "~extension/extension-session"
 import { GOOGLE_ON_SITE_NOTE } from "~site/auth/GoogleSignInButton"
 import { TERMS_AGREEMENT_LABEL } from "~site/legal/TermsModal"
 import { EMULATOR_PROJECT_ID, startFirebaseAuthEmulator } from "../setup/firebase-emulator"
+import { readOutbox } from "../outbox"
+import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { completeGooglePopup, serveGoogleScriptStandIn } from "./google-popup-stand-in"
 import { startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
 
 const GOOGLE_USER = { email: "grace.google@example.com", name: "Grace Hopper" }
+const PASSWORD = "Blue-Harbor-42!"
 
 describe("Google sign-in in Chromium", () => {
   // The site at the origin the built extension trusts, so a sign-in there also opens the extension's session.
@@ -170,5 +173,52 @@ describe("Google sign-in in Chromium", () => {
     await (await login.page())?.close()
     expect(errors).toEqual([])
     await tab.close()
+  })
+
+  it("adds a password to the Google account on the dashboard, removes Google with it, and e-mails each change", async () => {
+    const page = await sitePage()
+    const errors = watchPageErrors(page)
+    await serveGoogleScriptStandIn(page)
+    await page.goto(`${siteOrigin}/login`, { waitUntil: "networkidle0" })
+    // The popup's sign-in of the test before left this browser signed in, a minute ago at most: the login page says so.
+    if (!(await page.evaluate(() => localStorage.getItem("authToken")))) {
+      await clickGoogleButton(page, "Continue with Google")
+      await completeGooglePopup(browser, page, { email: GOOGLE_USER.email })
+    }
+    await page.goto(`${siteOrigin}/dashboard`, { waitUntil: "networkidle0" })
+    expect(await signInMethods(page)).toBe("Google")
+
+    // Signed in just now: that sign-in proves the person, so a password may be added.
+    for (const [label, value] of [["Password", PASSWORD], ["Confirm password", PASSWORD]] as const) {
+      const input = await page.waitForSelector(`xpath/.//input[@id=//label[normalize-space()='${label}']/@for]`)
+      await input!.type(value)
+    }
+    await page.click(button("Add Email Authentication"))
+    await page.waitForFunction(() => [...document.querySelectorAll("dt")].some((term) => term.textContent === "Sign-in methods" && term.nextElementSibling?.textContent === "Email + Google"), { timeout: 15_000 })
+    await page.waitForSelector(button("Remove Google sign-in"))
+    // The toast fades in and out: checked once it has gone.
+    await page.waitForFunction(() => !document.querySelector("[data-sonner-toast]"), { timeout: 15_000 })
+    await screenshot(page, "sign-in-methods-both-1280")
+    expect(await seriousAxeViolations(page)).toEqual([])
+
+    await page.setViewport({ width: 375, height: 800 })
+    await page.click(button("Remove Google sign-in"))
+    const dialog = await page.waitForSelector("[role='dialog']")
+    const password = await dialog!.waitForSelector("xpath/.//input[@type='password']")
+    await password!.type(PASSWORD)
+    await screenshot(page, "sign-in-methods-remove-375")
+    expect(await seriousAxeViolations(page)).toEqual([])
+    await (await dialog!.waitForSelector(`xpath/.//button[normalize-space()='Remove Google sign-in' and not(@disabled)]`))!.click()
+    await page.waitForFunction(() => !document.querySelector("[role='dialog']") && [...document.querySelectorAll("dt")].some((term) => term.textContent === "Sign-in methods" && term.nextElementSibling?.textContent === "Email"), { timeout: 15_000 })
+
+    // The account now signs in with its password only, and its owner was told of both changes.
+    const signIn = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: GOOGLE_USER.email, password: PASSWORD }) })
+    expect(signIn.status).toBe(200)
+    await eventually(
+      async () => (await readOutbox(server.dataDir)).filter((mail) => mail.to.includes(GOOGLE_USER.email)).map((mail) => mail.subject),
+      (subjects) => expect(subjects).toEqual(expect.arrayContaining(["A password was added to your Image Query AI account", "Google sign-in was removed from your Image Query AI account"]))
+    )
+    expect(errors).toEqual([])
+    await page.close()
   })
 })

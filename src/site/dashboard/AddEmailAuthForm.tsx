@@ -7,11 +7,13 @@ import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { PasswordHint } from "../auth/PasswordHint"
+import { ProofMessage } from "./ProofRefusal"
 
 /** Add Email Authentication, for an account that signs in only with Google; the name is optional. */
 export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked: () => void }) {
   const [form, setForm] = useState({ email, name: "", password: "", confirmPassword: "" })
   const [errors, setErrors] = useState<string[]>([])
+  const [proof, setProof] = useState<{ code: string; message: string } | null>(null)
   const [submitting, setSubmitting] = useState(false)
   const update = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
 
@@ -21,13 +23,16 @@ export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked:
     if (form.password !== form.confirmPassword) return setErrors(["Passwords do not match"])
     if ([...form.password].length < PASSWORD_MIN_LENGTH) return setErrors([`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`])
     setErrors([])
+    setProof(null)
     setSubmitting(true)
     try {
       await linkEmail({ email: form.email.trim(), password: form.password, ...(form.name.trim() ? { name: form.name.trim() } : {}) })
       toast.success("Email sign-in added to your account.")
       onLinked()
     } catch (failure) {
-      const { details, message } = failure as { details?: string[]; message?: string }
+      const { code, details, message } = failure as { code?: string; details?: string[]; message?: string }
+      // A sign-in too old to prove the person: said with the way to sign in again.
+      if (code === "REAUTHENTICATION_REQUIRED" && message) return setProof({ code, message })
       setErrors(details?.length ? details : [message ?? "Failed to add email sign-in. Please try again."])
     } finally {
       setSubmitting(false)
@@ -40,6 +45,7 @@ export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked:
       <TextField label="Name (optional)" value={form.name} onChange={update("name")} />
       <PasswordField label="Password" autoComplete="new-password" value={form.password} onChange={update("password")} hint={<PasswordHint />} />
       <PasswordField label="Confirm password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} />
+      {proof && <ProofMessage {...proof} />}
       {errors.length > 0 && (
         <FormMessage>
           {errors.length === 1 ? errors[0] : (

@@ -18,6 +18,7 @@ import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../b
 import { effectivePlanId, hasPaidSubscription } from "../billing/subscription-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
+import { RemoveSignInMethodDialog } from "./RemoveSignInMethodDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 import { SubscriptionCard } from "./SubscriptionCard"
@@ -75,6 +76,7 @@ export default function DashboardPage() {
   const name = user?.name ?? storedUser.name
   const plan = getPlan(record ? effectivePlanId(record) : planIdOfUser(user ?? storedUser))
   const methods = authStatus.data?.providers ?? []
+  const refreshSignInMethods = () => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })
   const accountAgeDays = user ? Math.max(0, Math.floor((openedAt - Date.parse(user.createdAt)) / DAY_MS)) : null
 
   return (
@@ -182,24 +184,30 @@ export default function DashboardPage() {
             {authStatus.data.hasEmailAuth && (
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <p>You sign in with your email address and a password.</p>
-                <Link to="/change-password" className={buttonStyles.secondary}>
-                  Change password
-                </Link>
+                <div className="flex flex-wrap gap-2">
+                  <Link to="/change-password" className={buttonStyles.secondary}>
+                    Change password
+                  </Link>
+                  {authStatus.data.hasGoogleAuth && <RemoveSignInMethodDialog method="email" onRemoved={refreshSignInMethods} />}
+                </div>
+              </div>
+            )}
+            {authStatus.data.hasEmailAuth && authStatus.data.hasGoogleAuth && (
+              <div className="flex flex-wrap items-center justify-between gap-3">
+                <p>You also sign in with Google.</p>
+                <RemoveSignInMethodDialog method="google" onRemoved={refreshSignInMethods} />
               </div>
             )}
             {authStatus.data.hasEmailAuth && !authStatus.data.hasGoogleAuth && (
               <div className="flex flex-wrap items-center justify-between gap-3">
                 <p>Link a Google account to sign in with it too.</p>
-                <LinkGoogleButton onLinked={() => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })} />
+                <LinkGoogleButton onLinked={refreshSignInMethods} />
               </div>
             )}
             {!authStatus.data.hasEmailAuth && authStatus.data.hasGoogleAuth && (
               <div className="space-y-3">
                 <p>You sign in with Google only. Add email authentication to sign in with a password as well.</p>
-                <AddEmailAuthForm
-                  email={storedUser.email}
-                  onLinked={() => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })}
-                />
+                <AddEmailAuthForm email={storedUser.email} onLinked={refreshSignInMethods} />
               </div>
             )}
           </div>

@@ -5,14 +5,12 @@ import { useNavigate } from "react-router"
 
 import { ApiRequestError } from "~api/client"
 import { deleteAccount, fetchAuthStatus } from "~auth/auth-api"
-import { useSession } from "~auth/session-store"
 import { DELETE_ACCOUNT_FALLBACK_REDIRECT_MS } from "~core/limits"
-import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-/** Refusals of the proof itself: the user can put them right in the dialog, so they are shown there. */
-const PROOF_REFUSALS = new Set(["INVALID_CREDENTIALS", "VALIDATION_FAILED", "REAUTHENTICATION_REQUIRED"])
+import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
 
 type ProofError = { code: string; message: string }
 
@@ -23,7 +21,7 @@ type ProofError = { code: string; message: string }
  */
 export function DeleteAccountDialog({ email }: { email: string }) {
   const navigate = useNavigate()
-  const logout = useSession((state) => state.logout)
+  const signOutToLogin = useSignInAgain()
   const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
   const [open, setOpen] = useState(false)
   const [typed, setTyped] = useState("")
@@ -38,11 +36,6 @@ export function DeleteAccountDialog({ email }: { email: string }) {
     setTyped("")
     setPassword("")
     setProofError(null)
-  }
-
-  const signOutToLogin = async () => {
-    await logout({ navigate })
-    navigate("/login", { replace: true })
   }
 
   const confirm = async () => {
@@ -98,16 +91,7 @@ export function DeleteAccountDialog({ email }: { email: string }) {
                 error={proofError?.code === "INVALID_CREDENTIALS" ? proofError.message : undefined}
               />
             )}
-            {proofError && proofError.code !== "INVALID_CREDENTIALS" && (
-              <FormMessage>
-                {proofError.message}
-                {proofError.code === "REAUTHENTICATION_REQUIRED" && (
-                  <button type="button" className="ml-1 font-semibold underline" onClick={() => void signOutToLogin()}>
-                    Sign in again
-                  </button>
-                )}
-              </FormMessage>
-            )}
+            {proofError && proofError.code !== "INVALID_CREDENTIALS" && <ProofMessage {...proofError} />}
             <div className="flex justify-end gap-2 pt-2">
               <Dialog.Close type="button" className={buttonStyles.secondary} disabled={deleting}>
                 Cancel

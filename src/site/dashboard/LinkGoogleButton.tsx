@@ -4,7 +4,7 @@ import { linkGoogle } from "~auth/auth-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
 import { markFirebaseUsed } from "~auth/firebase-setup"
 import { googlePopup } from "~auth/google-popup"
-import { FormMessage } from "~ui/fields"
+import { FormMessage, PasswordField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -14,9 +14,13 @@ import { useFirebaseSetup } from "../auth/use-firebase-setup"
 export const GOOGLE_LINKED_MESSAGE = "Google account linked. You can now sign in with Google too."
 export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Image Query AI site in a new tab: choose Link Google account there."
 
-/** "Link Google account" for an e-mail-only account: Google's popup proves the identity, the server links it. */
+/**
+ * "Link Google account" for an e-mail-only account: the current password proves the person, Google's popup proves the
+ * identity, the server links it (and e-mails the owner).
+ */
 export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
   const setup = useFirebaseSetup()
+  const [password, setPassword] = useState("")
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const busyRef = useRef(false)
@@ -26,14 +30,14 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
   const firebase = setup.data
 
   const link = async () => {
-    if (!firebase || !popup || busyRef.current) return
+    if (!firebase || !popup || busyRef.current || !password) return
     busyRef.current = true
     setBusy(true)
     setError(null)
     let idToken: string | null = null
     try {
       idToken = await popup.signIn(firebase)
-      await linkGoogle(idToken)
+      await linkGoogle(idToken, password)
       markFirebaseUsed()
       toast.success(GOOGLE_LINKED_MESSAGE)
       onLinked()
@@ -50,10 +54,13 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
   if (firebase && !popup) return <ContinueOnSite label="Link Google account" path="/dashboard" note={LINK_GOOGLE_ON_SITE_NOTE} noteId="link-google-note" />
   return (
     <>
+      <div className="w-full sm:w-64">
+        <PasswordField label="Current password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+      </div>
       <button
         type="button"
         className={buttonStyles.secondary}
-        disabled={!firebase || busy}
+        disabled={!firebase || busy || !password}
         aria-busy={busy || undefined}
         aria-describedby={note ? "link-google-note" : undefined}
         onPointerEnter={firebase ? popup?.preload : undefined}

@@ -184,6 +184,9 @@ describe("Sign-in methods", () => {
     await openDashboard()
     await methodsStat("Email")
     expect(within(methodsCard()).getByRole("link", { name: "Change password" })).toBeTruthy()
+    // The current password proves the person: the button waits for it.
+    await waitFor(() => expect((within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement).disabled).toBe(true))
+    fill(methodsCard(), "Current password", PASSWORD)
     const link = await waitFor(() => {
       const button = within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement
       expect(button.disabled).toBe(false)
@@ -191,7 +194,7 @@ describe("Sign-in methods", () => {
     })
     fireEvent.click(link)
     await methodsStat("Email + Google")
-    expect(server.calls("POST /api/auth/link-google")).toEqual([expect.objectContaining({ body: { idToken: "google-id-token" }, authorization: "Bearer access-0" })])
+    expect(server.calls("POST /api/auth/link-google")).toEqual([expect.objectContaining({ body: { idToken: "google-id-token", currentPassword: PASSWORD }, authorization: "Bearer access-0" })])
     await waitFor(() => expect(within(methodsCard()).queryByRole("button", { name: "Link Google account" })).toBeNull())
     await waitFor(() => expect(document.body.textContent).toContain(GOOGLE_LINKED_MESSAGE))
     // From now on logout signs this browser out of Firebase too.
@@ -201,6 +204,8 @@ describe("Sign-in methods", () => {
   it("shows the server's refusal when the Google account belongs to someone else, and forgets that Google user", async () => {
     server.on("POST /api/auth/link-google", () => refuse(409, "CONFLICT", "This Google account is already linked to another user."))
     await openDashboard()
+    await waitFor(() => within(methodsCard()).getByLabelText("Current password"))
+    fill(methodsCard(), "Current password", PASSWORD)
     const link = await waitFor(() => {
       const button = within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement
       expect(button.disabled).toBe(false)
@@ -236,6 +241,52 @@ describe("Sign-in methods", () => {
     await openDashboard()
     await within(methodsCard()).findByText("Google sign-in is not configured on this server.")
     expect((within(methodsCard()).getByRole("button", { name: "Link Google account" }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it("removes Google from an account with both methods after the current password, then shows the password alone", async () => {
+    let removed = false
+    server.on("GET /api/auth/auth-status", () =>
+      answer(removed ? { hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] } : { hasEmailAuth: true, hasGoogleAuth: true, providers: ["email", "google"] })
+    )
+    server.on("POST /api/auth/unlink", (request) => {
+      const { currentPassword } = request.body as { currentPassword: string }
+      if (currentPassword !== PASSWORD) return refuse(400, "INVALID_CREDENTIALS", "Current password is incorrect")
+      removed = true
+      return answer({ user: accountUser })
+    })
+    await openDashboard()
+    await methodsStat("Email + Google")
+    expect(within(methodsCard()).getByRole("button", { name: "Remove password" })).toBeTruthy()
+    fireEvent.click(within(methodsCard()).getByRole("button", { name: "Remove Google sign-in" }))
+    const dialog = await screen.findByRole("dialog")
+    expect(dialog.textContent).toContain("Every other session of your account")
+    const confirm = within(dialog).getByRole("button", { name: "Remove Google sign-in" }) as HTMLButtonElement
+    expect(confirm.disabled).toBe(true)
+    fill(dialog, "Current password", "Wrong-Password-1!")
+    fireEvent.click(confirm)
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("Current password is incorrect")
+    fill(dialog, "Current password", PASSWORD)
+    fireEvent.click(confirm)
+    await methodsStat("Email")
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
+    expect(server.calls("POST /api/auth/unlink").at(-1)?.body).toEqual({ provider: "google", currentPassword: PASSWORD })
+    expect(within(methodsCard()).queryByRole("button", { name: "Remove password" })).toBeNull()
+    expect(within(methodsCard()).getByRole("button", { name: "Link Google account" })).toBeTruthy()
+  })
+
+  it("offers to sign in again when adding a password needs a fresher sign-in", async () => {
+    server.on("GET /api/auth/auth-status", () => answer({ hasEmailAuth: false, hasGoogleAuth: true, providers: ["google"] }))
+    server.on("POST /api/auth/link-email", () => refuse(403, "REAUTHENTICATION_REQUIRED", "For your security, please sign in again, then add a password within 5 minutes."))
+    await openDashboard()
+    await methodsStat("Google")
+    const card = methodsCard()
+    fill(card, "Password", PASSWORD)
+    fill(card, "Confirm password", PASSWORD)
+    fireEvent.click(within(card).getByRole("button", { name: "Add Email Authentication" }))
+    const alert = await within(card).findByRole("alert")
+    expect(alert.textContent).toContain("please sign in again, then add a password within 5 minutes")
+    fireEvent.click(within(alert).getByRole("button", { name: "Sign in again" }))
+    await screen.findByRole("heading", { level: 1, name: "Sign in" })
   })
 
   it("adds e-mail authentication to a Google-only account, checking the section-5 rules first", async () => {
