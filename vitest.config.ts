@@ -40,6 +40,7 @@ const WITHOUT_DATABASE = [
   "server/feedback/reliability.test.ts",
   "server/analyze/units.test.ts",
   "server/billing/subscription-rules.test.ts",
+  "server/billing/plan.test.ts",
   "server/production-start.test.ts",
   "server/status/checks.test.ts"
 ]

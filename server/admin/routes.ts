@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify"
 import { ok } from "~core/api"
 import { requestLimitSchema } from "~core/feedback"
 
-import { setRequestLimit } from "../analyze/quota"
+import { planOf } from "../billing/plan"
+import { setRequestLimit } from "../billing/request-limits"
 import { requireAdmin } from "../auth/authenticate"
 import { notFound, parseInput } from "../http/errors"
 import { adminOverview } from "./overview"
@@ -16,13 +17,14 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     const { limit } = parseInput(requestLimitSchema, request.body)
     const user = await setRequestLimit(app.database.db, request.params.id, limit, app.clock())
     if (!user) throw notFound("This user does not exist.")
+    const plan = planOf(user)
     return ok({
       id: user.id,
       email: user.email,
-      plan: user.plan_id,
+      plan,
       requestLimit: user.request_limit,
       // The limit is what an Enterprise account gets; other plans keep their plan's quota.
-      appliesToPlan: user.plan_id === "enterprise"
+      appliesToPlan: plan === "enterprise"
     })
   })
 }

@@ -1,12 +1,10 @@
 import { sql, type Kysely } from "kysely"
 
 import { longDate } from "~core/format"
-import { getPlan, type PlanId } from "~core/plans"
 import type { VqaUsage } from "~core/vqa"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db as AnyDb } from "../db/transaction"
-import { isUuid } from "../db/uuid"
 import { ApiError } from "../http/errors"
 
 type Db = Kysely<DatabaseSchema>
@@ -23,19 +21,6 @@ export function nextMonthStart(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
 }
 
-/** The monthly limit of an account: null is unlimited (Pro; Enterprise while an admin has set none). */
-export function monthlyLimit(user: { plan_id: PlanId; request_limit: number | null }): number | null {
-  const limit = getPlan(user.plan_id).requestLimit
-  switch (limit.kind) {
-    case "monthly":
-      return limit.requests
-    case "unlimited":
-      return null
-    case "custom":
-      return user.request_limit
-  }
-}
-
 export async function usedThisMonth(db: AnyDb, userId: string, now: number): Promise<number> {
   const row = await db
     .selectFrom("usage_counters")
@@ -44,20 +29,6 @@ export async function usedThisMonth(db: AnyDb, userId: string, now: number): Pro
     .where("month", "=", monthKey(now))
     .executeTakeFirst()
   return row?.used ?? 0
-}
-
-/**
- * An admin sets an account's monthly request limit (null: unlimited). It is what an Enterprise
- * account gets; other plans keep their plan's quota. Undefined when there is no such user.
- */
-export async function setRequestLimit(db: Db, userId: string, limit: number | null, now: number) {
-  if (!isUuid(userId)) return undefined
-  return db
-    .updateTable("users")
-    .set({ request_limit: limit, updated_at: new Date(now) })
-    .where("id", "=", userId)
-    .returning(["id", "email", "plan_id", "request_limit"])
-    .executeTakeFirst()
 }
 
 export function usageSummary(used: number, limit: number | null, now: number): VqaUsage {

@@ -21,7 +21,8 @@ import { ApiError, parseInput } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { monthlyLimit, quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
+import { monthlyLimitOf, planOf } from "../billing/plan"
+import { quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000
@@ -110,7 +111,7 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
       })
     }
     try {
-      const limit = monthlyLimit(user)
+      const limit = monthlyLimitOf(user)
       const now = app.clock()
       const reservation = await reserveRequest(db, user.id, limit, now)
       try {
@@ -134,9 +135,9 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
   app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => {
     const user = request.auth!.user
     const now = app.clock()
-    const limit = monthlyLimit(user)
+    const limit = monthlyLimitOf(user)
     const used = await usedThisMonth(app.database.db, user.id, now)
-    const report: VqaUsageReport = { ...usageSummary(used, limit, now), plan: user.plan_id }
+    const report: VqaUsageReport = { ...usageSummary(used, limit, now), plan: planOf(user) }
     return ok(report)
   })
 
@@ -165,7 +166,7 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
       }
 
       const db = app.database.db
-      const limit = monthlyLimit(user)
+      const limit = monthlyLimitOf(user)
       // Refuse early, before downloading anything, when the month's quota is already spent.
       if (limit !== null && (await usedThisMonth(db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 
 import { detectImageType } from "./image"
 import { answerText } from "./provider"
-import { monthKey, monthlyLimit, nextMonthStart } from "./quota"
+import { monthKey, nextMonthStart } from "./quota"
 import { classifyAddress, checkImageUrl } from "./ssrf"
 
 describe("address classification", () => {
@@ -73,13 +73,6 @@ describe("months and limits", () => {
     expect(monthKey(Date.UTC(2027, 0, 1))).toBe("2027-01")
     expect(new Date(nextMonthStart(Date.UTC(2026, 11, 15))).toISOString()).toBe("2027-01-01T00:00:00.000Z")
     expect(new Date(nextMonthStart(Date.UTC(2028, 1, 29, 12))).toISOString()).toBe("2028-03-01T00:00:00.000Z")
-  })
-
-  it("takes limits from the plans", () => {
-    expect(monthlyLimit({ plan_id: "free", request_limit: 500 })).toBe(10)
-    expect(monthlyLimit({ plan_id: "pro", request_limit: 5 })).toBeNull()
-    expect(monthlyLimit({ plan_id: "enterprise", request_limit: 250 })).toBe(250)
-    expect(monthlyLimit({ plan_id: "enterprise", request_limit: null })).toBeNull()
   })
 })
 

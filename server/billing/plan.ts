@@ -4,7 +4,7 @@
  * the account's subscription record (subscription-changes.ts), so reading the plan costs no query.
  */
 import { effectivePlanOf } from "~core/billing"
-import type { PlanId } from "~core/plans"
+import { getPlan, type PlanId } from "~core/plans"
 
 import type { UserRow } from "../auth/users"
 import type { AppConfig } from "../config"
@@ -12,6 +12,19 @@ import type { SettleOptions } from "./subscription-rules"
 
 export function planOf(user: Pick<UserRow, "plan_id" | "subscription_status">): PlanId {
   return effectivePlanOf(user.plan_id, user.subscription_status)
+}
+
+/** The account's monthly AI request limit: null is unlimited (Pro; Enterprise while an admin has set none). */
+export function monthlyLimitOf(user: Pick<UserRow, "plan_id" | "subscription_status" | "request_limit">): number | null {
+  const limit = getPlan(planOf(user)).requestLimit
+  switch (limit.kind) {
+    case "monthly":
+      return limit.requests
+    case "unlimited":
+      return null
+    case "custom":
+      return user.request_limit
+  }
 }
 
 /** How time-bound changes go on this server: test-mode records renew only while it runs in test mode. */
