@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
-import { EMULATOR_PROJECT_ID } from "../../tests/setup/firebase-emulator"
+import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../tests/setup/firebase-emulator"
 import { completion, PNG_DATA_URL, sendJson, startStandIn } from "../analyze/test-support"
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
 
@@ -71,16 +71,7 @@ async function expectSpent(token: string) {
   expect((await call("POST", "/api/billing/trial", { token, body: { planId: "pro" } })).body.error.code).toBe("TRIAL_ALREADY_USED")
 }
 
-async function googleIdToken(claims: { sub: string; email: string; name: string }): Promise<string> {
-  const response = await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ postBody: `providerId=google.com&id_token=${JSON.stringify({ email_verified: true, ...claims })}`, requestUri: "http://localhost", returnIdpCredential: true, returnSecureToken: true })
-  })
-  const body = (await response.json()) as { idToken?: string }
-  if (!body.idToken) throw new Error(`the emulator gave no ID token: ${JSON.stringify(body)}`)
-  return body.idToken
-}
+const googleIdToken = (claims: { sub: string; email: string; name?: string }) => emulatorGoogleIdToken(emulatorHost, { name: "Grace Hopper", ...claims })
 
 describe("what a deleted account leaves", () => {
   it("registering again with the address (however written) gives neither a new trial nor a fresh month", async () => {

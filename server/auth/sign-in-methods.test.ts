@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
-import { EMULATOR_PROJECT_ID } from "../../tests/setup/firebase-emulator"
+import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../tests/setup/firebase-emulator"
 import { readOutbox, startTestApp, type TestApp } from "../test-support"
 
 const STRONG = "Blue-Harbor-42!"
@@ -32,14 +32,7 @@ async function post(url: string, body: unknown, token?: string) {
 const status = async (token: string) => (await subject.app.inject({ method: "GET", url: "/api/auth/auth-status", headers: { authorization: `Bearer ${token}` } })).json().data
 const profileStatus = async (token: string) => (await subject.app.inject({ method: "GET", url: "/api/auth/profile", headers: { authorization: `Bearer ${token}` } })).statusCode
 
-async function googleIdToken(claims: { sub: string; email: string }): Promise<string> {
-  const response = await fetch(`http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ postBody: `providerId=google.com&id_token=${JSON.stringify({ email_verified: true, name: "Grace Hopper", ...claims })}`, requestUri: "http://localhost", returnIdpCredential: true, returnSecureToken: true })
-  })
-  return ((await response.json()) as { idToken: string }).idToken
-}
+const googleIdToken = (claims: { sub: string; email: string; name?: string }) => emulatorGoogleIdToken(emulatorHost, { name: "Grace Hopper", ...claims })
 
 async function mailsTo(email: string) {
   await subject.app.outbox.idle()

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest"
 
 import { readOutbox } from "../test-support"
-import { billingTestApp, call, DAY_MS, newUser, profilePlan, sendEvent, START, stripeStandIn, stripeSubscription, subscription, usage } from "./test-support"
+import { billingTestApp, call, DAY_MS, newUser, profilePlan, sendEvent, START, stripeStandIn, subscribeThroughCheckout, subscription, usage } from "./test-support"
 
 const billing = billingTestApp()
 const stripe = stripeStandIn(billing)
@@ -15,11 +15,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 async function subscribed() {
   const app = await stripe.start()
   const user = await newUser(app)
-  await call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })
-  const sub = stripeSubscription("sub_1", "cus_1", "price_pro_m", { userId: user.id })
-  stripe.subscriptions.set("sub_1", sub)
-  const completed = { id: "cs_1", object: "checkout.session", customer: "cus_1", subscription: "sub_1", client_reference_id: user.id, metadata: { userId: user.id } }
-  await sendEvent(app, { id: "evt_checkout", type: "checkout.session.completed", object: completed, created: seconds(START) })
+  const { sub } = await subscribeThroughCheckout(app, stripe, user, seconds(START))
   expect(await subscription(app, user.token)).toMatchObject({ plan: "pro", status: "active" })
   return { app, user, sub }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
 import { readOutbox } from "../test-support"
-import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, stripeSubscription, subscription, usage } from "./test-support"
+import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, stripeSubscription, subscribeThroughCheckout, subscription, usage } from "./test-support"
 
 const billing = billingTestApp()
 const stripe = stripeStandIn(billing)
@@ -63,11 +63,8 @@ describe("Stripe mode, against a stand-in of the Stripe API", () => {
   it("signed webhooks: activation, renewal, failed payment, cancellation and deletion, each applied once", async () => {
     const app = await stripe.start()
     const user = await newUser(app)
-    await call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })
-    const sub = stripeSubscription("sub_1", "cus_1", "price_pro_m", { userId: user.id })
-    stripe.subscriptions.set("sub_1", sub)
-    const completed = { id: "cs_1", object: "checkout.session", customer: "cus_1", subscription: "sub_1", client_reference_id: user.id, metadata: { userId: user.id } }
-    expect((await sendEvent(app, { id: "evt_1", type: "checkout.session.completed", object: completed })).statusCode).toBe(200)
+    const { sub, delivery } = await subscribeThroughCheckout(app, stripe, user)
+    expect(delivery.statusCode).toBe(200)
     expect(await subscription(app, user.token)).toMatchObject({ plan: "pro", status: "active", interval: "month", portalAvailable: true })
     expect((await usage(app, user.token)).limit).toBeNull()
 

@@ -144,6 +144,19 @@ export function stripeStandIn(billing: ReturnType<typeof billingTestApp>) {
   }
 }
 
+/**
+ * A Free account that checks out Pro (monthly) at Stripe: the stand-in holds its subscription sub_1, and Checkout's
+ * completion is delivered (created at `created`, seconds). Answers the stand-in's subscription and the delivery.
+ */
+export async function subscribeThroughCheckout(app: FastifyInstance, stripe: ReturnType<typeof stripeStandIn>, user: { id: string; token: string }, created?: number) {
+  await call(app, "POST", "/api/billing/checkout", user.token, { planId: "pro", annual: false })
+  const sub = stripeSubscription("sub_1", "cus_1", "price_pro_m", { userId: user.id })
+  stripe.subscriptions.set("sub_1", sub)
+  const completed = { id: "cs_1", object: "checkout.session", customer: "cus_1", subscription: "sub_1", client_reference_id: user.id, metadata: { userId: user.id } }
+  const delivery = await sendEvent(app, { id: "evt_checkout", type: "checkout.session.completed", object: completed, created })
+  return { sub, delivery }
+}
+
 /** A signed delivery of an event; `created` (seconds) is when Stripe made it, `now` by default. */
 export function sendEvent(
   app: FastifyInstance,

@@ -1,12 +1,11 @@
 import fs from "node:fs/promises"
-import type { AddressInfo } from "node:net"
 import path from "node:path"
 
-import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { EMAIL_TEMPLATES } from "~core/email-templates"
 
+import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { makeTempDir, readOutbox } from "../test-support"
 import { createOutboxMailer, createSmtpMailer, outboxDir } from "./mailer"
 
@@ -50,39 +49,21 @@ describe("the outbox transport", () => {
 })
 
 describe("the SMTP transport", () => {
-  // A local stand-in for the mail provider, which cannot be reached from here.
-  const received: { from: string; to: string[]; data: string }[] = []
-  let server: SMTPServer
-  let port: number
-
+  let smtp: SmtpStandIn
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, session, callback) {
-        let data = ""
-        stream.on("data", (chunk: Buffer) => (data += chunk.toString()))
-        stream.on("end", () => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((rcpt) => rcpt.address), data })
-          callback()
-        })
-      }
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    port = (server.server.address() as AddressInfo).port
+    smtp = await startSmtpStandIn()
   })
-  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())))
+  afterAll(() => smtp.close())
 
   it("delivers the message to the server of SMTP_URL", async () => {
-    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`)
-    expect(mailer.description).toBe(`SMTP server 127.0.0.1:${port}`)
+    const mailer = createSmtpMailer(smtp.url)
+    expect(mailer.description).toBe(`SMTP server 127.0.0.1:${smtp.port}`)
     await mailer.send(message)
     mailer.close()
-    expect(received).toHaveLength(1)
-    expect(received[0]).toMatchObject({ from: "noreply@imagequery.ai", to: ["reader@example.com"] })
-    expect(received[0]!.data).toContain("Subject: Welcome to Image Query AI")
-    expect(received[0]!.data).toContain("Hello Ada,")
+    expect(smtp.received).toHaveLength(1)
+    expect(smtp.received[0]).toMatchObject({ from: "noreply@imagequery.ai", to: ["reader@example.com"] })
+    expect(smtp.received[0]!.data).toContain("Subject: Welcome to Image Query AI")
+    expect(smtp.received[0]!.data).toContain("Hello Ada,")
   })
 
   it("rejects when the server cannot be reached, so callers can report it", async () => {

@@ -7,52 +7,30 @@
  * when the servers die.
  */
 import fs from "node:fs/promises"
-import type { AddressInfo } from "node:net"
-
-import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, expect, it } from "vitest"
 
+import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { spawnServer, type SpawnedServer } from "../spawned-server.test-support"
 import { copyPostgresTemplate, makeTempDir } from "../test-support"
 
 const PASSWORD = "Copper-Kettle-37!"
 const ACCOUNTS = 30
 
-interface Received {
-  to: string
-  subject: string
-  link: string
-}
-
-const received: Received[] = []
 let slow = false
-let smtp: SMTPServer
-let smtpUrl: string
+let smtp: SmtpStandIn
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    // While slow, each e-mail waits before its data is sent: a server killed meanwhile has sent nothing of it.
-    onRcptTo(_address, _session, callback) {
-      if (slow) setTimeout(() => callback(), 1000)
-      else callback()
-    },
-    onData(stream, session, callback) {
-      let data = ""
-      stream.on("data", (chunk: Buffer) => (data += chunk.toString()))
-      stream.on("end", () => {
-        const body = data.replace(/=\r?\n/g, "").replace(/=3D/g, "=")
-        received.push({ to: session.envelope.rcptTo[0]!.address, subject: /^Subject: (.*)$/m.exec(data)?.[1]?.trim() ?? "", link: /https?:\/\/\S+/.exec(body)?.[0] ?? "" })
-        callback()
-      })
-    }
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve))
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  // While slow, each e-mail waits before its data is sent: a server killed meanwhile has sent nothing of it.
+  smtp = await startSmtpStandIn({ onRecipient: (accept) => (slow ? setTimeout(accept, 1000) : accept()) })
 })
-afterAll(async () => new Promise<void>((resolve) => smtp.close(() => resolve())))
+afterAll(() => smtp.close())
+
+/** The e-mails the stand-in accepted: recipient, subject and the first link. */
+const received = () =>
+  smtp.received.map((mail) => {
+    const body = mail.data.replace(/=\r?\n/g, "").replace(/=3D/g, "=")
+    return { to: mail.to[0]!, subject: /^Subject: (.*)$/m.exec(mail.data)?.[1]?.trim() ?? "", link: /https?:\/\/\S+/.exec(body)?.[0] ?? "" }
+  })
 
 async function post(server: SpawnedServer, path: string, body: unknown, ip: string) {
   const response = await fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(body) })
@@ -73,7 +51,7 @@ it(`sends all ${ACCOUNTS} password resets acknowledged right before a SIGKILL, a
   const postgres = await copyPostgresTemplate()
   const instances = postgres ? 2 : 1
   const dataDirs = await Promise.all(Array.from({ length: instances }, () => makeTempDir("iqa-outbox-crash-")))
-  const env = (dataDir: string) => ({ DATA_DIR: dataDir, TRUST_PROXY: "1", SMTP_URL: smtpUrl, ...(postgres ? { DATABASE_URL: postgres.url } : {}) })
+  const env = (dataDir: string) => ({ DATA_DIR: dataDir, TRUST_PROXY: "1", SMTP_URL: smtp.url, ...(postgres ? { DATABASE_URL: postgres.url } : {}) })
   const servers: SpawnedServer[] = []
   try {
     // One after another: the first applies the migrations.
@@ -83,10 +61,10 @@ it(`sends all ${ACCOUNTS} password resets acknowledged right before a SIGKILL, a
       const server = servers[index % instances]!
       const ip = `198.51.100.${index + 1}`
       expect(await post(server, "/api/auth/register", { email, password: PASSWORD, name: "Crash Test", termsAccepted: true, privacyPolicyAccepted: true }, ip)).toBe(201)
-      const verification = await waitFor(() => received.find((mail) => mail.to === email && mail.subject.startsWith("Verify")), `the verification e-mail of ${email}`)
+      const verification = await waitFor(() => received().find((mail) => mail.to === email && mail.subject.startsWith("Verify")), `the verification e-mail of ${email}`)
       expect(await post(server, "/api/auth/verify-email", { oobCode: new URL(verification.link).searchParams.get("oobCode") }, ip)).toBe(200)
     }
-    await waitFor(() => (received.filter((mail) => mail.subject.startsWith("Welcome")).length === ACCOUNTS ? true : undefined), "the welcome e-mails")
+    await waitFor(() => (received().filter((mail) => mail.subject.startsWith("Welcome")).length === ACCOUNTS ? true : undefined), "the welcome e-mails")
 
     slow = true
     const answers = await Promise.all(emails.map((email, index) => post(servers[index % instances]!, "/api/auth/forgot-password", { email }, `203.0.113.${index + 1}`)))
@@ -94,12 +72,12 @@ it(`sends all ${ACCOUNTS} password resets acknowledged right before a SIGKILL, a
     expect(answers).toEqual(Array(ACCOUNTS).fill(200))
     await Promise.all(servers.map((server) => server.exited))
     slow = false
-    const sentBeforeTheCrash = received.filter((mail) => mail.subject.startsWith("Reset")).length
+    const sentBeforeTheCrash = received().filter((mail) => mail.subject.startsWith("Reset")).length
 
     const restartedAt = Date.now()
     servers.length = 0
     for (const dataDir of dataDirs) servers.push(await spawnServer(env(dataDir)))
-    const resets = () => received.filter((mail) => mail.subject.startsWith("Reset"))
+    const resets = () => received().filter((mail) => mail.subject.startsWith("Reset"))
     await waitFor(() => (new Set(resets().map((mail) => mail.to)).size === ACCOUNTS ? true : undefined), `${ACCOUNTS} reset e-mails`, 60_000)
     expect(Date.now() - restartedAt).toBeLessThan(60_000)
     // Time for a duplicate to show, had any row been sent twice.

@@ -3,13 +3,11 @@
  * day, final refusals, erased bodies, requests answered by the worker, one sending per row however many workers
  * drain at once, and an SMTP server that refuses for a while and then accepts.
  */
-import type { AddressInfo } from "node:net"
-
-import { SMTPServer } from "smtp-server"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
 import { DAY_MS } from "~core/limits"
 
+import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import type { Mailer, OutgoingMail } from "./mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, queueEmail, queueRequest } from "./outbox"
 import { startTestApp, type TestApp } from "../test-support"
@@ -132,46 +130,27 @@ describe("the e-mail outbox", () => {
 })
 
 describe("an SMTP server that refuses for a while, then accepts", () => {
-  const received: string[] = []
   let refusing = true
-  let server: SMTPServer
-  let port: number
-
+  let smtp: SmtpStandIn
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onConnect(_session, callback) {
-        if (refusing) return callback(Object.assign(new Error("Service not available, try again later"), { responseCode: 421 }))
-        callback()
-      },
-      onData(stream, session, callback) {
-        stream.resume()
-        stream.on("end", () => {
-          received.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address))
-          callback()
-        })
-      }
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    port = (server.server.address() as AddressInfo).port
+    smtp = await startSmtpStandIn({ onConnect: () => (refusing ? Object.assign(new Error("Service not available, try again later"), { responseCode: 421 }) : null) })
   })
-  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())))
+  afterAll(() => smtp.close())
+  const received = () => smtp.received.flatMap((mail) => mail.to)
 
   it("receives every e-mail exactly once", async () => {
     // Real time here: the worker polls and backs off on its own, on short test timings.
-    subject = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { outboxTimings: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400 } })
+    subject = await startTestApp({ SMTP_URL: smtp.url }, { outboxTimings: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400 } })
     const app = subject.app
     const addresses = Array.from({ length: 12 }, (_, index) => `outage${index}@example.com`)
     for (const address of addresses) await queueEmail(app, app.database.db, mail(address))
     // The first attempts are refused, and retried.
     await expect.poll(async () => (await rows()).filter((row) => row.last_error !== null).length, { timeout: 10_000 }).toBe(addresses.length)
-    expect(received).toEqual([])
+    expect(received()).toEqual([])
     refusing = false
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(addresses.length)
+    await expect.poll(() => received().length, { timeout: 15_000 }).toBe(addresses.length)
     await new Promise((resolve) => setTimeout(resolve, 500))
-    expect([...received].sort()).toEqual([...addresses].sort())
+    expect(received().sort()).toEqual([...addresses].sort())
     expect((await rows()).every((row) => row.sent_at !== null)).toBe(true)
   })
 })

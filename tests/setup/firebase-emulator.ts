@@ -19,6 +19,22 @@ export const EMULATOR_PROJECT_ID = "demo-image-query-ai"
 /** The emulator starts in about 10 s on an idle machine; a loaded one needs more. */
 const START_TIMEOUT_MS = 90_000
 
+/**
+ * A Google user signing in through the emulator at `host`: its ID token (the same `sub` is the same Google account,
+ * the same Firebase uid). The emulator makes one from plain claims, as tests of the server need.
+ */
+export async function emulatorGoogleIdToken(host: string, claims: { sub: string; email: string; email_verified?: boolean; name?: string }): Promise<string> {
+  const idp = { email_verified: true, ...claims }
+  const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ postBody: `providerId=google.com&id_token=${JSON.stringify(idp)}`, requestUri: "http://localhost", returnIdpCredential: true, returnSecureToken: true })
+  })
+  const body = (await response.json()) as { idToken?: string }
+  if (!body.idToken) throw new Error(`the emulator gave no ID token: ${JSON.stringify(body)}`)
+  return body.idToken
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
-import { EMULATOR_PROJECT_ID } from "../../../tests/setup/firebase-emulator"
+import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../../tests/setup/firebase-emulator"
 import { readOutbox, startTestApp, type TestApp } from "../../test-support"
 import { signIn } from "../account-service"
 import { firebaseWebConfig } from "./google-identity"
@@ -33,22 +33,7 @@ const get = (url: string, token?: string) => call(subject, "GET", url, { token }
 const emulatorApi = (method: string) => `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`
 
 /** A Google user signing in through the emulator; the same `sub` is the same Google account (the same Firebase uid). */
-async function googleIdToken(claims: { sub: string; email: string; email_verified?: boolean; name?: string }): Promise<string> {
-  const idp = { email_verified: true, ...claims }
-  const response = await fetch(emulatorApi("signInWithIdp"), {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      postBody: `providerId=google.com&id_token=${JSON.stringify(idp)}`,
-      requestUri: "http://localhost",
-      returnIdpCredential: true,
-      returnSecureToken: true
-    })
-  })
-  const body = (await response.json()) as { idToken?: string }
-  if (!body.idToken) throw new Error(`the emulator gave no ID token: ${JSON.stringify(body)}`)
-  return body.idToken
-}
+const googleIdToken = (claims: { sub: string; email: string; email_verified?: boolean; name?: string }) => emulatorGoogleIdToken(emulatorHost, claims)
 
 const newGoogleUser = (name = "Grace Hopper") => {
   const id = unique()
