@@ -6,6 +6,7 @@ import os from "node:os"
 import path from "node:path"
 
 import { measureCapture } from "./capture"
+import { measureContentScripts } from "./content-scripts"
 import { measureImageButton } from "./image-button"
 import { measureFacesObjects } from "./faces-objects"
 import { measureFeedback } from "./feedback"
@@ -27,6 +28,8 @@ const LOAD_TARGETS = [
 /** Two starts (60 s limit each) and two stops (15 s each) at worst, plus slack; load time comes on top. */
 /** Three synthetic pages, seven runs each, in headless Chromium. */
 const PAGE_SCAN_TIME_LIMIT_SECONDS = 180
+/** A page of 50 frames loaded seven times with the extension and seven without (saved pages add 3 loads each). */
+const CONTENT_SCRIPTS_TIME_LIMIT_SECONDS = 120
 /** The same three page sizes for the on-image button. */
 const IMAGE_BUTTON_TIME_LIMIT_SECONDS = 120
 /** Fresh extension pages for cold runs, five warm runs, the bare comparison and the zip. */
@@ -95,7 +98,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -122,6 +125,7 @@ async function main() {
     const mixed = await measureMixedLoad({ durationSeconds: load.durationSeconds, connections: 20 })
     console.error("Scanning synthetic pages of 100, 1,000 and 5,000 images in headless Chromium…")
     const pageScan = await measurePageScan()
+    const contentScripts = await measureContentScripts()
     console.error("Hovering images with the on-image button on the same page sizes…")
     const imageButton = await measureImageButton()
     console.error("Running OCR in the built extension, cold and warm, against bare tesseract.js…")
@@ -162,6 +166,7 @@ async function main() {
       ...feedback.lines,
       ...mixed.lines,
       ...pageScan.lines,
+      ...contentScripts.lines,
       ...imageButton.lines,
       ...ocr.lines,
       ...ocrLanguages.lines,
@@ -190,6 +195,7 @@ async function main() {
       feedback: feedback.figures,
       mixedLoad: mixed.figures,
       pageScan: pageScan.figures,
+      contentScripts: contentScripts.figures,
       imageButton: imageButton.figures,
       ocr: ocr.figures,
       ocrLanguages: ocrLanguages.figures,

@@ -1,4 +1,5 @@
-import { isAnalysableImageUrl, type ImageRequest } from "~extension/messages"
+import { isAnalysableImageUrl } from "~extension/image-url"
+import type { ImageRequest } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
 
 /**

@@ -21,7 +21,7 @@ import {
 } from "~core/extension-messages"
 import { endExtensionSession } from "~extension/extension-session"
 import type { MessageSender } from "~extension/message-dispatch"
-import { isSiteSender } from "~extension/message-senders"
+import { isSiteSender } from "~extension/site-origins"
 import { storageItem } from "~extension/storage-item"
 
 /** A logout the site has not confirmed yet: the next page of the site to connect gets it. */

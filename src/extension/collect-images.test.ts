@@ -5,11 +5,10 @@ import {
   backgroundUrls,
   collectPageImages,
   guessMimeType,
-  isOwnNode,
   isTinyImage,
-  OWN_NODE_ATTRIBUTE,
   type ImageMeasurer
 } from "./collect-images"
+import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./own-nodes"
 
 /** happy-dom neither loads images nor lays out: sizes come from data attributes instead. */
 const measurer: ImageMeasurer = {

@@ -1,5 +1,7 @@
 import type { PageImage, PageImageSource } from "~extension/messages"
 
+import { isShadowRoot, OWN_NODE_ATTRIBUTE, OWN_SELECTOR } from "./own-nodes"
+
 /**
  * The building blocks of image finding, shared by the one-shot collectPageImages below and the
  * incremental index in image-watcher.ts:
@@ -14,10 +16,6 @@ import type { PageImage, PageImageSource } from "~extension/messages"
  * - describeImages: turns found images into PageImage records, reading natural sizes first and
  *   then all rendered sizes in one batch, so that layout is forced at most once.
  */
-
-/** Elements of the extension's own UI carry this attribute; nothing inside them is ever scanned or observed. */
-export const OWN_NODE_ATTRIBUTE = "data-image-query-ai"
-const OWN_SELECTOR = `[${OWN_NODE_ATTRIBUTE}]`
 
 export interface Size {
   width: number
@@ -39,25 +37,6 @@ export interface ImageMeasurer {
   natural(element: Element, hit: FoundImage): Size
   /** Size on the page in CSS pixels. */
   rendered(element: Element): Size
-}
-
-const ELEMENT_NODE = 1
-const DOCUMENT_FRAGMENT_NODE = 11
-
-export function isShadowRoot(node: Node | null | undefined): node is ShadowRoot {
-  return !!node && node.nodeType === DOCUMENT_FRAGMENT_NODE && "host" in node
-}
-
-/** True when the node is, or is inside, one of our own hosts, looking through shadow boundaries. */
-export function isOwnNode(node: Node): boolean {
-  let current: Node | null = node
-  while (current) {
-    const element: Element | null = current.nodeType === ELEMENT_NODE ? (current as Element) : current.parentElement
-    if (element?.closest(OWN_SELECTOR)) return true
-    const root = current.getRootNode()
-    current = isShadowRoot(root) ? root.host : null
-  }
-  return false
 }
 
 /** A CSS value that may produce an image: a url(), an image-set() or a custom property we cannot resolve statically. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import { HIDE_SMALL_BELOW_PX } from "~core/image-size"
 
-import { OWN_NODE_ATTRIBUTE } from "./collect-images"
+import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 import {
   BUTTON_INSET_PX,
   COMPACT_BUTTON_SIZE,

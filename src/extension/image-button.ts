@@ -1,8 +1,8 @@
 import { PRODUCT_NAME } from "~core/company"
 import { isHiddenAsSmall, type ImageDimensions } from "~core/image-size"
 
-import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./collect-images"
-import { isAnalysableImageUrl } from "./messages"
+import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./own-nodes"
+import { isAnalysableImageUrl } from "./image-url"
 
 /**
  * The on-image "Analyse image" button: one host element for the whole document, shown over the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { OWN_NODE_ATTRIBUTE } from "./collect-images"
+import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 import { createImageWatcher, throttleLatest, type ImageWatcher, type Scheduler } from "./image-watcher"
 
 /** A scheduler the test runs by hand, counting how often a flush was asked for. */

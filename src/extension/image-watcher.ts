@@ -7,10 +7,7 @@ import {
   domMeasurer,
   emptyScan,
   imageOfImg,
-  isOwnNode,
-  isShadowRoot,
   isTinyImage,
-  OWN_NODE_ATTRIBUTE,
   ruleBackgrounds,
   styleSignature,
   walkSubtree,
@@ -21,8 +18,7 @@ import {
   type Size,
   type SubtreeScan
 } from "./collect-images"
-
-export { collectPageImages, OWN_NODE_ATTRIBUTE } from "./collect-images"
+import { isOwnNode, isShadowRoot, OWN_NODE_ATTRIBUTE } from "./own-nodes"
 
 /**
  * The incremental image index of one document (and its open shadow roots).

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
-import { isOurContentScript, isOwnContextOutsideTabs, isOwnExtensionPage, isSiteSender } from "./message-senders"
-import { SITE_ORIGINS } from "./site-origins"
+import { isOurContentScript, isOwnContextOutsideTabs, isOwnExtensionPage } from "./message-senders"
+import { isSiteSender, SITE_ORIGINS } from "./site-origins"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
 const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard` }

@@ -3,7 +3,6 @@
  * message, so these read only what the page cannot forge (the extension id, the frame's URL, its tab).
  */
 import type { MessageSender } from "./message-dispatch"
-import { isAllowedSiteSender } from "./site-origins"
 
 type RuntimeIdentity = Pick<typeof chrome.runtime, "id" | "getURL">
 
@@ -36,9 +35,4 @@ export function isOwnContextOutsideTabs(sender: MessageSender, extensionId: stri
 /** The site rendered inside the extension (tabs/site.html) is one of our own pages. */
 export function isOwnSitePage(sender: MessageSender | undefined, runtime: RuntimeIdentity = chrome.runtime): boolean {
   return isOwnExtensionPage(sender, runtime, "tabs/site.html")
-}
-
-/** A sender that may speak for the site: one of SITE_ORIGINS, or the extension's own site tab page. */
-export function isSiteSender(sender: MessageSender | undefined): boolean {
-  return isAllowedSiteSender(sender) || isOwnSitePage(sender)
 }

@@ -12,6 +12,8 @@
  */
 import { defineMessage, type MessageOf } from "~core/protocol"
 
+import { isAnalysableImageUrl } from "./image-url"
+
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript } from "./message-senders"
 
@@ -76,26 +78,6 @@ export const readPageBlobRequest = defineMessage(READ_PAGE_BLOB_REQUEST, { url: 
 export type ReadPageBlobRequest = MessageOf<typeof readPageBlobRequest>
 
 export type ReadPageBlobResponse = { dataUrl: string } | { error: string }
-
-/**
- * Longest image URL a pick (the menu's or the button's) may carry, in characters. data: URLs carry the whole
- * image, and chrome.storage.session, where the pick is kept, holds 10 MB for everything the extension keeps there.
- */
-export const MAX_PICKED_IMAGE_URL_LENGTH = 4 * 1024 * 1024
-
-const IMAGE_URL_PROTOCOLS = new Set(["http:", "https:", "blob:", "data:"])
-
-/** An http(s), blob: or data:image/ URL of bounded length: what an image on a page can be loaded from. */
-export function isAnalysableImageUrl(url: unknown): url is string {
-  if (typeof url !== "string" || url.length === 0 || url.length > MAX_PICKED_IMAGE_URL_LENGTH) return false
-  if (url.startsWith("data:")) return /^data:image\/[\w.+-]+[;,]/i.test(url)
-  // Parsing a long data: URL is skipped above; every other URL is short enough to parse.
-  try {
-    return IMAGE_URL_PROTOCOLS.has(new URL(url).protocol)
-  } catch {
-    return false
-  }
-}
 
 export const OPEN_SIDE_PANEL_FOR_IMAGE = "OPEN_SIDE_PANEL_FOR_IMAGE"
 

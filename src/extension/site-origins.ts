@@ -10,6 +10,8 @@
  * origins, and the service worker checks the sender's origin again before acting on a message.
  */
 import { builtApiOrigin, DEFAULT_API_ORIGIN, parseApiOrigin } from "./api-origin"
+import type { MessageSender } from "./message-dispatch"
+import { isOwnSitePage } from "./message-senders"
 
 /** The site `npm start` serves, under both of its local names; package.json's manifest lists these for `plasmo dev`. */
 export const LOOPBACK_SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
@@ -88,4 +90,9 @@ export function siteMayHandOverTo(siteOrigin: string, apiOrigin: string, pairing
 /** The origin a site sender's page is on (sender.origin, else its URL's); null when it has neither. */
 export function senderOrigin(sender: SenderLike | undefined): string | null {
   return typeof sender?.origin === "string" ? sender.origin : originOf(sender?.url)
+}
+
+/** A sender that may speak for the site: one of SITE_ORIGINS, or the extension's own site tab page. */
+export function isSiteSender(sender: MessageSender | undefined): boolean {
+  return isAllowedSiteSender(sender) || isOwnSitePage(sender)
 }

@@ -5,7 +5,7 @@ import path from "node:path"
 import puppeteer, { type Browser, type Page, type WebWorker } from "puppeteer-core"
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-export const EXTENSION_DIR = path.resolve("build/chrome-mv3-prod")
+export const EXTENSION_DIR = path.resolve(process.env.IQA_BENCH_EXTENSION_DIR ?? "build/chrome-mv3-prod")
 export const SCREENSHOT_DIR = path.resolve("tests/.artifacts")
 
 /**
