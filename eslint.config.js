@@ -2,6 +2,21 @@ import js from "@eslint/js"
 import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
+/** The folders of src/ imported as ~<folder>/…, but the ones named. */
+const SRC_FOLDERS = ["analysis", "api", "auth", "background", "contents", "core", "extension", "panel", "site", "tabs", "ui"]
+const OUR_FOLDERS_BUT = (...allowed) => `^~(${SRC_FOLDERS.filter((folder) => !allowed.includes(folder)).join("|")})(/|$)`
+
+/** A layer rule: in `files` (but `ignores`), an import whose path matches one of `forbidden` fails with `message`. */
+function layer(files, message, forbidden, ignores = []) {
+  return [
+    {
+      files,
+      ignores,
+      rules: { "no-restricted-imports": ["error", { patterns: forbidden.map((regex) => ({ regex, message: `Layers: ${message}.` })) }] }
+    }
+  ]
+}
+
 export default tseslint.config(
   { ignores: ["build/", "dist/", ".plasmo/", "node_modules/", "coverage/", "tests/.artifacts/", "bench/results/"] },
   js.configs.recommended,
@@ -22,6 +37,19 @@ export default tseslint.config(
       ]
     }
   },
+  // The layers (README, Layout): core imports nothing of ours, the design system only core, the server only core; the
+  // extension reaches the site only through its mount (src/tabs/site.tsx), and the site never reaches the extension.
+  ...layer(["src/core/*.ts"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./"]),
+  ...layer(["src/core/*/**"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./\\.\\./"]),
+  ...layer(["src/ui/**"], "the design system knows no data: it imports only core", [OUR_FOLDERS_BUT("core", "ui"), "^\\.\\./"]),
+  ...layer(["server/**"], "the server imports only core of the browser code", [OUR_FOLDERS_BUT("core"), "^(\\.\\./)+src/"]),
+  ...layer(
+    ["src/extension/**", "src/background/**", "src/contents/**", "src/panel/**", "src/analysis/**", "src/popup.tsx", "src/sidepanel.tsx", "src/tabs/**"],
+    "the extension reaches the site only through its mount, src/tabs/site.tsx",
+    ["^~(site|auth)/"],
+    ["src/tabs/site.tsx"]
+  ),
+  ...layer(["src/site/**", "src/auth/**", "src/api/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis)/"]),
   {
     files: ["server/main.ts", "scripts/**", "bench/**", "tests/**"],
     rules: { "no-console": "off" }

@@ -9,7 +9,7 @@ import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
-import "~site/global-styles"
+import "~ui/global-styles"
 import "~ui/document-language"
 
 type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusReport } | { kind: "offline"; origin: string }

@@ -1,6 +1,6 @@
 import { SidePanel } from "~panel/SidePanel"
 
-import "~site/global-styles"
+import "~ui/global-styles"
 import "~ui/document-language"
 
 export default SidePanel

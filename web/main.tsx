@@ -4,7 +4,7 @@ import { createRoot } from "react-dom/client"
 import { firebaseGooglePopup } from "~auth/firebase-client"
 import { provideGooglePopup } from "~auth/google-popup"
 import { SiteApp } from "~site/SiteApp"
-import "~site/global-styles"
+import "~ui/global-styles"
 
 provideGooglePopup(firebaseGooglePopup)
 

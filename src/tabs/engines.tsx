@@ -14,7 +14,7 @@ import { PRODUCT_NAME } from "~core/company"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
-import "~site/global-styles"
+import "~ui/global-styles"
 import "~ui/document-language"
 
 const PAGE_TITLE = `${PRODUCT_NAME} — engine check`

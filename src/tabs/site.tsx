@@ -5,7 +5,7 @@ import { getApiOrigin } from "~extension/api-origin"
 import { SiteApp } from "~site/SiteApp"
 import { Spinner } from "~ui/Spinner"
 
-import "~site/global-styles"
+import "~ui/global-styles"
 import "~ui/document-language"
 
 /** The companion site inside the extension (tabs/site.html), with hash routing, talking to the configured API. */

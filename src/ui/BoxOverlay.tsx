@@ -1,8 +1,13 @@
 import { useId } from "react"
 
-import type { Box } from "~analysis/engine"
-
-export type LabelledBox = Box & { label?: string }
+/** A rectangle in the image's own pixels, with the tag drawn on it (the design system draws boxes, whoever found them). */
+export interface LabelledBox {
+  x: number
+  y: number
+  width: number
+  height: number
+  label?: string
+}
 
 export type BoxTone = "text" | "face" | "object"
 

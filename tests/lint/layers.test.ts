@@ -1,0 +1,38 @@
+// @vitest-environment node
+// The layer rules of eslint.config.js fail on an import across a forbidden layer, and pass the allowed ones.
+import { ESLint } from "eslint"
+import { describe, expect, it } from "vitest"
+
+const eslint = new ESLint({ cwd: process.cwd() })
+
+async function layerErrors(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport const used = planted\n`, { filePath })
+  return result!.messages.filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message)
+}
+
+describe("the layers, held by the linter", () => {
+  it.each([
+    ["src/core/planted.ts", 'import { planted } from "~site/routes"', "core imports nothing of ours"],
+    ["src/core/password-policy/planted.ts", 'import { planted } from "../../site/routes"', "core imports nothing of ours"],
+    ["src/ui/Planted.tsx", 'import type { Box as planted } from "~analysis/engine"', "the design system knows no data"],
+    ["server/planted.ts", 'import { planted } from "~extension/messages"', "the server imports only core"],
+    ["server/auth/planted.ts", 'import { planted } from "../../src/site/routes"', "the server imports only core"],
+    ["src/panel/planted.ts", 'import { planted } from "~site/routes"', "the extension reaches the site only through its mount"],
+    ["src/background/planted.ts", 'import { planted } from "~auth/session-store"', "the extension reaches the site only through its mount"],
+    ["src/site/planted.ts", 'import { planted } from "~extension/messages"', "the site never imports the extension's internals"]
+  ])("refuses in %s: %s", async (filePath, source, rule) => {
+    const errors = await layerErrors(filePath, source)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(rule)
+  })
+
+  it.each([
+    ["src/core/planted.ts", 'import { planted } from "./limits"'],
+    ["src/ui/Planted.tsx", 'import { percent as planted } from "~core/format"'],
+    ["server/planted.ts", 'import { planted } from "~core/limits"'],
+    ["src/tabs/site.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
+    ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']
+  ])("allows in %s: %s", async (filePath, source) => {
+    expect(await layerErrors(filePath, source)).toEqual([])
+  })
+})
