@@ -1,4 +1,6 @@
 import js from "@eslint/js"
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript"
+import importX from "eslint-plugin-import-x"
 import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
@@ -36,6 +38,18 @@ export default tseslint.config(
         { selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']", message: 'Use import * as z from "zod": the extension\'s bundler breaks the named import.' }
       ]
     }
+  },
+  // No import cycles anywhere: a cycle is two modules that cannot be understood, tested or loaded one without the other.
+  {
+    files: ["**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      // Which files the plugin parses, and with what (its TypeScript preset), to follow imports.
+      "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
+      "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })]
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] }
   },
   // The layers (README, Layout): core imports nothing of ours, the design system only core, the server only core; the
   // extension reaches the site only through its mount (src/tabs/site.tsx), and the site never reaches the extension.

@@ -1,5 +1,9 @@
 // @vitest-environment node
-// The layer rules of eslint.config.js fail on an import across a forbidden layer, and pass the allowed ones.
+// The layer rules of eslint.config.js fail on an import across a forbidden layer, and pass the allowed ones; the
+// cycle rule fails on two modules that import each other (through the ~ alias too).
+import fs from "node:fs"
+import path from "node:path"
+
 import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
@@ -34,5 +38,20 @@ describe("the layers, held by the linter", () => {
     ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']
   ])("allows in %s: %s", async (filePath, source) => {
     expect(await layerErrors(filePath, source)).toEqual([])
+  })
+})
+
+describe("import cycles, refused by the linter", () => {
+  it("fails on two modules that import each other, one through the ~ alias", async () => {
+    // The rule follows imports on disk: the pair is written into src/core for the check and removed after.
+    const files = ["src/core/planted-cycle-a.ts", "src/core/planted-cycle-b.ts"].map((file) => path.resolve(file))
+    fs.writeFileSync(files[0]!, 'import { b } from "~core/planted-cycle-b"\nexport const a = (): number => b() + 1\n')
+    fs.writeFileSync(files[1]!, 'import { a } from "./planted-cycle-a"\nexport const b = (): number => a() - 1\n')
+    try {
+      const results = await eslint.lintFiles(files)
+      expect(results.map((result) => result.messages.map((message) => message.ruleId))).toEqual([["import-x/no-cycle"], ["import-x/no-cycle"]])
+    } finally {
+      for (const file of files) fs.rmSync(file, { force: true })
+    }
   })
 })
