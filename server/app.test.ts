@@ -7,7 +7,7 @@ import * as z from "zod"
 
 import { buildApp } from "./app"
 import { ApiError, parseInput } from "./http/errors"
-import { makeTempDir, openTestDatabase, startTestApp, testConfig, type TestApp } from "./test-support"
+import { makeTempDir, openTestDatabase, startTestApp, testConfig, type TestApp } from "./test-kit"
 
 const INDEX_HTML = "<!doctype html><html><body><div id=root></div><script type=module src=/assets/app-1a2b.js></script></body></html>"
 

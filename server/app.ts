@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from "fastify"
 
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { FeedbackFlags } from "~core/feedback"
+import type { Clock } from "~core/time"
 
 import { adminRoutes } from "./admin/routes"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
@@ -16,7 +17,8 @@ import { googleAuthRoutes } from "./auth/google/routes"
 import { authRoutes } from "./auth/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
-import { feedbackRoutes, type FeedbackLimits } from "./feedback/routes"
+import type { FeedbackLimits } from "./feedback/feedback-form"
+import { feedbackRoutes } from "./feedback/routes"
 import { clientAddressKey, fastifyTrustProxy } from "./http/client-address"
 import { answerFrameworkError, registerErrorHandling } from "./http/errors"
 import { REDACTED_LOG_PATHS, serializeRequest } from "./http/logging"
@@ -36,9 +38,6 @@ import { policyRoutes } from "./policy/routes"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
-
-/** Wall-clock time in milliseconds; tests pass a fake one. */
-export type Clock = () => number
 
 export interface AppDependencies {
   /** An already open database (tests share one); otherwise opened from the config and closed with the app. */

@@ -10,8 +10,7 @@ import { expect, it } from "vitest"
 import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
 import { verificationCode } from "../tests/outbox"
-import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
-import { copyPostgresTemplate, makeTempDir } from "./test-support"
+import { copyPostgresTemplate, makeTempDir, spawnServer, type SpawnedServer } from "./test-kit"
 
 const PASSWORD = "Copper-Kettle-37!"
 const REGISTRATIONS = 30

@@ -12,9 +12,16 @@ import { MAX_MODEL_CALLS_IN_FLIGHT } from "~core/limits"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
 import { verificationCode } from "../tests/outbox"
-import { completion, PNG_DATA_URL, sendJson, startStandIn } from "./analyze/test-support"
-import { spawnServer, type SpawnedServer } from "./spawned-server.test-support"
-import { copyPostgresTemplate, makeTempDir } from "./test-support"
+import {
+  completion,
+  copyPostgresTemplate,
+  makeTempDir,
+  PNG_DATA_URL,
+  sendJson,
+  spawnServer,
+  startStandIn,
+  type SpawnedServer
+} from "./test-kit"
 
 const PASSWORD = "Quiet-Lantern-58!"
 const onPostgres = inject("postgresTemplate") !== null

@@ -8,8 +8,7 @@ import fs from "node:fs/promises"
 
 import { afterAll, describe, expect, it } from "vitest"
 
-import { PROJECT_ROOT, spawnServer } from "./spawned-server.test-support"
-import { makeTempDir } from "./test-support"
+import { makeTempDir, PROJECT_ROOT, spawnServer } from "./test-kit"
 
 const SECRET = "production-test-secret-of-32-characters!"
 const dataDirs: string[] = []

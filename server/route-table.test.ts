@@ -10,8 +10,7 @@ import fc from "fast-check"
 import type { RouteOptions } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { signedInUser } from "./analyze/test-support"
-import { startTestApp, type TestApp } from "./test-support"
+import { signedInUser, startTestApp, type TestApp } from "./test-kit"
 
 type Rule = "public" | "user" | "admin"
 

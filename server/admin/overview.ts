@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 
 import type { AdminOverview } from "~core/feedback"
-import { DAY_MS } from "~core/limits"
+import { DAY_MS } from "~core/time"
 
 import { countUsers } from "../auth/users"
 import { liveSubscriptionFigures } from "../billing/billing-service"

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_BYTES, MAX_QUESTION_LENGTH } from "~core/vqa"
 
-import { startTestApp, type TestApp } from "../test-support"
-import { FAILED_IMAGE_FETCH_WINDOW_MS, MAX_FAILED_IMAGE_FETCHES } from "./routes"
 import {
   completion,
   PNG_1PX,
@@ -13,8 +11,11 @@ import {
   sendJson,
   signedInUser,
   startAnalyzeApp,
-  startStandIn
-} from "./test-support"
+  startStandIn,
+  startTestApp,
+  type TestApp
+} from "../test-kit"
+import { FAILED_IMAGE_FETCH_WINDOW_MS, MAX_FAILED_IMAGE_FETCHES } from "./routes"
 
 const API_KEY = "sk-test-secret-key-0123456789"
 const ANSWER = "A small transparent square."

@@ -4,8 +4,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { MAX_MODEL_CALLS_IN_FLIGHT } from "~core/limits"
 import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES } from "~core/translate"
 
-import { startTestApp, type TestApp } from "../test-support"
-import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "./test-support"
+import {
+  completion,
+  PNG_DATA_URL,
+  sendJson,
+  signedInUser,
+  startAnalyzeApp,
+  startStandIn,
+  startTestApp,
+  type TestApp
+} from "../test-kit"
 
 const API_KEY = "sk-test-secret-key-0123456789"
 const TRANSLATION = "Sortie de secours"

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 
 import type { Mailer, OutgoingMail } from "../mail/mailer"
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 import { CODE_EMAILS_PER_ADDRESS_PER_HOUR, codeEmailRequests } from "./account-emails"
 import { createPasswordAccount } from "./account-service"
 import { markEmailVerified } from "./users"

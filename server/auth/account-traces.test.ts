@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../tests/setup/firebase-emulator"
-import { completion, PNG_DATA_URL, sendJson, startStandIn } from "../analyze/test-support"
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { completion, PNG_DATA_URL, readOutbox, sendJson, startStandIn, startTestApp, type TestApp } from "../test-kit"
 
 const PASSWORD = "Blue-Harbor-42!"
 const emulatorHost = inject("firebaseAuthEmulatorHost")

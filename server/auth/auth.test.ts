@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/limits"
 
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 import { signAccessToken } from "./tokens"
 
 const STRONG = "Blue-Harbor-42!"

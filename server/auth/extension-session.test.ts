@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 
 const PASSWORD = "Blue-Harbor-42!"
 const NEW_PASSWORD = "Quiet-Meadow-73?"

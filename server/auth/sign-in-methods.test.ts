@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../tests/setup/firebase-emulator"
-import { readOutbox, startTestApp, type TestApp } from "../test-support"
+import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 
 const STRONG = "Blue-Harbor-42!"
 const emulatorHost = inject("firebaseAuthEmulatorHost")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { Database } from "../db/database"
-import { openTestDatabase } from "../test-support"
+import { openTestDatabase } from "../test-kit"
 import {
   countUsers,
   deleteUser,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 
-import { readOutbox } from "../test-support"
+import { readOutbox } from "../test-kit"
 import { billingTestApp, call, DAY_MS, newUser, profilePlan, sendEvent, START, stripeStandIn, subscribeThroughCheckout, subscription, usage } from "./test-support"
 
 const billing = billingTestApp()

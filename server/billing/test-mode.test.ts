@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 
 import { TEST_CARD_DECLINED, TEST_CARD_SUCCEEDS } from "~core/billing"
 
-import { readOutbox } from "../test-support"
+import { readOutbox } from "../test-kit"
 import { billingTestApp, call, card, DAY_MS, newUser, START, subscription, tokenNow, usage } from "./test-support"
 
 const billing = billingTestApp()

@@ -10,8 +10,7 @@ import Stripe from "stripe"
 import { afterEach } from "vitest"
 
 import { signIn } from "../auth/account-service"
-import { signedInUser, startStandIn, type RecordedRequest } from "../analyze/test-support"
-import { startTestApp, type TestApp } from "../test-support"
+import { signedInUser, startStandIn, startTestApp, type RecordedRequest, type TestApp } from "../test-kit"
 
 export const DAY_MS = 86_400_000
 export const START = Date.UTC(2026, 10, 23, 12, 0, 0)

@@ -2,7 +2,7 @@ import { Migrator, sql, type Kysely } from "kysely"
 import { inject, describe, expect, it } from "vitest"
 
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "../../tests/setup/postgres-databases"
-import { makeTempDir } from "../test-support"
+import { makeTempDir } from "../test-kit"
 import { openDatabase, type DatabaseOptions } from "./database"
 import { migrationProvider } from "./migrations"
 

@@ -8,7 +8,7 @@ import path from "node:path"
 
 import { afterAll, beforeAll, expect, it, vi } from "vitest"
 
-import { startTestApp, type TestApp } from "../test-support"
+import { startTestApp, type TestApp } from "../test-kit"
 
 const BODY_CAP = 64 * 1024
 const BOUNDARY = "----bounded"

@@ -1,6 +1,6 @@
 import { FEEDBACK_CONFIRMATION_WINDOW_MS } from "~core/limits"
 
-import type { Clock } from "../app"
+import type { Clock } from "~core/time"
 import { takeAll, type LimitStore } from "../limits/limit-store"
 
 /**

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
 
-import { signedInUser } from "../analyze/test-support"
-import { makeTempDir, readOutbox, startTestApp, type TestApp } from "../test-support"
+import { makeTempDir, readOutbox, signedInUser, startTestApp, type TestApp } from "../test-kit"
 import { folderStorage } from "../storage/folder-storage"
 import { feedbackImagesDir, FeedbackImageStore } from "./image-store"
 

@@ -8,8 +8,7 @@ import path from "node:path"
 
 import { expect, it } from "vitest"
 
-import { makeTempDir } from "../test-support"
-import { PROJECT_ROOT, spawnServer } from "../spawned-server.test-support"
+import { makeTempDir, PROJECT_ROOT, spawnServer } from "../test-kit"
 
 const PNG = await fs.readFile(path.join(PROJECT_ROOT, "tests/fixtures/square-64.png"))
 const ADMIN = { email: "ops@example.com", password: "Quartz-Lantern-2026!" }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 
-import { startTestApp, type TestApp } from "../test-support"
+import { startTestApp, type TestApp } from "../test-kit"
 import { clientAddressKey, proxyAddressProblem } from "./client-address"
 
 describe("clientAddressKey", () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
 
-import { signedInUser } from "../analyze/test-support"
-import { startTestApp, type TestApp } from "../test-support"
+import { signedInUser, startTestApp, type TestApp } from "../test-kit"
 import { loggableUrl } from "./logging"
 
 const lines: string[] = []

@@ -10,8 +10,7 @@ import fs from "node:fs/promises"
 import { afterAll, beforeAll, expect, it } from "vitest"
 
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
-import { spawnServer, type SpawnedServer } from "../spawned-server.test-support"
-import { copyPostgresTemplate, makeTempDir } from "../test-support"
+import { copyPostgresTemplate, makeTempDir, spawnServer, type SpawnedServer } from "../test-kit"
 
 const PASSWORD = "Copper-Kettle-37!"
 const ACCOUNTS = 30

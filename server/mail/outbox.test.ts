@@ -5,12 +5,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
-import { DAY_MS } from "~core/limits"
+import { DAY_MS } from "~core/time"
 
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import type { Mailer, OutgoingMail } from "./mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, queueEmail, queueRequest } from "./outbox"
-import { startTestApp, type TestApp } from "../test-support"
+import { startTestApp, type TestApp } from "../test-kit"
 
 const START = Date.UTC(2026, 10, 24, 9, 0, 0)
 let now = START

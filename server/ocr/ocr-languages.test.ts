@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { KNOWN_OCR_LANGUAGES, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr-languages"
 
-import { makeTempDir, startTestApp, type TestApp } from "../test-support"
+import { makeTempDir, startTestApp, type TestApp } from "../test-kit"
 import { DEFAULT_OCR_DOWNLOAD_LIMIT } from "./routes"
 
 /** The @tesseract.js-data packages the project installs (rus is a known language whose package is not installed). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { startTestApp, type TestApp } from "../test-support"
+import { startTestApp, type TestApp } from "../test-kit"
 
 let subject: TestApp
 let adminToken: string

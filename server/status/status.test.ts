@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { APP_VERSION } from "~core/version"
 
-import { makeTempDir, openTestDatabase, startTestApp, type TestApp } from "../test-support"
+import { makeTempDir, openTestDatabase, startTestApp, type TestApp } from "../test-kit"
 
 describe("GET /api/status", () => {
   let subject: TestApp

@@ -6,10 +6,9 @@ import type { Readable } from "node:stream"
 import S3rver from "s3rver"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 
-import { signedInUser } from "../analyze/test-support"
+import { makeTempDir, signedInUser, startTestApp, type TestApp } from "../test-kit"
 import { FEEDBACK_IMAGES_PREFIX, ORPHAN_GRACE_MS } from "../feedback/image-store"
 import { freePort } from "../../tests/free-port"
-import { makeTempDir, startTestApp, type TestApp } from "../test-support"
 import { s3Storage } from "./s3-storage"
 
 const PNG = await fs.readFile(path.resolve("tests/fixtures/square-64.png"))

@@ -4,7 +4,8 @@
  */
 import * as z from "zod"
 
-import { DAY_MS, FREE_TRIAL_DAYS } from "./limits"
+import { FREE_TRIAL_DAYS } from "./limits"
+import { DAY_MS } from "./time"
 import { getPlan, PLAN_IDS, type PlanId } from "./plans"
 
 export const BILLING_INTERVALS = ["month", "year"] as const

@@ -20,6 +20,7 @@ import * as z from "zod"
 
 import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
 import { parseWith, type ParseResult } from "./protocol"
+import type { Clock } from "./time"
 import { type User } from "./user"
 
 export const WEBSITE_AUTH_LOGIN = "WEBSITE_AUTH_LOGIN"
@@ -41,9 +42,6 @@ export const SITE_LINK_PORT_NAME = "image-query-ai-site"
 /** Incoming types the site knows how to answer. */
 export const KNOWN_EXTENSION_MESSAGE_TYPES = [EXTENSION_AUTH_STATUS_REQUEST, EXTENSION_LOGOUT_REQUEST] as const
 export type KnownExtensionMessageType = (typeof KNOWN_EXTENSION_MESSAGE_TYPES)[number]
-
-/** Milliseconds since the epoch. */
-export type Clock = () => number
 
 export interface ExtensionTokens {
   authToken: string

@@ -3,14 +3,11 @@
  * Durations are in milliseconds unless the name says seconds.
  */
 
-const SECOND = 1000
-const MINUTE = 60 * SECOND
-const HOUR = 60 * MINUTE
-export const DAY_MS = 24 * HOUR
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "./time"
 
 // API client
-export const API_REQUEST_TIMEOUT_MS = 8 * SECOND
-export const API_GET_CACHE_TTL_MS = 5 * MINUTE
+export const API_REQUEST_TIMEOUT_MS = 8 * SECOND_MS
+export const API_GET_CACHE_TTL_MS = 5 * MINUTE_MS
 
 // Offers
 export const FREE_TRIAL_DAYS = 14
@@ -28,7 +25,7 @@ export const PASSWORD_MAX_LENGTH = 128
 export const PASSWORD_SEQUENTIAL_OR_REPEATED_LIMIT = 3
 export const PASSWORD_RECENT_HISTORY = 5
 export const LOGIN_RATE_LIMIT_ATTEMPTS = 5
-export const LOGIN_LOCKOUT_DURATION_MS = 15 * MINUTE
+export const LOGIN_LOCKOUT_DURATION_MS = 15 * MINUTE_MS
 
 // Timers
 export const RESEND_COOLDOWN_SECONDS = 60
@@ -38,25 +35,25 @@ export const RESEND_COOLDOWN_SECONDS = 60
  */
 export const VERIFICATION_CHECK_INTERVAL_SECONDS = 60
 export const DEFAULT_RETRY_AFTER_SECONDS = RESEND_COOLDOWN_SECONDS
-export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND
-export const RESET_PASSWORD_REDIRECT_MS = 3 * SECOND
-export const CHANGE_PASSWORD_REDIRECT_MS = 2 * SECOND
-export const DELETE_ACCOUNT_FALLBACK_REDIRECT_MS = 2 * SECOND
-export const ADMIN_NOTICE_FADE_MS = 3 * SECOND
-export const MOCK_PAYMENT_WAIT_MS = 2 * SECOND
-export const LOGOUT_FLAG_RESET_MS = 2 * SECOND
-export const LOGOUT_FAILURE_REDIRECT_MS = 1 * SECOND
-export const PROFILE_FETCH_DELAY_MS = 1 * SECOND
+export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
+export const RESET_PASSWORD_REDIRECT_MS = 3 * SECOND_MS
+export const CHANGE_PASSWORD_REDIRECT_MS = 2 * SECOND_MS
+export const DELETE_ACCOUNT_FALLBACK_REDIRECT_MS = 2 * SECOND_MS
+export const ADMIN_NOTICE_FADE_MS = 3 * SECOND_MS
+export const MOCK_PAYMENT_WAIT_MS = 2 * SECOND_MS
+export const LOGOUT_FLAG_RESET_MS = 2 * SECOND_MS
+export const LOGOUT_FAILURE_REDIRECT_MS = 1 * SECOND_MS
+export const PROFILE_FETCH_DELAY_MS = 1 * SECOND_MS
 
 // Tokens
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 300
-export const TOKEN_MONITOR_INTERVAL_MS = 120 * SECOND
-export const TOKEN_FIRST_CHECK_DELAY_MS = 5 * SECOND
+export const TOKEN_MONITOR_INTERVAL_MS = 120 * SECOND_MS
+export const TOKEN_FIRST_CHECK_DELAY_MS = 5 * SECOND_MS
 export const TOKEN_SCHEDULE_WINDOW_SECONDS = 600
 export const TOKEN_REFRESH_LEAD_SECONDS = 120
-export const PROVIDER_REFRESH_INTERVAL_MS = 600 * SECOND
-export const REFRESH_AFTER_USER_SET_MS = 5 * SECOND
-export const EXTENSION_TOKEN_LIFETIME_MS = 60 * MINUTE
+export const PROVIDER_REFRESH_INTERVAL_MS = 600 * SECOND_MS
+export const REFRESH_AFTER_USER_SET_MS = 5 * SECOND_MS
+export const EXTENSION_TOKEN_LIFETIME_MS = 60 * MINUTE_MS
 
 // Feedback
 export const FEEDBACK_MESSAGE_MIN_LENGTH = 10
@@ -67,18 +64,18 @@ export const FEEDBACK_THUMBNAILS_SHOWN = 3
 /** Confirmation e-mails of the feedback form: anyone may name any address, so they are few per address and in all. */
 export const FEEDBACK_CONFIRMATIONS_PER_ADDRESS = 3
 export const FEEDBACK_CONFIRMATIONS_PER_SERVER = 200
-export const FEEDBACK_CONFIRMATION_WINDOW_MS = HOUR
+export const FEEDBACK_CONFIRMATION_WINDOW_MS = HOUR_MS
 
 // Toasts
-export const TOAST_ERROR_DURATION_MS = 4 * SECOND
-export const TOAST_DEFAULT_DURATION_MS = 4 * SECOND
-export const TOAST_SUCCESS_DURATION_MS = 2 * SECOND
+export const TOAST_ERROR_DURATION_MS = 4 * SECOND_MS
+export const TOAST_DEFAULT_DURATION_MS = 4 * SECOND_MS
+export const TOAST_SUCCESS_DURATION_MS = 2 * SECOND_MS
 export const TOAST_MAX_VISIBLE = 20
 
 // Data fetching (react-query defaults)
 export const QUERY_RETRY = 1
-export const QUERY_STALE_TIME_MS = 5 * MINUTE
-export const QUERY_CACHE_TIME_MS = 10 * MINUTE
+export const QUERY_STALE_TIME_MS = 5 * MINUTE_MS
+export const QUERY_CACHE_TIME_MS = 10 * MINUTE_MS
 
 // Sample images of the Image Query page
 export const SAMPLE_IMAGE_COUNT = 30

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { readOutbox } from "../../server/test-support"
+import { readOutbox } from "../../server/test-kit"
 import { launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 

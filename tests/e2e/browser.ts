@@ -13,7 +13,8 @@ export const SCREENSHOT_DIR = path.resolve("tests/.artifacts")
  * whose connections the closed network refuses. `popupBlocking` keeps Chromium's popup blocker on (Puppeteer
  * turns it off), for flows that must open their popup within the user's click as in a user's browser.
  */
-export async function launchBrowser({ extension = false, popupBlocking = false } = {}): Promise<Browser> {
+/** `args`: Chromium flags added to the usual ones (a bench of saved pages makes every other host unreachable at once). */
+export async function launchBrowser({ extension = false, popupBlocking = false, args = [] as string[] } = {}): Promise<Browser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-chromium-"))
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
@@ -31,7 +32,8 @@ export async function launchBrowser({ extension = false, popupBlocking = false }
       "--disable-sync",
       "--disable-quic",
       "--no-first-run",
-      "--window-size=1280,900"
+      "--window-size=1280,900",
+      ...args
     ]
   })
   browser.once("disconnected", () => {

@@ -5,7 +5,7 @@ import path from "node:path"
 import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { readOutbox } from "../../server/test-support"
+import { readOutbox } from "../../server/test-kit"
 import { launchBrowser, SCREENSHOT_DIR, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 

@@ -5,7 +5,7 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { completion, sendJson, startStandIn } from "../../server/analyze/test-support"
+import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"

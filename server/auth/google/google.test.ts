@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
 import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../../tests/setup/firebase-emulator"
-import { readOutbox, startTestApp, type TestApp } from "../../test-support"
+import { readOutbox, startTestApp, type TestApp } from "../../test-kit"
 import { signIn } from "../account-service"
 import { firebaseWebConfig } from "./google-identity"
 

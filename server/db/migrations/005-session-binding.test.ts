@@ -1,7 +1,7 @@
 import { Migrator, sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { openTestDatabase } from "../../test-support"
+import { openTestDatabase } from "../../test-kit"
 import { migrateToLatest, type Database } from "../database"
 import { migrationProvider } from "."
 

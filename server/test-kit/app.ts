@@ -1,3 +1,7 @@
+/**
+ * The app under test: a fresh, migrated database (embedded, or PostgreSQL in the api-postgres project), a data folder,
+ * the configuration as tests set it, and buildApp with the test-only options (the analyze routes' short time-outs).
+ */
 import fs from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
@@ -5,10 +9,13 @@ import path from "node:path"
 import type { FastifyInstance } from "fastify"
 import { inject } from "vitest"
 
-import { buildApp, type AppDependencies } from "./app"
-import { loadConfig, type AppConfig } from "./config"
-import { openDatabase, type Database } from "./db/database"
-import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "../tests/setup/postgres-databases"
+import type { Clock } from "~core/time"
+
+import type { AnalyzeRoutesOptions } from "../analyze/routes"
+import { buildApp, type AppDependencies } from "../app"
+import { loadConfig, type AppConfig } from "../config"
+import { openDatabase, type Database } from "../db/database"
+import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "../../tests/setup/postgres-databases"
 
 /**
  * A fresh, migrated database copied from the run's template: embedded in the api project, a database of its own on
@@ -81,4 +88,23 @@ export async function startTestApp(
   }
 }
 
-export { readOutbox, type OutboxMessage } from "../tests/outbox"
+export { readOutbox, type OutboxMessage } from "../../tests/outbox"
+
+/** The app as buildApp makes it, with the analyze options only tests set: short time-outs, loopback image URLs. */
+export async function startAnalyzeApp(
+  env: Record<string, string>,
+  options: AnalyzeRoutesOptions,
+  dependencies: { clock: Clock; database?: Database }
+): Promise<{ app: FastifyInstance; database: Database; close(): Promise<void> }> {
+  const subject = await startTestApp(env, { clock: dependencies.clock, database: dependencies.database, analyze: options })
+  return {
+    app: subject.app,
+    database: subject.database,
+    async close() {
+      if (!dependencies.database) return subject.close()
+      // A database handed in belongs to the caller: close only the app and its data folder.
+      await subject.app.close()
+      await fs.rm(subject.dataDir, { recursive: true, force: true })
+    }
+  }
+}

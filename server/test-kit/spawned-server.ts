@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url"
 
 import { afterAll } from "vitest"
 
-import { freePort } from "../tests/free-port"
+import { freePort } from "../../tests/free-port"
 
-export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url))
+export const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url))
 
 export interface SpawnedServer {
   url: string

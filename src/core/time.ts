@@ -1,0 +1,12 @@
+/**
+ * Time, named once for the whole code base: the units durations are written in (milliseconds unless a name says
+ * seconds), and the clock that code which reads the time takes, so that tests can move it.
+ */
+
+export const SECOND_MS = 1000
+export const MINUTE_MS = 60 * SECOND_MS
+export const HOUR_MS = 60 * MINUTE_MS
+export const DAY_MS = 24 * HOUR_MS
+
+/** The current time in milliseconds since the epoch: Date.now, or a test's. */
+export type Clock = () => number
