@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~auth/session-store"
 import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing"
-import { DAY_MS } from "~core/limits"
+import { DAY_MS } from "~core/time"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { providerNavigation } from "../billing/billing-api"
