@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
+import { HOST_TAG } from "~extension/button-host"
 import type * as ImageButtonModule from "~extension/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
 import { bundleForPage, median, servePages, runIfMain } from "./figures"
@@ -59,8 +60,8 @@ async function measurePage(page: Page, baseUrl: string, count: number, bundle: s
   await page.addScriptTag({ content: `window.__name = (target) => target;\n${bundle}` })
 
   const times = await page.evaluate(
-    async (runs: number, batch: number) => {
-      const { ImageButton, HOST_TAG } = (window as unknown as InPage).ImageQueryAIButton
+    async (runs: number, batch: number, hostTag: string) => {
+      const { ImageButton } = (window as unknown as InPage).ImageQueryAIButton
       const images = Array.from(document.querySelectorAll("img"))
       const captions = Array.from(document.querySelectorAll("p"))
       const over = (target: Element) => target.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, composed: true }))
@@ -78,7 +79,7 @@ async function measurePage(page: Page, baseUrl: string, count: number, bundle: s
         start = performance.now()
         for (let index = 0; index < batch; index++) over(images[(index * 7919 + run) % images.length]!)
         hoverTimes.push((performance.now() - start) / batch)
-        shown += document.querySelector(HOST_TAG) ? 1 : 0
+        shown += document.querySelector(hostTag) ? 1 : 0
 
         start = performance.now()
         for (let index = 0; index < batch; index++) over(captions[(index * 7919 + run) % captions.length]!)
@@ -94,7 +95,8 @@ async function measurePage(page: Page, baseUrl: string, count: number, bundle: s
       return { startTimes, hoverTimes, crossingTimes, listenerTimes, shown }
     },
     RUNS,
-    HOVERS_PER_BATCH
+    HOVERS_PER_BATCH,
+    HOST_TAG
   )
   if (times.shown !== RUNS) throw new Error(`The button showed in ${times.shown} of ${RUNS} runs on the ${count}-image page`)
   return {

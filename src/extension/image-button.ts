@@ -1,12 +1,7 @@
-import { PRODUCT_NAME } from "~core/company"
-import { isHiddenAsSmall, type ImageDimensions } from "~core/image-size"
-
-import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./own-nodes"
-import { isAnalysableImageUrl } from "./image-url"
-
 /**
- * The on-image "Analyse image" button: one host element for the whole document, shown over the
- * image under the pointer (or the image of the focused link) when that image is large enough.
+ * The on-image "Analyse image" button's behaviour: one host element for the whole document, shown over the
+ * image under the pointer (or the image of the focused link) when that image is a button target. Which images
+ * qualify and where the button goes are in button-placement.ts; the element itself in button-host.ts.
  *
  * Cost on pages with thousands of images: five listeners on the window (capturing, so the page
  * cannot swallow the events first) and none per image. Layout is read only when the pointer enters
@@ -21,75 +16,12 @@ import { isAnalysableImageUrl } from "./image-url"
  * sits at the end of the document, not beside the link: inserting it into the page's own markup
  * would change its selectors (:last-child, + and ~) and could upset the page's framework.
  */
+import { createButtonHost } from "./button-host"
+import { imageUrlOf, isButtonTarget, placeButton } from "./button-placement"
 
-export const BUTTON_LABEL = "Analyse image"
-export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
-export const HOST_TAG = "image-query-ai-button"
 
 /** Time the pointer has to travel from the image to the button before it hides. */
 export const HIDE_DELAY_MS = 300
-/** Gap between the button and the image's visible edges. */
-export const BUTTON_INSET_PX = 8
-export const BUTTON_HEIGHT_PX = 32
-/** Icon only, for images too narrow for the label. */
-export const COMPACT_BUTTON_SIZE = { width: BUTTON_HEIGHT_PX, height: BUTTON_HEIGHT_PX } as const
-/** Below this rendered size the button would hide the image it is about. */
-export const MIN_RENDERED_SIZE = {
-  width: COMPACT_BUTTON_SIZE.width + 2 * BUTTON_INSET_PX,
-  height: COMPACT_BUTTON_SIZE.height + 2 * BUTTON_INSET_PX
-} as const
-
-/** What the button needs to know about the image and the page's viewport (a DOMRect fits). */
-export interface ViewportRect {
-  left: number
-  top: number
-  right: number
-  bottom: number
-}
-
-export interface Placement {
-  /** Viewport coordinates of the button's top-left corner. */
-  x: number
-  y: number
-  compact: boolean
-}
-
-/**
- * Where the button goes: the top-right corner of the image's visible part (so it stays on screen
- * while the image is partly scrolled away), inset a little; icon only when the labelled button
- * (`fullWidth` wide, which depends on the fonts) does not fit; null when not even the icon fits.
- */
-export function placeButton(image: ViewportRect, viewport: ImageDimensions, fullWidth: number): Placement | null {
-  const left = Math.max(image.left, 0)
-  const top = Math.max(image.top, 0)
-  const right = Math.min(image.right, viewport.width)
-  const bottom = Math.min(image.bottom, viewport.height)
-  const sizes = [
-    [{ width: fullWidth, height: BUTTON_HEIGHT_PX }, false],
-    [COMPACT_BUTTON_SIZE, true]
-  ] as const
-  for (const [size, compact] of sizes) {
-    if (right - left >= size.width + 2 * BUTTON_INSET_PX && bottom - top >= size.height + 2 * BUTTON_INSET_PX) {
-      return { x: Math.round(right - BUTTON_INSET_PX - size.width), y: Math.round(top + BUTTON_INSET_PX), compact }
-    }
-  }
-  return null
-}
-
-/**
- * The button is offered on the images the side panel lists by default: loaded, and not small by
- * the core rule ('Hide small images', either side under 400 px, on the intrinsic size). The
- * rendered size must also leave room for the button, or it would cover the whole image.
- */
-export function isLargeEnoughForButton(natural: ImageDimensions, rendered: ImageDimensions): boolean {
-  if (natural.width <= 0 || natural.height <= 0 || isHiddenAsSmall(natural)) return false
-  return rendered.width >= MIN_RENDERED_SIZE.width && rendered.height >= MIN_RENDERED_SIZE.height
-}
-
-export function imageUrlOf(image: HTMLImageElement): string {
-  return image.currentSrc || image.src
-}
-
 const ANCHOR_SELECTOR = "a[href], area[href], button, [role='link'], [role='button']"
 /** A link may wrap a whole card; its first few images are enough to find the picture. */
 const IMAGES_CHECKED_PER_ANCHOR = 8
@@ -110,89 +42,6 @@ function deepActiveElement(document: Document): Element | null {
 }
 
 const CAPTURE_PASSIVE: AddEventListenerOptions = { capture: true, passive: true }
-
-/*
- * The host is styled inline with !important, which beats every page rule, so the page cannot
- * hide, move or resize it; everything inside is styled from the shadow root only. Page styles do
- * not cross the shadow boundary except by inheritance, which `all: initial` on the host cuts.
- */
-const HOST_STYLE = [
-  "all: initial",
-  "display: block",
-  "position: fixed",
-  "top: 0",
-  "left: 0",
-  "width: 0",
-  "height: 0",
-  "overflow: visible",
-  "z-index: 2147483647",
-  "pointer-events: none"
-]
-  .map((declaration) => `${declaration} !important;`)
-  .join(" ")
-
-const BUTTON_CSS = `
-button {
-  all: initial;
-  position: fixed;
-  top: 0;
-  left: 0;
-  box-sizing: border-box;
-  display: flex;
-  align-items: center;
-  gap: 6px;
-  width: max-content;
-  height: ${BUTTON_HEIGHT_PX}px;
-  padding: 0 12px 0 6px;
-  border: 1px solid rgba(255, 255, 255, 0.7);
-  border-radius: 16px;
-  background: #1F2937;
-  color: #FFFFFF;
-  font-family: Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  font-size: 13px;
-  font-weight: 600;
-  line-height: 1;
-  white-space: nowrap;
-  overflow: hidden;
-  box-shadow: 0 2px 8px rgba(0, 0, 0, 0.35);
-  cursor: pointer;
-  pointer-events: auto;
-  user-select: none;
-  -webkit-user-select: none;
-}
-button[hidden] { display: none; }
-button:hover { background: #111827; border-color: #3B82F6; }
-button:focus-visible {
-  outline: 2px solid #FFFFFF;
-  outline-offset: 1px;
-  box-shadow: 0 0 0 5px #3B82F6, 0 2px 8px rgba(0, 0, 0, 0.35);
-}
-button.compact { width: ${COMPACT_BUTTON_SIZE.width}px; padding: 0; justify-content: center; }
-button.compact span { display: none; }
-svg { width: 20px; height: 20px; flex: none; }
-`
-
-const SVG_NS = "http://www.w3.org/2000/svg"
-
-/** The brand mark of src/ui/Logo.tsx, built with DOM calls (no innerHTML: pages may enforce Trusted Types). */
-function logoMark(document: Document): SVGSVGElement {
-  const svg = document.createElementNS(SVG_NS, "svg")
-  svg.setAttribute("viewBox", "0 0 32 32")
-  svg.setAttribute("aria-hidden", "true")
-  svg.setAttribute("focusable", "false")
-  const shapes: [string, Record<string, string>][] = [
-    ["rect", { x: "1", y: "1", width: "30", height: "30", rx: "8", fill: "#3B82F6" }],
-    ["path", { d: "M7 22l5-6 4 4 3-3 6 5v1H7z", fill: "#FFFFFF", opacity: "0.9" }],
-    ["circle", { cx: "21", cy: "11", r: "4.5", fill: "none", stroke: "#FFFFFF", "stroke-width": "2" }],
-    ["circle", { cx: "21", cy: "11", r: "1.8", fill: "#10B981" }]
-  ]
-  for (const [name, attributes] of shapes) {
-    const shape = document.createElementNS(SVG_NS, name)
-    for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value)
-    svg.append(shape)
-  }
-  return svg
-}
 
 export interface ImageButtonOptions {
   /** Called synchronously inside the trusted click (the service worker needs the user's gesture). */
@@ -249,23 +98,13 @@ export class ImageButton {
     this.button = null
   }
 
-  /** Whether the button can be offered for this image now (reads its layout box). */
-  private qualifies(image: HTMLImageElement): boolean {
-    if (isOwnNode(image) || !isAnalysableImageUrl(imageUrlOf(image))) return false
-    const natural = { width: image.naturalWidth, height: image.naturalHeight }
-    // The intrinsic size costs no layout: check it before the rendered box.
-    if (natural.width <= 0 || natural.height <= 0 || isHiddenAsSmall(natural)) return false
-    const box = image.getBoundingClientRect()
-    return isLargeEnoughForButton(natural, box)
-  }
-
   private imageForFocus(target: EventTarget | null): HTMLImageElement | null {
-    if (isImageElement(target)) return this.qualifies(target) ? target : null
+    if (isImageElement(target)) return isButtonTarget(target) ? target : null
     const element = target as Element | null
     if (!element?.matches?.(ANCHOR_SELECTOR)) return null
     const images = element.getElementsByTagName("img")
     for (let index = 0; index < images.length && index < IMAGES_CHECKED_PER_ANCHOR; index++) {
-      if (this.qualifies(images[index]!)) return images[index]!
+      if (isButtonTarget(images[index]!)) return images[index]!
     }
     return null
   }
@@ -277,7 +116,7 @@ export class ImageButton {
       return
     }
     if (target === this.suppressed) return
-    if (isImageElement(target) && this.qualifies(target)) this.show(target, null)
+    if (isImageElement(target) && isButtonTarget(target)) this.show(target, null)
     // The image was removed under the pointer: no pointerout comes from a detached node.
     else if (this.image && !this.image.isConnected) this.hide()
   }
@@ -452,30 +291,7 @@ export class ImageButton {
       if (!this.host.isConnected) this.document.documentElement.append(this.host)
       return
     }
-    const document = this.document
-    const host = document.createElement(HOST_TAG)
-    host.setAttribute(OWN_NODE_ATTRIBUTE, "")
-    host.setAttribute("style", HOST_STYLE)
-    // Closed: page scripts cannot reach the button through host.shadowRoot, so they can neither
-    // restyle it nor script it (its click handler also insists on trusted events). Tests find it
-    // through the accessibility tree, as assistive technology does.
-    const shadow = host.attachShadow({ mode: "closed" })
-    const style = document.createElement("style")
-    style.textContent = BUTTON_CSS
-    const button = document.createElement("button")
-    button.type = "button"
-    button.hidden = true
-    button.setAttribute("aria-label", BUTTON_ACCESSIBLE_NAME)
-    button.title = BUTTON_ACCESSIBLE_NAME
-    const label = document.createElement("span")
-    label.textContent = BUTTON_LABEL
-    button.append(logoMark(document), label)
-    // A mouse click must not move the page's focus onto a button that is about to hide.
-    button.addEventListener("mousedown", (event) => event.preventDefault())
-    button.addEventListener("click", this.onButtonClick)
-    button.addEventListener("keydown", this.onButtonKeyDown)
-    shadow.append(style, button)
-    document.documentElement.append(host)
+    const { host, button } = createButtonHost(this.document, { onClick: this.onButtonClick, onKeyDown: this.onButtonKeyDown })
     this.host = host
     this.button = button
   }

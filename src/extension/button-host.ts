@@ -1,0 +1,128 @@
+/**
+ * The on-image button's element: one host per document, styled so that the page can neither hide nor restyle it,
+ * with the button in a closed shadow root. Built on the first hover (image-button.ts), never before.
+ */
+import { PRODUCT_NAME } from "~core/company"
+
+import { BUTTON_HEIGHT_PX, COMPACT_BUTTON_SIZE } from "./button-placement"
+import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
+
+export const BUTTON_LABEL = "Analyse image"
+export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
+export const HOST_TAG = "image-query-ai-button"
+
+/*
+ * The host is styled inline with !important, which beats every page rule, so the page cannot
+ * hide, move or resize it; everything inside is styled from the shadow root only. Page styles do
+ * not cross the shadow boundary except by inheritance, which `all: initial` on the host cuts.
+ */
+const HOST_STYLE = [
+  "all: initial",
+  "display: block",
+  "position: fixed",
+  "top: 0",
+  "left: 0",
+  "width: 0",
+  "height: 0",
+  "overflow: visible",
+  "z-index: 2147483647",
+  "pointer-events: none"
+]
+  .map((declaration) => `${declaration} !important;`)
+  .join(" ")
+
+const BUTTON_CSS = `
+button {
+  all: initial;
+  position: fixed;
+  top: 0;
+  left: 0;
+  box-sizing: border-box;
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  width: max-content;
+  height: ${BUTTON_HEIGHT_PX}px;
+  padding: 0 12px 0 6px;
+  border: 1px solid rgba(255, 255, 255, 0.7);
+  border-radius: 16px;
+  background: #1F2937;
+  color: #FFFFFF;
+  font-family: Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  font-size: 13px;
+  font-weight: 600;
+  line-height: 1;
+  white-space: nowrap;
+  overflow: hidden;
+  box-shadow: 0 2px 8px rgba(0, 0, 0, 0.35);
+  cursor: pointer;
+  pointer-events: auto;
+  user-select: none;
+  -webkit-user-select: none;
+}
+button[hidden] { display: none; }
+button:hover { background: #111827; border-color: #3B82F6; }
+button:focus-visible {
+  outline: 2px solid #FFFFFF;
+  outline-offset: 1px;
+  box-shadow: 0 0 0 5px #3B82F6, 0 2px 8px rgba(0, 0, 0, 0.35);
+}
+button.compact { width: ${COMPACT_BUTTON_SIZE.width}px; padding: 0; justify-content: center; }
+button.compact span { display: none; }
+svg { width: 20px; height: 20px; flex: none; }
+`
+
+const SVG_NS = "http://www.w3.org/2000/svg"
+
+/** The brand mark of src/ui/Logo.tsx, built with DOM calls (no innerHTML: pages may enforce Trusted Types). */
+function logoMark(document: Document): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, "svg")
+  svg.setAttribute("viewBox", "0 0 32 32")
+  svg.setAttribute("aria-hidden", "true")
+  svg.setAttribute("focusable", "false")
+  const shapes: [string, Record<string, string>][] = [
+    ["rect", { x: "1", y: "1", width: "30", height: "30", rx: "8", fill: "#3B82F6" }],
+    ["path", { d: "M7 22l5-6 4 4 3-3 6 5v1H7z", fill: "#FFFFFF", opacity: "0.9" }],
+    ["circle", { cx: "21", cy: "11", r: "4.5", fill: "none", stroke: "#FFFFFF", "stroke-width": "2" }],
+    ["circle", { cx: "21", cy: "11", r: "1.8", fill: "#10B981" }]
+  ]
+  for (const [name, attributes] of shapes) {
+    const shape = document.createElementNS(SVG_NS, name)
+    for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value)
+    svg.append(shape)
+  }
+  return svg
+}
+
+export interface ButtonHandlers {
+  onClick(event: MouseEvent): void
+  onKeyDown(event: KeyboardEvent): void
+}
+
+/** The host, appended to the document, and its (hidden) button. */
+export function createButtonHost(document: Document, { onClick, onKeyDown }: ButtonHandlers): { host: HTMLElement; button: HTMLButtonElement } {
+  const host = document.createElement(HOST_TAG)
+  host.setAttribute(OWN_NODE_ATTRIBUTE, "")
+  host.setAttribute("style", HOST_STYLE)
+  // Closed: page scripts cannot reach the button through host.shadowRoot, so they can neither restyle it nor script
+  // it (its click handler also insists on trusted events). Tests find it through the accessibility tree, as assistive
+  // technology does.
+  const shadow = host.attachShadow({ mode: "closed" })
+  const style = document.createElement("style")
+  style.textContent = BUTTON_CSS
+  const button = document.createElement("button")
+  button.type = "button"
+  button.hidden = true
+  button.setAttribute("aria-label", BUTTON_ACCESSIBLE_NAME)
+  button.title = BUTTON_ACCESSIBLE_NAME
+  const label = document.createElement("span")
+  label.textContent = BUTTON_LABEL
+  button.append(logoMark(document), label)
+  // A mouse click must not move the page's focus onto a button that is about to hide.
+  button.addEventListener("mousedown", (event) => event.preventDefault())
+  button.addEventListener("click", onClick)
+  button.addEventListener("keydown", onKeyDown)
+  shadow.append(style, button)
+  document.documentElement.append(host)
+  return { host, button }
+}
