@@ -9,6 +9,8 @@ import http from "node:http"
 import https from "node:https"
 import net, { type LookupFunction } from "node:net"
 
+import ipaddr from "ipaddr.js"
+
 import { ApiError } from "../http/errors"
 import { imageTooLarge } from "./image"
 
@@ -47,23 +49,9 @@ function classifyIpv4(address: string): AddressKind {
   return "public"
 }
 
-/** The eight 16-bit words of an IPv6 address (zone removed, embedded IPv4 expanded). */
-function ipv6Words(input: string): number[] | null {
-  let address = input.split("%")[0]!.toLowerCase()
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)
-  if (v4) {
-    const value = ipv4Number(v4[1]!)
-    address = `${address.slice(0, -v4[1]!.length)}${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`
-  }
-  const halves = address.split("::")
-  if (halves.length > 2) return null
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((word) => parseInt(word, 16)))
-  const head = parse(halves[0]!)
-  const tail = halves.length === 2 ? parse(halves[1]!) : []
-  const missing = 8 - head.length - tail.length
-  if (halves.length === 1 ? missing !== 0 : missing < 0) return null
-  const words = [...head, ...Array<number>(missing).fill(0), ...tail]
-  return words.every((word) => Number.isInteger(word) && word >= 0 && word <= 0xffff) ? words : null
+/** The eight 16-bit words of an IPv6 address (zone removed, embedded IPv4 expanded); null when it is not one. */
+function ipv6Words(address: string): number[] | null {
+  return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address).parts : null
 }
 
 const wordsToIpv4 = (high: number, low: number) => `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`

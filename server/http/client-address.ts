@@ -1,5 +1,7 @@
 import net from "node:net"
 
+import ipaddr from "ipaddr.js"
+
 /**
  * Which hops in front of the server may set the client's address (X-Forwarded-For):
  * none, the nearest `hops` proxies, or proxies at these addresses and ranges. Never "every
@@ -36,23 +38,6 @@ export function fastifyTrustProxy(trust: ProxyTrust): boolean | string[] | ((add
   return (_address, hop) => hop < hops
 }
 
-function expandIPv6(address: string): number[] {
-  const lastColon = address.lastIndexOf(":")
-  const embedded = address.slice(lastColon + 1)
-  let text = address
-  if (net.isIPv4(embedded)) {
-    // A dotted IPv4 tail (::ffff:192.0.2.1) is the last two groups written another way.
-    const [a = 0, b = 0, c = 0, d = 0] = embedded.split(".").map(Number)
-    text = `${address.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
-  }
-  const [head = "", rest] = text.split("::")
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)))
-  const front = parse(head)
-  const back = rest === undefined ? [] : parse(rest)
-  const fill = rest === undefined ? [] : new Array<number>(8 - front.length - back.length).fill(0)
-  return [...front, ...fill, ...back]
-}
-
 /**
  * The key per-client limits count by. An IPv6 client gets a whole /64 from its provider (one
  * subnet per household or server), so its addresses count together; an IPv4-mapped IPv6 address
@@ -60,7 +45,7 @@ function expandIPv6(address: string): number[] {
  */
 export function clientAddressKey(ip: string): string {
   if (!net.isIPv6(ip)) return ip
-  const groups = expandIPv6(ip.toLowerCase().split("%")[0]!)
+  const groups = ipaddr.IPv6.parse(ip).parts
   const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff
   if (mapped) return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".")
   return `${groups
