@@ -8,7 +8,8 @@ import {
   monthlyEquivalentOfAnnual,
   PLAN_CHANGE_LABELS,
   planChangeFor,
-  PLANS
+  PLANS,
+  requestLimitText
 } from "./plans"
 
 describe("plans", () => {
@@ -55,5 +56,12 @@ describe("plans", () => {
   it("finds plans by id and nothing else", () => {
     expect(findPlan("toString")).toBeUndefined()
     expect(findPlan(null)).toBeUndefined()
+  })
+})
+
+describe("a plan's request-limit line", () => {
+  it("is written from the plan's limit, first among its features", () => {
+    expect(PLANS.map((plan) => plan.features[0])).toEqual(["Up to 10 AI requests per month", "Unlimited AI requests", "Custom request limits"])
+    expect(requestLimitText({ kind: "monthly", requests: 25 })).toBe("Up to 25 AI requests per month")
   })
 })

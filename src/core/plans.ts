@@ -15,6 +15,24 @@ export type RequestLimit =
   /** Enterprise: set per account by an admin; unlimited while none is set. */
   | { kind: "custom" }
 
+/** The first line of a plan's features, in the pricing page's words: what its request limit allows. */
+export function requestLimitText(limit: RequestLimit): string {
+  switch (limit.kind) {
+    case "monthly":
+      return `Up to ${limit.requests} AI requests per month`
+    case "unlimited":
+      return "Unlimited AI requests"
+    case "custom":
+      return "Custom request limits"
+  }
+}
+
+/** A plan with its request limit's line first among the features, so the two cannot disagree. */
+function withLimitFeature(plan: Omit<Plan, "features"> & { otherFeatures: readonly string[] }): Plan {
+  const { otherFeatures, ...rest } = plan
+  return { ...rest, features: [requestLimitText(plan.requestLimit), ...otherFeatures] }
+}
+
 export interface Plan {
   id: PlanId
   name: string
@@ -31,7 +49,7 @@ export interface Plan {
 }
 
 export const PLANS: readonly Plan[] = [
-  {
+  withLimitFeature({
     id: "free",
     name: "Free",
     price: 0,
@@ -40,15 +58,14 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     rank: 0,
     requestLimit: { kind: "monthly", requests: 10 },
-    features: [
-      "Up to 10 AI requests per month",
+    otherFeatures: [
       "Image detection on any webpage",
       "Local text extraction (OCR)",
       "Local face and object detection",
       "Community support"
     ]
-  },
-  {
+  }),
+  withLimitFeature({
     id: "pro",
     name: "Pro",
     price: 19,
@@ -57,14 +74,13 @@ export const PLANS: readonly Plan[] = [
     popular: true,
     rank: 1,
     requestLimit: { kind: "unlimited" },
-    features: [
-      "Unlimited AI requests",
+    otherFeatures: [
       "Everything in Free",
       "API access",
       "Priority support"
     ]
-  },
-  {
+  }),
+  withLimitFeature({
     id: "enterprise",
     name: "Enterprise",
     price: 99,
@@ -73,15 +89,14 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     rank: 2,
     requestLimit: { kind: "custom" },
-    features: [
-      "Custom request limits",
+    otherFeatures: [
       "Everything in Pro",
       "White-label",
       "Team management",
       "SLA",
       "Dedicated support"
     ]
-  }
+  })
 ]
 
 export function findPlan(id: unknown): Plan | undefined {
