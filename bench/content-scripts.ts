@@ -32,7 +32,7 @@ export interface PageScriptTime {
 export interface ContentScriptFigures {
   sizes: { file: string; bytes: number }[]
   framesPage: { frames: number; withExtension: PageScriptTime; bareBusyMs: number }
-  savedPages?: { pages: number; medianMs: number; maxMs: number }
+  savedPages?: { pages: number; medianMs: number; maxMs: number; slowest: string }
 }
 
 interface TraceEvent {
@@ -150,12 +150,13 @@ export async function measureContentScripts(): Promise<{ figures: ContentScriptF
     }
     if (saved.size > 0) {
       console.error(`Content scripts: ${saved.size} saved pages, one load each…`)
-      const perPage: number[] = []
+      const perPage: { page: string; ms: number }[] = []
       for (const pagePath of saved.keys()) {
-        perPage.push((await medianLoad(withExtension, server.url + pagePath, id, 1)).extensionMs)
+        perPage.push({ page: path.basename(pagePath), ms: (await medianLoad(withExtension, server.url + pagePath, id, 1)).extensionMs })
         if (perPage.length % 10 === 0) console.error(`  ${perPage.length} of ${saved.size}`)
       }
-      figures.savedPages = { pages: perPage.length, medianMs: oneDecimal(median(perPage)), maxMs: oneDecimal(Math.max(...perPage)) }
+      const slowest = perPage.reduce((worst, entry) => (entry.ms > worst.ms ? entry : worst))
+      figures.savedPages = { pages: perPage.length, medianMs: oneDecimal(median(perPage.map(({ ms }) => ms))), maxMs: oneDecimal(slowest.ms), slowest: slowest.page }
     }
     return { figures, lines: contentScriptLines(figures) }
   } finally {
@@ -171,7 +172,7 @@ function contentScriptLines({ sizes, framesPage, savedPages: saved }: ContentScr
     `Content scripts (every frame of every page; budget ${kb(CONTENT_SCRIPT_BUDGET_BYTES)} each): ${sizes.map(({ file, bytes }) => `${file} ${kb(bytes)}`).join(", ")}; ${kb(sizes.reduce((sum, { bytes }) => sum + bytes, 0))} per frame`,
     `Content scripts on a page of ${framesPage.frames} frames (median of ${RUNS} loads): ${framesPage.withExtension.extensionMs} ms of the extension's script time ` +
       `(${framesPage.withExtension.compileMs} ms of it parsing and compiling); main thread busy ${framesPage.withExtension.busyMs} ms with the extension, ${framesPage.bareBusyMs} ms without`,
-    ...(saved ? [`Content scripts on ${saved.pages} saved pages: the extension's script time per page, median ${saved.medianMs} ms, max ${saved.maxMs} ms`] : [])
+    ...(saved ? [`Content scripts on ${saved.pages} saved pages: the extension's script time per page, median ${saved.medianMs} ms, max ${saved.maxMs} ms (${saved.slowest})`] : [])
   ]
 }
 
