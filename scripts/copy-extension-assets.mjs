@@ -8,6 +8,8 @@
 //   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
 //   engines/objects/ Human's CenterNet (COCO labels)
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
+// It bundles the page index (src/extension/page-index.ts) into page-index.js: the side panel injects it into a tab's
+// frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
 // It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
 import fs from "node:fs"
@@ -103,6 +105,27 @@ export async function writeSiteOrigins(buildDir) {
   return origins
 }
 
+/** The page index's script (PAGE_INDEX_FILE of src/extension/messages.ts), bundled as one classic script. */
+export const PAGE_INDEX_FILE = "page-index.js"
+
+export async function buildPageIndex(buildDir) {
+  const { build } = await import("esbuild")
+  const result = await build({
+    entryPoints: [path.join(root, "src/extension/page-index.ts")],
+    outfile: path.join(buildDir, PAGE_INDEX_FILE),
+    bundle: true,
+    minify: true,
+    format: "iife",
+    target: "chrome120",
+    // The ~ aliases, from tsconfig.json's paths.
+    tsconfig: path.join(root, "tsconfig.json"),
+    define: { "process.env.NODE_ENV": JSON.stringify(buildDir.endsWith("-dev") ? "development" : "production") },
+    metafile: true,
+    logLevel: "error"
+  })
+  return Object.values(result.metafile.outputs)[0].bytes
+}
+
 async function main() {
   const present = BUILDS.map((build) => path.join(root, build)).filter((dir) => fs.existsSync(path.join(dir, "manifest.json")))
   if (present.length === 0) {
@@ -112,6 +135,7 @@ async function main() {
   for (const dir of present) {
     const { files, bytes } = copyEngineAssets(dir)
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
+    console.log(`Page index: ${PAGE_INDEX_FILE} written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
     try {
       console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir)).join(", ")}`)
     } catch (error) {

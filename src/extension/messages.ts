@@ -39,14 +39,21 @@ export interface PageImage {
   mimeType?: string
 }
 
+/**
+ * The page index's script in the built extension (src/extension/page-index.ts, bundled by
+ * scripts/copy-extension-assets.mjs): injected into a tab's frames when the side panel first asks for their images.
+ */
+export const PAGE_INDEX_FILE = "page-index.js"
+
 export const PAGE_IMAGES_REQUEST = "PAGE_IMAGES_REQUEST"
 
 /**
- * Every frame (all_frames) runs its own content script, which answers only for its own document:
+ * Every frame runs its own page index (PAGE_INDEX_FILE), which answers only for its own document:
  * ask one frame with chrome.tabs.sendMessage(tabId, request, { frameId }). frameId 0 is the top
- * page; the ids of the other frames come from chrome.scripting.executeScript({ target: { tabId,
- * allFrames: true }, func }) results (the extension has "scripting"; webNavigation is not granted).
- * Without a frameId every frame answers and Chrome keeps the first answer, so always pass one.
+ * page; the ids of the other frames come from the results of the index's injection
+ * (chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files }); the extension has "scripting",
+ * webNavigation is not granted). Without a frameId every frame answers and Chrome keeps the first answer, so always
+ * pass one.
  */
 export const pageImagesRequest = defineMessage(PAGE_IMAGES_REQUEST, {})
 export type PageImagesRequest = MessageOf<typeof pageImagesRequest>

@@ -1,10 +1,12 @@
 /**
  * The pixels of a page's image, read without tainted canvases: the extension fetches http(s) and data: URLs
- * itself (its host permissions lift CORS), and asks the frame's content script for blob: URLs.
+ * itself (its host permissions lift CORS), and asks the frame's page index for blob: URLs.
  */
 import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~extension/messages"
 import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/vqa"
 import { blobToDataUrl } from "~extension/data-url"
+
+import { indexFrame } from "./page-frames"
 
 /** Reading an image may take this long before the user is told it failed. */
 export const IMAGE_READ_TIMEOUT_MS = 20_000
@@ -30,6 +32,8 @@ async function readBlobUrl({ url, tabId, frameId }: ImageLocation): Promise<Blob
   const request: ReadPageBlobRequest = { type: READ_PAGE_BLOB_REQUEST, url }
   let answer: ReadPageBlobResponse | undefined
   try {
+    // An image picked from the page's menu or button may come before the panel listed (and so indexed) the page.
+    await indexFrame(tabId, frameId ?? 0)
     answer = (await chrome.tabs.sendMessage(tabId, request, { frameId: frameId ?? 0 })) as ReadPageBlobResponse | undefined
   } catch {
     answer = undefined

@@ -1,20 +1,11 @@
-/** The images of a tab, gathered from every frame's content script (each frame answers for its own document). */
+/** The images of a tab, gathered from every frame's page index (each frame answers for its own document). */
 import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~extension/messages"
+
+import { indexTabFrames } from "./page-frames"
 
 export interface PanelImage extends PageImage {
   /** The frame whose content script reported the image (blob: URLs are read there). */
   frameId: number
-}
-
-/** Frame ids of the tab; the top frame alone when the tab may not be scripted. */
-async function frameIds(tabId: number): Promise<number[]> {
-  try {
-    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: () => true })
-    const ids = results.map((result) => result.frameId).filter((id): id is number => typeof id === "number")
-    return ids.length ? [...new Set([0, ...ids])] : [0]
-  } catch {
-    return [0]
-  }
 }
 
 async function frameImages(tabId: number, frameId: number): Promise<PageImage[] | null> {
@@ -44,7 +35,9 @@ export function mergeFrameImages(frames: readonly { frameId: number; images: rea
 
 /** Every image of the tab, or null when no frame of it can be asked (browser pages, the web store). */
 export async function collectTabImages(tabId: number): Promise<PanelImage[] | null> {
-  const ids = await frameIds(tabId)
+  // A tab that cannot be scripted still gets the question in its top frame: it answers nothing, and the list says so.
+  const indexed = await indexTabFrames(tabId)
+  const ids = indexed.length ? [...new Set([0, ...indexed])] : [0]
   const frames = await Promise.all(ids.map(async (frameId) => ({ frameId, images: await frameImages(tabId, frameId) })))
   return mergeFrameImages(frames)
 }

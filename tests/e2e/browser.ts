@@ -4,6 +4,8 @@ import path from "node:path"
 
 import puppeteer, { type Browser, type Page, type WebWorker } from "puppeteer-core"
 
+import { PAGE_INDEX_FILE } from "~extension/messages"
+
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const EXTENSION_DIR = path.resolve(process.env.IQA_BENCH_EXTENSION_DIR ?? "build/chrome-mv3-prod")
 export const SCREENSHOT_DIR = path.resolve("tests/.artifacts")
@@ -88,22 +90,25 @@ export async function openSidePanel(browser: Browser, extension: LoadedExtension
 }
 
 /**
- * Waits until the content script of the page at `pageUrl` answers: it runs at document_idle, which Chrome may
- * reach after the load event. The question asked is the page's images, which also starts the script's index.
+ * Injects the page index into every frame of the page at `pageUrl`, as the side panel does when it lists a page's
+ * images, and waits until the top frame's answers. The question asked is the page's images, which also starts the
+ * index. Retried: a page still loading may refuse the injection.
  */
 export async function waitForContentScript(worker: WebWorker, pageUrl: string): Promise<void> {
   await eventually(
     () =>
       inWorker(
         worker,
-        async (url: string) => {
+        async (url: string, file: string) => {
           const [tab] = await chrome.tabs.query({ url })
+          await chrome.scripting.executeScript({ target: { tabId: tab!.id!, allFrames: true }, files: [file] }).catch(() => [])
           return chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 }).then(() => true, () => false)
         },
-        pageUrl
+        pageUrl,
+        PAGE_INDEX_FILE
       ),
     (answered) => {
-      if (!answered) throw new Error(`The content script of ${pageUrl} does not answer`)
+      if (!answered) throw new Error(`The page index of ${pageUrl} does not answer`)
     }
   )
 }

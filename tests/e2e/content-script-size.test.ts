@@ -1,5 +1,6 @@
-// The scripts that run in every frame of every page stay small and carry no validation library: their weight is
-// paid by every page the user opens (bench/content-scripts.ts measures what it costs in script time).
+// The scripts that run inside web pages stay small and carry no validation library: the declared one runs in every
+// frame of every page the user opens, the page index in every frame of a page the side panel looks at
+// (bench/content-scripts.ts measures what they cost in script time).
 import fs from "node:fs"
 import path from "node:path"
 
@@ -8,17 +9,23 @@ import { describe, expect, it } from "vitest"
 import { contentScriptSizes, CONTENT_SCRIPT_BUDGET_BYTES } from "../content-scripts"
 import { EXTENSION_DIR } from "./browser"
 
-/** Strings only zod's code holds: a content script that shows one has pulled in the validation library. */
+/** Strings only zod's code holds: a script that shows one has pulled in the validation library. */
 const ZOD_MARKERS = ["ZodError", "$ZodType", "invalid_type"]
 
-describe("the content scripts of the built extension", () => {
+describe("the scripts the built extension runs in pages", () => {
   const scripts = contentScriptSizes()
 
-  it("are declared (the image button and the image finder)", () => {
-    expect(scripts.map(({ file }) => file.replace(/\.[0-9a-f]+\.js$/, ".js")).sort()).toEqual(["image-button.js", "image-detector.js"])
+  it("declare only the on-image button for every page; the page index is injected when the side panel asks", () => {
+    const named = scripts.map(({ file, runs }) => ({ file: file.replace(/\.[0-9a-f]+\.js$/, ".js"), runs }))
+    expect(named).toEqual([
+      { file: "image-button.js", runs: "every frame" },
+      { file: "page-index.js", runs: "on demand" }
+    ])
+    expect(fs.existsSync(path.join(EXTENSION_DIR, "page-index.js"))).toBe(true)
   })
 
   it.each(scripts.map((script) => [script.file, script.bytes] as const))(`%s stays within ${CONTENT_SCRIPT_BUDGET_BYTES / 1024} KB`, (_file, bytes) => {
+    expect(bytes).toBeGreaterThan(0)
     expect(bytes).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET_BYTES)
   })
 

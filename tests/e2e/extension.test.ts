@@ -4,6 +4,8 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
+import { PAGE_INDEX_FILE } from "~extension/messages"
+
 import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 
@@ -74,18 +76,20 @@ describe("the built extension in Chromium", () => {
   it("runs its content script on a page served from 127.0.0.1 and reports the page's images", async () => {
     const page = await browser.newPage()
     await page.goto(`${fixtures.url}/images.html`, { waitUntil: "load" })
-    // document_idle: Chrome may inject the content script after the load event; until then no one answers.
+    // The page index, injected as the side panel does; retried while the page is still loading.
     await eventually(
       () =>
         inWorker(
           extension.worker,
-          async (pageUrl: string) => {
+          async (pageUrl: string, indexFile: string) => {
             const [tab] = await chrome.tabs.query({ url: pageUrl })
+            await chrome.scripting.executeScript({ target: { tabId: tab!.id! }, files: [indexFile] })
             return (await chrome.tabs.sendMessage(tab!.id!, { type: "PAGE_IMAGES_REQUEST" }, { frameId: 0 })) as {
               images: { url: string; width: number; height: number; renderedWidth: number; alt: string }[]
             }
           },
-          `${fixtures.url}/images.html`
+          `${fixtures.url}/images.html`,
+          PAGE_INDEX_FILE
         ),
       (images) =>
         expect(images.images.map(({ url, width, height, renderedWidth, alt }) => ({ url, width, height, renderedWidth, alt }))).toEqual([

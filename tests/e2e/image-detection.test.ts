@@ -3,21 +3,23 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { PageImage } from "~extension/messages"
+import { PAGE_INDEX_FILE, type PageImage } from "~extension/messages"
 
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"
 
 /**
- * Asks one frame's content script for its images. Frame ids come from chrome.scripting (the
+ * Asks one frame's page index for its images. Frame ids come from chrome.scripting (the
  * extension has "scripting" and <all_urls>; webNavigation is not granted); each frame answers
  * for its own document only.
  */
 function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Promise<PageImage[]> {
   return inWorker(
     worker,
-    async (url: string, wanted: string) => {
+    async (url: string, wanted: string, indexFile: string) => {
       const [tab] = await chrome.tabs.query({ url })
+      // The page index, injected as the side panel does, then each frame's path to find the one wanted.
+      await chrome.scripting.executeScript({ target: { tabId: tab!.id!, allFrames: true }, files: [indexFile] })
       const frames = await chrome.scripting.executeScript({ target: { tabId: tab!.id!, allFrames: true }, func: () => location.pathname })
       const frame = frames.find((result) => result.result === wanted)
       if (!frame) throw new Error(`No frame ${wanted} in ${JSON.stringify(frames)}`)
@@ -27,7 +29,8 @@ function frameImages(worker: WebWorker, pageUrl: string, framePath: string): Pro
       return response.images
     },
     pageUrl,
-    framePath
+    framePath,
+    PAGE_INDEX_FILE
   )
 }
 

@@ -1,9 +1,14 @@
-import type { PlasmoCSConfig } from "plasmo"
-
-import { blobToDataUrl } from "~extension/data-url"
-import { createImageWatcher, throttleLatest, type ImageWatcher } from "~extension/image-watcher"
-import { listenForMessages, messageRoute } from "~extension/message-dispatch"
-import { isOwnContextOutsideTabs } from "~extension/message-senders"
+/**
+ * The page's image index, injected into a tab's frames only when the side panel asks for their images
+ * (chrome.scripting.executeScript with PAGE_INDEX_FILE, see panel/page-frames.ts), never declared as a content
+ * script: pages nobody asks about run none of it. scripts/copy-extension-assets.mjs bundles it into the build.
+ * Each frame answers for its own document; a second injection into the same frame (the panel asks again) finds the
+ * first one's listener in place and adds nothing.
+ */
+import { blobToDataUrl } from "./data-url"
+import { createImageWatcher, throttleLatest, type ImageWatcher } from "./image-watcher"
+import { listenForMessages, messageRoute } from "./message-dispatch"
+import { isOwnContextOutsideTabs } from "./message-senders"
 import {
   MAX_PAGE_BLOB_BYTES,
   PAGE_IMAGES_CHANGED,
@@ -14,13 +19,7 @@ import {
   type PageImagesChanged,
   type PageImagesResponse,
   type ReadPageBlobResponse
-} from "~extension/messages"
-
-export const config: PlasmoCSConfig = {
-  matches: ["<all_urls>"],
-  all_frames: true,
-  run_at: "document_idle"
-}
+} from "./messages"
 
 /** At most one PAGE_IMAGES_CHANGED a second per frame. */
 const CHANGE_INTERVAL_MS = 1000
@@ -59,16 +58,23 @@ async function readPageBlob(url: string): Promise<ReadPageBlobResponse> {
   }
 }
 
+/** Set on the isolated world's global object by the first injection into a frame. */
+const INSTALLED = "__imageQueryAiPageIndex"
+const world = globalThis as typeof globalThis & { [INSTALLED]?: true }
+
 // Requests come only from the extension's own pages (the side panel), never from another content script.
-listenForMessages(chrome.runtime.onMessage, {
-  [PAGE_IMAGES_REQUEST]: messageRoute({
-    from: isOwnContextOutsideTabs,
-    check: pageImagesRequest.parse,
-    handle: (): PageImagesResponse => ({ images: pageWatcher().images() })
-  }),
-  [READ_PAGE_BLOB_REQUEST]: messageRoute({
-    from: isOwnContextOutsideTabs,
-    check: readPageBlobRequest.parse,
-    handle: ({ message }) => readPageBlob(message.url)
+if (!world[INSTALLED]) {
+  world[INSTALLED] = true
+  listenForMessages(chrome.runtime.onMessage, {
+    [PAGE_IMAGES_REQUEST]: messageRoute({
+      from: isOwnContextOutsideTabs,
+      check: pageImagesRequest.parse,
+      handle: (): PageImagesResponse => ({ images: pageWatcher().images() })
+    }),
+    [READ_PAGE_BLOB_REQUEST]: messageRoute({
+      from: isOwnContextOutsideTabs,
+      check: readPageBlobRequest.parse,
+      handle: ({ message }) => readPageBlob(message.url)
+    })
   })
-})
+}
