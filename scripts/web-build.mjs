@@ -28,6 +28,9 @@ export function buildWeb({ output = "inherit" } = {}) {
   const vite = path.join(projectRoot, "node_modules/vite/bin/vite.js")
   const build = spawnSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], {
     cwd: projectRoot,
+    // Always the production build: a NODE_ENV inherited from the caller (a test runner sets "test", a shell may set
+    // "development") would otherwise give the served site React's development build.
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", output, output]
   })
   if (build.status !== 0) throw new Error(`The web build failed (exit ${build.status ?? build.signal}); see the messages above.`)
