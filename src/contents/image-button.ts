@@ -1,7 +1,8 @@
 import type { PlasmoCSConfig } from "plasmo"
 
 import { ImageButton } from "~extension/image-button"
-import { OPEN_SIDE_PANEL_FOR_IMAGE, type OpenSidePanelForImage } from "~extension/messages"
+// Types only: the message module (its checks and the protocol) stays out of the script every frame of every page runs.
+import type { OpenSidePanelForImage } from "~extension/messages"
 
 export const config: PlasmoCSConfig = {
   matches: ["<all_urls>"],
@@ -11,7 +12,7 @@ export const config: PlasmoCSConfig = {
 
 const button = new ImageButton({
   onActivate({ url }) {
-    const message: OpenSidePanelForImage = { type: OPEN_SIDE_PANEL_FOR_IMAGE, url }
+    const message: OpenSidePanelForImage = { type: "OPEN_SIDE_PANEL_FOR_IMAGE", url }
     try {
       // Sent inside the click: the service worker opens the side panel with this user gesture.
       chrome.runtime.sendMessage(message).catch(() => {})
