@@ -17,7 +17,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold">Chat</h1>
         {messages.length > 0 && (
-          <button type="button" onClick={onClear} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          <button type="button" onClick={onClear} className="text-sm font-medium text-blue-700 hover:underline focus-ring">
             New conversation
           </button>
         )}

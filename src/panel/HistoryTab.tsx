@@ -12,7 +12,7 @@ export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onCl
     <div className="space-y-3">
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold">History</h1>
-        <button type="button" onClick={onClear} className="rounded-md border border-gray-300 px-2 py-1 text-sm font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        <button type="button" onClick={onClear} className="rounded-md border border-gray-300 px-2 py-1 text-sm font-medium hover:bg-gray-50 focus-ring">
           Clear history
         </button>
       </div>
@@ -23,7 +23,7 @@ export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onCl
               type="button"
               aria-expanded={open === entry.id}
               onClick={() => setOpen(open === entry.id ? null : entry.id)}
-              className="flex w-full gap-3 p-2 text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary"
+              className="flex w-full gap-3 p-2 text-left focus-ring focus-visible:-outline-offset-2"
             >
               {entry.imageUrl.startsWith("data:") ? (
                 <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />

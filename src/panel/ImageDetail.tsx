@@ -44,7 +44,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
 
   return (
     <div className="space-y-4">
-      <button type="button" onClick={onBack} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <button type="button" onClick={onBack} className="text-sm font-medium text-blue-700 hover:underline focus-ring">
         ← All images
       </button>
       <figure className="space-y-1">
@@ -71,7 +71,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
             aria-pressed={kind === option}
             disabled={state.status === "running"}
             onClick={() => start(option)}
-            className={`rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60 ${
+            className={`rounded-full border px-3 py-1 text-sm font-medium focus-ring disabled:opacity-60 ${
               kind === option ? "border-blue-600 bg-blue-600 text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"
             }`}
           >

@@ -71,7 +71,7 @@ export function ImagesTab({ images, captured, filters, onFiltersChange, selected
           {filtered.length === images.length ? countOf(images.length, "image", "images") : `${filtered.length} of ${images.length} images`}
         </h1>
         {selected.size > 0 && (
-          <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+          <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-ring">
             Clear selection ({selected.size})
           </button>
         )}
@@ -92,7 +92,7 @@ export function ImagesTab({ images, captured, filters, onFiltersChange, selected
                 aria-current={highlighted === image.url ? "true" : undefined}
                 className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted === image.url ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
               >
-                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary">
+                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-ring focus-visible:-outline-offset-2">
                   <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
                   <p className="px-2 py-1 text-xs text-gray-600">
                     {image.source === "captured" && `${image.alt} · `}

@@ -25,7 +25,7 @@ export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, dis
 
   return (
     <details className="rounded-lg border border-gray-200 bg-white text-sm">
-      <summary className="cursor-pointer px-3 py-2 font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <summary className="cursor-pointer px-3 py-2 font-medium focus-ring">
         Text languages:{" "}
         <span data-testid="ocr-languages">{detect && canDetect ? `Detect (else ${languageNames(value, choices.languages)})` : languageNames(value, choices.languages)}</span>
       </summary>

@@ -45,7 +45,7 @@ export function QuestionForm({ id, label, placeholder, submitLabel, unavailable 
       <button
         type="submit"
         disabled={!canSend}
-        className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary"
+        className="rounded-lg bg-blue-600 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50 focus-ring focus-visible:outline-offset-2"
       >
         {submitLabel}
       </button>

@@ -99,7 +99,7 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
         </label>
         <div className="flex gap-2">
           <input id="api-address" value={address} onChange={(event) => setAddress(event.target.value)} className={`${fieldClass} mt-0`} inputMode="url" aria-describedby="api-address-message" />
-          <button type="submit" className="rounded-md bg-blue-600 px-3 text-sm font-semibold text-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary">
+          <button type="submit" className="rounded-md bg-blue-600 px-3 text-sm font-semibold text-white focus-ring focus-visible:outline-offset-2">
             Save
           </button>
         </div>

@@ -37,7 +37,7 @@ export function ShortcutsSettings({ commands = chrome.commands, tabs = chrome.ta
       <button
         type="button"
         onClick={() => void tabs.create({ url: SHORTCUTS_PAGE_URL })}
-        className="text-sm font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+        className="text-sm font-semibold text-blue-700 hover:underline focus-ring"
       >
         Change shortcuts in the browser
       </button>

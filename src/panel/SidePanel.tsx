@@ -91,14 +91,14 @@ export function SidePanel() {
               type="button"
               onClick={capture.start}
               disabled={capture.status.kind === "selecting"}
-              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60"
+              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-ring disabled:opacity-60"
             >
               Capture area
             </button>
             <button
               type="button"
               onClick={rescan}
-              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+              className="rounded-md px-2 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-ring"
             >
               Rescan
             </button>
@@ -109,7 +109,7 @@ export function SidePanel() {
           {account.kind === "signedOut" && (
             <>
               <span>Not signed in: local analyses only.</span>
-              <button type="button" onClick={signIn} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              <button type="button" onClick={signIn} className="font-semibold text-blue-700 hover:underline focus-ring">
                 Sign in
               </button>
             </>
@@ -132,10 +132,10 @@ export function SidePanel() {
           <div role="status" data-testid="area-capture-status" className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
             <p>Drag on the page to capture an area · Esc to cancel</p>
             <div className="flex shrink-0 flex-col items-end gap-1">
-              <button type="button" onClick={capture.wholeView} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              <button type="button" onClick={capture.wholeView} className="font-semibold text-blue-700 hover:underline focus-ring">
                 Capture the whole view
               </button>
-              <button type="button" onClick={capture.cancel} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+              <button type="button" onClick={capture.cancel} className="font-semibold text-blue-700 hover:underline focus-ring">
                 Cancel
               </button>
             </div>
@@ -177,7 +177,7 @@ function Refusal({ message, onDismiss, testId }: { message: string; onDismiss: (
   return (
     <div role="alert" data-testid={testId} className="mb-3 flex items-start justify-between gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
       <p>{message}</p>
-      <button type="button" onClick={onDismiss} className="font-semibold text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <button type="button" onClick={onDismiss} className="font-semibold text-blue-700 hover:underline focus-ring">
         Dismiss
       </button>
     </div>

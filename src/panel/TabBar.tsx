@@ -40,7 +40,7 @@ export function TabBar({ current, onChange }: { current: PanelTab; onChange: (ta
               tabIndex={selected ? 0 : -1}
               onClick={() => onChange(tab)}
               onKeyDown={(event) => move(event, index)}
-              className={`py-3 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-primary ${
+              className={`py-3 text-sm font-medium focus-ring focus-visible:-outline-offset-2 ${
                 selected ? "border-t-2 border-blue-600 text-blue-700" : "border-t-2 border-transparent text-gray-600 hover:text-brand-secondary"
               }`}
             >

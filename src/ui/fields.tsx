@@ -106,7 +106,7 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
           onClick={() => setVisible((shown) => !shown)}
           aria-label={`${visible ? "Hide" : "Show"} ${label.toLowerCase()}${shortcut}`}
           aria-pressed={visible}
-          className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-3 text-gray-500 hover:text-brand-secondary focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+          className="absolute inset-y-0 right-0 flex items-center rounded-r-lg px-3 text-gray-500 hover:text-brand-secondary focus-ring"
         >
           {visible ? <EyeOff aria-hidden="true" className="h-4 w-4" /> : <Eye aria-hidden="true" className="h-4 w-4" />}
         </button>

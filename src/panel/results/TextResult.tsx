@@ -85,7 +85,7 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
           {text && (
             <button
               type="button"
-              className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+              className="rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-ring"
               onClick={() => void copyText(shown).then(setCopied)}
             >
               {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy text"}

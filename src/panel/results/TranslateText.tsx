@@ -6,7 +6,7 @@ import { copyText } from "~ui/clipboard"
 import { translateText } from "../vqa-client"
 
 const smallButton =
-  "rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary disabled:opacity-60"
+  "rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-ring disabled:opacity-60"
 
 /** The browser's language when we translate into it, else English. */
 export function defaultTargetLanguage(languages: readonly string[] = navigator.languages ?? [navigator.language]): string {

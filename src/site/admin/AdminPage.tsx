@@ -104,7 +104,7 @@ export default function AdminPage() {
           <li key={to}>
             <Link
               to={to}
-              className="flex h-full items-start gap-4 rounded-2xl border border-gray-200 bg-white p-5 shadow-sm transition hover:border-brand-primary hover:shadow focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+              className="flex h-full items-start gap-4 rounded-2xl border border-gray-200 bg-white p-5 shadow-sm transition hover:border-brand-primary hover:shadow focus-ring"
             >
               <Icon aria-hidden="true" className="h-6 w-6 shrink-0 text-brand-primary" />
               <span>

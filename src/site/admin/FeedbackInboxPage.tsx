@@ -54,7 +54,7 @@ function Thumbnails({ images }: { images: string[] }) {
 function FeedbackRow({ item, selected, onSelect, onDelete, deleting }: { item: Feedback; selected: boolean; onSelect: () => void; onDelete: () => void; deleting: boolean }) {
   return (
     <li className={`flex gap-2 border-b border-gray-100 p-3 last:border-b-0 ${selected ? "bg-blue-50" : "hover:bg-gray-50"}`}>
-      <button type="button" onClick={onSelect} aria-current={selected} className="min-w-0 flex-1 text-left focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <button type="button" onClick={onSelect} aria-current={selected} className="min-w-0 flex-1 text-left focus-ring">
         <span className="flex items-center justify-between gap-2">
           <span className="truncate text-sm font-semibold">{item.email}</span>
           <StatusBadge status={item.status} />
@@ -175,7 +175,7 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
           <ul className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4">
             {item.images.map((url, index) => (
               <li key={url}>
-                <button type="button" onClick={() => setViewerIndex(index)} aria-label={`Open image ${index + 1}`} className="block w-full overflow-hidden rounded-lg ring-1 ring-gray-200 hover:ring-brand-primary focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+                <button type="button" onClick={() => setViewerIndex(index)} aria-label={`Open image ${index + 1}`} className="block w-full overflow-hidden rounded-lg ring-1 ring-gray-200 hover:ring-brand-primary focus-ring">
                   <FeedbackImage url={url} alt={`Attached image ${index + 1}`} className="aspect-square h-full w-full object-cover" />
                 </button>
               </li>
@@ -285,7 +285,7 @@ function Inbox() {
                 setFilter(name)
                 setPage(1)
               }}
-              className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
+              className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-ring ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
             >
               {capitalise(name)}
               {name !== "all" && meta && <span className="opacity-80"> ({meta.counts[name]})</span>}

@@ -91,7 +91,7 @@ function Checkbox({ label, checked, onChange }: { label: string; checked: boolea
   const id = useId()
   return (
     <span className="inline-flex items-center gap-2 text-sm">
-      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} className="h-4 w-4 rounded border-gray-300 text-brand-primary focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary" />
+      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} className="h-4 w-4 rounded border-gray-300 text-brand-primary focus-ring" />
       <label htmlFor={id}>{label}</label>
     </span>
   )

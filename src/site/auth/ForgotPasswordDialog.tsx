@@ -40,7 +40,7 @@ export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { ini
 
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="text-sm font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+      <Dialog.Trigger className="text-sm font-medium text-blue-700 hover:underline focus-ring">
         Forgot password?
       </Dialog.Trigger>
       <Dialog.Portal>

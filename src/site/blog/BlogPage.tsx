@@ -14,7 +14,7 @@ import { BLOG_CATEGORIES, BLOG_POSTS, searchPosts, sortedPosts } from "./posts"
 export const POSTS_PER_PAGE = 3
 
 const chip = (selected: boolean) =>
-  `rounded-full border px-4 py-2 text-sm font-medium transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+  `rounded-full border px-4 py-2 text-sm font-medium transition focus-ring focus-visible:outline-offset-2 ${
     selected ? "border-brand-secondary bg-brand-secondary text-white" : "border-gray-300 bg-white text-gray-700 hover:border-gray-400"
   }`
 

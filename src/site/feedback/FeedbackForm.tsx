@@ -174,7 +174,7 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
                     onClick={() => removeImage(index)}
                     disabled={submitting}
                     aria-label={`Remove ${image.file.name}`}
-                    className="absolute -right-2 -top-2 rounded-full bg-white p-1 text-gray-600 shadow ring-1 ring-gray-300 hover:text-red-600 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+                    className="absolute -right-2 -top-2 rounded-full bg-white p-1 text-gray-600 shadow ring-1 ring-gray-300 hover:text-red-600 focus-ring"
                   >
                     <X aria-hidden="true" className="h-3 w-3" />
                   </button>

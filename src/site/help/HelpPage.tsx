@@ -13,7 +13,7 @@ import { categoryCounts, filterFaq, HELP_CATEGORIES, HELP_FAQ, type HelpCategory
 const COUNTS = categoryCounts(HELP_FAQ)
 
 function chipStyles(selected: boolean) {
-  return `rounded-full border px-4 py-2 text-sm font-medium transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+  return `rounded-full border px-4 py-2 text-sm font-medium transition focus-ring focus-visible:outline-offset-2 ${
     selected ? "border-brand-secondary bg-brand-secondary text-white" : "border-gray-300 bg-white text-gray-700 hover:border-gray-400"
   }`
 }

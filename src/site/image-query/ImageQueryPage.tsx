@@ -182,7 +182,7 @@ export default function ImageQueryPage() {
                         role="switch"
                         aria-checked={hideSmall}
                         onClick={() => setHideSmall((on) => !on)}
-                        className={`relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+                        className={`relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-ring focus-visible:outline-offset-2 ${
                           hideSmall ? "bg-blue-700" : "bg-gray-400"
                         }`}
                       >
@@ -243,7 +243,7 @@ export default function ImageQueryPage() {
             aria-controls={`${tabsId}-${id}`}
             tabIndex={tab === id ? 0 : -1}
             onClick={() => setTab(id)}
-            className={`flex min-w-[4.5rem] flex-col items-center gap-0.5 rounded-lg px-3 py-1.5 text-xs font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary ${
+            className={`flex min-w-[4.5rem] flex-col items-center gap-0.5 rounded-lg px-3 py-1.5 text-xs font-medium focus-ring ${
               tab === id ? "bg-blue-50 text-blue-800" : "text-gray-700 hover:bg-gray-100"
             }`}
           >

@@ -25,7 +25,7 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <Link to="/" className="rounded-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary">
+        <Link to="/" className="rounded-md focus-ring">
           <Logo />
         </Link>
 

@@ -52,7 +52,7 @@ export function UserMenu({ user }: { user: User }) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm font-medium text-brand-secondary hover:bg-gray-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+        className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm font-medium text-brand-secondary hover:bg-gray-100 focus-ring"
         aria-label={`Account menu for ${user.name}`}
       >
         <Avatar name={user.name} />

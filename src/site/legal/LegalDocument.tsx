@@ -90,7 +90,7 @@ export function LegalDocument({ document: content, variant = "page", headingLeve
                 <button
                   type="button"
                   onClick={() => goToSection(index)}
-                  className="block rounded text-left text-blue-700 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary"
+                  className="block rounded text-left text-blue-700 underline-offset-2 hover:underline focus-ring focus-visible:outline-offset-2"
                 >
                   {section.title}
                 </button>

@@ -91,7 +91,7 @@ function TermsModalBody({ onAccept, onDecline, busy }: Omit<TermsModalProps, "op
                 tabIndex={selected ? 0 : -1}
                 onClick={() => setActive(index)}
                 onKeyDown={onTabKeyDown}
-                className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+                className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium transition focus-ring focus-visible:outline-offset-2 ${
                   selected ? "bg-white text-brand-secondary shadow-sm" : "text-gray-600 hover:text-brand-secondary"
                 }`}
               >
@@ -124,7 +124,7 @@ function TermsModalBody({ onAccept, onDecline, busy }: Omit<TermsModalProps, "op
             checked={agreed}
             disabled={busy}
             onChange={(event) => setAgreed(event.target.checked)}
-            className="mt-0.5 h-4 w-4 shrink-0 rounded border-gray-300 text-brand-primary accent-brand-primary focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary"
+            className="mt-0.5 h-4 w-4 shrink-0 rounded border-gray-300 text-brand-primary accent-brand-primary focus-ring focus-visible:outline-offset-2"
           />
           <span>{TERMS_AGREEMENT_LABEL}</span>
         </label>

@@ -34,7 +34,7 @@ export function OrderSummary({ plan, annual, note, children }: { plan: Plan; ann
       {!annual && plan.price > 0 && (
         <p className="mt-4 text-sm">
           <Link
-            className="rounded font-medium text-blue-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+            className="rounded font-medium text-blue-700 hover:underline focus-ring"
             to={`/payment?plan=${plan.id}&annual=true`}
           >
             Pay yearly and save {ANNUAL_SAVINGS_PERCENT}%

@@ -24,7 +24,7 @@ export function Accordion({ items }: { items: readonly AccordionItem[] }) {
                 aria-expanded={expanded}
                 aria-controls={panelId}
                 onClick={() => setOpen(expanded ? null : index)}
-                className="flex w-full items-center justify-between gap-4 rounded-2xl px-5 py-4 text-left font-medium text-brand-secondary hover:bg-gray-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-primary"
+                className="flex w-full items-center justify-between gap-4 rounded-2xl px-5 py-4 text-left font-medium text-brand-secondary hover:bg-gray-50 focus-ring"
               >
                 {item.question}
                 <ChevronDown aria-hidden="true" className={`h-5 w-5 shrink-0 text-gray-500 transition ${expanded ? "rotate-180" : ""}`} />

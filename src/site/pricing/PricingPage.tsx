@@ -19,7 +19,7 @@ function BillingToggle({ billing, onChange }: { billing: Billing; onChange: (bil
       type="button"
       aria-pressed={billing === value}
       onClick={() => onChange(value)}
-      className={`rounded-full px-4 py-2 text-sm font-semibold transition focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-primary ${
+      className={`rounded-full px-4 py-2 text-sm font-semibold transition focus-ring focus-visible:outline-offset-2 ${
         billing === value ? "bg-brand-secondary text-white shadow" : "text-gray-700 hover:text-brand-secondary"
       }`}
     >
