@@ -105,11 +105,11 @@ export async function writeSiteOrigins(buildDir) {
   return origins
 }
 
-/** The page index's script (PAGE_INDEX_FILE of src/extension/messages.ts), bundled as one classic script. */
-export const PAGE_INDEX_FILE = "page-index.js"
-
+/** The page index's script, bundled as one classic script under the name the side panel injects: its size in bytes. */
 export async function buildPageIndex(buildDir) {
   const { build } = await import("esbuild")
+  const { tsImport } = await import("tsx/esm/api")
+  const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messages.ts", import.meta.url)
   const result = await build({
     entryPoints: [path.join(root, "src/extension/page-index.ts")],
     outfile: path.join(buildDir, PAGE_INDEX_FILE),
@@ -135,7 +135,7 @@ async function main() {
   for (const dir of present) {
     const { files, bytes } = copyEngineAssets(dir)
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
-    console.log(`Page index: ${PAGE_INDEX_FILE} written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
+    console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
     try {
       console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir)).join(", ")}`)
     } catch (error) {
