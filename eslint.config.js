@@ -5,7 +5,7 @@ import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
 /** The folders of src/ imported as ~<folder>/…, but the ones named. */
-const SRC_FOLDERS = ["analysis", "api", "auth", "background", "contents", "core", "extension", "panel", "site", "tabs", "ui"]
+const SRC_FOLDERS = ["analysis", "api", "background", "contents", "core", "extension", "panel", "site", "site-session", "tabs", "ui"]
 const OUR_FOLDERS_BUT = (...allowed) => `^~(${SRC_FOLDERS.filter((folder) => !allowed.includes(folder)).join("|")})(/|$)`
 
 /** A layer rule: in `files` (but `ignores`), an import whose path matches one of `forbidden` fails with `message`. */
@@ -60,10 +60,10 @@ export default tseslint.config(
   ...layer(
     ["src/extension/**", "src/background/**", "src/contents/**", "src/panel/**", "src/analysis/**", "src/popup.tsx", "src/sidepanel.tsx", "src/tabs/**"],
     "the extension reaches the site only through its mount, src/tabs/site.tsx",
-    ["^~(site|auth)/"],
+    ["^~(site|site-session)/"],
     ["src/tabs/site.tsx"]
   ),
-  ...layer(["src/site/**", "src/auth/**", "src/api/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis)/"]),
+  ...layer(["src/site/**", "src/site-session/**", "src/api/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis)/"]),
   {
     files: ["server/main.ts", "scripts/**", "bench/**", "tests/**"],
     rules: { "no-console": "off" }

@@ -1,8 +1,8 @@
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 
-import { firebaseGooglePopup } from "~auth/firebase-client"
-import { provideGooglePopup } from "~auth/google-popup"
+import { firebaseGooglePopup } from "~site-session/firebase-client"
+import { provideGooglePopup } from "~site-session/google-popup"
 import { SiteApp } from "~site/SiteApp"
 import "~ui/global-styles"
 

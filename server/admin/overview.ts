@@ -6,7 +6,7 @@ import { DAY_MS } from "~core/time"
 
 import { countUsers } from "../auth/users"
 import { liveSubscriptionFigures } from "../billing/billing-service"
-import { countFeedback } from "../feedback/feedback-service"
+import { countFeedback } from "../feedback/feedback-store"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-service"
 
 /** "Recent" on the dashboard: new accounts and refused passwords of the last 30 days. */

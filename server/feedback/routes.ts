@@ -30,7 +30,7 @@ import {
   listFeedback,
   setFeedbackStatus,
   storedImageNames
-} from "./feedback-service"
+} from "./feedback-store"
 import { FeedbackImageStore } from "./image-store"
 
 export interface FeedbackRoutesOptions {

@@ -1,6 +1,6 @@
 import type { StatusReport } from "~core/api"
 
-import { ApiRequestError, type ApiClient } from "./client"
+import { ApiRequestError, type ApiClient } from "./http-client"
 
 const isReport = (value: unknown): value is StatusReport => typeof (value as StatusReport | null)?.version === "string"
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { ApiRequestError } from "~api/client"
+import { ApiRequestError } from "~api/http-client"
 
 import { getApiOrigin } from "./api-origin"
 import {

@@ -10,7 +10,7 @@
  */
 import * as z from "zod"
 
-import { createApiClient, type ApiClient, type TokenStore } from "~api/client"
+import { createApiClient, type ApiClient, type TokenStore } from "~api/http-client"
 import { TOKEN_EXPIRY_MARGIN_SECONDS } from "~core/limits"
 import type { User } from "~core/user"
 

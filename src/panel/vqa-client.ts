@@ -1,5 +1,5 @@
 /** The side panel's calls to the vision model through our API (questions, translations), with the extension's own session. */
-import { ApiRequestError, INVALID_RESPONSE_CODE, SIGNED_OUT_CODE } from "~api/client"
+import { ApiRequestError, INVALID_RESPONSE_CODE, SIGNED_OUT_CODE } from "~api/http-client"
 import { translateAnswerSchema, type TranslateAnswer, type TranslateRequest } from "~core/translate"
 import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, type VqaAnswer, type VqaHistoryTurn } from "~core/vqa"
 import { extensionApi } from "~extension/extension-session"

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~auth/api-client"
-import { teardownSession, useSession } from "~auth/session-store"
+import { configureApi } from "~site-session/site-api"
+import { teardownSession, useSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { SiteApp } from "./SiteApp"

@@ -2,8 +2,8 @@ import { QueryClientProvider } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 import { BrowserRouter, HashRouter, MemoryRouter, Route, Routes } from "react-router"
 
-import { connectExtensionLink } from "~auth/extension-link"
-import { useSession } from "~auth/session-store"
+import { connectExtensionLink } from "~site-session/extension-link"
+import { useSession } from "~site-session/session-store"
 import { Toaster } from "~ui/toast"
 
 import { SiteLayout } from "./layout/SiteLayout"

@@ -5,8 +5,8 @@
  */
 import { vi } from "vitest"
 
-import { configureApi } from "~auth/api-client"
-import { teardownSession, useSession } from "~auth/session-store"
+import { configureApi } from "~site-session/site-api"
+import { teardownSession, useSession } from "~site-session/session-store"
 import { fail, ok, type ApiErrorBody } from "~core/api"
 import { toast } from "~ui/toast"
 

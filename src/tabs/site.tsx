@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
 
-import { configureApi } from "~auth/api-client"
+import { configureApi } from "~site-session/site-api"
 import { getApiOrigin } from "~extension/api-origin"
 import { SiteApp } from "~site/SiteApp"
 import { Spinner } from "~ui/Spinner"

@@ -22,7 +22,7 @@ describe("the layers, held by the linter", () => {
     ["server/planted.ts", 'import { planted } from "~extension/messages"', "the server imports only core"],
     ["server/auth/planted.ts", 'import { planted } from "../../src/site/routes"', "the server imports only core"],
     ["src/panel/planted.ts", 'import { planted } from "~site/routes"', "the extension reaches the site only through its mount"],
-    ["src/background/planted.ts", 'import { planted } from "~auth/session-store"', "the extension reaches the site only through its mount"],
+    ["src/background/planted.ts", 'import { planted } from "~site-session/session-store"', "the extension reaches the site only through its mount"],
     ["src/site/planted.ts", 'import { planted } from "~extension/messages"', "the site never imports the extension's internals"]
   ])("refuses in %s: %s", async (filePath, source, rule) => {
     const errors = await layerErrors(filePath, source)

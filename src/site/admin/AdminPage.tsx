@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query"
 import type { ComponentType, SVGProps } from "react"
 import { Link } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { PRODUCT_NAME } from "~core/company"
 import { FormMessage } from "~ui/fields"
 import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield, Users } from "~ui/icons"

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useId, useState } from "react"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import {
   FEEDBACK_ADMIN_TEXTS as TEXTS,

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query"
 import { useEffect, useId, useRef, useState, type ReactNode } from "react"
 
-import { ApiRequestError } from "~api/client"
+import { ApiRequestError } from "~api/http-client"
 import { ADMIN_NOTICE_FADE_MS } from "~core/limits"
 import {
   BUILT_IN_RULE_NAMES,

@@ -1,5 +1,5 @@
 /** The admin's calls: the feedback inbox, the password policy and GET /api/admin/overview. */
-import { getApiClient } from "~auth/api-client"
+import { getApiClient } from "~site-session/site-api"
 import type { AdminOverview, Feedback, FeedbackListMeta, FeedbackStatus } from "~core/feedback"
 import type { PasswordPolicyConfig } from "~core/password-policy"
 

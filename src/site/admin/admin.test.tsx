@@ -3,8 +3,8 @@ import { fireEvent, render, screen, within } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, describe, expect, it } from "vitest"
 
-import { configureApi } from "~auth/api-client"
-import { useSession } from "~auth/session-store"
+import { configureApi } from "~site-session/site-api"
+import { useSession } from "~site-session/session-store"
 import { fail, ok } from "~core/api"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 

@@ -10,9 +10,9 @@ import { useQuery, useQueryClient, type Query } from "@tanstack/react-query"
 import { useCallback, useEffect, useRef } from "react"
 import * as z from "zod"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/client"
-import { getApiClient } from "~auth/api-client"
-import { useSession } from "~auth/session-store"
+import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
+import { getApiClient } from "~site-session/site-api"
+import { useSession } from "~site-session/session-store"
 import {
   billingConfigSchema,
   subscriptionSchema,

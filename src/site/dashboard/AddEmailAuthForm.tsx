@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from "react"
 
-import { linkEmail } from "~auth/auth-api"
+import { linkEmail } from "~site-session/account-api"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
 import { FormMessage, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { PasswordHint } from "../auth/PasswordHint"
+import { PasswordHint } from "../sign-in/PasswordHint"
 import { ProofMessage } from "./ProofRefusal"
 
 /** Add Email Authentication, for an account that signs in only with Google; the name is optional. */

@@ -1,15 +1,15 @@
 import { useRef, useState } from "react"
 
-import { linkGoogle } from "~auth/auth-api"
-import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
-import { markFirebaseUsed } from "~auth/firebase-setup"
-import { googlePopup } from "~auth/google-popup"
+import { linkGoogle } from "~site-session/account-api"
+import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
+import { markFirebaseUsed } from "~site-session/firebase-setup"
+import { googlePopup } from "~site-session/google-popup"
 import { FormMessage, PasswordField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "../auth/GoogleSignInButton"
-import { useFirebaseSetup } from "../auth/use-firebase-setup"
+import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "../sign-in/GoogleSignInButton"
+import { useFirebaseSetup } from "../sign-in/use-firebase-setup"
 
 export const GOOGLE_LINKED_MESSAGE = "Google account linked. You can now sign in with Google too."
 export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Image Query AI site in a new tab: choose Link Google account there."

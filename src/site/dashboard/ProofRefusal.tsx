@@ -1,6 +1,6 @@
 import { useNavigate } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { FormMessage } from "~ui/fields"
 
 /** Refusals of the proof of the person (the current password, a recent sign-in): the user can put them right. */

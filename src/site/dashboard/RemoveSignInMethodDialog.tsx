@@ -1,6 +1,6 @@
 import { useState } from "react"
 
-import { unlinkSignInMethod } from "~auth/auth-api"
+import { unlinkSignInMethod } from "~site-session/account-api"
 import type { SignInMethod } from "~core/auth-schemas"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { PasswordField } from "~ui/fields"

@@ -1,6 +1,6 @@
-import { ApiRequestError } from "~api/client"
-import { logoutEverywhere } from "~auth/auth-api"
-import { CONNECTION_ERROR_MESSAGE } from "~auth/error-messages"
+import { ApiRequestError } from "~api/http-client"
+import { logoutEverywhere } from "~site-session/account-api"
+import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 

@@ -1,14 +1,14 @@
 /**
  * Component tests of the dashboard's session and account actions ("Sign out everywhere", account deletion, the
  * sign-in methods and their linking), rendered through the whole app. The test doubles are the network (a fake
- * API answering in the wrapper) and the Google popup the web build provides (~auth/google-popup), here a double.
+ * API answering in the wrapper) and the Google popup the web build provides (~site-session/google-popup), here a double.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
-import { provideGooglePopup } from "~auth/google-popup"
-import { teardownSession, useSession } from "~auth/session-store"
+import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
+import { provideGooglePopup } from "~site-session/google-popup"
+import { teardownSession, useSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"

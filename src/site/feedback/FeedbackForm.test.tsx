@@ -5,7 +5,7 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
-import { configureApi } from "~auth/api-client"
+import { configureApi } from "~site-session/site-api"
 import { fail, ok } from "~core/api"
 import { FEEDBACK_TEXTS } from "~core/feedback"
 import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react"
 
-import { getApiClient } from "~auth/api-client"
+import { getApiClient } from "~site-session/site-api"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import {
   detectFeedbackImageType,

@@ -1,4 +1,4 @@
-import { ApiRequestError } from "~api/client"
+import { ApiRequestError } from "~api/http-client"
 import { FEEDBACK_TEXTS } from "~core/feedback"
 
 /**

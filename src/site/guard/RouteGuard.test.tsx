@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react"
 import { beforeEach, describe, expect, it } from "vitest"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 
 import { RouteGuard, type LoginRedirectState } from "./RouteGuard"
 

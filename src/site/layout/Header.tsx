@@ -2,7 +2,7 @@ import { Menu, X } from "~ui/icons"
 import { useState } from "react"
 import { Link, NavLink, useLocation } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 

@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu"
 import { useNavigate } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { getPlan } from "~core/plans"
 import { planIdOfUser, type User } from "~core/user"
 

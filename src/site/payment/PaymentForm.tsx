@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react"
 
-import { ApiRequestError } from "~api/client"
-import { useSession } from "~auth/session-store"
+import { ApiRequestError } from "~api/http-client"
+import { useSession } from "~site-session/session-store"
 import { TEST_MODE_NOTICE } from "~core/billing"
 import { FormMessage, SelectField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react"
 import { Link, Navigate, useLocation, useSearchParams } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { findPlan } from "~core/plans"
 import { FormMessage } from "~ui/fields"
 import { Spinner } from "~ui/Spinner"

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { teardownSession, useSession } from "~auth/session-store"
+import { teardownSession, useSession } from "~site-session/session-store"
 import { longDate } from "~core/format"
 import { CARD_DECLINED_MESSAGE, TEST_CARD_REQUIRED_MESSAGE, TEST_MODE_NOTICE, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"

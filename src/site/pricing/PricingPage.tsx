@@ -1,7 +1,7 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { useSession } from "~auth/session-store"
+import { useSession } from "~site-session/session-store"
 import { COMPANY } from "~core/company"
 import { FREE_TRIAL_DAYS } from "~core/limits"
 import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/plans"

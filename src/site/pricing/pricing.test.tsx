@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { MemoryRouter } from "react-router"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
-import { teardownSession, useSession } from "~auth/session-store"
+import { teardownSession, useSession } from "~site-session/session-store"
 import type { Subscription } from "~core/billing"
 import { PLANS, type PlanId } from "~core/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query"
 
 import { fetchServiceStatus } from "~api/status"
-import { getApiBaseUrl, getApiClient } from "~auth/api-client"
+import { getApiBaseUrl, getApiClient } from "~site-session/site-api"
 import { buttonStyles } from "~ui/styles"
 
 import { InertSubscribeForm } from "../layout/InertSubscribeForm"

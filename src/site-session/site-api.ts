@@ -9,7 +9,7 @@
  * `getApiClient()` builds a new one. The client's two callbacks are fanned out to listeners registered here, so
  * the session store can follow refreshes and cleared sessions whichever client instance is current.
  */
-import { createApiClient, webStorageTokens, type ApiClient, type RefreshedTokens, type TokenStorage } from "~api/client"
+import { createApiClient, webStorageTokens, type ApiClient, type RefreshedTokens, type TokenStorage } from "~api/http-client"
 
 export interface ApiConfig {
   /** Origin of the API, e.g. "https://api.example.com"; "" (the default) for the page's own origin. */

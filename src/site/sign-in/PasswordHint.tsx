@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query"
 
-import { fetchPasswordPolicy } from "~auth/auth-api"
+import { fetchPasswordPolicy } from "~site-session/account-api"
 import { FALLBACK_PASSWORD_HINTS, passwordRequirementHints } from "~core/password-policy"
 
 /** The server policy is read on every visit: an admin's change shows on the next form. */

@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog"
 import { useState, type FormEvent } from "react"
 
-import { forgotPassword } from "~auth/auth-api"
-import { CONNECTION_ERROR_MESSAGE } from "~auth/error-messages"
+import { forgotPassword } from "~site-session/account-api"
+import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { FormMessage, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"

@@ -1,7 +1,7 @@
 import { toast } from "~ui/toast"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/client"
+import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
 import { fail, ok } from "~core/api"
 import { type WebsiteMessage } from "~core/extension-messages"
 import {
@@ -13,7 +13,7 @@ import {
 } from "~core/limits"
 import { SESSION_STORAGE_KEYS as KEYS, type User } from "~core/user"
 
-import { configureApi, getApiClient } from "./api-client"
+import { configureApi, getApiClient } from "./site-api"
 import { configureExtensionNotifier } from "./extension-notifier"
 import {
   LOGOUT_SERVER_FAILURE_MESSAGE,

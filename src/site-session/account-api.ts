@@ -3,7 +3,7 @@ import type { SignInMethod } from "~core/auth-schemas"
 import type { PasswordPolicyConfig } from "~core/password-policy"
 import type { User } from "~core/user"
 
-import { getApiClient } from "./api-client"
+import { getApiClient } from "./site-api"
 
 export type AccountUser = User & { id: string; emailVerified: boolean; createdAt: string }
 

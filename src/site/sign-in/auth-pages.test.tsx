@@ -6,7 +6,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { teardownSession, useSession } from "~auth/session-store"
+import { teardownSession, useSession } from "~site-session/session-store"
 import { createDefaultPasswordPolicy, type PasswordPolicyConfig } from "~core/password-policy"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 

@@ -1,10 +1,10 @@
 import { useRef, useState } from "react"
 
-import { getApiBaseUrl } from "~auth/api-client"
-import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~auth/error-messages"
-import type { FirebaseSetup } from "~auth/firebase-setup"
-import { googlePopup, type GooglePopup } from "~auth/google-popup"
-import { useSession } from "~auth/session-store"
+import { getApiBaseUrl } from "~site-session/site-api"
+import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
+import type { FirebaseSetup } from "~site-session/firebase-setup"
+import { googlePopup, type GooglePopup } from "~site-session/google-popup"
+import { useSession } from "~site-session/session-store"
 import { FormMessage } from "~ui/fields"
 
 import { TermsModal } from "../legal/TermsModal"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react"
 import { Link, useSearchParams } from "react-router"
 
-import { verifyEmail } from "~auth/auth-api"
+import { verifyEmail } from "~site-session/account-api"
 import { FormMessage } from "~ui/fields"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"

@@ -15,7 +15,7 @@
 import { toast } from "~ui/toast"
 import { create } from "zustand"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/client"
+import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/http-client"
 import {
   EXTENSION_AUTH_STATUS_REQUEST,
   EXTENSION_LOGOUT_REQUEST,
@@ -30,7 +30,7 @@ import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_M
 import { extensionErrorAnswer, extensionSuccessAnswer, type ExtensionAnswer } from "~core/protocol"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
-import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./api-client"
+import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./site-api"
 import { notifyExtension } from "./extension-notifier"
 import { firebaseWasUsed, forgetFirebaseUse, loadFirebaseSetup, markFirebaseUsed } from "./firebase-setup"
 import { googlePopup } from "./google-popup"

@@ -1,7 +1,7 @@
 import { useState } from "react"
 
-import { resendVerification } from "~auth/auth-api"
-import { resendErrorView } from "~auth/error-messages"
+import { resendVerification } from "~site-session/account-api"
+import { resendErrorView } from "~site-session/error-messages"
 import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
 import { FormMessage } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"

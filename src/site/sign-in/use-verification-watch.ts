@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
 
-import { syncVerification } from "~auth/auth-api"
+import { syncVerification } from "~site-session/account-api"
 import { VERIFICATION_CHECK_INTERVAL_SECONDS } from "~core/limits"
 import { onPageShown } from "~ui/page-shown"
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react"
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router"
 
-import { loginErrorView } from "~auth/error-messages"
-import { useSession } from "~auth/session-store"
+import { loginErrorView } from "~site-session/error-messages"
+import { useSession } from "~site-session/session-store"
 import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
 import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"

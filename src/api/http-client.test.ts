@@ -4,7 +4,7 @@ import { fail, ok } from "~core/api"
 import { API_GET_CACHE_TTL_MS, API_REQUEST_TIMEOUT_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
-import { ApiRequestError, NETWORK_ERROR_MESSAGE, REFRESH_LOCK_NAME, createApiClient, webStorageTokens } from "./client"
+import { ApiRequestError, NETWORK_ERROR_MESSAGE, REFRESH_LOCK_NAME, createApiClient, webStorageTokens } from "./http-client"
 
 const BASE = "http://api.test"
 

@@ -1,16 +1,16 @@
 /**
  * Component tests of Google sign-in through Firebase on the site, rendered through the whole app: the login and
  * register buttons, the terms for a new Google user, extension mode, the start-up exchange and logout. The test
- * doubles are the network (the fake API) and the Google popup the web build provides (~auth/google-popup), here a double.
+ * doubles are the network (the fake API) and the Google popup the web build provides (~site-session/google-popup), here a double.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureExtensionNotifier } from "~auth/extension-notifier"
-import { POPUP_BLOCKED_MESSAGE } from "~auth/error-messages"
-import { FIREBASE_USED_KEY } from "~auth/firebase-setup"
-import { provideGooglePopup } from "~auth/google-popup"
-import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~auth/session-store"
+import { configureExtensionNotifier } from "~site-session/extension-notifier"
+import { POPUP_BLOCKED_MESSAGE } from "~site-session/error-messages"
+import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
+import { provideGooglePopup } from "~site-session/google-popup"
+import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~site-session/session-store"
 import { PROVIDER_REFRESH_INTERVAL_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react"
 import { Link, Navigate } from "react-router"
 
-import { register } from "~auth/auth-api"
-import { registerErrorView } from "~auth/error-messages"
-import { useSession } from "~auth/session-store"
+import { register } from "~site-session/account-api"
+import { registerErrorView } from "~site-session/error-messages"
+import { useSession } from "~site-session/session-store"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
 import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"

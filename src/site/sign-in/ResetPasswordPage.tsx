@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from "react"
 import { Link, useNavigate, useSearchParams } from "react-router"
 
-import { resetPassword } from "~auth/auth-api"
-import { passwordRequirementsMessage } from "~auth/error-messages"
+import { resetPassword } from "~site-session/account-api"
+import { passwordRequirementsMessage } from "~site-session/error-messages"
 import { PASSWORD_MIN_LENGTH, RESET_PASSWORD_REDIRECT_MS } from "~core/limits"
 import { FormMessage, PasswordField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
