@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify"
 
 import { ApiError } from "../http/errors"
-import { enforcePasswordPolicy, loadPasswordPolicy } from "../policy/policy-service"
+import { enforcePasswordPolicy } from "../policy/policy-service"
+import { loadPasswordPolicy } from "../policy/policy-store"
 import { createPasswordAccount, setPassword } from "./account-service"
 import { verifyPassword } from "./passwords"
 import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./users"

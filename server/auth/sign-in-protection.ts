@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely"
 
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
-import { loadPasswordPolicy } from "../policy/policy-service"
+import { loadPasswordPolicy } from "../policy/policy-store"
 import { spendVerificationTime, verifyPassword } from "./passwords"
 import { findUserByEmail, normaliseEmail, type UserRow } from "./users"
 

@@ -11,7 +11,7 @@ import {
 
 import { authenticate, requireAdmin } from "../auth/authenticate"
 import { ApiError, parseInput, validationFailed } from "../http/errors"
-import { loadPasswordPolicy, savePasswordPolicy } from "./policy-service"
+import { loadPasswordPolicy, savePasswordPolicy } from "./policy-store"
 
 /** What everyone may read: what the password hint is built from (strictMode makes every rule required). */
 function publicView(policy: PasswordPolicyConfig) {
