@@ -1,18 +1,7 @@
-import { MAX_IMAGE_BYTES, type VqaImageType } from "~core/vqa"
+import { imageTypeOf } from "~core/image-type"
+import { MAX_IMAGE_BYTES } from "~core/vqa"
 
 import { ApiError } from "../http/errors"
-
-/** The image type its leading bytes show, or null: the declared type is never trusted. */
-export function detectImageType(bytes: Uint8Array): VqaImageType | null {
-  const starts = (signature: number[], offset = 0) =>
-    bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte)
-  const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0))
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
-  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg"
-  if (starts(ascii("GIF87a")) || starts(ascii("GIF89a"))) return "image/gif"
-  if (starts(ascii("RIFF")) && starts(ascii("WEBP"), 8)) return "image/webp"
-  return null
-}
 
 export function imageTooLarge(): ApiError {
   return new ApiError(413, "IMAGE_TOO_LARGE", `The image is larger than ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`)
@@ -25,7 +14,7 @@ export function invalidImage(): ApiError {
 /** Checks image bytes and turns them into the data URL sent to the provider, with the detected type. */
 export function toImageDataUrl(bytes: Uint8Array): string {
   if (bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge()
-  const type = detectImageType(bytes)
+  const type = imageTypeOf(bytes)
   if (!type) throw invalidImage()
   return `data:${type};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")}`
 }

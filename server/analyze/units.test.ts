@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
 
-import { detectImageType } from "./image"
 import { answerText } from "./provider"
 import { monthKey, nextMonthStart } from "./quota"
 import { classifyAddress, checkImageUrl } from "./ssrf"
@@ -52,18 +51,6 @@ describe("address classification", () => {
     await expect(checkImageUrl("https://localhost/a.png", { allowLoopback: false })).rejects.toMatchObject({ code: "URL_NOT_ALLOWED" })
     await expect(checkImageUrl("https://8.8.8.8/a.png", { allowLoopback: false })).resolves.toMatchObject({ address: "8.8.8.8", family: 4 })
     await expect(checkImageUrl("https://[2606:4700:4700::1111]/a.png", { allowLoopback: false })).resolves.toMatchObject({ family: 6 })
-  })
-})
-
-describe("image types", () => {
-  it("recognises images by their bytes only", () => {
-    expect(detectImageType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))).toBe("image/png")
-    expect(detectImageType(Buffer.from([0xff, 0xd8, 0xff, 0xdb]))).toBe("image/jpeg")
-    expect(detectImageType(Buffer.from("GIF87a......"))).toBe("image/gif")
-    expect(detectImageType(Buffer.from("RIFF\0\0\0\0WEBPVP8L"))).toBe("image/webp")
-    expect(detectImageType(Buffer.from("RIFF\0\0\0\0WAVEfmt "))).toBeNull()
-    expect(detectImageType(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"))).toBeNull()
-    expect(detectImageType(Buffer.alloc(0))).toBeNull()
   })
 })
 

@@ -10,6 +10,7 @@ import {
   FEEDBACK_MESSAGE_DISPLAY_MAX,
   FEEDBACK_MESSAGE_MIN_LENGTH
 } from "./limits"
+import { imageTypeOf } from "./image-type"
 
 export const FEEDBACK_STATUSES = ["pending", "replied", "closed"] as const
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number]
@@ -110,12 +111,8 @@ export function feedbackTextProblem(email: string, message: string): string | nu
 
 /** The image type the leading bytes show (JPEG, PNG or GIF), or null: names and declared types are never trusted. */
 export function detectFeedbackImageType(bytes: Uint8Array): FeedbackImageType | null {
-  const starts = (signature: readonly number[]) =>
-    bytes.length >= signature.length && signature.every((byte, index) => bytes[index] === byte)
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
-  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg"
-  if (starts([0x47, 0x49, 0x46, 0x38, 0x37, 0x61]) || starts([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) return "image/gif"
-  return null
+  const type = imageTypeOf(bytes)
+  return type !== null && type in FEEDBACK_IMAGE_TYPES ? (type as FeedbackImageType) : null
 }
 
 /** Bytes needed by detectFeedbackImageType. */
