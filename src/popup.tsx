@@ -1,8 +1,11 @@
+/** The toolbar popup: whether the service answers, the account line, and the ways to the side panel and the site. */
 import { useEffect, useState } from "react"
 
 import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
 import { getApiOrigin } from "~extension/api-origin"
+import { openSitePage } from "~extension/account"
+import { AccountLine } from "~extension/AccountLine"
 import { endExtensionSession, extensionApi } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
@@ -17,13 +20,11 @@ type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusRepor
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })
   const { account, reloadAccount } = useAccount()
-  const [siteOrigin, setSiteOrigin] = useState<string | null>(null)
 
   useEffect(() => {
     const controller = new AbortController()
     void (async () => {
       const origin = await getApiOrigin()
-      setSiteOrigin(origin)
       const report = await fetchServiceStatus(extensionApi(), controller.signal)
       if (!controller.signal.aborted) setService(report ? { kind: "online", report } : { kind: "offline", origin })
     })()
@@ -33,11 +34,6 @@ function Popup() {
   const openSidePanel = async () => {
     const window = await chrome.windows.getCurrent()
     if (window.id !== undefined) await chrome.sidePanel.open({ windowId: window.id })
-  }
-
-  // The site is served by the API's origin.
-  const openSitePage = (path: string) => {
-    if (siteOrigin) void chrome.tabs.create({ url: `${siteOrigin}${path}` })
   }
 
   // The service worker ends the session and signs the site out too (its open pages now, later ones when opened).
@@ -57,42 +53,26 @@ function Popup() {
         {service.kind === "offline" && `Service unreachable at ${service.origin}`}
       </p>
       <section aria-label="Account" className="space-y-1 rounded-lg border border-gray-200 p-3 text-sm">
-        {account.kind === "checking" && <p className="text-gray-600">Checking your account…</p>}
-        {account.kind === "signedOut" && <p className="text-gray-600">Not signed in. Sign in on the website to use AI features.</p>}
+        <AccountLine account={account} usageTestId="account-usage" className="text-gray-600" />
         {account.kind === "signedIn" && (
-          <>
-            <p className="font-semibold" data-testid="account-name">
-              {account.user.name}
-            </p>
-            <p className="text-gray-600" data-testid="account-email">
-              {account.user.email}
-            </p>
-            <p>
-              Plan: <span data-testid="account-plan">{account.user.subscription?.plan.name ?? "Free"}</span>
-            </p>
-            <p className="text-gray-600" data-testid="account-usage">
-              {account.usage ?? "Usage unavailable"}
-            </p>
-          </>
+          <p className="text-gray-600" data-testid="account-email">
+            {account.user.email}
+          </p>
         )}
       </section>
       <div className="flex flex-col gap-2">
         <button type="button" className={buttonStyles.primary} onClick={() => void openSidePanel()}>
           Open side panel
         </button>
-        {account.kind === "signedIn" ? (
+        {account.kind === "signedIn" && (
           <>
-            <button type="button" className={buttonStyles.secondary} onClick={() => openSitePage("/dashboard")}>
+            <button type="button" className={buttonStyles.secondary} onClick={() => void openSitePage("/dashboard")}>
               Dashboard
             </button>
             <button type="button" className={buttonStyles.ghost} onClick={() => void signOut()}>
               Sign out
             </button>
           </>
-        ) : (
-          <button type="button" className={buttonStyles.secondary} onClick={() => openSitePage("/login?source=extension")}>
-            Sign in
-          </button>
         )}
       </div>
     </div>

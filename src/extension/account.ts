@@ -1,6 +1,10 @@
-/** The signed-in account as the popup and the side panel show it: the user and this month's AI usage. */
+/**
+ * The signed-in account as the popup and the side panel show it (the user and this month's AI usage), and the way
+ * to the site's pages from them (sign in, the dashboard).
+ */
 import type { VqaUsage } from "~core/vqa"
 
+import { getApiOrigin } from "./api-origin"
 import { extensionApi, readExtensionSession, type ExtensionSession } from "./extension-session"
 import { usageText } from "./usage-text"
 
@@ -23,4 +27,15 @@ export async function loadAccount(): Promise<AccountState> {
   }
   const current = await readExtensionSession()
   return current ? { kind: "signedIn", user: current.user, usage } : { kind: "signedOut" }
+}
+
+/** The site's sign-in page for the extension: signing in there hands the extension a session of its own. */
+export const SIGN_IN_PATH = "/login?source=extension"
+
+/** A page of the companion site, which the API's origin serves. */
+export const sitePageUrl = (apiOrigin: string, path: `/${string}`): string => `${apiOrigin}${path}`
+
+/** Opens a page of the site (of the service chosen in Settings) in a new tab. */
+export async function openSitePage(path: `/${string}`): Promise<void> {
+  await chrome.tabs.create({ url: sitePageUrl(await getApiOrigin(), path) })
 }

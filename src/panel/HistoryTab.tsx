@@ -1,10 +1,13 @@
-import { useState } from "react"
+/**
+ * The History tab: the analyses kept on this computer, newest first, each opening to its full result (a radix
+ * Accordion: one entry open at a time, arrow keys move between entries).
+ */
+import { Accordion } from "radix-ui"
 
 import type { HistoryEntry } from "./history"
 import { ANALYSIS_LABELS } from "./settings"
 
 export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onClear: () => void }) {
-  const [open, setOpen] = useState<string | null>(null)
   if (entries.length === 0) {
     return <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">No analyses yet. Results you get are kept here, on this computer only.</p>
   }
@@ -16,39 +19,40 @@ export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onCl
           Clear history
         </button>
       </div>
-      <ul className="space-y-2" aria-label="Past analyses">
-        {entries.map((entry) => (
-          <li key={entry.id} className="rounded-lg border border-gray-200 bg-white">
-            <button
-              type="button"
-              aria-expanded={open === entry.id}
-              onClick={() => setOpen(open === entry.id ? null : entry.id)}
-              className="flex w-full gap-3 p-2 text-left focus-ring focus-visible:-outline-offset-2"
-            >
-              {entry.imageUrl.startsWith("data:") ? (
-                <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />
-              ) : (
-                <img src={entry.imageUrl} alt="" className="h-12 w-12 shrink-0 rounded bg-gray-100 object-cover" />
-              )}
-              <span className="min-w-0 flex-1">
-                <span className="block text-xs text-gray-500">
-                  {ANALYSIS_LABELS[entry.kind]} · {new Date(entry.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}
-                </span>
-                <span className="block truncate text-sm">{entry.summary}</span>
-              </span>
-            </button>
-            {open === entry.id && (
-              <div className="space-y-1 border-t border-gray-100 p-3 text-sm">
-                {entry.question && <p className="text-xs font-medium text-gray-600">Question: {entry.question}</p>}
-                <p className="whitespace-pre-wrap">{entry.detail || entry.summary}</p>
-                <p className="truncate text-xs text-gray-500" title={entry.imageUrl}>
-                  {entry.imageUrl}
-                </p>
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      <Accordion.Root type="single" collapsible asChild>
+        <ul className="space-y-2" aria-label="Past analyses">
+          {entries.map((entry) => (
+            <Accordion.Item key={entry.id} value={entry.id} asChild>
+              <li className="rounded-lg border border-gray-200 bg-white">
+                <Accordion.Header asChild>
+                  <h2>
+                    <Accordion.Trigger className="flex w-full gap-3 p-2 text-left focus-ring focus-visible:-outline-offset-2">
+                      {entry.imageUrl.startsWith("data:") ? (
+                        <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />
+                      ) : (
+                        <img src={entry.imageUrl} alt="" className="h-12 w-12 shrink-0 rounded bg-gray-100 object-cover" />
+                      )}
+                      <span className="min-w-0 flex-1">
+                        <span className="block text-xs text-gray-500">
+                          {ANALYSIS_LABELS[entry.kind]} · {new Date(entry.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}
+                        </span>
+                        <span className="block truncate text-sm">{entry.summary}</span>
+                      </span>
+                    </Accordion.Trigger>
+                  </h2>
+                </Accordion.Header>
+                <Accordion.Content className="space-y-1 border-t border-gray-100 p-3 text-sm">
+                  {entry.question && <p className="text-xs font-medium text-gray-600">Question: {entry.question}</p>}
+                  <p className="whitespace-pre-wrap">{entry.detail || entry.summary}</p>
+                  <p className="truncate text-xs text-gray-500" title={entry.imageUrl}>
+                    {entry.imageUrl}
+                  </p>
+                </Accordion.Content>
+              </li>
+            </Accordion.Item>
+          ))}
+        </ul>
+      </Accordion.Root>
     </div>
   )
 }

@@ -1,4 +1,10 @@
-import { useRef, type KeyboardEvent } from "react"
+/**
+ * The side panel's sections as radix Tabs (as on the site's Image Query AI page): the bottom tab bar and each
+ * section's panel. Radix moves between tabs with the arrow keys, Home and End; the ids stay ours, which the
+ * end-to-end tests select on.
+ */
+import type { ReactNode } from "react"
+import { Tabs } from "radix-ui"
 
 export const PANEL_TABS = ["images", "chat", "history", "settings"] as const
 export type PanelTab = (typeof PANEL_TABS)[number]
@@ -8,47 +14,45 @@ export const PANEL_TAB_LABELS: Record<PanelTab, string> = { images: "Images", ch
 export const tabId = (tab: PanelTab) => `panel-tab-${tab}`
 export const tabPanelId = (tab: PanelTab) => `panel-tabpanel-${tab}`
 
-/** The bottom tab bar (as on the site's Image Query AI page): arrow keys, Home and End move between tabs. */
-export function TabBar({ current, onChange }: { current: PanelTab; onChange: (tab: PanelTab) => void }) {
-  const buttons = useRef(new Map<PanelTab, HTMLButtonElement>())
-  const move = (event: KeyboardEvent, index: number) => {
-    const last = PANEL_TABS.length - 1
-    const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key]
-    if (next === undefined) return
-    event.preventDefault()
-    const tab = PANEL_TABS[next]!
-    onChange(tab)
-    buttons.current.get(tab)?.focus()
-  }
+const isPanelTab = (value: string): value is PanelTab => (PANEL_TABS as readonly string[]).includes(value)
+
+/** The tabs' root, as the panel's outermost element (`children`: the bar and the panels, wherever they sit in it). */
+export function PanelTabs({ current, onChange, className, children }: { current: PanelTab; onChange: (tab: PanelTab) => void; className: string; children: ReactNode }) {
+  return (
+    <Tabs.Root value={current} onValueChange={(value) => isPanelTab(value) && onChange(value)} className={className}>
+      {children}
+    </Tabs.Root>
+  )
+}
+
+/** The bottom tab bar. */
+export function TabBar({ current }: { current: PanelTab }) {
   return (
     <nav className="fixed inset-x-0 bottom-0 border-t border-gray-200 bg-white">
-      <div role="tablist" aria-label="Side panel sections" className="grid grid-cols-4">
-        {PANEL_TABS.map((tab, index) => {
-          const selected = tab === current
-          return (
-            <button
-              key={tab}
-              ref={(element) => {
-                if (element) buttons.current.set(tab, element)
-                else buttons.current.delete(tab)
-              }}
-              id={tabId(tab)}
-              type="button"
-              role="tab"
-              aria-selected={selected}
-              aria-controls={tabPanelId(tab)}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => onChange(tab)}
-              onKeyDown={(event) => move(event, index)}
-              className={`py-3 text-sm font-medium focus-ring focus-visible:-outline-offset-2 ${
-                selected ? "border-t-2 border-blue-600 text-blue-700" : "border-t-2 border-transparent text-gray-600 hover:text-brand-secondary"
-              }`}
-            >
-              {PANEL_TAB_LABELS[tab]}
-            </button>
-          )
-        })}
-      </div>
+      <Tabs.List aria-label="Side panel sections" className="grid grid-cols-4">
+        {PANEL_TABS.map((tab) => (
+          <Tabs.Trigger
+            key={tab}
+            value={tab}
+            id={tabId(tab)}
+            aria-controls={tabPanelId(tab)}
+            className={`py-3 text-sm font-medium focus-ring focus-visible:-outline-offset-2 ${
+              tab === current ? "border-t-2 border-blue-600 text-blue-700" : "border-t-2 border-transparent text-gray-600 hover:text-brand-secondary"
+            }`}
+          >
+            {PANEL_TAB_LABELS[tab]}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
     </nav>
+  )
+}
+
+/** One section's panel, shown while its tab is the current one. */
+export function TabPanel({ tab, children }: { tab: PanelTab; children: ReactNode }) {
+  return (
+    <Tabs.Content value={tab} id={tabPanelId(tab)} aria-labelledby={tabId(tab)} className="focus-ring focus-visible:-outline-offset-2">
+      {children}
+    </Tabs.Content>
   )
 }

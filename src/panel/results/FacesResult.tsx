@@ -1,14 +1,20 @@
 import type { FacesResult as Faces } from "~analysis/faces"
 import { describeFace } from "~analysis/result-format"
 
-import { FoundCount } from "./FoundCount"
+import { FoundList } from "./FoundList"
 
+/** The faces found on this computer: how many, what each looks like, and which detector ran. */
 export function FacesResult({ result }: { result: Faces }) {
   const { faces } = result
   return (
-    <section aria-label="Faces found" className="space-y-2">
-      <FoundCount count={faces.length} one="face" many="faces" none="No faces found in this image." testId="faces-count" />
-      {faces.length > 0 && (
+    <FoundList
+      label="Faces found"
+      count={faces.length}
+      one="face"
+      many="faces"
+      none="No faces found in this image."
+      testId="faces-count"
+      list={
         <ol className="space-y-1 rounded-lg border border-gray-200 bg-white p-3 text-sm" aria-label="Faces">
           {faces.map((face, index) => (
             <li key={index}>
@@ -16,8 +22,9 @@ export function FacesResult({ result }: { result: Faces }) {
             </li>
           ))}
         </ol>
-      )}
+      }
+    >
       <p className="text-xs text-gray-500">Detector: {result.detector === "ssd" ? "accurate (SSD MobileNet)" : "fast (Tiny Face Detector)"} · change it in Settings</p>
-    </section>
+    </FoundList>
   )
 }

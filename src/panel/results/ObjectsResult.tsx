@@ -1,14 +1,20 @@
 import type { ObjectsResult as Objects } from "~analysis/objects"
 import { percent } from "~core/format"
 
-import { FoundCount } from "./FoundCount"
+import { FoundList } from "./FoundList"
 
+/** The objects recognised on this computer: how many, each with its label and score. */
 export function ObjectsResult({ result }: { result: Objects }) {
   const { objects } = result
   return (
-    <section aria-label="Objects found" className="space-y-2">
-      <FoundCount count={objects.length} one="object" many="objects" none="No objects recognised in this image." testId="objects-count" />
-      {objects.length > 0 && (
+    <FoundList
+      label="Objects found"
+      count={objects.length}
+      one="object"
+      many="objects"
+      none="No objects recognised in this image."
+      testId="objects-count"
+      list={
         <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white text-sm" aria-label="Objects">
           {objects.map((object, index) => (
             <li key={index} className="flex justify-between px-3 py-1.5">
@@ -17,7 +23,7 @@ export function ObjectsResult({ result }: { result: Objects }) {
             </li>
           ))}
         </ul>
-      )}
-    </section>
+      }
+    />
   )
 }

@@ -1,4 +1,9 @@
+/**
+ * The site's preview of Image Query AI, on generated sample images: the extension's controls and tab bar (radix Tabs,
+ * as in the side panel), the filters working on the core size rule, and the rest inert, saying so.
+ */
 import { useId, useMemo, useState, type ReactNode } from "react"
+import { Switch, Tabs } from "radix-ui"
 import { Link } from "react-router"
 
 import { DEFAULT_IMAGE_FILTER, filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type SizeFilter } from "~core/image-size"
@@ -95,7 +100,6 @@ export default function ImageQueryPage() {
   const [type, setType] = useState<SampleImageType | "any">("any")
   const [hideSmall, setHideSmall] = useState(DEFAULT_IMAGE_FILTER.hideSmall)
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
-  const tabsId = useId()
   const hideSmallId = useId()
 
   const sized = filterImagesBySize(
@@ -113,145 +117,131 @@ export default function ImageQueryPage() {
     })
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:px-8">
-      <PageTitle title="Image Query AI" />
-      <h1 className="text-3xl font-bold tracking-tight">Image Query AI</h1>
-      <div className="mt-2 flex gap-2 rounded-lg border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-900">
-        <Puzzle aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-        <p>
-          This is a preview with generated sample images. The real Image Query AI lives in the browser extension, where it finds and analyses the images of any page.{" "}
-          <Link to="/register" className="font-semibold underline">
-            Get the extension
-          </Link>
-        </p>
-      </div>
+    <Tabs.Root asChild value={tab} onValueChange={(value) => setTab(TABS.find((item) => item.id === value)?.id ?? tab)}>
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:px-8">
+        <PageTitle title="Image Query AI" />
+        <h1 className="text-3xl font-bold tracking-tight">Image Query AI</h1>
+        <div className="mt-2 flex gap-2 rounded-lg border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-900">
+          <Puzzle aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+          <p>
+            This is a preview with generated sample images. The real Image Query AI lives in the browser extension, where it finds and analyses the images of any page.{" "}
+            <Link to="/register" className="font-semibold underline">
+              Get the extension
+            </Link>
+          </p>
+        </div>
 
-      <div className="mt-6">
-        {TABS.map(({ id, label }) => (
-          <div key={id} role="tabpanel" id={`${tabsId}-${id}`} aria-labelledby={`${tabsId}-${id}-tab`} hidden={tab !== id}>
-            {id === "images" ? (
-              <>
-                <h2 className="sr-only">{label}</h2>
-                <div className="grid gap-4 rounded-2xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5">
-                  <Control label="Model">
-                    {(controlId) => (
-                      <select id={controlId} value={model} onChange={(event) => setModel(event.target.value)} className={selectClass}>
-                        {VQA_MODELS.map((name) => (
-                          <option key={name}>{name}</option>
-                        ))}
-                      </select>
-                    )}
-                  </Control>
-                  <Control label="Query">
-                    {(controlId) => (
-                      <select id={controlId} value={queryMode} onChange={(event) => setQueryMode(event.target.value)} className={selectClass}>
-                        {QUERY_MODES.map((mode) => (
-                          <option key={mode}>{mode}</option>
-                        ))}
-                      </select>
-                    )}
-                  </Control>
-                  <Control label="Size">
-                    {(controlId) => (
-                      <select id={controlId} value={size} onChange={(event) => setSize(event.target.value as SizeFilter)} className={selectClass}>
-                        {SIZE_FILTERS.map((filter) => (
-                          <option key={filter} value={filter}>
-                            {SIZE_FILTER_LABELS[filter]}
-                          </option>
-                        ))}
-                      </select>
-                    )}
-                  </Control>
-                  <Control label="Type">
-                    {(controlId) => (
-                      <select id={controlId} value={type} onChange={(event) => setType(event.target.value as SampleImageType | "any")} className={selectClass}>
-                        <option value="any">Any</option>
-                        {SAMPLE_IMAGE_TYPES.map((name) => (
-                          <option key={name} value={name}>
-                            {SAMPLE_TYPE_LABELS[name]}
-                          </option>
-                        ))}
-                      </select>
-                    )}
-                  </Control>
-                  <div className="flex items-end">
-                    <label htmlFor={hideSmallId} className="flex cursor-pointer items-center gap-3 py-2 text-sm font-medium text-gray-700">
-                      <button
-                        id={hideSmallId}
-                        type="button"
-                        role="switch"
-                        aria-checked={hideSmall}
-                        onClick={() => setHideSmall((on) => !on)}
-                        className={`relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-ring focus-visible:outline-offset-2 ${
-                          hideSmall ? "bg-blue-700" : "bg-gray-400"
-                        }`}
-                      >
-                        <span aria-hidden="true" className={`absolute top-0.5 h-5 w-5 rounded-full bg-white shadow transition ${hideSmall ? "left-[1.375rem]" : "left-0.5"}`} />
-                      </button>
-                      Hide small images
-                    </label>
+        <div className="mt-6">
+          {TABS.map(({ id, label }) => (
+            <Tabs.Content key={id} value={id} className="focus-ring">
+              {id === "images" ? (
+                <>
+                  <h2 className="sr-only">{label}</h2>
+                  <div className="grid gap-4 rounded-2xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-5">
+                    <Control label="Model">
+                      {(controlId) => (
+                        <select id={controlId} value={model} onChange={(event) => setModel(event.target.value)} className={selectClass}>
+                          {VQA_MODELS.map((name) => (
+                            <option key={name}>{name}</option>
+                          ))}
+                        </select>
+                      )}
+                    </Control>
+                    <Control label="Query">
+                      {(controlId) => (
+                        <select id={controlId} value={queryMode} onChange={(event) => setQueryMode(event.target.value)} className={selectClass}>
+                          {QUERY_MODES.map((mode) => (
+                            <option key={mode}>{mode}</option>
+                          ))}
+                        </select>
+                      )}
+                    </Control>
+                    <Control label="Size">
+                      {(controlId) => (
+                        <select id={controlId} value={size} onChange={(event) => setSize(event.target.value as SizeFilter)} className={selectClass}>
+                          {SIZE_FILTERS.map((filter) => (
+                            <option key={filter} value={filter}>
+                              {SIZE_FILTER_LABELS[filter]}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Control>
+                    <Control label="Type">
+                      {(controlId) => (
+                        <select id={controlId} value={type} onChange={(event) => setType(event.target.value as SampleImageType | "any")} className={selectClass}>
+                          <option value="any">Any</option>
+                          {SAMPLE_IMAGE_TYPES.map((name) => (
+                            <option key={name} value={name}>
+                              {SAMPLE_TYPE_LABELS[name]}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Control>
+                    <div className="flex items-end">
+                      <label htmlFor={hideSmallId} className="flex cursor-pointer items-center gap-3 py-2 text-sm font-medium text-gray-700">
+                        <Switch.Root
+                          id={hideSmallId}
+                          checked={hideSmall}
+                          onCheckedChange={setHideSmall}
+                          className={`relative inline-flex h-6 w-11 shrink-0 rounded-full transition focus-ring focus-visible:outline-offset-2 ${
+                            hideSmall ? "bg-blue-700" : "bg-gray-400"
+                          }`}
+                        >
+                          <Switch.Thumb aria-hidden="true" className={`absolute top-0.5 h-5 w-5 rounded-full bg-white shadow transition ${hideSmall ? "left-[1.375rem]" : "left-0.5"}`} />
+                        </Switch.Root>
+                        Hide small images
+                      </label>
+                    </div>
                   </div>
-                </div>
 
-                <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-                  <div role="group" aria-label="Image source" className="flex gap-1 rounded-lg border border-gray-200 bg-white p-1">
-                    <InertButton>All</InertButton>
-                    <InertButton>Linked</InertButton>
-                    <InertButton>Inline</InertButton>
+                  <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+                    <div role="group" aria-label="Image source" className="flex gap-1 rounded-lg border border-gray-200 bg-white p-1">
+                      <InertButton>All</InertButton>
+                      <InertButton>Linked</InertButton>
+                      <InertButton>Inline</InertButton>
+                    </div>
+                    <p role="status" className="text-sm text-gray-600">
+                      Showing {visible.length} of {samples.length} images · {selected.size} selected
+                    </p>
+                    <button type="button" aria-disabled="true" title="Available in the extension" className={`${buttonStyles.primary} aria-disabled:cursor-not-allowed`}>
+                      Ask about selected
+                    </button>
                   </div>
-                  <p role="status" className="text-sm text-gray-600">
-                    Showing {visible.length} of {samples.length} images · {selected.size} selected
-                  </p>
-                  <button type="button" aria-disabled="true" title="Available in the extension" className={`${buttonStyles.primary} aria-disabled:cursor-not-allowed`}>
-                    Ask about selected
-                  </button>
-                </div>
 
-                <div className="mt-4">
-                  <ImageGrid images={visible} selected={selected} onToggle={toggle} />
+                  <div className="mt-4">
+                    <ImageGrid images={visible} selected={selected} onToggle={toggle} />
+                  </div>
+                </>
+              ) : (
+                <div className="rounded-2xl border border-dashed border-gray-300 p-12 text-center">
+                  <h2 className="text-lg font-semibold">{label}</h2>
+                  <p className="mt-2 text-gray-600">{PLACEHOLDERS[id]}</p>
                 </div>
-              </>
-            ) : (
-              <div className="rounded-2xl border border-dashed border-gray-300 p-12 text-center">
-                <h2 className="text-lg font-semibold">{label}</h2>
-                <p className="mt-2 text-gray-600">{PLACEHOLDERS[id]}</p>
-              </div>
-            )}
-          </div>
-        ))}
-      </div>
+              )}
+            </Tabs.Content>
+          ))}
+        </div>
 
-      <div
-        role="tablist"
-        aria-label="Image Query AI sections"
-        className="sticky bottom-0 z-20 -mx-4 mt-6 flex justify-center gap-1 border-t border-gray-200 bg-white/95 px-2 py-2 backdrop-blur sm:mx-0 sm:rounded-t-2xl sm:border-x"
-        onKeyDown={(event) => {
-          if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return
-          const index = TABS.findIndex((item) => item.id === tab)
-          const next = TABS[(index + (event.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length]!
-          setTab(next.id)
-          document.getElementById(`${tabsId}-${next.id}-tab`)?.focus()
-        }}
-      >
-        {TABS.map(({ id, label, Icon }) => (
-          <button
-            key={id}
-            id={`${tabsId}-${id}-tab`}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            aria-controls={`${tabsId}-${id}`}
-            tabIndex={tab === id ? 0 : -1}
-            onClick={() => setTab(id)}
-            className={`flex min-w-[4.5rem] flex-col items-center gap-0.5 rounded-lg px-3 py-1.5 text-xs font-medium focus-ring ${
-              tab === id ? "bg-blue-50 text-blue-800" : "text-gray-700 hover:bg-gray-100"
-            }`}
-          >
-            <Icon aria-hidden="true" className="h-5 w-5" />
-            {label}
-          </button>
-        ))}
+        <Tabs.List
+          aria-label="Image Query AI sections"
+          className="sticky bottom-0 z-20 -mx-4 mt-6 flex justify-center gap-1 border-t border-gray-200 bg-white/95 px-2 py-2 backdrop-blur sm:mx-0 sm:rounded-t-2xl sm:border-x"
+        >
+          {TABS.map(({ id, label, Icon }) => (
+            <Tabs.Trigger
+              key={id}
+              value={id}
+              className={`flex min-w-[4.5rem] flex-col items-center gap-0.5 rounded-lg px-3 py-1.5 text-xs font-medium focus-ring ${
+                tab === id ? "bg-blue-50 text-blue-800" : "text-gray-700 hover:bg-gray-100"
+              }`}
+            >
+              <Icon aria-hidden="true" className="h-5 w-5" />
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
       </div>
-    </div>
+    </Tabs.Root>
   )
 }

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from "@testing-library/react"
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { describe, expect, it } from "vitest"
 
@@ -73,14 +73,16 @@ describe("the Image Query AI page", () => {
     expect(screen.getByRole("status").textContent).toBe(before)
   })
 
-  it("has the Images, Chat, History and Settings tabs, the last three placeholders", () => {
+  it("has the Images, Chat, History and Settings tabs, the last three placeholders", async () => {
     renderPage()
     expect(screen.getAllByRole("tab").map((tab) => tab.textContent)).toEqual(["Images", "Chat", "History", "Settings"])
-    fireEvent.click(screen.getByRole("tab", { name: "Chat" }))
+    // Radix selects a tab on the pointer's press, as a real click begins.
+    fireEvent.mouseDown(screen.getByRole("tab", { name: "Chat" }))
     expect(screen.getByRole("tab", { name: "Chat" }).getAttribute("aria-selected")).toBe("true")
     expect(screen.getByRole("tabpanel").textContent).toMatch(/This preview has no chat/)
+    // Radix moves the focus on the next tick; the focused tab is selected.
     fireEvent.keyDown(screen.getByRole("tab", { name: "Chat" }), { key: "ArrowRight" })
-    expect(screen.getByRole("tabpanel").textContent).toMatch(/keeps no history/)
+    await waitFor(() => expect(screen.getByRole("tabpanel").textContent).toMatch(/keeps no history/))
   })
 
   it("points to the extension", () => {

@@ -1,0 +1,64 @@
+/**
+ * The Images tab's content: the image open in detail if there is one, else the list of the page's images (while
+ * they are looked for, or why the page cannot be scanned).
+ */
+import { openSitePage, SIGN_IN_PATH } from "~extension/account"
+import { Spinner } from "~ui/Spinner"
+
+import { ImageDetail } from "./ImageDetail"
+import { ImagesTab, type ImageFilters } from "./ImagesTab"
+import type { PanelSettings } from "./settings"
+import type { PanelImage } from "./tab-images"
+import type { FocusedImage } from "./use-focused-image"
+import type { ScanState } from "./use-page-scan"
+import type { useTickedImages } from "./use-ticked-images"
+
+export interface ImagesViewProps {
+  scan: ScanState
+  /** Areas captured from the page shown: listed first. */
+  captured: PanelImage[]
+  focused: FocusedImage | null
+  /** The image last open in detail, marked in the list. */
+  lastOpened: string | null
+  onFocus: (focused: FocusedImage | null) => void
+  filters: ImageFilters
+  onFiltersChange: (filters: ImageFilters) => void
+  ticked: ReturnType<typeof useTickedImages>
+  settings: PanelSettings
+  onSettingsChange: (settings: PanelSettings) => void
+  onUsageChanged: () => void
+}
+
+export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filters, onFiltersChange, ticked, settings, onSettingsChange, onUsageChanged }: ImagesViewProps) {
+  if (focused) {
+    return (
+      <ImageDetail
+        key={`${focused.image.url}|${focused.token}`}
+        image={focused.image}
+        settings={settings}
+        onSettingsChange={onSettingsChange}
+        autoRun={focused.autoRun}
+        onBack={() => onFocus(null)}
+        onUsageChanged={onUsageChanged}
+        onSignIn={() => void openSitePage(SIGN_IN_PATH)}
+      />
+    )
+  }
+  if (scan.kind === "loading") return <Spinner label="Finding images" />
+  if (scan.kind === "unavailable") {
+    return <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">This page cannot be scanned. Open a regular web page and press Rescan, or paste an image here (Ctrl+V).</p>
+  }
+  return (
+    <ImagesTab
+      images={scan.images}
+      captured={captured}
+      filters={filters}
+      onFiltersChange={onFiltersChange}
+      selected={ticked.urls}
+      onToggleSelected={ticked.toggle}
+      onClearSelection={ticked.clear}
+      onOpen={(image) => onFocus({ image: { ...image, tabId: scan.tabId, pageUrl: scan.pageUrl }, autoRun: null, token: Date.now() })}
+      highlighted={lastOpened}
+    />
+  )
+}

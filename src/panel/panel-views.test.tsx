@@ -1,0 +1,92 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { useState } from "react"
+import { afterEach, describe, expect, it } from "vitest"
+
+import type { HistoryEntry } from "./history"
+import { HistoryTab } from "./HistoryTab"
+import { FoundList } from "./results/FoundList"
+import { PanelTabs, TabBar, TabPanel, type PanelTab } from "./TabBar"
+
+afterEach(cleanup)
+
+/** The tabs as the side panel composes them. */
+function Tabs() {
+  const [tab, setTab] = useState<PanelTab>("images")
+  return (
+    <PanelTabs current={tab} onChange={setTab} className="">
+      <TabPanel tab="images">Images content</TabPanel>
+      <TabPanel tab="chat">Chat content</TabPanel>
+      <TabPanel tab="history">History content</TabPanel>
+      <TabPanel tab="settings">Settings content</TabPanel>
+      <TabBar current={tab} />
+    </PanelTabs>
+  )
+}
+
+describe("the side panel's tab bar", () => {
+  it("keeps the ids the end-to-end tests select on, and ties each tab to its panel", () => {
+    render(<Tabs />)
+    const images = document.getElementById("panel-tab-images")!
+    expect(images.getAttribute("role")).toBe("tab")
+    expect(images.getAttribute("aria-selected")).toBe("true")
+    expect(images.getAttribute("aria-controls")).toBe("panel-tabpanel-images")
+    const panel = screen.getByRole("tabpanel")
+    expect(panel.id).toBe("panel-tabpanel-images")
+    expect(panel.getAttribute("aria-labelledby")).toBe("panel-tab-images")
+    expect(panel.textContent).toBe("Images content")
+    expect(screen.getByRole("tablist", { name: "Side panel sections" })).toBeTruthy()
+  })
+
+  it("shows the tab pressed", () => {
+    render(<Tabs />)
+    fireEvent.mouseDown(screen.getByRole("tab", { name: "History" }))
+    expect(document.getElementById("panel-tab-history")!.getAttribute("aria-selected")).toBe("true")
+    expect(screen.getByRole("tabpanel").textContent).toBe("History content")
+  })
+
+  it("moves between tabs with the arrow keys, Home and End, round from the last to the first", async () => {
+    render(<Tabs />)
+    const press = async (key: string, expected: string) => {
+      fireEvent.keyDown(document.activeElement!, { key })
+      await waitFor(() => expect(document.activeElement?.id).toBe(expected))
+      expect(document.activeElement?.getAttribute("aria-selected")).toBe("true")
+    }
+    act(() => document.getElementById("panel-tab-images")!.focus())
+    await press("ArrowRight", "panel-tab-chat")
+    await press("End", "panel-tab-settings")
+    await press("ArrowRight", "panel-tab-images")
+    await press("ArrowLeft", "panel-tab-settings")
+    await press("Home", "panel-tab-images")
+    expect(screen.getByRole("tabpanel").textContent).toBe("Images content")
+  })
+})
+
+describe("the history tab", () => {
+  const entry = (id: string, summary: string): HistoryEntry => ({ id, kind: "text", imageUrl: `https://example.com/${id}.png`, summary, detail: `${summary}, in full`, at: 0 })
+
+  it("opens one entry at a time to its full result", () => {
+    render(<HistoryTab entries={[entry("a", "First"), entry("b", "Second")]} onClear={() => {}} />)
+    const [first, second] = screen.getAllByRole("button", { expanded: false })
+    fireEvent.click(first!)
+    expect(first!.getAttribute("aria-expanded")).toBe("true")
+    expect(screen.getByText("First, in full")).toBeTruthy()
+    fireEvent.click(second!)
+    expect(first!.getAttribute("aria-expanded")).toBe("false")
+    expect(screen.queryByText("First, in full")).toBeNull()
+    expect(screen.getByText("Second, in full")).toBeTruthy()
+    fireEvent.click(second!)
+    expect(screen.queryByText("Second, in full")).toBeNull()
+  })
+})
+
+describe("a detector's found list", () => {
+  it("shows the count and the list, or only what to say when nothing was found", () => {
+    const list = <ul aria-label="Things" />
+    const { rerender } = render(<FoundList label="Things found" count={2} one="thing" many="things" none="Nothing here." testId="count" list={list} />)
+    expect(screen.getByTestId("count").textContent).toBe("2 things found")
+    expect(screen.getByRole("list", { name: "Things" })).toBeTruthy()
+    rerender(<FoundList label="Things found" count={0} one="thing" many="things" none="Nothing here." testId="count" list={list} />)
+    expect(screen.getByTestId("count").textContent).toBe("Nothing here.")
+    expect(screen.queryByRole("list", { name: "Things" })).toBeNull()
+  })
+})
