@@ -1,9 +1,5 @@
-/**
- * /admin/feedback: the list of feedback by status, one item's details with its images and replies, and the admin's
- * actions (status, reply, delete), each a react-query mutation whose answer replaces the item in the cached page.
- */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState } from "react"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
+import { useId, useState } from "react"
 
 import { useSession } from "~site-session/session-store"
 import { FEATURE_FLAGS } from "~core/feature-flags"
@@ -15,10 +11,8 @@ import {
   type FeedbackStatus
 } from "~core/feedback"
 import { FEEDBACK_THUMBNAILS_SHOWN } from "~core/limits"
-import { CompactSelect, TextareaField } from "~ui/fields"
+import { FormMessage } from "~ui/fields"
 import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"
-import { Notice } from "~ui/Notice"
-import { PressedButtons } from "~ui/PressedButtons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
@@ -95,29 +89,26 @@ function FeedbackRow({ item, selected, onSelect, onDelete, deleting }: { item: F
 function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedback: Feedback) => void }) {
   const user = useSession((state) => state.user)
   const [reply, setReply] = useState("")
+  const [sending, setSending] = useState(false)
+  const [updating, setUpdating] = useState(false)
   const [replyError, setReplyError] = useState<string | null>(null)
   const [viewerIndex, setViewerIndex] = useState<number | null>(null)
+  const statusId = useId()
+  const replyId = useId()
 
-  const statusChange = useMutation({
-    mutationFn: (status: FeedbackStatus) => updateFeedbackStatus(item.id, status),
-    onSuccess: (feedback) => {
-      onChanged(feedback)
+  const changeStatus = async (status: FeedbackStatus) => {
+    setUpdating(true)
+    try {
+      onChanged(await updateFeedbackStatus(item.id, status))
       toast.success(TEXTS.statusUpdated)
-    },
-    onError: () => toast.error(TEXTS.statusFailed)
-  })
+    } catch {
+      toast.error(TEXTS.statusFailed)
+    } finally {
+      setUpdating(false)
+    }
+  }
 
-  const replySend = useMutation({
-    mutationFn: ({ message, adminEmail }: { message: string; adminEmail: string }) => replyToFeedback(item.id, message, adminEmail),
-    onSuccess: (feedback) => {
-      onChanged(feedback)
-      setReply("")
-      toast.success(TEXTS.replySent)
-    },
-    onError: () => toast.error(TEXTS.replyFailed)
-  })
-
-  const sendReply = () => {
+  const sendReply = async () => {
     if (!reply.trim()) {
       setReplyError(TEXTS.replyEmpty)
       return
@@ -126,8 +117,17 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
       setReplyError(TEXTS.notLoggedIn)
       return
     }
+    setSending(true)
     setReplyError(null)
-    replySend.mutate({ message: reply.trim(), adminEmail: user.email })
+    try {
+      onChanged(await replyToFeedback(item.id, reply.trim(), user.email))
+      setReply("")
+      toast.success(TEXTS.replySent)
+    } catch {
+      toast.error(TEXTS.replyFailed)
+    } finally {
+      setSending(false)
+    }
   }
 
   return (
@@ -144,13 +144,24 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
             )}
           </p>
         </div>
-        <CompactSelect label="Status" value={item.status} disabled={statusChange.isPending} onChange={(event) => statusChange.mutate(event.target.value as FeedbackStatus)}>
-          {FEEDBACK_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {capitalise(status)}
-            </option>
-          ))}
-        </CompactSelect>
+        <div>
+          <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
+            Status
+          </label>
+          <select
+            id={statusId}
+            value={item.status}
+            disabled={updating}
+            onChange={(event) => void changeStatus(event.target.value as FeedbackStatus)}
+            className="mt-1 rounded-lg border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+          >
+            {FEEDBACK_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {capitalise(status)}
+              </option>
+            ))}
+          </select>
+        </div>
       </header>
 
       <section aria-label="Message">
@@ -189,19 +200,32 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
           </ol>
         )}
         <div className="mt-4">
-          <TextareaField
-            label="Your reply"
+          <label htmlFor={replyId} className="block text-sm font-medium text-gray-700">
+            Your reply
+          </label>
+          <textarea
+            id={replyId}
             rows={4}
             value={reply}
             onChange={(event) => {
               setReply(event.target.value)
               setReplyError(null)
             }}
-            hint={FEATURE_FLAGS.feedback.emailNotifications ? TEXTS.replyNote : undefined}
-            error={replyError ?? undefined}
+            aria-describedby={FEATURE_FLAGS.feedback.emailNotifications ? `${replyId}-note` : undefined}
+            className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
           />
-          <button type="button" className={`mt-3 ${buttonStyles.primary}`} disabled={!reply.trim() || replySend.isPending} onClick={sendReply}>
-            {replySend.isPending ? "Sending..." : "Send Reply"}
+          {FEATURE_FLAGS.feedback.emailNotifications && (
+            <p id={`${replyId}-note`} className="mt-1 text-xs text-gray-500">
+              {TEXTS.replyNote}
+            </p>
+          )}
+          {replyError && (
+            <p role="alert" className="mt-1 text-xs text-red-600">
+              {replyError}
+            </p>
+          )}
+          <button type="button" className={`mt-3 ${buttonStyles.primary}`} disabled={!reply.trim() || sending} onClick={() => void sendReply()}>
+            {sending ? "Sending..." : "Send Reply"}
           </button>
         </div>
       </section>
@@ -214,6 +238,7 @@ function Inbox() {
   const [filter, setFilter] = useState<Filter>("all")
   const [page, setPage] = useState(1)
   const [selected, setSelected] = useState<Feedback | null>(null)
+  const [deletingId, setDeletingId] = useState<string | null>(null)
   const queryKey = ["admin-feedback", filter, page]
   const list = useQuery({ queryKey, queryFn: () => fetchFeedbackPage(filter, page), staleTime: 0 })
 
@@ -228,20 +253,19 @@ function Inbox() {
     void refresh()
   }
 
-  const removal = useMutation({
-    mutationFn: (item: Feedback) => deleteFeedback(item.id),
-    onSuccess: (_, item) => {
+  const remove = async (item: Feedback) => {
+    if (!window.confirm(TEXTS.deleteConfirm)) return
+    setDeletingId(item.id)
+    try {
+      await deleteFeedback(item.id)
       if (selected?.id === item.id) setSelected(null)
       toast.success(TEXTS.deleted)
-      // Returned, so the row stays disabled until the list without it has arrived.
-      return refresh()
-    },
-    onError: () => toast.error(TEXTS.deleteFailed)
-  })
-  const deletingId = removal.isPending ? removal.variables.id : null
-
-  const remove = (item: Feedback) => {
-    if (window.confirm(TEXTS.deleteConfirm)) removal.mutate(item)
+      await refresh()
+    } catch {
+      toast.error(TEXTS.deleteFailed)
+    } finally {
+      setDeletingId(null)
+    }
   }
 
   const meta = list.data?.meta
@@ -251,23 +275,23 @@ function Inbox() {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="feedback-list-heading" className="self-start rounded-2xl border border-gray-200 bg-white shadow-sm">
-        <PressedButtons
-          label="Filter by status"
-          options={FILTERS}
-          value={filter}
-          onChange={(name) => {
-            setFilter(name)
-            setPage(1)
-          }}
-          className="border-b border-gray-200 p-2"
-        >
-          {(name) => (
-            <>
+        <div role="group" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
+          {FILTERS.map((name) => (
+            <button
+              key={name}
+              type="button"
+              aria-pressed={filter === name}
+              onClick={() => {
+                setFilter(name)
+                setPage(1)
+              }}
+              className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-ring ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
+            >
               {capitalise(name)}
               {name !== "all" && meta && <span className="opacity-80"> ({meta.counts[name]})</span>}
-            </>
-          )}
-        </PressedButtons>
+            </button>
+          ))}
+        </div>
         <h2 id="feedback-list-heading" className="px-4 pt-3 text-sm font-semibold text-gray-700">
           Feedback ({meta ? meta.total : "…"})
         </h2>
@@ -276,14 +300,14 @@ function Inbox() {
             <Spinner label="Loading feedback" />
           ) : list.isError ? (
             <div className="p-4">
-              <Notice>{TEXTS.fetchFailed}</Notice>
+              <FormMessage>{TEXTS.fetchFailed}</FormMessage>
             </div>
           ) : items.length === 0 ? (
             <p className="p-6 text-center text-sm text-gray-500">{filter === "all" ? TEXTS.noFeedback : TEXTS.noStatusFeedback(filter)}</p>
           ) : (
             <ul>
               {items.map((item) => (
-                <FeedbackRow key={item.id} item={item} selected={selected?.id === item.id} onSelect={() => setSelected(item)} onDelete={() => remove(item)} deleting={deletingId === item.id} />
+                <FeedbackRow key={item.id} item={item} selected={selected?.id === item.id} onSelect={() => setSelected(item)} onDelete={() => void remove(item)} deleting={deletingId === item.id} />
               ))}
             </ul>
           )}

@@ -4,7 +4,6 @@ import { Link } from "react-router"
 import { formatRupees } from "~core/payment"
 import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
 import { Lock } from "~ui/icons"
-import { buttonStyles } from "~ui/styles"
 
 export const amountOf = (plan: Plan, annual: boolean) => (annual ? plan.annualPrice : plan.price)
 
@@ -35,7 +34,7 @@ export function OrderSummary({ plan, annual, note, children }: { plan: Plan; ann
       {!annual && plan.price > 0 && (
         <p className="mt-4 text-sm">
           <Link
-            className={buttonStyles.link}
+            className="rounded font-medium text-blue-700 hover:underline focus-ring"
             to={`/payment?plan=${plan.id}&annual=true`}
           >
             Pay yearly and save {ANNUAL_SAVINGS_PERCENT}%
