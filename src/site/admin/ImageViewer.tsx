@@ -1,4 +1,4 @@
-import * as Dialog from "@radix-ui/react-dialog"
+import { Dialog } from "radix-ui"
 import { useEffect } from "react"
 
 import { ChevronLeft, ChevronRight, X } from "~ui/icons"

@@ -1,4 +1,4 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu"
+import { DropdownMenu } from "radix-ui"
 import { useNavigate } from "react-router"
 
 import { useSession } from "~site-session/session-store"

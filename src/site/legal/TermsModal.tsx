@@ -1,4 +1,4 @@
-import * as Dialog from "@radix-ui/react-dialog"
+import { Dialog } from "radix-ui"
 import { useId, useRef, useState, type KeyboardEvent } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
