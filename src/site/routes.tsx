@@ -34,7 +34,7 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/dashboard", access: "login", Page: lazy(() => import("./dashboard/DashboardPage")) },
   { path: "/change-password", access: "login", Page: lazy(() => import("./sign-in/ChangePasswordPage")) },
   { path: "/admin", access: "admin", Page: lazy(() => import("./admin/AdminPage")) },
-  { path: "/admin/password-policy", access: "admin", Page: lazy(() => import("./admin/PasswordPolicyPage")) },
+  { path: "/admin/password-policy", access: "admin", Page: lazy(() => import("./admin/password-policy/PasswordPolicyPage")) },
   { path: "/admin/feedback", access: "admin", Page: lazy(() => import("./admin/FeedbackInboxPage")) }
 ]
 

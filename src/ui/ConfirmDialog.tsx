@@ -1,7 +1,11 @@
-import { Dialog } from "radix-ui"
+/**
+ * The confirmation before a destructive action (sign out everywhere, remove a sign-in method, cancel a plan): a Radix
+ * AlertDialog, so it is announced as an alert dialog, opens with the safe choice focused and ignores clicks outside.
+ */
+import { AlertDialog } from "radix-ui"
 import { useState, type ReactNode } from "react"
 
-import { FormMessage } from "./fields"
+import { Notice } from "./Notice"
 import { buttonStyles } from "./styles"
 
 interface ConfirmDialogProps {
@@ -39,7 +43,7 @@ export function ConfirmDialog({ trigger, title, description, keepLabel, confirm,
   }
 
   return (
-    <Dialog.Root
+    <AlertDialog.Root
       open={open}
       onOpenChange={(next) => {
         if (working) return
@@ -47,28 +51,29 @@ export function ConfirmDialog({ trigger, title, description, keepLabel, confirm,
         setError(null)
       }}
     >
-      <Dialog.Trigger className={trigger.className}>{trigger.label}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">
-          <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-gray-600">{description}</Dialog.Description>
+      <AlertDialog.Trigger className={trigger.className}>{trigger.label}</AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">
+          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-gray-600">{description}</AlertDialog.Description>
           {children && <div className="mt-4 space-y-4">{children}</div>}
           {error && (
             <div className="mt-4">
-              <FormMessage>{error}</FormMessage>
+              <Notice>{error}</Notice>
             </div>
           )}
           <div className="mt-6 flex flex-wrap justify-end gap-2">
-            <Dialog.Close type="button" className={buttonStyles.secondary} disabled={working}>
+            <AlertDialog.Cancel type="button" className={buttonStyles.secondary} disabled={working}>
               {keepLabel}
-            </Dialog.Close>
+            </AlertDialog.Cancel>
+            {/* Not AlertDialog.Action, which closes at once: the dialog stays open until the action is done. */}
             <button type="button" disabled={working || confirmDisabled} onClick={() => void run()} className={confirm.className}>
               {working ? confirm.busyLabel : confirm.label}
             </button>
           </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
   )
 }

@@ -5,5 +5,7 @@ export const buttonStyles = {
   secondary:
     "inline-flex items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-5 py-2.5 text-sm font-semibold text-brand-secondary shadow-sm transition hover:bg-gray-50 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50",
   ghost:
-    "inline-flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 transition hover:bg-gray-100 hover:text-brand-secondary focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
+    "inline-flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 transition hover:bg-gray-100 hover:text-brand-secondary focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50",
+  /** A button, or a router link inside a sentence, that reads as a link: blue words, underlined on hover. */
+  link: "rounded font-medium text-blue-700 hover:underline focus-ring disabled:cursor-not-allowed disabled:opacity-50"
 } as const

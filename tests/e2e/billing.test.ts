@@ -205,11 +205,11 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
     await site.bringToFront()
     await site.goto(`${siteOrigin}/dashboard`, { waitUntil: "networkidle0" })
     await (await site.waitForSelector(button("Cancel subscription")))!.click()
-    const dialog = (await site.waitForSelector("[role='dialog']"))!
+    const dialog = (await site.waitForSelector("[role='alertdialog']"))!
     const end = longDate((await api("/api/billing/subscription", { token: await siteToken() })).body.data!.currentPeriodEnd as string)
     expect(await dialog.evaluate((element) => (element as HTMLElement).innerText)).toContain(`You keep the Pro plan until ${end}`)
     await (await site.waitForSelector(button("Yes, cancel subscription")))!.click()
-    await site.waitForFunction(() => !document.querySelector("[role='dialog']"), { timeout: 15_000 })
+    await site.waitForFunction(() => !document.querySelector("[role='alertdialog']"), { timeout: 15_000 })
     const card = (await site.waitForSelector("section[aria-label='Subscription']"))!
     await eventually(
       () => card.evaluate((element) => (element as HTMLElement).innerText),

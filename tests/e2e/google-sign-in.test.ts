@@ -203,13 +203,13 @@ describe("Google sign-in in Chromium", () => {
 
     await page.setViewport({ width: 375, height: 800 })
     await page.click(button("Remove Google sign-in"))
-    const dialog = await page.waitForSelector("[role='dialog']")
+    const dialog = await page.waitForSelector("[role='alertdialog']")
     const password = await dialog!.waitForSelector("xpath/.//input[@type='password']")
     await password!.type(PASSWORD)
     await screenshot(page, "sign-in-methods-remove-375")
     expect(await seriousAxeViolations(page)).toEqual([])
     await (await dialog!.waitForSelector(`xpath/.//button[normalize-space()='Remove Google sign-in' and not(@disabled)]`))!.click()
-    await page.waitForFunction(() => !document.querySelector("[role='dialog']") && [...document.querySelectorAll("dt")].some((term) => term.textContent === "Sign-in methods" && term.nextElementSibling?.textContent === "Email"), { timeout: 15_000 })
+    await page.waitForFunction(() => !document.querySelector("[role='alertdialog']") && [...document.querySelectorAll("dt")].some((term) => term.textContent === "Sign-in methods" && term.nextElementSibling?.textContent === "Email"), { timeout: 15_000 })
 
     // The account now signs in with its password only, and its owner was told of both changes.
     const signIn = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: GOOGLE_USER.email, password: PASSWORD }) })

@@ -4,7 +4,7 @@ import { Link } from "react-router"
 
 import { useSession } from "~site-session/session-store"
 import { PRODUCT_NAME } from "~core/company"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield, Users } from "~ui/icons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
@@ -49,7 +49,7 @@ export function AccessDenied() {
 function QuickOverview() {
   const overview = useQuery({ queryKey: ["admin-overview"], queryFn: fetchOverview, staleTime: 0 })
   if (overview.isPending) return <Spinner label="Loading the overview" />
-  if (overview.isError) return <FormMessage>Failed to load the overview. {overview.error.message}</FormMessage>
+  if (overview.isError) return <Notice>Failed to load the overview. {overview.error.message}</Notice>
   const { users, policies, violations, billing, health } = overview.data
   const figures = [
     { label: "Users", value: number.format(users.total), note: `${number.format(users.newLast30Days)} new in 30 days` },

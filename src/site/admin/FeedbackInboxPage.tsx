@@ -1,5 +1,9 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query"
-import { useId, useState } from "react"
+/**
+ * /admin/feedback: the list of feedback by status, one item's details with its images and replies, and the admin's
+ * actions (status, reply, delete), each a react-query mutation whose answer replaces the item in the cached page.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
 
 import { useSession } from "~site-session/session-store"
 import { FEATURE_FLAGS } from "~core/feature-flags"
@@ -11,8 +15,10 @@ import {
   type FeedbackStatus
 } from "~core/feedback"
 import { FEEDBACK_THUMBNAILS_SHOWN } from "~core/limits"
-import { FormMessage } from "~ui/fields"
+import { CompactSelect, TextareaField } from "~ui/fields"
 import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"
+import { Notice } from "~ui/Notice"
+import { PressedButtons } from "~ui/PressedButtons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
@@ -89,26 +95,29 @@ function FeedbackRow({ item, selected, onSelect, onDelete, deleting }: { item: F
 function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedback: Feedback) => void }) {
   const user = useSession((state) => state.user)
   const [reply, setReply] = useState("")
-  const [sending, setSending] = useState(false)
-  const [updating, setUpdating] = useState(false)
   const [replyError, setReplyError] = useState<string | null>(null)
   const [viewerIndex, setViewerIndex] = useState<number | null>(null)
-  const statusId = useId()
-  const replyId = useId()
 
-  const changeStatus = async (status: FeedbackStatus) => {
-    setUpdating(true)
-    try {
-      onChanged(await updateFeedbackStatus(item.id, status))
+  const statusChange = useMutation({
+    mutationFn: (status: FeedbackStatus) => updateFeedbackStatus(item.id, status),
+    onSuccess: (feedback) => {
+      onChanged(feedback)
       toast.success(TEXTS.statusUpdated)
-    } catch {
-      toast.error(TEXTS.statusFailed)
-    } finally {
-      setUpdating(false)
-    }
-  }
+    },
+    onError: () => toast.error(TEXTS.statusFailed)
+  })
 
-  const sendReply = async () => {
+  const replySend = useMutation({
+    mutationFn: ({ message, adminEmail }: { message: string; adminEmail: string }) => replyToFeedback(item.id, message, adminEmail),
+    onSuccess: (feedback) => {
+      onChanged(feedback)
+      setReply("")
+      toast.success(TEXTS.replySent)
+    },
+    onError: () => toast.error(TEXTS.replyFailed)
+  })
+
+  const sendReply = () => {
     if (!reply.trim()) {
       setReplyError(TEXTS.replyEmpty)
       return
@@ -117,17 +126,8 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
       setReplyError(TEXTS.notLoggedIn)
       return
     }
-    setSending(true)
     setReplyError(null)
-    try {
-      onChanged(await replyToFeedback(item.id, reply.trim(), user.email))
-      setReply("")
-      toast.success(TEXTS.replySent)
-    } catch {
-      toast.error(TEXTS.replyFailed)
-    } finally {
-      setSending(false)
-    }
+    replySend.mutate({ message: reply.trim(), adminEmail: user.email })
   }
 
   return (
@@ -144,24 +144,13 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
             )}
           </p>
         </div>
-        <div>
-          <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
-            Status
-          </label>
-          <select
-            id={statusId}
-            value={item.status}
-            disabled={updating}
-            onChange={(event) => void changeStatus(event.target.value as FeedbackStatus)}
-            className="mt-1 rounded-lg border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
-          >
-            {FEEDBACK_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {capitalise(status)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CompactSelect label="Status" value={item.status} disabled={statusChange.isPending} onChange={(event) => statusChange.mutate(event.target.value as FeedbackStatus)}>
+          {FEEDBACK_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {capitalise(status)}
+            </option>
+          ))}
+        </CompactSelect>
       </header>
 
       <section aria-label="Message">
@@ -200,32 +189,19 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
           </ol>
         )}
         <div className="mt-4">
-          <label htmlFor={replyId} className="block text-sm font-medium text-gray-700">
-            Your reply
-          </label>
-          <textarea
-            id={replyId}
+          <TextareaField
+            label="Your reply"
             rows={4}
             value={reply}
             onChange={(event) => {
               setReply(event.target.value)
               setReplyError(null)
             }}
-            aria-describedby={FEATURE_FLAGS.feedback.emailNotifications ? `${replyId}-note` : undefined}
-            className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
+            hint={FEATURE_FLAGS.feedback.emailNotifications ? TEXTS.replyNote : undefined}
+            error={replyError ?? undefined}
           />
-          {FEATURE_FLAGS.feedback.emailNotifications && (
-            <p id={`${replyId}-note`} className="mt-1 text-xs text-gray-500">
-              {TEXTS.replyNote}
-            </p>
-          )}
-          {replyError && (
-            <p role="alert" className="mt-1 text-xs text-red-600">
-              {replyError}
-            </p>
-          )}
-          <button type="button" className={`mt-3 ${buttonStyles.primary}`} disabled={!reply.trim() || sending} onClick={() => void sendReply()}>
-            {sending ? "Sending..." : "Send Reply"}
+          <button type="button" className={`mt-3 ${buttonStyles.primary}`} disabled={!reply.trim() || replySend.isPending} onClick={sendReply}>
+            {replySend.isPending ? "Sending..." : "Send Reply"}
           </button>
         </div>
       </section>
@@ -238,7 +214,6 @@ function Inbox() {
   const [filter, setFilter] = useState<Filter>("all")
   const [page, setPage] = useState(1)
   const [selected, setSelected] = useState<Feedback | null>(null)
-  const [deletingId, setDeletingId] = useState<string | null>(null)
   const queryKey = ["admin-feedback", filter, page]
   const list = useQuery({ queryKey, queryFn: () => fetchFeedbackPage(filter, page), staleTime: 0 })
 
@@ -253,19 +228,20 @@ function Inbox() {
     void refresh()
   }
 
-  const remove = async (item: Feedback) => {
-    if (!window.confirm(TEXTS.deleteConfirm)) return
-    setDeletingId(item.id)
-    try {
-      await deleteFeedback(item.id)
+  const removal = useMutation({
+    mutationFn: (item: Feedback) => deleteFeedback(item.id),
+    onSuccess: (_, item) => {
       if (selected?.id === item.id) setSelected(null)
       toast.success(TEXTS.deleted)
-      await refresh()
-    } catch {
-      toast.error(TEXTS.deleteFailed)
-    } finally {
-      setDeletingId(null)
-    }
+      // Returned, so the row stays disabled until the list without it has arrived.
+      return refresh()
+    },
+    onError: () => toast.error(TEXTS.deleteFailed)
+  })
+  const deletingId = removal.isPending ? removal.variables.id : null
+
+  const remove = (item: Feedback) => {
+    if (window.confirm(TEXTS.deleteConfirm)) removal.mutate(item)
   }
 
   const meta = list.data?.meta
@@ -275,23 +251,23 @@ function Inbox() {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <section aria-labelledby="feedback-list-heading" className="self-start rounded-2xl border border-gray-200 bg-white shadow-sm">
-        <div role="group" aria-label="Filter by status" className="flex gap-1 border-b border-gray-200 p-2">
-          {FILTERS.map((name) => (
-            <button
-              key={name}
-              type="button"
-              aria-pressed={filter === name}
-              onClick={() => {
-                setFilter(name)
-                setPage(1)
-              }}
-              className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-ring ${filter === name ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
-            >
+        <PressedButtons
+          label="Filter by status"
+          options={FILTERS}
+          value={filter}
+          onChange={(name) => {
+            setFilter(name)
+            setPage(1)
+          }}
+          className="border-b border-gray-200 p-2"
+        >
+          {(name) => (
+            <>
               {capitalise(name)}
               {name !== "all" && meta && <span className="opacity-80"> ({meta.counts[name]})</span>}
-            </button>
-          ))}
-        </div>
+            </>
+          )}
+        </PressedButtons>
         <h2 id="feedback-list-heading" className="px-4 pt-3 text-sm font-semibold text-gray-700">
           Feedback ({meta ? meta.total : "…"})
         </h2>
@@ -300,14 +276,14 @@ function Inbox() {
             <Spinner label="Loading feedback" />
           ) : list.isError ? (
             <div className="p-4">
-              <FormMessage>{TEXTS.fetchFailed}</FormMessage>
+              <Notice>{TEXTS.fetchFailed}</Notice>
             </div>
           ) : items.length === 0 ? (
             <p className="p-6 text-center text-sm text-gray-500">{filter === "all" ? TEXTS.noFeedback : TEXTS.noStatusFeedback(filter)}</p>
           ) : (
             <ul>
               {items.map((item) => (
-                <FeedbackRow key={item.id} item={item} selected={selected?.id === item.id} onSelect={() => setSelected(item)} onDelete={() => void remove(item)} deleting={deletingId === item.id} />
+                <FeedbackRow key={item.id} item={item} selected={selected?.id === item.id} onSelect={() => setSelected(item)} onDelete={() => remove(item)} deleting={deletingId === item.id} />
               ))}
             </ul>
           )}

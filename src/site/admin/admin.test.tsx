@@ -10,7 +10,7 @@ import { createDefaultPasswordPolicy } from "~core/password-policy"
 
 import AdminPage, { ADMIN_LINKS } from "./AdminPage"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
-import PasswordPolicyPage from "./PasswordPolicyPage"
+import PasswordPolicyPage from "./password-policy/PasswordPolicyPage"
 import { policyFileContent, readPolicyFile } from "./policy-file"
 
 describe("the admin dashboard", () => {

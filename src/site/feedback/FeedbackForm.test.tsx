@@ -2,7 +2,9 @@
  * The feedback form's rules and texts. The only double is the network:
  * a fake fetch behind configureApi that records the multipart body and answers in the wrapper.
  */
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
+import { fireEvent, render as renderElement, screen, waitFor, within } from "@testing-library/react"
+import type { ReactElement } from "react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
 import { configureApi } from "~site-session/site-api"
@@ -14,6 +16,9 @@ import { FeedbackForm } from "./FeedbackForm"
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 const png = (name: string, size = 64) => new File([new Uint8Array([...PNG_HEAD, ...new Uint8Array(Math.max(0, size - 8))])], name, { type: "image/png" })
+
+/** The form sends through react-query, so it renders inside a client of its own. */
+const render = (form: ReactElement) => renderElement(<QueryClientProvider client={new QueryClient()}>{form}</QueryClientProvider>)
 
 let sent: FormData[] = []
 let respond: () => Promise<Response>

@@ -1,4 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react"
+/** The landing page's feedback form: e-mail, message and optional images, sent as multipart to POST /api/feedback. */
+import { useMutation } from "@tanstack/react-query"
+import { useEffect, useRef, useState, type FormEvent } from "react"
 
 import { getApiClient } from "~site-session/site-api"
 import { FEATURE_FLAGS } from "~core/feature-flags"
@@ -12,8 +14,9 @@ import {
   type FeedbackFlags
 } from "~core/feedback"
 import { FEEDBACK_MAX_IMAGES, FEEDBACK_MESSAGE_DISPLAY_MAX } from "~core/limits"
-import { FormMessage, TextField } from "~ui/fields"
+import { TextareaField, TextField } from "~ui/fields"
 import { ImagePlus, X } from "~ui/icons"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -42,10 +45,8 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
   const [images, setImages] = useState<Picked[]>([])
   const [imageErrors, setImageErrors] = useState<string[]>([])
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null)
-  const [submitting, setSubmitting] = useState(false)
   const fileInput = useRef<HTMLInputElement>(null)
   const imagesRef = useRef(images)
-  const messageId = useId()
   const full = images.length >= FEEDBACK_MAX_IMAGES
 
   useEffect(() => {
@@ -74,7 +75,27 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
     setImageErrors([])
   }
 
-  const onSubmit = async (event: FormEvent) => {
+  const sending = useMutation({
+    mutationFn: submitFeedback,
+    onMutate: () => setOutcome(null),
+    onSuccess: () => {
+      imagesRef.current.forEach((image) => URL.revokeObjectURL(image.previewUrl))
+      setEmail("")
+      setMessage("")
+      setImages([])
+      setImageErrors([])
+      setOutcome({ tone: "success", text: FEEDBACK_TEXTS.success })
+      toast.success(FEEDBACK_TEXTS.success)
+    },
+    onError: (error) => {
+      const text = feedbackSubmitError(error)
+      setOutcome({ tone: "error", text })
+      toast.error(text)
+    }
+  })
+  const submitting = sending.isPending
+
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
     if (submitting) return
     const problem = feedbackTextProblem(email, message)
@@ -86,55 +107,33 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
     form.append("email", email.trim())
     form.append("message", message)
     if (flags.fileUploads) for (const image of images) form.append("images", image.file, image.file.name)
-    setSubmitting(true)
-    setOutcome(null)
-    try {
-      await submitFeedback(form)
-      images.forEach((image) => URL.revokeObjectURL(image.previewUrl))
-      setEmail("")
-      setMessage("")
-      setImages([])
-      setImageErrors([])
-      setOutcome({ tone: "success", text: FEEDBACK_TEXTS.success })
-      toast.success(FEEDBACK_TEXTS.success)
-    } catch (error) {
-      const text = feedbackSubmitError(error)
-      setOutcome({ tone: "error", text })
-      toast.error(text)
-    } finally {
-      setSubmitting(false)
-    }
+    sending.mutate(form)
   }
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="mt-8 space-y-5 rounded-2xl bg-white p-6 text-left shadow-sm ring-1 ring-gray-200 sm:p-8" aria-label="Feedback">
+    <form onSubmit={onSubmit} noValidate className="mt-8 space-y-5 rounded-2xl bg-white p-6 text-left shadow-sm ring-1 ring-gray-200 sm:p-8" aria-label="Feedback">
       <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(event) => {
           setEmail(event.target.value)
           setOutcome(null)
         }} />
-      <div>
-        <label htmlFor={messageId} className="block text-sm font-medium text-gray-700">
-          Message
-        </label>
-        <textarea
-          id={messageId}
-          name="message"
-          required
-          rows={5}
-          maxLength={FEEDBACK_MESSAGE_DISPLAY_MAX}
-          value={message}
-          onChange={(event) => {
-            setMessage(event.target.value)
-            setOutcome(null)
-          }}
-          aria-describedby={`${messageId}-counter`}
-          className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm placeholder:text-gray-400 focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
-          placeholder="Ideas, problems or praise: tell us what happened and what you expected."
-        />
-        <p id={`${messageId}-counter`} className="mt-1 text-right text-xs text-gray-500">
-          {message.length}/{FEEDBACK_MESSAGE_DISPLAY_MAX} characters
-        </p>
-      </div>
+      <TextareaField
+        label="Message"
+        name="message"
+        required
+        rows={5}
+        maxLength={FEEDBACK_MESSAGE_DISPLAY_MAX}
+        value={message}
+        onChange={(event) => {
+          setMessage(event.target.value)
+          setOutcome(null)
+        }}
+        hint={
+          <p className="text-right">
+            {message.length}/{FEEDBACK_MESSAGE_DISPLAY_MAX} characters
+          </p>
+        }
+        placeholder="Ideas, problems or praise: tell us what happened and what you expected."
+      />
 
       {flags.fileUploads && (
         <div>
@@ -185,7 +184,7 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
         </div>
       )}
 
-      {outcome && <FormMessage tone={outcome.tone}>{outcome.text}</FormMessage>}
+      {outcome && <Notice tone={outcome.tone}>{outcome.text}</Notice>}
       <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
         {submitting ? FEEDBACK_TEXTS.sending : "Send Feedback"}
       </button>

@@ -2,6 +2,7 @@ import { Dialog } from "radix-ui"
 import { useId, useRef, useState, type KeyboardEvent } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
+import { Checkbox } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 
 import { LegalDocument } from "./LegalDocument"
@@ -118,16 +119,7 @@ function TermsModalBody({ onAccept, onDecline, busy }: Omit<TermsModalProps, "op
       ))}
 
       <div className="border-t border-gray-200 px-6 py-4">
-        <label className="flex cursor-pointer items-start gap-3 text-sm text-gray-700">
-          <input
-            type="checkbox"
-            checked={agreed}
-            disabled={busy}
-            onChange={(event) => setAgreed(event.target.checked)}
-            className="mt-0.5 h-4 w-4 shrink-0 rounded border-gray-300 text-brand-primary accent-brand-primary focus-ring focus-visible:outline-offset-2"
-          />
-          <span>{TERMS_AGREEMENT_LABEL}</span>
-        </label>
+        <Checkbox label={TERMS_AGREEMENT_LABEL} checked={agreed} disabled={busy} onChange={setAgreed} />
         <div className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" onClick={onDecline} disabled={busy} className={`${buttonStyles.secondary} disabled:cursor-not-allowed disabled:opacity-60`}>
             Cancel

@@ -4,6 +4,7 @@ import { Link } from "react-router"
 import { formatRupees } from "~core/payment"
 import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
 import { Lock } from "~ui/icons"
+import { buttonStyles } from "~ui/styles"
 
 export const amountOf = (plan: Plan, annual: boolean) => (annual ? plan.annualPrice : plan.price)
 
@@ -34,7 +35,7 @@ export function OrderSummary({ plan, annual, note, children }: { plan: Plan; ann
       {!annual && plan.price > 0 && (
         <p className="mt-4 text-sm">
           <Link
-            className="rounded font-medium text-blue-700 hover:underline focus-ring"
+            className={buttonStyles.link}
             to={`/payment?plan=${plan.id}&annual=true`}
           >
             Pay yearly and save {ANNUAL_SAVINGS_PERCENT}%

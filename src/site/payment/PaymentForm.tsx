@@ -1,9 +1,12 @@
+/** The test-mode payment form: the card fields, their checks, and the one request that pays. */
+import { useMutation } from "@tanstack/react-query"
 import { useEffect, useRef, useState, type FormEvent } from "react"
 
 import { ApiRequestError } from "~api/http-client"
 import { useSession } from "~site-session/session-store"
 import { TEST_MODE_NOTICE } from "~core/billing"
-import { FormMessage, SelectField, TextField } from "~ui/fields"
+import { SelectField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import {
@@ -74,11 +77,35 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
   const [values, setValues] = useState<PaymentValues>(() => ({ ...EMPTY_PAYMENT, email: signedInEmail ?? "" }))
   const [errors, setErrors] = useState<PaymentErrors>({})
   const [refusal, setRefusal] = useState<{ message: string; details: string[] } | null>(null)
-  const [submitting, setSubmitting] = useState(false)
   const [paid, setPaid] = useState(false)
   const formRef = useRef<HTMLFormElement>(null)
   // A field the server refused gets the focus once the form is enabled again.
   const focusAfterRefusal = useRef<PaymentField | null>(null)
+
+  const payment = useMutation({
+    mutationFn: () => payInTestMode({ planId: plan.id, annual, ...values }),
+    onMutate: () => setRefusal(null),
+    onSuccess: (subscription) => {
+      setPaid(true)
+      onPaid?.()
+      redirect(() => setValues(EMPTY_PAYMENT))
+      // Returned, so a failure to refresh the record is reported as the payment's own failure.
+      return subscriptionChanged(subscription)
+    },
+    onError: (error) => {
+      if (error instanceof ApiRequestError && error.code === "VALIDATION_FAILED") {
+        const { fields, other } = fieldErrorsOf(error.details)
+        setErrors(fields)
+        setRefusal({ message: error.message, details: other })
+        focusAfterRefusal.current = FIELD_ORDER.find((name) => fields[name]) ?? null
+      } else {
+        setRefusal({ message: billingErrorMessage(error), details: [] })
+      }
+    }
+  })
+  // Once paid, the form is no longer waiting for the server but for the redirect.
+  const submitting = payment.isPending && !paid
+
   useEffect(() => {
     if (!focusAfterRefusal.current || submitting) return
     formRef.current?.querySelector<HTMLElement>(`[name="${focusAfterRefusal.current}"]`)?.focus()
@@ -109,29 +136,6 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
     return Boolean(first)
   }
 
-  const pay = async () => {
-    setSubmitting(true)
-    setRefusal(null)
-    try {
-      const subscription = await payInTestMode({ planId: plan.id, annual, ...values })
-      setPaid(true)
-      setSubmitting(false)
-      onPaid?.()
-      redirect(() => setValues(EMPTY_PAYMENT))
-      await subscriptionChanged(subscription)
-    } catch (error) {
-      setSubmitting(false)
-      if (error instanceof ApiRequestError && error.code === "VALIDATION_FAILED") {
-        const { fields, other } = fieldErrorsOf(error.details)
-        setErrors(fields)
-        setRefusal({ message: error.message, details: other })
-        focusAfterRefusal.current = FIELD_ORDER.find((name) => fields[name]) ?? null
-      } else {
-        setRefusal({ message: billingErrorMessage(error), details: [] })
-      }
-    }
-  }
-
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (busy) return
@@ -139,7 +143,7 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
     setErrors(found)
     setRefusal(null)
     if (focusFirst(found)) return
-    void pay()
+    payment.mutate()
   }
 
   const problemCount = Object.values(errors).filter(Boolean).length
@@ -159,23 +163,8 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
         <p data-testid="test-mode-notice" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900">
           {TEST_MODE_NOTICE}
         </p>
-        {refusal && (
-          <FormMessage>
-            {refusal.message}
-            {refusal.details.length > 0 && (
-              <ul className="mt-1 list-disc pl-5">
-                {refusal.details.map((detail) => (
-                  <li key={detail}>{detail}</li>
-                ))}
-              </ul>
-            )}
-          </FormMessage>
-        )}
-        {!refusal && problemCount > 0 && (
-          <FormMessage>
-            {problemCount === 1 ? "One field needs your attention." : `${problemCount} fields need your attention.`}
-          </FormMessage>
-        )}
+        {refusal && <Notice details={refusal.details}>{refusal.message}</Notice>}
+        {!refusal && problemCount > 0 && <Notice>{problemCount === 1 ? "One field needs your attention." : `${problemCount} fields need your attention.`}</Notice>}
         <TextField label="Email" type="email" autoComplete="email" {...field("email")} />
         <TextField
           label="Card number"

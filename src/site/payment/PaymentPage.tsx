@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useSearchParams } from "react-router"
 
 import { useSession } from "~site-session/session-store"
 import { findPlan } from "~core/plans"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
@@ -19,7 +19,7 @@ import { StripeCheckout } from "./StripeCheckout"
 function LoadFailure({ message, retry }: { message: string; retry: () => void }) {
   return (
     <div className="mt-8 space-y-4">
-      <FormMessage>{message}</FormMessage>
+      <Notice>{message}</Notice>
       <button type="button" onClick={retry} className={buttonStyles.secondary}>
         Try again
       </button>

@@ -3,7 +3,7 @@ import { Link } from "react-router"
 
 import type { Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import { billingErrorMessage, changePlan, useSubscriptionChanged } from "../billing/billing-api"
@@ -77,7 +77,7 @@ export function PlanChange({
               You are on the {current.name} plan. Your subscription changes to the {plan.name} plan, billed {annual ? "yearly" : "monthly"}, with the
               payment details you already gave.
             </p>
-            {error && <FormMessage>{error}</FormMessage>}
+            {error && <Notice>{error}</Notice>}
             <button type="button" disabled={state !== "idle"} onClick={() => void confirm()} className={`w-full ${buttonStyles.primary}`}>
               {state === "idle" ? `Change to ${plan.name}` : "Changing your plan…"}
             </button>

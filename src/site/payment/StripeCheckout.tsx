@@ -1,6 +1,6 @@
 import { useState } from "react"
 
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
@@ -32,7 +32,7 @@ export function StripeCheckout({ plan, annual }: { plan: PaidPlan; annual: boole
           <Lock aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
           Your payment is taken by Stripe, our card payment provider. You come back here once it is done.
         </p>
-        {error && <FormMessage>{error}</FormMessage>}
+        {error && <Notice>{error}</Notice>}
         <button type="button" disabled={leaving} onClick={() => void checkout()} className={`w-full ${buttonStyles.primary}`}>
           {leaving ? "Opening secure payment…" : "Continue to secure payment"}
         </button>

@@ -300,7 +300,7 @@ describe("the session and Firebase", () => {
     fireEvent.click(await googleButton("Continue with Google"))
     await heading("Dashboard")
     fireEvent.click(await screen.findByRole("button", { name: "Sign out everywhere" }))
-    const dialog = await screen.findByRole("dialog", { name: "Sign out everywhere?" })
+    const dialog = await screen.findByRole("alertdialog", { name: "Sign out everywhere?" })
     fireEvent.click(within(dialog).getByRole("button", { name: "Sign out everywhere" }))
     await waitFor(() => expect(vi.mocked(signOutFirebase)).toHaveBeenCalledTimes(1))
     await findToast(LOGOUT_SUCCESS_MESSAGE)
