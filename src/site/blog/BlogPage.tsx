@@ -1,12 +1,11 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { countOf } from "~core/format"
 import { buttonStyles } from "~ui/styles"
 
 import { InertSubscribeForm } from "../layout/InertSubscribeForm"
 import { FilterChips, type ChipOption } from "../page-parts/FilterChips"
-import { NoResults } from "../page-parts/NoResults"
+import { FilteredResults } from "../page-parts/FilteredResults"
 import { SearchField } from "../page-parts/SearchField"
 import { PageTitle } from "../PageTitle"
 import { PostByline, PostCard } from "./BlogPieces"
@@ -35,6 +34,10 @@ export default function BlogPage() {
   const choose = (slug: string | null) => {
     setCategory(slug)
     setShown(POSTS_PER_PAGE)
+  }
+  const clearFilters = () => {
+    setQuery("")
+    choose(null)
   }
 
   return (
@@ -75,19 +78,12 @@ export default function BlogPage() {
       )}
 
       <section aria-label="Posts" className="mt-12">
-        <p role="status" className="sr-only">
-          {countOf(matches.length, "post", "posts")}
-        </p>
-        {matches.length === 0 ? (
-          <NoResults
-            title="No posts found"
-            hint="Try another word or category."
-            onClear={() => {
-              setQuery("")
-              choose(null)
-            }}
-          />
-        ) : (
+        <FilteredResults
+          count={matches.length}
+          nouns={["post", "posts"]}
+          countClassName="sr-only"
+          noResults={{ title: "No posts found", hint: "Try another word or category.", onClear: clearFilters }}
+        >
           <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
             {visible.map((post) => (
               <li key={post.id}>
@@ -95,7 +91,7 @@ export default function BlogPage() {
               </li>
             ))}
           </ul>
-        )}
+        </FilteredResults>
         {visible.length < matches.length && (
           <div className="mt-10 text-center">
             <button type="button" onClick={() => setShown((count) => count + POSTS_PER_PAGE)} className={buttonStyles.secondary}>

@@ -1,14 +1,13 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { countOf } from "~core/format"
 import { COMPANY } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/limits"
 import { Mail } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
 import { FilterChips, type ChipOption } from "../page-parts/FilterChips"
-import { NoResults } from "../page-parts/NoResults"
+import { FilteredResults } from "../page-parts/FilteredResults"
 import { PageSection } from "../page-parts/PageSection"
 import { SearchField } from "../page-parts/SearchField"
 import { PageTitle } from "../PageTitle"
@@ -26,6 +25,10 @@ export default function HelpPage() {
   const [category, setCategory] = useState<HelpCategory | null>(null)
   const results = filterFaq(HELP_FAQ, { query, category })
   const support = COMPANY.contact.support.email
+  const clearFilters = () => {
+    setQuery("")
+    setCategory(null)
+  }
 
   return (
     <>
@@ -39,21 +42,12 @@ export default function HelpPage() {
       <section aria-label="Help articles" className="mx-auto max-w-4xl px-4 py-12 sm:px-6 lg:px-8">
         <FilterChips options={CATEGORY_CHIPS} selected={category} onSelect={setCategory} className="flex flex-wrap gap-2" />
 
-        <p role="status" className="mt-6 text-sm text-gray-600">
-          {countOf(results.length, "article", "articles")}
-        </p>
-
-        {results.length === 0 ? (
-          <NoResults
-            title="No results found"
-            hint="Try other words, or another category."
-            className="mt-4 bg-white"
-            onClear={() => {
-              setQuery("")
-              setCategory(null)
-            }}
-          />
-        ) : (
+        <FilteredResults
+          count={results.length}
+          nouns={["article", "articles"]}
+          countClassName="mt-6 text-sm text-gray-600"
+          noResults={{ title: "No results found", hint: "Try other words, or another category.", className: "mt-4 bg-white", onClear: clearFilters }}
+        >
           <ul className="mt-4 space-y-4">
             {results.map((entry) => (
               <li key={entry.question} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
@@ -63,7 +57,7 @@ export default function HelpPage() {
               </li>
             ))}
           </ul>
-        )}
+        </FilteredResults>
       </section>
 
       <PageSection
