@@ -1,11 +1,12 @@
-import { Link } from "react-router"
-
 import { COMPANY, formatAddress, PRODUCT_NAME } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/limits"
 import { PLANS } from "~core/plans"
 import { Heart, Lightbulb, ShieldCheck, Target, Users } from "~ui/icons"
-import { buttonStyles } from "~ui/styles"
 
+import { CallToActionLinks } from "../page-parts/CallToAction"
+import { initialsOf } from "../page-parts/initials"
+import { PageSection } from "../page-parts/PageSection"
+import { PointGrid } from "../page-parts/PointGrid"
 import { PageTitle } from "../PageTitle"
 
 const VALUES = [
@@ -41,12 +42,19 @@ const IMPACT = [
   { value: `${SUPPORT_REPLY_HOURS} h`, label: "support reply promise" }
 ] as const
 
-function initials(name: string) {
-  return name
-    .split(" ")
-    .map((part) => part[0])
-    .join("")
-}
+/** Why the company exists and where it is going: two cards side by side. */
+const AIMS = [
+  {
+    title: "Our mission",
+    text: "To make every image on the web as easy to read, search and question as the text around it, without asking people to give up their privacy.",
+    Icon: Target
+  },
+  {
+    title: "Our vision",
+    text: "A browser where a screenshot, a chart or a product photo is never a dead end: you point at it, and you understand it.",
+    Icon: Users
+  }
+] as const
 
 export default function AboutPage() {
   return (
@@ -58,46 +66,25 @@ export default function AboutPage() {
       </section>
 
       <section className="mx-auto grid max-w-5xl gap-6 px-4 py-16 sm:px-6 md:grid-cols-2 lg:px-8">
-        <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
-          <Target aria-hidden="true" className="h-8 w-8 text-brand-primary" />
-          <h2 className="mt-4 text-2xl font-bold">Our mission</h2>
-          <p className="mt-3 leading-7 text-gray-700">
-            To make every image on the web as easy to read, search and question as the text around it, without asking people to give up their privacy.
-          </p>
-        </div>
-        <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
-          <Users aria-hidden="true" className="h-8 w-8 text-brand-primary" />
-          <h2 className="mt-4 text-2xl font-bold">Our vision</h2>
-          <p className="mt-3 leading-7 text-gray-700">
-            A browser where a screenshot, a chart or a product photo is never a dead end: you point at it, and you understand it.
-          </p>
-        </div>
+        {AIMS.map(({ title, text, Icon }) => (
+          <div key={title} className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
+            <Icon aria-hidden="true" className="h-8 w-8 text-brand-primary" />
+            <h2 className="mt-4 text-2xl font-bold">{title}</h2>
+            <p className="mt-3 leading-7 text-gray-700">{text}</p>
+          </div>
+        ))}
       </section>
 
-      <section aria-labelledby="values-heading" className="bg-gray-50 px-4 py-16 sm:px-6 lg:px-8">
-        <h2 id="values-heading" className="text-center text-3xl font-bold tracking-tight">
-          Our values
-        </h2>
-        <ul className="mx-auto mt-10 grid max-w-6xl gap-6 md:grid-cols-3">
-          {VALUES.map(({ title, description, Icon }) => (
-            <li key={title} className="rounded-2xl border border-gray-200 bg-white p-6">
-              <Icon aria-hidden="true" className="h-7 w-7 text-brand-accent" />
-              <h3 className="mt-3 text-lg font-semibold">{title}</h3>
-              <p className="mt-2 text-sm leading-6 text-gray-600">{description}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <PageSection headingId="values-heading" title="Our values" className="bg-gray-50 px-4 py-16 sm:px-6 lg:px-8">
+        <PointGrid look="value" points={VALUES} className="mx-auto mt-10 grid max-w-6xl gap-6 md:grid-cols-3" />
+      </PageSection>
 
-      <section aria-labelledby="team-heading" className="px-4 py-16 sm:px-6 lg:px-8">
-        <h2 id="team-heading" className="text-center text-3xl font-bold tracking-tight">
-          Our team
-        </h2>
+      <PageSection headingId="team-heading" title="Our team" className="px-4 py-16 sm:px-6 lg:px-8">
         <ul className="mx-auto mt-10 grid max-w-6xl gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {TEAM.map((member) => (
             <li key={member.name} className="rounded-2xl border border-gray-200 bg-white p-6 text-center shadow-sm">
               <span aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-blue-100 text-xl font-bold text-blue-800">
-                {initials(member.name)}
+                {initialsOf(member.name)}
               </span>
               <h3 className="mt-4 font-semibold">{member.name}</h3>
               <p className="text-sm text-emerald-800">{member.role}</p>
@@ -105,12 +92,13 @@ export default function AboutPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="impact-heading" className="bg-brand-secondary px-4 py-16 text-white sm:px-6 lg:px-8">
-        <h2 id="impact-heading" className="text-center text-3xl font-bold tracking-tight">
-          {PRODUCT_NAME} in numbers
-        </h2>
+      <PageSection
+        headingId="impact-heading"
+        title={`${PRODUCT_NAME} in numbers`}
+        className="bg-brand-secondary px-4 py-16 text-white sm:px-6 lg:px-8"
+      >
         <dl className="mx-auto mt-10 grid max-w-5xl grid-cols-2 gap-6 text-center md:grid-cols-4">
           {IMPACT.map((figure) => (
             <div key={figure.label} className="flex flex-col">
@@ -119,7 +107,7 @@ export default function AboutPage() {
             </div>
           ))}
         </dl>
-      </section>
+      </PageSection>
 
       <section className="px-4 py-16 text-center sm:px-6 lg:px-8">
         <h2 className="text-2xl font-bold tracking-tight">Try it on the pages you read today</h2>
@@ -133,14 +121,11 @@ export default function AboutPage() {
         <address className="mx-auto mt-2 max-w-xl text-sm not-italic text-gray-600">
           {COMPANY.legalName}, {formatAddress()}
         </address>
-        <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <Link to="/register" className={buttonStyles.primary}>
-            Create a free account
-          </Link>
-          <Link to="/pricing" className={buttonStyles.secondary}>
-            See pricing
-          </Link>
-        </div>
+        <CallToActionLinks
+          className="mt-8"
+          primary={{ to: "/register", label: "Create a free account" }}
+          secondary={{ to: "/pricing", label: "See pricing" }}
+        />
       </section>
     </>
   )

@@ -1,25 +1,25 @@
-import { useId, useState } from "react"
+import { useState } from "react"
 import { Link } from "react-router"
 
-import { countOf } from "~core/format"
-import { Search } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
 import { InertSubscribeForm } from "../layout/InertSubscribeForm"
+import { FilterChips, type ChipOption } from "../page-parts/FilterChips"
+import { FilteredResults } from "../page-parts/FilteredResults"
+import { SearchField } from "../page-parts/SearchField"
 import { PageTitle } from "../PageTitle"
-import { AuthorAvatar, PostCard, PostMeta } from "./BlogPieces"
+import { PostByline, PostCard } from "./BlogPieces"
 import { coverImage } from "./cover"
 import { BLOG_CATEGORIES, BLOG_POSTS, searchPosts, sortedPosts } from "./posts"
 
 export const POSTS_PER_PAGE = 3
 
-const chip = (selected: boolean) =>
-  `rounded-full border px-4 py-2 text-sm font-medium transition focus-ring focus-visible:outline-offset-2 ${
-    selected ? "border-brand-secondary bg-brand-secondary text-white" : "border-gray-300 bg-white text-gray-700 hover:border-gray-400"
-  }`
+const CATEGORY_CHIPS: readonly ChipOption<string>[] = [
+  { value: null, label: "All" },
+  ...Object.values(BLOG_CATEGORIES).map((item) => ({ value: item.slug, label: item.name }))
+]
 
 export default function BlogPage() {
-  const searchId = useId()
   const [query, setQuery] = useState("")
   const [category, setCategory] = useState<string | null>(null)
   const [shown, setShown] = useState(POSTS_PER_PAGE)
@@ -35,6 +35,10 @@ export default function BlogPage() {
     setCategory(slug)
     setShown(POSTS_PER_PAGE)
   }
+  const clearFilters = () => {
+    setQuery("")
+    choose(null)
+  }
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 lg:px-8">
@@ -44,36 +48,16 @@ export default function BlogPage() {
         <p className="mx-auto mt-3 max-w-2xl text-lg text-gray-600">News, guides and engineering notes from the Image Query AI team.</p>
       </div>
 
-      <div className="mx-auto mt-8 max-w-xl">
-        <label htmlFor={searchId} className="sr-only">
-          Search posts
-        </label>
-        <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 h-5 w-5 -translate-y-1/2 text-gray-400" />
-          <input
-            id={searchId}
-            type="search"
-            value={query}
-            onChange={(event) => {
-              setQuery(event.target.value)
-              setShown(POSTS_PER_PAGE)
-            }}
-            placeholder="Search posts"
-            className="block w-full rounded-xl border border-gray-300 bg-white py-3 pl-10 pr-3 text-base shadow-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
-          />
-        </div>
-      </div>
+      <SearchField
+        label="Search posts"
+        value={query}
+        onChange={(value) => {
+          setQuery(value)
+          setShown(POSTS_PER_PAGE)
+        }}
+      />
 
-      <div role="group" aria-label="Categories" className="mt-6 flex flex-wrap justify-center gap-2">
-        <button type="button" aria-pressed={category === null} onClick={() => choose(null)} className={chip(category === null)}>
-          All
-        </button>
-        {Object.values(BLOG_CATEGORIES).map((item) => (
-          <button key={item.slug} type="button" aria-pressed={category === item.slug} onClick={() => choose(item.slug)} className={chip(category === item.slug)}>
-            {item.name}
-          </button>
-        ))}
-      </div>
+      <FilterChips options={CATEGORY_CHIPS} selected={category} onSelect={choose} className="mt-6 flex flex-wrap justify-center gap-2" />
 
       {!filtering && featured && (
         <section aria-label="Featured post" className="mt-12">
@@ -87,38 +71,19 @@ export default function BlogPage() {
                 </Link>
               </h2>
               <p className="mt-3 text-gray-600">{featured.excerpt}</p>
-              <div className="mt-6 flex items-center gap-3">
-                <AuthorAvatar name={featured.author.name} />
-                <div>
-                  <p className="text-sm font-medium">{featured.author.name}</p>
-                  <PostMeta post={featured} />
-                </div>
-              </div>
+              <PostByline post={featured} className="mt-6" />
             </div>
           </article>
         </section>
       )}
 
       <section aria-label="Posts" className="mt-12">
-        <p role="status" className="sr-only">
-          {countOf(matches.length, "post", "posts")}
-        </p>
-        {matches.length === 0 ? (
-          <div className="rounded-2xl border border-dashed border-gray-300 p-10 text-center">
-            <h2 className="text-lg font-semibold">No posts found</h2>
-            <p className="mt-2 text-sm text-gray-600">Try another word or category.</p>
-            <button
-              type="button"
-              className={`mt-6 ${buttonStyles.secondary}`}
-              onClick={() => {
-                setQuery("")
-                choose(null)
-              }}
-            >
-              Clear filters
-            </button>
-          </div>
-        ) : (
+        <FilteredResults
+          count={matches.length}
+          nouns={["post", "posts"]}
+          countClassName="sr-only"
+          noResults={{ title: "No posts found", hint: "Try another word or category.", onClear: clearFilters }}
+        >
           <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
             {visible.map((post) => (
               <li key={post.id}>
@@ -126,7 +91,7 @@ export default function BlogPage() {
               </li>
             ))}
           </ul>
-        )}
+        </FilteredResults>
         {visible.length < matches.length && (
           <div className="mt-10 text-center">
             <button type="button" onClick={() => setShown((count) => count + POSTS_PER_PAGE)} className={buttonStyles.secondary}>

@@ -2,19 +2,16 @@ import { Link } from "react-router"
 
 import { longDate } from "~core/format"
 
+import { initialsOf } from "../page-parts/initials"
 import { coverImage } from "./cover"
 import { readTimeMinutes, type BlogPost } from "./posts"
 
 export const formatPostDate = (iso: string) => longDate(`${iso}T00:00:00Z`)
 
 export function AuthorAvatar({ name, size = "h-10 w-10" }: { name: string; size?: string }) {
-  const initials = name
-    .split(" ")
-    .map((part) => part[0])
-    .join("")
   return (
     <span aria-hidden="true" className={`flex ${size} shrink-0 items-center justify-center rounded-full bg-blue-100 text-sm font-bold text-blue-800`}>
-      {initials}
+      {initialsOf(name)}
     </span>
   )
 }
@@ -24,6 +21,19 @@ export function PostMeta({ post }: { post: BlogPost }) {
     <p className="text-sm text-gray-600">
       <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time> · {readTimeMinutes(post)} min read
     </p>
+  )
+}
+
+/** Under a post in a list: its author's avatar and name over the date and reading time. */
+export function PostByline({ post, className, avatarSize }: { post: BlogPost; className: string; avatarSize?: string }) {
+  return (
+    <div className={`${className} flex items-center gap-3`}>
+      <AuthorAvatar name={post.author.name} size={avatarSize} />
+      <div>
+        <p className="text-sm font-medium">{post.author.name}</p>
+        <PostMeta post={post} />
+      </div>
+    </div>
   )
 }
 
@@ -41,13 +51,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: BlogPost; headingLe
           </Link>
         </Heading>
         <p className="mt-2 flex-1 text-sm leading-6 text-gray-600">{post.excerpt}</p>
-        <div className="mt-4 flex items-center gap-3">
-          <AuthorAvatar name={post.author.name} size="h-8 w-8" />
-          <div>
-            <p className="text-sm font-medium">{post.author.name}</p>
-            <PostMeta post={post} />
-          </div>
-        </div>
+        <PostByline post={post} className="mt-4" avatarSize="h-8 w-8" />
       </div>
     </article>
   )

@@ -4,6 +4,7 @@ import { Link, useParams } from "react-router"
 import { ArrowLeft, Link2, Share2 } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
+import { PageSection } from "../page-parts/PageSection"
 import { PageTitle } from "../PageTitle"
 import { AuthorAvatar, formatPostDate, PostCard, PostMeta } from "./BlogPieces"
 import { coverImage } from "./cover"
@@ -150,10 +151,7 @@ function Post({ post }: { post: BlogPost }) {
           <p className="mt-1 text-sm text-gray-700">{post.author.bio}</p>
         </div>
       </aside>
-      <section aria-labelledby="related-heading" className="mt-12">
-        <h2 id="related-heading" className="text-2xl font-bold tracking-tight">
-          Related articles
-        </h2>
+      <PageSection headingId="related-heading" title="Related articles" look="card" className="mt-12">
         <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {related.map((other) => (
             <li key={other.id}>
@@ -161,7 +159,7 @@ function Post({ post }: { post: BlogPost }) {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
     </article>
   )
 }

@@ -1,12 +1,12 @@
-import { Eye, Image, Lock, MessageSquareText, ScanFace, ScanText } from "~ui/icons"
-import { Link } from "react-router"
-
 import { COMPANY, PRODUCT_NAME } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/limits"
 import { getPlan } from "~core/plans"
-import { buttonStyles } from "~ui/styles"
+import { Eye, Image, Lock, MessageSquareText, ScanFace, ScanText } from "~ui/icons"
 
 import { FeedbackForm } from "../feedback/FeedbackForm"
+import { CallToActionBand, CallToActionLinks } from "../page-parts/CallToAction"
+import { PageSection } from "../page-parts/PageSection"
+import { PointGrid } from "../page-parts/PointGrid"
 import { PageTitle } from "../PageTitle"
 
 const FEATURES = [
@@ -69,6 +69,9 @@ const TESTIMONIALS = [
   }
 ] as const
 
+/** The column of the landing page's full-width bands. */
+const BAND_COLUMN = "mx-auto max-w-7xl px-4 sm:px-6 lg:px-8"
+
 export default function LandingPage() {
   return (
     <>
@@ -79,104 +82,63 @@ export default function LandingPage() {
             Understand every image on the web with {PRODUCT_NAME}
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-gray-600">{COMPANY.description}</p>
-          <div className="mt-10 flex flex-wrap justify-center gap-4">
-            <Link to="/register" className={buttonStyles.primary}>
-              Install Extension
-            </Link>
-            <Link to="/pricing" className={buttonStyles.secondary}>
-              View Pricing
-            </Link>
-          </div>
+          <CallToActionLinks
+            className="mt-10"
+            primary={{ to: "/register", label: "Install Extension" }}
+            secondary={{ to: "/pricing", label: "View Pricing" }}
+          />
         </div>
       </section>
 
-      <section id="features" aria-labelledby="features-heading" className="scroll-mt-20 bg-white py-20">
-        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-          <h2 id="features-heading" className="text-center text-3xl font-bold tracking-tight">
-            Features
-          </h2>
-          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {FEATURES.map(({ title, description, Icon }) => (
-              <li key={title} className="rounded-2xl border border-gray-200 bg-gray-50 p-6">
-                <Icon aria-hidden="true" className="h-8 w-8 text-brand-primary" />
-                <h3 className="mt-4 text-lg font-semibold">{title}</h3>
-                <p className="mt-2 text-sm leading-6 text-gray-600">{description}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <PageSection id="features" headingId="features-heading" title="Features" className="scroll-mt-20 bg-white py-20" column={BAND_COLUMN}>
+        <PointGrid look="feature" points={FEATURES} className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" />
+      </PageSection>
 
-      <section aria-labelledby="how-heading" className="bg-gray-50 py-20">
-        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-          <h2 id="how-heading" className="text-center text-3xl font-bold tracking-tight">
-            How it works
-          </h2>
-          <ol className="mt-12 grid gap-6 md:grid-cols-3">
-            {STEPS.map(({ title, description }, index) => (
-              <li key={title} className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
-                <span aria-hidden="true" className="flex h-10 w-10 items-center justify-center rounded-full bg-brand-accent text-lg font-bold text-white">
-                  {index + 1}
-                </span>
-                <h3 className="mt-4 text-lg font-semibold">{title}</h3>
-                <p className="mt-2 text-sm leading-6 text-gray-600">{description}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+      <PageSection headingId="how-heading" title="How it works" className="bg-gray-50 py-20" column={BAND_COLUMN}>
+        <PointGrid look="step" points={STEPS} className="mt-12 grid gap-6 md:grid-cols-3" />
+      </PageSection>
 
-      <section aria-labelledby="testimonials-heading" className="bg-white py-20">
-        <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-          <h2 id="testimonials-heading" className="text-center text-3xl font-bold tracking-tight">
-            What people say
-          </h2>
-          <ul className="mt-12 grid gap-6 md:grid-cols-3">
-            {TESTIMONIALS.map(({ quote, name, role }) => (
-              <li key={name}>
-                <figure className="h-full rounded-2xl border border-gray-200 bg-gray-50 p-6">
-                  <blockquote className="text-sm leading-6 text-gray-700">“{quote}”</blockquote>
-                  <figcaption className="mt-4 text-sm">
-                    <span className="font-semibold">{name}</span>
-                    <span className="block text-gray-500">{role}</span>
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <PageSection headingId="testimonials-heading" title="What people say" className="bg-white py-20" column={BAND_COLUMN}>
+        <ul className="mt-12 grid gap-6 md:grid-cols-3">
+          {TESTIMONIALS.map(({ quote, name, role }) => (
+            <li key={name}>
+              <figure className="h-full rounded-2xl border border-gray-200 bg-gray-50 p-6">
+                <blockquote className="text-sm leading-6 text-gray-700">“{quote}”</blockquote>
+                <figcaption className="mt-4 text-sm">
+                  <span className="font-semibold">{name}</span>
+                  <span className="block text-gray-500">{role}</span>
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </PageSection>
 
-      <section id="feedback" aria-labelledby="feedback-heading" className="scroll-mt-20 bg-gray-50 py-20">
-        <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
-          <h2 id="feedback-heading" className="text-center text-3xl font-bold tracking-tight">
-            Tell us what you think
-          </h2>
-          <p className="mt-4 text-center text-gray-600">
-            Ideas, problems or praise: send them here, with screenshots if they help. We reply within {SUPPORT_REPLY_HOURS} hours.
-          </p>
-          <FeedbackForm />
-        </div>
-      </section>
+      <PageSection
+        id="feedback"
+        headingId="feedback-heading"
+        title="Tell us what you think"
+        className="scroll-mt-20 bg-gray-50 py-20"
+        column="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8"
+      >
+        <p className="mt-4 text-center text-gray-600">
+          Ideas, problems or praise: send them here, with screenshots if they help. We reply within {SUPPORT_REPLY_HOURS} hours.
+        </p>
+        <FeedbackForm />
+      </PageSection>
 
-      <section aria-labelledby="cta-heading" className="bg-brand-secondary py-20 text-white">
-        <div className="mx-auto max-w-3xl px-4 text-center sm:px-6 lg:px-8">
-          <h2 id="cta-heading" className="text-3xl font-bold tracking-tight">
-            Start seeing more in every image
-          </h2>
-          <p className="mt-4 text-gray-300">
-            Free for {FREE_MONTHLY_REQUESTS} AI requests a month. Text, faces and objects are always free and stay on your device.
-          </p>
-          <div className="mt-8 flex flex-wrap justify-center gap-4">
-            <Link to="/register" className={buttonStyles.primary}>
-              Get started free
-            </Link>
-            <Link to="/pricing" className="inline-flex items-center justify-center rounded-lg border border-white/30 px-5 py-2.5 text-sm font-semibold text-white hover:bg-white/10">
-              Compare plans
-            </Link>
-          </div>
-        </div>
-      </section>
+      <CallToActionBand
+        headingId="cta-heading"
+        title="Start seeing more in every image"
+        className="bg-brand-secondary py-20 text-white"
+        column="mx-auto max-w-3xl px-4 text-center sm:px-6 lg:px-8"
+        primary={{ to: "/register", label: "Get started free" }}
+        secondary={{ to: "/pricing", label: "Compare plans" }}
+      >
+        <p className="mt-4 text-gray-300">
+          Free for {FREE_MONTHLY_REQUESTS} AI requests a month. Text, faces and objects are always free and stay on your device.
+        </p>
+      </CallToActionBand>
     </>
   )
 }

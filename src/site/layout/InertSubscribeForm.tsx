@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react"
 
 import { isEmailAddress } from "~core/auth-schemas"
+import { INVALID_EMAIL_MESSAGE } from "~core/payment"
 import { buttonStyles } from "~ui/styles"
 
-import { INVALID_EMAIL_MESSAGE } from "~core/payment"
+import { HiddenLabelInput } from "../page-parts/HiddenLabelInput"
 
 const TONES = {
   dark: {
@@ -48,10 +49,8 @@ export function InertSubscribeForm({ title, children, notice, tone, className = 
       </h2>
       {children}
       <form onSubmit={submit} noValidate className="mt-4 flex flex-col gap-3 sm:flex-row">
-        <label htmlFor={id} className="sr-only">
-          E-mail address
-        </label>
-        <input
+        <HiddenLabelInput
+          label="E-mail address"
           id={id}
           type="email"
           value={email}

@@ -1,29 +1,13 @@
-import { useNavigate } from "react-router"
-
 import { COMPANY } from "~core/company"
-import { ArrowLeft } from "~ui/icons"
-import { buttonStyles } from "~ui/styles"
 
-import { PageTitle } from "../PageTitle"
 import { COOKIE_POLICY } from "./cookie-content"
-import { LegalDocument } from "./LegalDocument"
+import { LegalPage } from "./LegalDocument"
 
+/** The cookie policy: the legal page, plus where to write about cookies. */
 export default function CookiesPage() {
-  const navigate = useNavigate()
   const privacy = COMPANY.contact.privacy.email
-  const goBack = () => {
-    // A page opened in a new tab has no history here: go home instead.
-    if (window.history.length > 1) void navigate(-1)
-    else void navigate("/")
-  }
-
   return (
-    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:px-8">
-      <PageTitle title={COOKIE_POLICY.title} />
-      <button type="button" onClick={goBack} className={`${buttonStyles.ghost} -ml-3 mb-6`}>
-        <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Go Back
-      </button>
-      <LegalDocument document={COOKIE_POLICY} variant="page" />
+    <LegalPage document={COOKIE_POLICY}>
       <section aria-labelledby="cookie-contact" className="mt-10 rounded-2xl border border-gray-200 bg-gray-50 p-6">
         <h2 id="cookie-contact" className="text-xl font-semibold text-brand-secondary">
           Contact us
@@ -36,6 +20,6 @@ export default function CookiesPage() {
           .
         </p>
       </section>
-    </div>
+    </LegalPage>
   )
 }

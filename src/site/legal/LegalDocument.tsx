@@ -1,4 +1,4 @@
-import { useId, useRef } from "react"
+import { useId, useRef, type ReactNode } from "react"
 import { useNavigate } from "react-router"
 
 import { ArrowLeft } from "~ui/icons"
@@ -132,8 +132,8 @@ export function LegalDocument({ document: content, variant = "page", headingLeve
   )
 }
 
-/** A full legal page: document title, Go Back, and the document with its table of contents. */
-export function LegalPage({ document: content }: { document: LegalDocumentContent }) {
+/** A full legal page: document title, Go Back, the document with its table of contents, and what the page adds below it. */
+export function LegalPage({ document: content, children }: { document: LegalDocumentContent; children?: ReactNode }) {
   const navigate = useNavigate()
   const goBack = () => {
     // A page opened in a new tab or from a link elsewhere has no history here: go home instead.
@@ -148,6 +148,7 @@ export function LegalPage({ document: content }: { document: LegalDocumentConten
         <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Go Back
       </button>
       <LegalDocument document={content} variant="page" />
+      {children}
     </div>
   )
 }

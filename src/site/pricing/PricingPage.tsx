@@ -8,9 +8,11 @@ import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/plans"
 import { Check } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
-import { PageTitle } from "../PageTitle"
 import { useStoredPlanFollows, useSubscription } from "../billing/billing-api"
-import { Accordion } from "./Accordion"
+import { CallToActionBand } from "../page-parts/CallToAction"
+import { PageSection } from "../page-parts/PageSection"
+import { PageTitle } from "../PageTitle"
+import { FaqAccordion } from "./FaqAccordion"
 import { currentPlanIdOf, planAction, priceView, PRICING_FAQ, type Billing } from "./pricing"
 
 function BillingToggle({ billing, onChange }: { billing: Billing; onChange: (billing: Billing) => void }) {
@@ -114,21 +116,24 @@ export default function PricingPage() {
         </ul>
       </section>
 
-      <section aria-labelledby="pricing-faq-heading" className="bg-white px-4 py-16 sm:px-6 lg:px-8">
-        <div className="mx-auto max-w-3xl">
-          <h2 id="pricing-faq-heading" className="text-center text-3xl font-bold tracking-tight">
-            Frequently asked questions
-          </h2>
-          <div className="mt-10">
-            <Accordion items={PRICING_FAQ} />
-          </div>
+      <PageSection
+        headingId="pricing-faq-heading"
+        title="Frequently asked questions"
+        className="bg-white px-4 py-16 sm:px-6 lg:px-8"
+        column="mx-auto max-w-3xl"
+      >
+        <div className="mt-10">
+          <FaqAccordion items={PRICING_FAQ} />
         </div>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="pricing-cta-heading" className="bg-brand-secondary px-4 py-16 text-center text-white sm:px-6 lg:px-8">
-        <h2 id="pricing-cta-heading" className="text-3xl font-bold tracking-tight">
-          Try every Pro feature free for {FREE_TRIAL_DAYS} days
-        </h2>
+      <CallToActionBand
+        headingId="pricing-cta-heading"
+        title={`Try every Pro feature free for ${FREE_TRIAL_DAYS} days`}
+        className="bg-brand-secondary px-4 py-16 text-center text-white sm:px-6 lg:px-8"
+        primary={{ to: "/register", label: "Start your free trial" }}
+        secondary={{ to: "/help", label: "Visit the Help Center" }}
+      >
         <p className="mx-auto mt-4 max-w-xl text-gray-300">
           No card required. Need more seats, a custom request limit or an invoice? Write to{" "}
           <a className="font-medium text-white underline" href={`mailto:${COMPANY.contact.sales.email}`}>
@@ -136,15 +141,7 @@ export default function PricingPage() {
           </a>
           .
         </p>
-        <div className="mt-8 flex flex-wrap justify-center gap-4">
-          <Link to="/register" className={buttonStyles.primary}>
-            Start your free trial
-          </Link>
-          <Link to="/help" className="inline-flex items-center justify-center rounded-lg border border-white/30 px-5 py-2.5 text-sm font-semibold text-white hover:bg-white/10">
-            Visit the Help Center
-          </Link>
-        </div>
-      </section>
+      </CallToActionBand>
     </>
   )
 }

@@ -185,4 +185,17 @@ describe("the pricing FAQ", () => {
     expect(faq.textContent).toMatch(/30-day money-back guarantee/)
     expect(faq.textContent).toMatch(/within 24 hours/)
   })
+
+  it("moves between the questions with the arrow keys, Home and End", () => {
+    renderPricing(null)
+    const faq = screen.getByRole("heading", { name: "Frequently asked questions" }).parentElement!
+    const [first, second, , last] = within(faq).getAllByRole("button")
+    first!.focus()
+    fireEvent.keyDown(first!, { key: "ArrowDown" })
+    expect(document.activeElement).toBe(second)
+    fireEvent.keyDown(second!, { key: "End" })
+    expect(document.activeElement).toBe(last)
+    fireEvent.keyDown(last!, { key: "Home" })
+    expect(document.activeElement).toBe(first)
+  })
 })

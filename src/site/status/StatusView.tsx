@@ -10,6 +10,8 @@ import {
 } from "~core/service-status"
 import { CircleAlert, CircleCheck, CircleX, Wrench } from "~ui/icons"
 
+import { PageSection } from "../page-parts/PageSection"
+
 const STATE_VIEW: Record<ServiceState, { label: string; className: string; Icon: typeof CircleCheck }> = {
   operational: { label: "Operational", className: "text-emerald-800", Icon: CircleCheck },
   degraded: { label: "Degraded performance", className: "text-amber-800", Icon: CircleAlert },
@@ -72,10 +74,7 @@ export function StatusView({ report, loading }: StatusViewProps) {
         </p>
       </div>
 
-      <section aria-labelledby="services-heading" className="mt-10">
-        <h2 id="services-heading" className="text-xl font-semibold">
-          Services
-        </h2>
+      <PageSection headingId="services-heading" title="Services" look="list" className="mt-10">
         <ul className="mt-4 divide-y divide-gray-200 rounded-2xl border border-gray-200 bg-white">
           {services.map((service) => {
             const view = STATE_VIEW[service.status]
@@ -99,12 +98,9 @@ export function StatusView({ report, loading }: StatusViewProps) {
             )
           })}
         </ul>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="incidents-heading" className="mt-10">
-        <h2 id="incidents-heading" className="text-xl font-semibold">
-          Incidents
-        </h2>
+      <PageSection headingId="incidents-heading" title="Incidents" look="list" className="mt-10">
         {failing.length === 0 ? (
           <div className="mt-4 rounded-2xl border border-gray-200 bg-white p-6 text-center">
             <p className="font-medium">{NO_INCIDENTS_TEXT}</p>
@@ -122,7 +118,7 @@ export function StatusView({ report, loading }: StatusViewProps) {
             ))}
           </ul>
         )}
-      </section>
+      </PageSection>
 
       <p className="mt-6 text-sm text-gray-600">
         Need help? Visit the{" "}
