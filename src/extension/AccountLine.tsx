@@ -19,7 +19,7 @@ export function AccountLine({ account, usageTestId, className }: AccountLineProp
       {account.kind === "signedOut" && (
         <>
           <span>Not signed in: local analyses only.</span>
-          <button type="button" onClick={() => void openSitePage(SIGN_IN_PATH)} className="font-semibold text-blue-700 hover:underline focus-ring">
+          <button type="button" onClick={() => void openSitePage(SIGN_IN_PATH)} className="shrink-0 whitespace-nowrap font-semibold text-blue-700 hover:underline focus-ring">
             Sign in
           </button>
         </>
