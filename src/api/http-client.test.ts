@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { fail, ok } from "~core/api"
-import { API_GET_CACHE_TTL_MS, API_REQUEST_TIMEOUT_MS } from "~core/limits"
+import { API_REQUEST_TIMEOUT_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { ApiRequestError, NETWORK_ERROR_MESSAGE, REFRESH_LOCK_NAME, createApiClient, webStorageTokens } from "./http-client"
@@ -390,89 +390,6 @@ describe("401 and token refresh", () => {
     expect(await client.refreshSession()).toBeNull()
     expect(storage.getItem(KEYS.authToken)).toBeNull()
     expect(onSessionCleared).toHaveBeenCalledTimes(1)
-  })
-})
-
-describe("GET cache", () => {
-  it("serves a cached answer within 5 minutes and asks again after", async () => {
-    const { client, server, clock } = setup()
-    await client.get("/api/things", { params: { q: "a" }, cache: true })
-    clock.advance(API_GET_CACHE_TTL_MS - 1)
-    await client.get("/api/things", { params: { q: "a" }, cache: true })
-    expect(server.calls("GET", "/api/things")).toHaveLength(1)
-    clock.advance(1)
-    await client.get("/api/things", { params: { q: "a" }, cache: true })
-    expect(server.calls("GET", "/api/things")).toHaveLength(2)
-  })
-
-  it("measures the lifetime with Date.now by default (fake timers)", async () => {
-    vi.useFakeTimers()
-    const server = fakeServer()
-    window.localStorage.setItem(KEYS.authToken, "t1")
-    const client = createApiClient({ baseUrl: BASE, tokens: webStorageTokens(window.localStorage), fetch: server.fetch })
-    await client.get("/api/things", { cache: true })
-    vi.advanceTimersByTime(API_GET_CACHE_TTL_MS - 1)
-    await client.get("/api/things", { cache: true })
-    vi.advanceTimersByTime(1)
-    await client.get("/api/things", { cache: true })
-    expect(server.calls("GET", "/api/things")).toHaveLength(2)
-  })
-
-  it("keys the cache by path plus params, and caches only with cache: true", async () => {
-    const { client, server } = setup()
-    await client.get("/api/things", { params: { a: 1, b: 2 }, cache: true })
-    await client.get("/api/things", { params: { b: 2, a: 1 }, cache: true })
-    await client.get("/api/things", { params: { a: 2 }, cache: true })
-    await client.get("/api/things", { params: { a: 1, b: 2 } })
-    await client.get("/api/things", { params: { a: 1, b: 2 } })
-    expect(server.calls("GET", "/api/things")).toHaveLength(4)
-  })
-
-  it("clears by path prefix or entirely", async () => {
-    const { client, server } = setup()
-    server.routes.set("GET /api/users/profile", () => json(ok("profile")))
-    await client.get("/api/things", { cache: true })
-    await client.get("/api/users/profile", { cache: true })
-
-    client.clearCache("/api/users")
-    await client.get("/api/things", { cache: true })
-    await client.get("/api/users/profile", { cache: true })
-    expect(server.calls("GET", "/api/things")).toHaveLength(1)
-    expect(server.calls("GET", "/api/users/profile")).toHaveLength(2)
-
-    client.clearCache()
-    await client.get("/api/things", { cache: true })
-    await client.get("/api/users/profile", { cache: true })
-    expect(server.calls("GET", "/api/things")).toHaveLength(2)
-    expect(server.calls("GET", "/api/users/profile")).toHaveLength(3)
-  })
-
-  it("clears cached GETs of a path after a successful write to it, and both profile paths after a profile PUT", async () => {
-    const { client, server } = setup()
-    let name = "Ada"
-    for (const path of ["/api/auth/profile", "/api/users/profile"]) {
-      server.routes.set(`GET ${path}`, () => json(ok({ name })))
-      server.routes.set(`PUT ${path}`, async (request) => {
-        name = ((await request.json()) as { name: string }).name
-        return json(ok({ name }))
-      })
-    }
-    expect(await client.get("/api/auth/profile", { cache: true })).toEqual({ name: "Ada" })
-    expect(await client.get("/api/users/profile", { cache: true })).toEqual({ name: "Ada" })
-    await client.put("/api/users/profile", { name: "Grace" })
-    expect(await client.get("/api/users/profile", { cache: true })).toEqual({ name: "Grace" })
-    expect(await client.get("/api/auth/profile", { cache: true })).toEqual({ name: "Grace" })
-  })
-
-  it("is emptied when the session is cleared", async () => {
-    const { client, server } = setup({ token: "t1" })
-    await client.get("/api/things", { cache: true })
-    // The token dies and there is no refresh token: the session ends.
-    server.state.token = "rotated-elsewhere"
-    server.routes.set("GET /api/me", () => unauthorized())
-    await expect(client.get("/api/me")).rejects.toMatchObject({ status: 401 })
-    await expect(client.get("/api/things", { cache: true })).rejects.toMatchObject({ status: 401 })
-    expect(server.calls("GET", "/api/things")).toHaveLength(2)
   })
 })
 

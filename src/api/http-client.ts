@@ -2,12 +2,12 @@
  * The one HTTP client of the site, the popup and the side panel: every answer is the {success, data, error}
  * wrapper, read here and nowhere else; the bearer token comes from the host's TokenStore; a 401 refreshes the
  * session once (one refresh shared by every caller and, through the Web Locks API, by every tab of the origin)
- * and retries; GET answers may be cached; every failure is one error type.
+ * and retries; every failure is one error type. Server state is cached by react-query, not here.
  */
 import ky, { TimeoutError } from "ky"
 
 import { type ApiErrorBody, type ApiErrorCode } from "~core/api"
-import { API_GET_CACHE_TTL_MS, API_REQUEST_TIMEOUT_MS } from "~core/limits"
+import { API_REQUEST_TIMEOUT_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 
 export const NETWORK_ERROR_MESSAGE = "Connection error. Please check your internet connection and try again."
@@ -23,8 +23,6 @@ export const REFRESH_LOCK_NAME = "image-query-ai-refresh"
 /** A 401 from these means wrong credentials or a dead refresh token: a new token cannot fix it. */
 const NO_REFRESH_PATHS = new Set(["/api/auth/login", "/api/auth/register", REFRESH_PATH])
 
-/** Paths that name the same resource: a write to one makes cached GETs of all of them stale. */
-const SAME_RESOURCE_PATHS = [["/api/auth/profile", "/api/users/profile"]]
 
 export type TokenStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">
 
@@ -88,7 +86,7 @@ export interface ApiClientOptions {
   baseUrl: string | (() => string | Promise<string>)
   tokens: TokenStore
   fetch?: typeof fetch
-  /** Milliseconds since the epoch; measures the GET cache lifetime and token expiry. */
+  /** Milliseconds since the epoch; measures token expiry. */
   clock?: () => number
   /** Refresh before sending when the stored token expires within this many milliseconds (only for hosts that know the expiry). */
   refreshAheadMs?: number
@@ -113,8 +111,6 @@ export interface RequestOptions {
 
 export interface GetOptions extends RequestOptions {
   params?: QueryParams
-  /** Serve and keep the answer in the 5-minute cache, keyed by path plus params. */
-  cache?: boolean
 }
 
 export interface UploadOptions extends RequestOptions {
@@ -161,12 +157,6 @@ interface SendInit extends RequestOptions {
   body?: FormData
 }
 
-interface CacheEntry {
-  path: string
-  data: unknown
-  expiresAt: number
-}
-
 export function createApiClient(options: ApiClientOptions) {
   const { tokens, clock = Date.now, refreshAheadMs, sessionRequired = false, onSessionCleared, onTokensRefreshed } = options
   const baseUrl = async () => (typeof options.baseUrl === "string" ? options.baseUrl : await options.baseUrl()).replace(/\/+$/, "")
@@ -182,7 +172,6 @@ export function createApiClient(options: ApiClientOptions) {
     fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
   })
 
-  const cache = new Map<string, CacheEntry>()
   let refreshing: Promise<string | null> | null = null
 
   /** One HTTP exchange with the given token; only "no answer" throws here. */
@@ -268,40 +257,14 @@ export function createApiClient(options: ApiClientOptions) {
 
   async function clearSession(previous: SessionTokens | null): Promise<void> {
     await tokens.clear(previous)
-    // Cached answers belong to the user who just left.
-    cache.clear()
     onSessionCleared?.()
   }
 
-  function clearCache(prefix = ""): void {
-    for (const [key, entry] of cache) if (entry.path.startsWith(prefix)) cache.delete(key)
-  }
-
-  /** A successful write makes cached GETs of the same resource stale. */
-  function invalidate(path: string): void {
-    const group = SAME_RESOURCE_PATHS.find((paths) => paths.includes(path)) ?? [path]
-    for (const [key, entry] of cache) if (group.includes(entry.path)) cache.delete(key)
-  }
-
-  async function write<T>(method: Exclude<Method, "get">, path: string, init: SendInit): Promise<T> {
-    const data = await send<T>(method, path, init)
-    invalidate(path)
-    return data
-  }
+  const write = <T>(method: Exclude<Method, "get">, path: string, init: SendInit): Promise<T> => send<T>(method, path, init)
 
   return {
-    async get<T = unknown>(path: string, { params, cache: useCache = false, signal, auth }: GetOptions = {}): Promise<T> {
-      const query = toQuery(params)
-      const key = `${path}?${query}`
-      if (useCache) {
-        const hit = cache.get(key)
-        if (hit && hit.expiresAt > clock()) return hit.data as T
-        cache.delete(key)
-      }
-      const data = await send<T>("get", path, { query, signal, auth })
-      if (useCache) cache.set(key, { path, data, expiresAt: clock() + API_GET_CACHE_TTL_MS })
-      return data
-    },
+    get: <T = unknown>(path: string, { params, signal, auth }: GetOptions = {}): Promise<T> =>
+      send<T>("get", path, { query: toQuery(params), signal, auth }),
     post: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("post", path, { json: body, ...init }),
     put: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("put", path, { json: body, ...init }),
     patch: <T = unknown>(path: string, body?: unknown, init: RequestOptions = {}) => write<T>("patch", path, { json: body, ...init }),
@@ -315,8 +278,8 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** POST multipart/form-data with any fields and files (the feedback form's email, message and images). */
     postForm: <T = unknown>(path: string, form: FormData, init: RequestOptions = {}) => write<T>("post", path, { body: form, ...init }),
-    /** GET of a paginated list: `data` and the `meta` the server sends beside it. Never cached. */
-    getPage<T = unknown, M = unknown>(path: string, { params, ...init }: Omit<GetOptions, "cache"> = {}): Promise<{ data: T; meta: M }> {
+    /** GET of a paginated list: `data` and the `meta` the server sends beside it. */
+    getPage<T = unknown, M = unknown>(path: string, { params, ...init }: GetOptions = {}): Promise<{ data: T; meta: M }> {
       return send("get", path, { query: toQuery(params), ...init }, readPage<T, M>)
     },
     /** GET of a file (an uploaded image) with the bearer token; a refusal is read as the usual error. */
@@ -331,8 +294,7 @@ export function createApiClient(options: ApiClientOptions) {
       })
     },
     /** For the session store's timers; shares the in-flight refresh with failing requests. */
-    refreshSession: async (): Promise<string | null> => refreshSession((await tokens.read())?.token ?? null),
-    clearCache
+    refreshSession: async (): Promise<string | null> => refreshSession((await tokens.read())?.token ?? null)
   }
 }
 
@@ -343,7 +305,7 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
   return locks ? await locks.request(REFRESH_LOCK_NAME, task) : task()
 }
 
-/** Sorted, so the same params give the same cache key in any order; null and undefined are left out. */
+/** Sorted, so the same params give the same query string in any order; null and undefined are left out. */
 function toQuery(params: QueryParams = {}): string {
   const entries = Object.entries(params)
     .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined && entry[1] !== null)

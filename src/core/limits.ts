@@ -7,7 +7,6 @@ import { HOUR_MS, MINUTE_MS, SECOND_MS } from "./time"
 
 // API client
 export const API_REQUEST_TIMEOUT_MS = 8 * SECOND_MS
-export const API_GET_CACHE_TTL_MS = 5 * MINUTE_MS
 
 // Offers
 export const FREE_TRIAL_DAYS = 14

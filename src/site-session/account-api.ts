@@ -38,6 +38,23 @@ export const deleteAccount = (password?: string) =>
 /** Ends every session of the account, this one and the extension's included; the caller then signs out here. */
 export const logoutEverywhere = () => getApiClient().post<{ loggedOut: boolean }>("/api/auth/logout-all")
 export const fetchProfile = () => getApiClient().get<{ user: AccountUser }>("/api/auth/profile")
+
+/*
+ * The calls that open or end a session. Their answers are `unknown`: the session store checks them at run time
+ * (they come from the network) before it stores anything.
+ */
+export const signInWithPassword = (email: string, password: string) => getApiClient().post<unknown>("/api/auth/login", { email, password })
+/** An existing Google account; a new one answers TERMS_NOT_ACCEPTED and goes through acceptGoogleTerms. */
+export const signInWithGoogle = (idToken: string) => getApiClient().post<unknown>("/api/auth/google", { idToken })
+/** Creates the account of a new Google user; the terms dialog has required both boxes. */
+export const acceptGoogleTerms = (idToken: string) =>
+  getApiClient().post<unknown>("/api/auth/google/accept-terms", { idToken, termsAccepted: true, privacyPolicyAccepted: true })
+/**
+ * Ends the session on the server. The bearer is passed in (the store clears storage first); the refresh token lets
+ * the server end the session even when the access token has already expired.
+ */
+export const endServerSession = (token: string | null, refreshToken: string | null) =>
+  getApiClient().post("/api/auth/logout", refreshToken ? { refreshToken } : undefined, { auth: token ? { bearer: token } : "none" })
 export const fetchAuthStatus = () => getApiClient().get<{ hasEmailAuth: boolean; hasGoogleAuth: boolean; providers: string[] }>("/api/auth/auth-status")
 
 /** The public view of the policy: what the password hint is built from. */

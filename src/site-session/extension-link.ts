@@ -10,7 +10,7 @@
 import { SITE_LINK_PORT_NAME } from "~core/extension-messages"
 
 import { resolveExtensionConnector, type ExtensionPort } from "./extension-notifier"
-import { handleExtensionMessage } from "./session-store"
+import { handleExtensionMessage } from "./extension-answers"
 
 export const RECONNECT_MIN_MS = 1_000
 export const RECONNECT_MAX_MS = 5 * 60_000

@@ -24,9 +24,9 @@ function parseSetup(data: unknown): FirebaseSetup | null {
   return { config: { apiKey, authDomain, projectId }, emulatorUrl: typeof emulatorUrl === "string" && emulatorUrl ? emulatorUrl : null }
 }
 
-/** The server's Firebase settings, or null when Google sign-in is not configured there. Kept in the GET cache. */
+/** The server's Firebase settings, or null when Google sign-in is not configured there. The site's pages keep it through react-query (use-firebase-setup). */
 export async function loadFirebaseSetup(): Promise<FirebaseSetup | null> {
-  return parseSetup(await getApiClient().get<unknown>(FIREBASE_CONFIG_PATH, { cache: true, auth: "none" }))
+  return parseSetup(await getApiClient().get<unknown>(FIREBASE_CONFIG_PATH, { auth: "none" }))
 }
 
 export const firebaseWasUsed = (): boolean => getSessionStorage().getItem(FIREBASE_USED_KEY) === "1"

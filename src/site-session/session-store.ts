@@ -1,54 +1,37 @@
 /**
- * The site's session: who is signed in, token monitoring, the profile fetch after restore,
- * logout, cross-tab updates and the auth messages to the extension. Google sign-in goes through Firebase: its
- * ID token opens the session here, a Firebase user left from an earlier visit is exchanged on start, its ID token
- * is renewed every 10 minutes and logout signs Firebase out too; the SDK is loaded only in browsers that used it.
+ * The site's session: who is signed in, and opening, restoring and ending a session (token monitoring, the
+ * profile fetch after restore, logout). Beside it, each with one job: ./firebase-session (the Google identity's
+ * exchange and sign-out), ./session-sync (following other tabs and the API client), ./extension-answers (the
+ * answers to the extension's requests); the calls themselves are in ./account-api.
  *
- * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./api-client; localStorage
+ * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./site-api; localStorage
  * unless configured). The stored user is the validated `User` (userSchema), as JSON.
  *
  * Extension messages: WEBSITE_AUTH_SYNC on restore with a stored user, on every change of the stored user made
  * here (profile fetch, setUser) and after every token refresh of this tab's client; WEBSITE_AUTH_LOGIN after a
- * sign-in; WEBSITE_AUTH_LOGOUT after a logout or when the client ended the session. Changes made by another tab
- * are notified by that tab, so this tab only follows them (no duplicate message per change).
+ * sign-in; WEBSITE_AUTH_LOGOUT after a logout or when the client ended the session.
  */
 import { toast } from "~ui/toast"
 import { create } from "zustand"
 
 import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/http-client"
-import {
-  EXTENSION_AUTH_STATUS_REQUEST,
-  EXTENSION_LOGOUT_REQUEST,
-  parseExtensionMessage,
-  unknownMessageTypeError,
-  websiteLoginMessage,
-  websiteLogoutMessage,
-  websiteSyncMessage,
-  type WebsiteMessage
-} from "~core/extension-messages"
+import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage, type WebsiteMessage } from "~core/extension-messages"
 import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~core/limits"
-import { extensionErrorAnswer, extensionSuccessAnswer, type ExtensionAnswer } from "~core/protocol"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 
-import { getApiClient, getSessionStorage, onSessionCleared, onTokensRefreshed } from "./site-api"
+import * as accountApi from "./account-api"
 import { notifyExtension } from "./extension-notifier"
-import { firebaseWasUsed, forgetFirebaseUse, loadFirebaseSetup, markFirebaseUsed } from "./firebase-setup"
-import { googlePopup } from "./google-popup"
+import { endFirebaseSession, exchangeFirebaseIdentity, refreshFirebaseIdToken } from "./firebase-session"
+import { firebaseWasUsed, markFirebaseUsed } from "./firebase-setup"
+import { getApiClient, getSessionStorage } from "./site-api"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
-export const LOGIN_PATH = "/api/auth/login"
-export const GOOGLE_LOGIN_PATH = "/api/auth/google"
-export const GOOGLE_ACCEPT_TERMS_PATH = "/api/auth/google/accept-terms"
-export const LOGOUT_PATH = "/api/auth/logout"
-export const PROFILE_PATH = "/api/auth/profile"
 export const LOGIN_SUCCESS_MESSAGE = "Successfully logged in!"
 export const LOGOUT_SUCCESS_MESSAGE = "Successfully logged out!"
 export const LOGOUT_SERVER_FAILURE_MESSAGE = "Logout completed locally, but there was an issue with the server"
 export const LOGOUT_ISSUES_PREFIX = "Logout completed with issues: "
 export const LOGOUT_IDENTITY_SERVICE_ISSUE = "the Google sign-out failed"
 export const LOGOUT_BACKEND_ISSUE = "the server logout failed"
-/** The window event raised on EXTENSION_LOGOUT_REQUEST (a CustomEvent with detail `{ source: "extension" }`). */
-export const WEBSITE_LOGOUT_EVENT = "website-logout"
 /** Where a logout whose server call failed sends the user, after LOGOUT_FAILURE_REDIRECT_MS. */
 export const LOGOUT_FAILURE_REDIRECT_PATH = "/login"
 
@@ -76,7 +59,7 @@ export interface SessionState {
    * Restores the session kept in storage when it holds both a token and a valid stored user; then starts token
    * monitoring, fetches the profile 1 s later and sends WEBSITE_AUTH_SYNC. Without one, when this browser has used
    * Google sign-in before, stays "loading" while Firebase's signed-in user (if any) is exchanged for a session.
-   * Also attaches the cross-tab listener (once). `storage` defaults to the API client's storage; pass no other one outside tests.
+   * `storage` defaults to the API client's storage; pass no other one outside tests.
    */
   restore(storage?: TokenStorage): void
   /**
@@ -118,7 +101,6 @@ const runtime = {
   redirectTimer: null as Timeout | null,
   loginInFlight: null as Promise<User> | null,
   logoutInFlight: null as Promise<boolean> | null,
-  stopSync: null as (() => void) | null,
   /** Bumped whenever a session starts or ends, so a late profile answer cannot resurrect an old session. */
   generation: 0
 }
@@ -171,14 +153,6 @@ function startMonitoring({ userSet }: { userSet: boolean }): void {
   if (userSet) monitor.userSet()
 }
 
-/** Keeps the Firebase ID token of a Google session fresh; nothing (and no SDK download) for other sessions. */
-async function refreshFirebaseIdToken(): Promise<void> {
-  const popup = googlePopup()
-  if (!popup || !firebaseWasUsed()) return
-  const setup = await loadFirebaseSetup()
-  if (setup) await popup.currentIdToken(setup, { forceRefresh: true })
-}
-
 /** Stops what belongs to the current session (monitor, pending profile fetch) and marks it over. */
 function stopSessionWork(): void {
   runtime.generation += 1
@@ -188,7 +162,7 @@ function stopSessionWork(): void {
 }
 
 /** The auth state as the extension sees it: SYNC with the stored access token (never the refresh token), or LOGOUT. */
-function currentAuthMessage(): WebsiteMessage {
+export function currentAuthMessage(): WebsiteMessage {
   const { status, user } = useSession.getState()
   const storage = getSessionStorage()
   const authToken = storage.getItem(KEYS.authToken)
@@ -196,7 +170,8 @@ function currentAuthMessage(): WebsiteMessage {
   return websiteSyncMessage({ user, authToken })
 }
 
-function sendSync(): void {
+/** Tells the extension the current session (WEBSITE_AUTH_SYNC); nothing while signed out. */
+export function syncExtension(): void {
   const message = currentAuthMessage()
   if (message.type !== "WEBSITE_AUTH_LOGOUT") void notifyExtension(message)
 }
@@ -208,7 +183,7 @@ function commitUser(user: User): void {
   const changed = storage.getItem(KEYS.user) !== json
   storage.setItem(KEYS.user, json)
   useSession.setState({ user, status: "loggedIn" })
-  if (changed) sendSync()
+  if (changed) syncExtension()
 }
 
 function scheduleProfileFetch(): void {
@@ -222,8 +197,8 @@ function scheduleProfileFetch(): void {
 
 async function fetchProfile(generation: number): Promise<void> {
   try {
-    const data = await getApiClient().get<{ user?: unknown } | undefined>(PROFILE_PATH)
-    const parsed = userSchema.safeParse(data?.user)
+    const data: unknown = await accountApi.fetchProfile()
+    const parsed = userSchema.safeParse((data as { user?: unknown } | undefined)?.user)
     if (!parsed.success) throw new Error("The profile answer has no valid user")
     // The session ended or changed while the profile was on its way.
     if (generation !== runtime.generation || useSession.getState().status !== "loggedIn") return
@@ -239,26 +214,34 @@ function endLocalSession(extra: Partial<SessionState> = {}): void {
   useSession.setState({ ...extra, user: null, status: "loggedOut" })
 }
 
+/** Another tab or the API client ended the session: only this tab's part is left to end (see ./session-sync). */
+export function closeLocalSession(): void {
+  endLocalSession()
+}
+
+/** Another tab signed in (see ./session-sync): show its user and monitor its token; that tab runs the refresh that follows a sign-in. */
+export function adoptSession(user: User): void {
+  stopSessionWork()
+  useSession.setState({ user, status: "loggedIn" })
+  startMonitoring({ userSet: false })
+}
+
 function clearStoredSession(storage: TokenStorage): void {
   storage.removeItem(KEYS.authToken)
   storage.removeItem(KEYS.refreshToken)
   storage.removeItem(KEYS.user)
-  getApiClient().clearCache()
 }
 
 function openSession(data: unknown): User {
   const { user, token, refreshToken } = parseSignIn(data)
   const storage = getSessionStorage()
   clearTimer("redirectTimer")
-  // Cached answers may belong to whoever was signed in before.
-  getApiClient().clearCache()
   storage.setItem(KEYS.authToken, token)
   if (refreshToken) storage.setItem(KEYS.refreshToken, refreshToken)
   else storage.removeItem(KEYS.refreshToken)
   storage.setItem(KEYS.user, JSON.stringify(user))
   stopSessionWork()
   useSession.setState({ user, status: "loggedIn" })
-  startSessionSync()
   startMonitoring({ userSet: true })
   void notifyExtension(websiteLoginMessage({ user, authToken: token }))
   toast.success(LOGIN_SUCCESS_MESSAGE)
@@ -266,9 +249,9 @@ function openSession(data: unknown): User {
 }
 
 /** A sign-in call whose answer opens the session; Google's also marks this browser as one that uses Firebase. */
-function signInThrough(path: string, body: unknown, federated: boolean): Promise<User> {
+function signInThrough(call: () => Promise<unknown>, federated: boolean): Promise<User> {
   runtime.loginInFlight ??= (async () => {
-    const user = openSession(await getApiClient().post<unknown>(path, body))
+    const user = openSession(await call())
     if (federated) markFirebaseUsed()
     return user
   })().finally(() => {
@@ -277,44 +260,12 @@ function signInThrough(path: string, body: unknown, federated: boolean): Promise
   return runtime.loginInFlight
 }
 
-/**
- * The start-up exchange: Firebase still has a signed-in user but there is no local session. Ends "loading" with
- * the session, or logged out when there is no identity, the server refuses it, or anything fails.
- */
-async function exchangeFirebaseIdentity(generation: number): Promise<void> {
+/** Ends "loading" with the session Firebase's user is exchanged for, or logged out when there is none. */
+async function exchangeOnStart(generation: number): Promise<void> {
   const stillWaiting = () =>
     runtime.generation === generation && useSession.getState().status === "loading" && !useSession.getState().loggingOut
-  try {
-    const popup = googlePopup()
-    const setup = popup ? await loadFirebaseSetup() : null
-    const idToken = popup && setup ? await popup.currentIdToken(setup) : null
-    // Nothing left to exchange: later starts need not download the SDK.
-    if (!idToken) forgetFirebaseUse()
-    else if (stillWaiting()) {
-      const data = await getApiClient().post<unknown>(GOOGLE_LOGIN_PATH, { idToken })
-      if (stillWaiting()) openSession(data)
-    }
-  } catch (error) {
-    // The server refused this identity (no account yet, invalid token): retrying at every start would only
-    // download the SDK for nothing. A rate limit or a network failure may pass, so those are tried again.
-    if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500 && error.status !== 429) forgetFirebaseUse()
-    console.warn("Could not restore the Google session", error)
-  }
+  await exchangeFirebaseIdentity({ stillWaiting, open: (answer) => openSession(answer) })
   if (stillWaiting()) useSession.setState({ status: "loggedOut" })
-}
-
-/** Signs this browser out of Firebase; true when that worked. Forgets the use either way, so no later start signs the user back in. */
-async function endFirebaseSession(): Promise<boolean> {
-  forgetFirebaseUse()
-  try {
-    const popup = googlePopup()
-    const setup = popup ? await loadFirebaseSetup() : null
-    if (popup && setup) await popup.signOut(setup)
-    return true
-  } catch (error) {
-    console.warn("The Google sign-out failed", error)
-    return false
-  }
 }
 
 async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
@@ -334,9 +285,8 @@ async function runLogout(navigate: NavigateFn | undefined): Promise<boolean> {
   let serverConfirmed = true
   if (token || refreshToken) {
     try {
-      // The captured token goes as the bearer (storage is already cleared); the refresh token lets the server end
-      // the session even when the access token has already expired.
-      await getApiClient().post(LOGOUT_PATH, refreshToken ? { refreshToken } : undefined, { auth: token ? { bearer: token } : "none" })
+      // The captured tokens go with the call: storage is already cleared.
+      await accountApi.endServerSession(token, refreshToken)
     } catch (error) {
       serverConfirmed = false
       console.warn("The server logout failed", error)
@@ -368,27 +318,26 @@ export const useSession = create<SessionState>(() => ({
 
   restore(storage = getSessionStorage()) {
     const user = readStoredUser(storage)
-    startSessionSync()
     stopSessionWork()
     const exchange = !user && !useSession.getState().loggingOut && firebaseWasUsed()
     useSession.setState({ user, status: user ? "loggedIn" : exchange ? "loading" : "loggedOut" })
-    if (exchange) void exchangeFirebaseIdentity(runtime.generation)
+    if (exchange) void exchangeOnStart(runtime.generation)
     if (!user) return
     startMonitoring({ userSet: true })
     scheduleProfileFetch()
-    sendSync()
+    syncExtension()
   },
 
   login(email, password) {
-    return signInThrough(LOGIN_PATH, { email, password }, false)
+    return signInThrough(() => accountApi.signInWithPassword(email, password), false)
   },
 
   googleLogin(idToken) {
-    return signInThrough(GOOGLE_LOGIN_PATH, { idToken }, true)
+    return signInThrough(() => accountApi.signInWithGoogle(idToken), true)
   },
 
   acceptGoogleTerms(idToken) {
-    return signInThrough(GOOGLE_ACCEPT_TERMS_PATH, { idToken, termsAccepted: true, privacyPolicyAccepted: true }, true)
+    return signInThrough(() => accountApi.acceptGoogleTerms(idToken), true)
   },
 
   acceptSession(data) {
@@ -413,103 +362,11 @@ export const useSession = create<SessionState>(() => ({
   }
 }))
 
-/** The client's refresh stored new tokens. */
-onTokensRefreshed(() => {
-  if (useSession.getState().status === "loggedIn") {
-    sendSync()
-    return
-  }
-  // A refresh that was in flight when this tab logged out has stored the tokens of a session that is over.
-  const storage = getSessionStorage()
-  if (!readStoredUser(storage)) {
-    storage.removeItem(KEYS.authToken)
-    storage.removeItem(KEYS.refreshToken)
-  }
-})
-
-/** The client cleared the session: no refresh token, or the server refused the refresh. */
-onSessionCleared(() => {
-  const { status } = useSession.getState()
-  if (status === "loggedOut") return
-  endLocalSession()
-  if (status === "loggedIn") void notifyExtension(websiteLogoutMessage())
-})
-
-function handleStorageEvent(event: StorageEvent): void {
-  const storage = getSessionStorage()
-  if (event.storageArea && event.storageArea !== storage) return
-  // key null: another tab called clear().
-  if (event.key !== null && event.key !== KEYS.authToken && event.key !== KEYS.user) return
-  const user = readStoredUser(storage)
-  const state = useSession.getState()
-  if (!user) {
-    if (state.status !== "loggedIn") return
-    endLocalSession()
-    getApiClient().clearCache()
-    return
-  }
-  if (state.status !== "loggedIn") {
-    // Another tab signed in; it already runs the refresh that follows a sign-in.
-    stopSessionWork()
-    useSession.setState({ user, status: "loggedIn" })
-    startMonitoring({ userSet: false })
-    return
-  }
-  // A new token needs nothing: the monitor reads the stored token at every check.
-  if (JSON.stringify(user) !== JSON.stringify(state.user)) useSession.setState({ user })
-}
-
-/** Follows the session changes of other tabs (storage events). Attaches once; returns the detach function. */
-export function startSessionSync(): () => void {
-  if (runtime.stopSync) return runtime.stopSync
-  if (typeof window === "undefined") return () => {}
-  const listener = (event: StorageEvent) => handleStorageEvent(event)
-  window.addEventListener("storage", listener)
-  const stop = () => {
-    window.removeEventListener("storage", listener)
-    if (runtime.stopSync === stop) runtime.stopSync = null
-  }
-  runtime.stopSync = stop
-  return stop
-}
-
-/**
- * Answers a message from the extension; one whose type lacks the EXTENSION_ prefix or that has no numeric
- * timestamp gets an error answer. EXTENSION_AUTH_STATUS_REQUEST: sends WEBSITE_AUTH_SYNC (WEBSITE_AUTH_LOGOUT
- * when signed out). EXTENSION_LOGOUT_REQUEST: logs out when a session exists and raises the window event
- * "website-logout". Never throws.
- */
-export async function handleExtensionMessage(raw: unknown): Promise<ExtensionAnswer> {
-  const parsed = parseExtensionMessage(raw)
-  if (!parsed.ok) return extensionErrorAnswer(parsed.error)
-  const { type } = parsed.message
-  try {
-    switch (type) {
-      case EXTENSION_AUTH_STATUS_REQUEST:
-        await notifyExtension(currentAuthMessage())
-        return extensionSuccessAnswer()
-      case EXTENSION_LOGOUT_REQUEST: {
-        const hasSession = useSession.getState().status === "loggedIn" || Boolean(getSessionStorage().getItem(KEYS.authToken))
-        // The local part of the logout runs synchronously, so listeners of the event see the session gone.
-        const done = hasSession ? useSession.getState().logout() : Promise.resolve(true)
-        if (typeof window !== "undefined") window.dispatchEvent(new CustomEvent(WEBSITE_LOGOUT_EVENT, { detail: { source: "extension" } }))
-        await done
-        return extensionSuccessAnswer()
-      }
-      default:
-        return extensionErrorAnswer(unknownMessageTypeError(type))
-    }
-  } catch (error) {
-    return extensionErrorAnswer(error)
-  }
-}
-
-/** Stops every timer and listener of this module without touching state or storage (tests, hot reload). */
+/** Stops every timer of this module without touching state or storage (tests, hot reload). */
 export function teardownSession(): void {
   stopSessionWork()
   clearTimer("flagTimer")
   clearTimer("redirectTimer")
-  runtime.stopSync?.()
   runtime.loginInFlight = null
   runtime.logoutInFlight = null
 }

@@ -5,7 +5,7 @@
  * - Extension tab page: call `configureApi({ baseUrl })` with the extension's API origin before rendering.
  * - Tests: `configureApi({ baseUrl, fetch })` with a fake fetch.
  *
- * `configureApi` replaces the whole configuration and drops the current client (its GET cache with it); the next
+ * `configureApi` replaces the whole configuration and drops the current client; the next
  * `getApiClient()` builds a new one. The client's two callbacks are fanned out to listeners registered here, so
  * the session store can follow refreshes and cleared sessions whichever client instance is current.
  */
@@ -17,7 +17,7 @@ export interface ApiConfig {
   fetch?: typeof fetch
   /** Where the three session items live; window.localStorage by default. */
   storage?: TokenStorage
-  /** Milliseconds since the epoch (GET cache lifetime). */
+  /** Milliseconds since the epoch (token expiry). */
   clock?: () => number
 }
 

@@ -4,6 +4,7 @@ import { BrowserRouter, HashRouter, MemoryRouter, Route, Routes } from "react-ro
 
 import { connectExtensionLink } from "~site-session/extension-link"
 import { useSession } from "~site-session/session-store"
+import { startSessionSync } from "~site-session/session-sync"
 import { Toaster } from "~ui/toast"
 
 import { SiteLayout } from "./layout/SiteLayout"
@@ -31,6 +32,8 @@ function SiteRoutes() {
 export function SiteApp({ router, initialPath = "/" }: SiteAppProps) {
   const [queryClient] = useState(createQueryClient)
   const restoreSession = useSession((state) => state.restore)
+  // Following other tabs and the API client first, so the refresh that restore starts is followed too.
+  useEffect(() => startSessionSync(), [])
   useEffect(() => restoreSession(), [restoreSession])
   useEffect(() => connectExtensionLink(), [])
 
