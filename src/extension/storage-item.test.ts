@@ -18,6 +18,14 @@ describe("storageItem", () => {
     expect(chromeFake().storage.local.items.get("counter")).toEqual({ count: 3, label: "three" })
   })
 
+  it("reads back values as the versions before @plasmohq/storage stored them: as they are, not as JSON text", async () => {
+    chromeFake().storage.local.items.set("counter", { count: 8, label: "stored before" })
+    expect(await counter.get()).toEqual({ count: 8, label: "stored before" })
+    const inSession = storageItem({ key: "pick", area: "session", schema: z.object({ url: z.string() }).nullable(), fallback: null })
+    chromeFake().storage.session.items.set("pick", { url: "https://example.com/a.png" })
+    expect(await inSession.get()).toEqual({ url: "https://example.com/a.png" })
+  })
+
   it("puts every stored value through the schema: a bad field falls back alone, a bad value wholly", async () => {
     await chromeFake().storage.local.set({ counter: { count: "many", label: "kept" } })
     expect(await counter.get()).toEqual({ count: 0, label: "kept" })
