@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import * as z from "zod"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
-import { storageItem } from "./storage-item"
+import { sessionItem, storageItem } from "./storage-item"
 import { useStorageItem } from "./use-storage-item"
 
 const chromeFake = installFakeChromeForEachTest()
@@ -40,6 +40,17 @@ describe("storageItem", () => {
     await inSession.set(7)
     expect(chromeFake().storage.session.items.get("counter")).toBe(7)
     expect(await counter.get()).toEqual({ count: 5, label: "local" })
+  })
+
+  it("sessionItem keeps a value in the session area, null when there is none or it fails the schema", async () => {
+    const pick = sessionItem("pick", z.object({ url: z.string() }))
+    expect(pick.area).toBe("session")
+    expect(await pick.get()).toBeNull()
+    await pick.set({ url: "https://example.com/a.png" })
+    expect(chromeFake().storage.session.items.get("pick")).toEqual({ url: "https://example.com/a.png" })
+    expect(await pick.get()).toEqual({ url: "https://example.com/a.png" })
+    await chromeFake().storage.session.set({ pick: { url: 3 } })
+    expect(await pick.get()).toBeNull()
   })
 
   it("writes through its encoder and reads back through the schema", async () => {

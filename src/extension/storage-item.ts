@@ -73,3 +73,8 @@ export function storageItem<T>({ key, area = "local", schema, fallback, encode =
     }
   }
 }
+
+/** A value kept only while the browser runs (chrome.storage.session): null when there is none or it fails the schema. */
+export function sessionItem<T>(key: string, schema: z.ZodType<T>): StorageItem<T | null> {
+  return storageItem<T | null>({ key, area: "session", schema: schema.nullable(), fallback: null })
+}
