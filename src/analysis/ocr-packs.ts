@@ -4,6 +4,8 @@
  * second use needs no network. They are kept where tesseract.js's own cache reads them (tesseractCachePackStore),
  * so tesseract.js never fetches anything on its own.
  */
+import { createStore, get, set } from "idb-keyval"
+
 import type { OcrLanguagePack } from "~core/ocr-languages"
 
 /** Where verified packs are kept: asked for by code and the hash the server lists. */
@@ -116,27 +118,8 @@ export async function loadLanguagePack(pack: OcrLanguagePack, { apiOrigin, store
  * not an option: tesseract.js 7 then initialises with the bytes as the language's name.)
  */
 export const OCR_PACK_CACHE_PATH = "ocr-packs"
-
-function keyvalRequest<T>(mode: IDBTransactionMode, requestOn: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("keyval-store")
-    opening.onupgradeneeded = () => opening.result.createObjectStore("keyval")
-    opening.onerror = () => reject(opening.error ?? new Error("IndexedDB could not be opened"))
-    opening.onsuccess = () => {
-      const database = opening.result
-      const transaction = database.transaction("keyval", mode)
-      const request = requestOn(transaction.objectStore("keyval"))
-      transaction.oncomplete = () => {
-        database.close()
-        resolve(request.result)
-      }
-      transaction.onerror = transaction.onabort = () => {
-        database.close()
-        reject(transaction.error ?? new Error("The language pack store failed"))
-      }
-    }
-  })
-}
+const TESSERACT_CACHE_DATABASE = "keyval-store"
+const TESSERACT_CACHE_STORE = "keyval"
 
 const packKey = (code: string) => `${OCR_PACK_CACHE_PATH}/${code}.traineddata`
 
@@ -145,13 +128,15 @@ const packKey = (code: string) => `${OCR_PACK_CACHE_PATH}/${code}.traineddata`
  * whatever its hash: loadLanguagePack hashes what it reads, so a copy of an older pack is downloaded again.
  */
 export function tesseractCachePackStore(): PackStore {
+  // The database and object store tesseract.js's own idb-keyval reads (its defaults), named rather than implied.
+  const cache = createStore(TESSERACT_CACHE_DATABASE, TESSERACT_CACHE_STORE)
   return {
     async read(code) {
-      const value = await keyvalRequest("readonly", (store) => store.get(packKey(code)) as IDBRequest<unknown>)
+      const value = await get<unknown>(packKey(code), cache)
       return value instanceof Uint8Array ? value : null
     },
     async write(code, _sha256, bytes) {
-      await keyvalRequest("readwrite", (store) => store.put(bytes, packKey(code)))
+      await set(packKey(code), bytes, cache)
     },
     // Writing a code's pack already replaced its older copy.
     removeOthers: async () => {}

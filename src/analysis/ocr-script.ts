@@ -3,12 +3,12 @@
 // tesseract's legacy engine, which the LSTM-only cores of ./ocr leave out: it runs on the legacy SIMD core shipped
 // in engines/ocr/ (every Chrome with a side panel has WebAssembly SIMD) with the osd pack from our server,
 // verified and kept by ./ocr-packs like a language.
-import { createWorker, OEM, type Worker } from "tesseract.js"
+import { OEM } from "tesseract.js"
 
 import { SCRIPT_DETECTION_PACK } from "~core/ocr-languages"
 
-import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
-import { shippedWorkerOptions } from "./ocr"
+import { toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
+import { defineTesseractEngine } from "./ocr"
 
 /** Quarter turns clockwise that make the text upright. */
 export type Rotation = 0 | 90 | 180 | 270
@@ -50,27 +50,19 @@ export function toScriptDetection(raw: RawDetection): ScriptDetection {
 }
 
 export function createScriptDetector({ basePath = "/engines/ocr", startTimeoutMs = 20_000, runTimeoutMs = 30_000 }: { basePath?: string } & EngineTimeouts = {}): ScriptDetector {
-  return defineEngine<Worker, ScriptDetection>({
+  return defineTesseractEngine<ScriptDetection>({
     id: "ocr-script",
+    basePath,
     startTimeoutMs,
     startFailedMessage: SCRIPT_DETECTION_START_FAILED_MESSAGE,
     runTimeoutMs,
     runFailedMessage: SCRIPT_DETECTION_RUN_FAILED_MESSAGE,
-    replaceAfterFailedRun: true,
-    start: async (report) => {
-      const base = extensionUrl(basePath)
-      report({ stage: "Loading language detection", fraction: 0 })
-      const worker = await createWorker(SCRIPT_DETECTION_PACK, OEM.TESSERACT_ONLY, {
-        ...shippedWorkerOptions(base),
-        corePath: `${base}/tesseract-core-simd.wasm.js`,
-        legacyCore: true,
-        legacyLang: true,
-        errorHandler: (error: unknown) => console.error("Language detection worker:", error)
-      })
-      report({ stage: "Language detection ready", fraction: 1 })
-      return worker
-    },
-    free: (worker) => worker.terminate(),
+    languages: SCRIPT_DETECTION_PACK,
+    oem: OEM.TESSERACT_ONLY,
+    loadingStage: "Loading language detection",
+    readyStage: "Language detection ready",
+    workerName: "Language detection worker",
+    workerOptions: (base) => ({ corePath: `${base}/tesseract-core-simd.wasm.js`, legacyCore: true, legacyLang: true }),
     run: async (worker, image, _options, inTime) => {
       const { data } = await inTime(worker.detect(await toBlob(image)))
       return toScriptDetection(data as RawDetection)

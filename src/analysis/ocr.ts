@@ -1,12 +1,12 @@
 // Local text recognition (OCR) with tesseract.js, from files shipped in the extension
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/) and from language packs the caller has already
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
-import { createWorker, OEM, PSM, type Block, type LoggerMessage, type Worker } from "tesseract.js"
+import { createWorker, OEM, PSM, type Block, type LoggerMessage, type Worker, type WorkerOptions } from "tesseract.js"
 
 import { isVerticalTextPack, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
 
 import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
-import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
+import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineSteps, type EngineTimeouts, type ProgressListener } from "./engine"
 
 export interface OcrBox {
   x0: number
@@ -117,6 +117,59 @@ export function shippedWorkerOptions(base: string) {
   } as const
 }
 
+/** What an engine on a tesseract.js worker has of its own; see `defineTesseractEngine`. */
+export interface TesseractEngineSteps<Result>
+  extends Pick<EngineSteps<Worker, Result>, "id" | "startTimeoutMs" | "startFailedMessage" | "runTimeoutMs" | "runFailedMessage" | "run"> {
+  /** Folder of the shipped engine files inside the extension. */
+  basePath: string
+  /** What the worker reads ("eng+hin", "osd") and with which of tesseract's engines. */
+  languages: string
+  oem: OEM
+  /** The progress words as the worker starts and once it is ready. */
+  loadingStage: string
+  readyStage: string
+  /** Names the worker in the console's errors, e.g. "Text recognition worker". */
+  workerName: string
+  /** Options beyond the shipped files (`shippedWorkerOptions`): the core, a progress logger. */
+  workerOptions(base: string, report: ProgressListener): Partial<WorkerOptions>
+  /** Work on the started worker before it is ready (parameters). */
+  prepareWorker?(worker: Worker): Promise<void>
+}
+
+/**
+ * An engine on one tesseract.js worker started from the shipped files: the worker is replaced on the next run
+ * after a run that failed or took too long (it may be stuck or crashed), and terminated when freed.
+ */
+export function defineTesseractEngine<Result>({
+  basePath,
+  languages,
+  oem,
+  loadingStage,
+  readyStage,
+  workerName,
+  workerOptions,
+  prepareWorker,
+  ...steps
+}: TesseractEngineSteps<Result>): AnalysisEngine<Result> {
+  return defineEngine<Worker, Result>({
+    ...steps,
+    replaceAfterFailedRun: true,
+    start: async (report) => {
+      const base = extensionUrl(basePath)
+      report({ stage: loadingStage, fraction: 0 })
+      const worker = await createWorker(languages, oem, {
+        ...shippedWorkerOptions(base),
+        ...workerOptions(base, report),
+        errorHandler: (error: unknown) => console.error(`${workerName}:`, error)
+      })
+      await prepareWorker?.(worker)
+      report({ stage: readyStage, fraction: 1 })
+      return worker
+    },
+    free: (worker) => worker.terminate()
+  })
+}
+
 export function createOcrEngine({
   basePath = "/engines/ocr",
   languages = ["eng"],
@@ -124,36 +177,33 @@ export function createOcrEngine({
   runTimeoutMs = 60_000
 }: OcrEngineOptions = {}): OcrEngine {
   const unspaced = languages.some(writtenWithoutSpaces)
-  return defineEngine<Worker, OcrResult>({
+  return defineTesseractEngine<OcrResult>({
     id: "ocr",
+    basePath,
     startTimeoutMs,
     startFailedMessage: OCR_START_FAILED_MESSAGE,
     runTimeoutMs,
     runFailedMessage: OCR_RUN_FAILED_MESSAGE,
-    // A stuck or crashed worker is replaced on the next run.
-    replaceAfterFailedRun: true,
-    start: async (report) => {
-      const base = extensionUrl(basePath)
-      report({ stage: "Loading the text recognition engine", fraction: 0 })
-      const worker = await createWorker(languages.join("+"), OEM.LSTM_ONLY, {
-        ...shippedWorkerOptions(base),
-        corePath: base,
-        logger: (message: LoggerMessage) => {
-          const stage = STAGES[message.status] ?? message.status
-          report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })
-        },
-        errorHandler: (error: unknown) => console.error("Text recognition worker:", error)
-      })
+    languages: languages.join("+"),
+    oem: OEM.LSTM_ONLY,
+    loadingStage: "Loading the text recognition engine",
+    readyStage: "Text recognition ready",
+    workerName: "Text recognition worker",
+    workerOptions: (base, report) => ({
+      corePath: base,
+      logger: (message: LoggerMessage) => {
+        const stage = STAGES[message.status] ?? message.status
+        report({ stage, fraction: typeof message.progress === "number" ? message.progress : undefined })
+      }
+    }),
+    prepareWorker: async (worker) => {
       const parameters: Parameters<Worker["setParameters"]>[0] = {}
       // Otherwise tesseract puts a space between every two Chinese or Japanese characters.
       if (unspaced) parameters.preserve_interword_spaces = "1"
       // Only tesseract's own page layout analysis finds columns set top to bottom (tesseract.js reads one block).
       if (languages.some(isVerticalTextPack)) parameters.tessedit_pageseg_mode = PSM.AUTO
       if (Object.keys(parameters).length > 0) await worker.setParameters(parameters)
-      report({ stage: "Text recognition ready", fraction: 1 })
-      return worker
     },
-    free: (worker) => worker.terminate(),
     run: async (worker, image, _options, inTime) => {
       const blob = await toBlob(image)
       const started = performance.now()

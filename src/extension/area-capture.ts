@@ -5,7 +5,7 @@
  */
 import * as z from "zod"
 
-import { storageItem } from "./storage-item"
+import { sessionItem } from "./storage-item"
 
 /** Smaller drags are refused: a click, or a slip of the mouse, is not an area to analyse. */
 export const MIN_AREA_SIDE_CSS_PX = 8
@@ -76,9 +76,4 @@ const areaCaptureSchema = z.discriminatedUnion("state", [
 
 export type AreaCapture = z.infer<typeof areaCaptureSchema>
 
-export const areaCaptureItem = storageItem<AreaCapture | null>({
-  key: "areaCapture",
-  area: "session",
-  schema: areaCaptureSchema.nullable(),
-  fallback: null
-})
+export const areaCaptureItem = sessionItem("areaCapture", areaCaptureSchema)

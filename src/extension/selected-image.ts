@@ -4,7 +4,7 @@
  */
 import * as z from "zod"
 
-import { storageItem } from "./storage-item"
+import { sessionItem } from "./storage-item"
 
 const selectedImageSchema = z.object({
   url: z.string(),
@@ -16,9 +16,4 @@ const selectedImageSchema = z.object({
 
 export type SelectedImage = z.infer<typeof selectedImageSchema>
 
-export const selectedImageItem = storageItem<SelectedImage | null>({
-  key: "selectedImage",
-  area: "session",
-  schema: selectedImageSchema.nullable(),
-  fallback: null
-})
+export const selectedImageItem = sessionItem("selectedImage", selectedImageSchema)

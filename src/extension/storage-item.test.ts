@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import * as z from "zod"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
-import { storageItem } from "./storage-item"
+import { sessionItem, storageItem } from "./storage-item"
 import { useStorageItem } from "./use-storage-item"
 
 const chromeFake = installFakeChromeForEachTest()
@@ -16,6 +16,14 @@ describe("storageItem", () => {
     await counter.set({ count: 3, label: "three" })
     expect(await counter.get()).toEqual({ count: 3, label: "three" })
     expect(chromeFake().storage.local.items.get("counter")).toEqual({ count: 3, label: "three" })
+  })
+
+  it("reads back values as the versions before @plasmohq/storage stored them: as they are, not as JSON text", async () => {
+    chromeFake().storage.local.items.set("counter", { count: 8, label: "stored before" })
+    expect(await counter.get()).toEqual({ count: 8, label: "stored before" })
+    const inSession = storageItem({ key: "pick", area: "session", schema: z.object({ url: z.string() }).nullable(), fallback: null })
+    chromeFake().storage.session.items.set("pick", { url: "https://example.com/a.png" })
+    expect(await inSession.get()).toEqual({ url: "https://example.com/a.png" })
   })
 
   it("puts every stored value through the schema: a bad field falls back alone, a bad value wholly", async () => {
@@ -32,6 +40,17 @@ describe("storageItem", () => {
     await inSession.set(7)
     expect(chromeFake().storage.session.items.get("counter")).toBe(7)
     expect(await counter.get()).toEqual({ count: 5, label: "local" })
+  })
+
+  it("sessionItem keeps a value in the session area, null when there is none or it fails the schema", async () => {
+    const pick = sessionItem("pick", z.object({ url: z.string() }))
+    expect(pick.area).toBe("session")
+    expect(await pick.get()).toBeNull()
+    await pick.set({ url: "https://example.com/a.png" })
+    expect(chromeFake().storage.session.items.get("pick")).toEqual({ url: "https://example.com/a.png" })
+    expect(await pick.get()).toEqual({ url: "https://example.com/a.png" })
+    await chromeFake().storage.session.set({ pick: { url: 3 } })
+    expect(await pick.get()).toBeNull()
   })
 
   it("writes through its encoder and reads back through the schema", async () => {

@@ -5,7 +5,12 @@
  * field) instead of reaching the code as an unchecked `unknown`.
  *
  * Usable from the service worker and from the extension's pages; `useStorageItem` is the React side.
+ *
+ * Reads, writes and change events go through @plasmohq/storage's Storage, set to keep values as chrome.storage
+ * holds them (objects, numbers, strings) rather than as JSON text, its default: the format is the one this module
+ * wrote on chrome.storage directly before, so every value stored by an earlier version reads back as it was.
  */
+import { Storage, type SerdeOptions } from "@plasmohq/storage"
 import type { z } from "zod"
 
 export type StorageAreaName = "local" | "session"
@@ -32,8 +37,15 @@ export interface StorageItem<T> {
   watch(listener: (value: T) => void): () => void
 }
 
+/** Values passed to chrome.storage and back as they are (Storage's default would JSON-stringify them). */
+const AS_STORED: SerdeOptions = {
+  serializer: (value) => value as unknown as string,
+  deserializer: <T>(raw: string) => raw as unknown as T
+}
+
 export function storageItem<T>({ key, area = "local", schema, fallback, encode = (value) => value }: StorageItemDefinition<T>): StorageItem<T> {
-  const storage = () => chrome.storage[area]
+  // A Storage takes hold of chrome.storage when made: one per use, so it is always the current one.
+  const storage = () => new Storage({ area, serde: AS_STORED })
   const parse = (raw: unknown): T => {
     if (raw === undefined) return fallback
     const result = schema.safeParse(raw)
@@ -44,22 +56,25 @@ export function storageItem<T>({ key, area = "local", schema, fallback, encode =
     area,
     parse,
     async get() {
-      const items = await storage().get(key)
-      return parse(items[key])
+      return parse(await storage().get<unknown>(key))
     },
     async set(value) {
-      await storage().set({ [key]: encode(value) })
+      await storage().set(key, encode(value))
     },
     async remove() {
       await storage().remove(key)
     },
     watch(listener) {
-      const onChanged = (changes: Record<string, chrome.storage.StorageChange>, changedArea: string) => {
-        if (changedArea === area && key in changes) listener(parse(changes[key]?.newValue))
-      }
-      const changes = chrome.storage.onChanged
-      changes.addListener(onChanged)
-      return () => changes.removeListener(onChanged)
+      const watcher = storage()
+      // Storage calls back for this key in this area only, removal included (newValue undefined: the fallback).
+      const callbacks = { [key]: (change: chrome.storage.StorageChange) => listener(parse(change.newValue)) }
+      watcher.watch(callbacks)
+      return () => void watcher.unwatch(callbacks)
     }
   }
+}
+
+/** A value kept only while the browser runs (chrome.storage.session): null when there is none or it fails the schema. */
+export function sessionItem<T>(key: string, schema: z.ZodType<T>): StorageItem<T | null> {
+  return storageItem<T | null>({ key, area: "session", schema: schema.nullable(), fallback: null })
 }

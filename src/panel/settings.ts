@@ -6,16 +6,12 @@ import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr-languages
 import { VQA_MODELS } from "~core/vqa"
 import { storageItem } from "~extension/storage-item"
 
-export const ANALYSIS_KINDS = ["text", "faces", "objects", "scene", "ask"] as const
-export type AnalysisKind = (typeof ANALYSIS_KINDS)[number]
+import { choicesOf } from "./choices"
 
-export const ANALYSIS_LABELS: Record<AnalysisKind, string> = {
-  text: "Text (OCR)",
-  faces: "Faces",
-  objects: "Objects",
-  scene: "Scene",
-  ask: "Ask"
-}
+/** The analyses the panel offers, in the order shown, and their names. */
+export const ANALYSIS_LABELS = { text: "Text (OCR)", faces: "Faces", objects: "Objects", scene: "Scene", ask: "Ask" }
+export const ANALYSIS_KINDS = choicesOf(ANALYSIS_LABELS)
+export type AnalysisKind = (typeof ANALYSIS_KINDS)[number]
 
 /** What runs when an image arrives from the on-image button or the "Analyse image" menu. */
 export type DefaultAnalysis = AnalysisKind | "none"

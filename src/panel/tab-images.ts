@@ -1,6 +1,7 @@
 /** The images of a tab, gathered from every frame's page index (each frame answers for its own document). */
 import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~extension/messages"
 
+import { choicesOf } from "./choices"
 import { indexTabFrames } from "./page-frames"
 
 export interface PanelImage extends PageImage {
@@ -42,10 +43,8 @@ export async function collectTabImages(tabId: number): Promise<PanelImage[] | nu
   return mergeFrameImages(frames)
 }
 
-export const IMAGE_TYPE_FILTERS = ["any", "jpeg", "png", "gif", "webp", "svg", "other"] as const
-export type ImageTypeFilter = (typeof IMAGE_TYPE_FILTERS)[number]
-
-export const IMAGE_TYPE_LABELS: Record<ImageTypeFilter, string> = {
+/** The Images list's Type filter, in the order shown, and its words. */
+export const IMAGE_TYPE_LABELS = {
   any: "Any",
   jpeg: "JPEG",
   png: "PNG",
@@ -54,6 +53,8 @@ export const IMAGE_TYPE_LABELS: Record<ImageTypeFilter, string> = {
   svg: "SVG",
   other: "Other"
 }
+export const IMAGE_TYPE_FILTERS = choicesOf(IMAGE_TYPE_LABELS)
+export type ImageTypeFilter = (typeof IMAGE_TYPE_FILTERS)[number]
 
 const TYPE_BY_MIME: Record<string, ImageTypeFilter> = {
   "image/jpeg": "jpeg",
