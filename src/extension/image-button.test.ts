@@ -5,7 +5,8 @@ import { HIDE_SMALL_BELOW_PX } from "~core/image-size"
 import { HOST_TAG } from "./button-host"
 import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE, isLargeEnoughForButton, MIN_RENDERED_SIZE, placeButton } from "./button-placement"
 import { ImageButton } from "./image-button"
-import { createImageWatcher, type Scheduler } from "./image-watcher"
+import { createImageWatcher } from "./image-watcher"
+import { type Scheduler } from "./page-timing"
 import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 
 /** Runs the watcher's work right after the current task, so a test sees it without waiting for idle time. */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
-import { createImageWatcher, throttleLatest, type ImageWatcher, type Scheduler } from "./image-watcher"
+import { createImageWatcher, type ImageWatcher } from "./image-watcher"
+import { type Scheduler } from "./page-timing"
 
 /** A scheduler the test runs by hand, counting how often a flush was asked for. */
 function manualScheduler() {
@@ -183,29 +184,5 @@ describe("ImageWatcher", () => {
     document.body.append(document.createElement("img"))
     await mutationsDelivered()
     expect(scheduler.pending).toBe(0)
-  })
-})
-
-describe("throttleLatest", () => {
-  it("sends at once, then merges calls into one per interval with the latest value", () => {
-    vi.useFakeTimers()
-    try {
-      const send = vi.fn()
-      const throttled = throttleLatest(send, 1000)
-      throttled(1)
-      expect(send).toHaveBeenLastCalledWith(1)
-      throttled(2)
-      throttled(3)
-      expect(send).toHaveBeenCalledTimes(1)
-      vi.advanceTimersByTime(1000)
-      expect(send).toHaveBeenCalledTimes(2)
-      expect(send).toHaveBeenLastCalledWith(3)
-      throttled(4)
-      throttled.cancel()
-      vi.advanceTimersByTime(2000)
-      expect(send).toHaveBeenCalledTimes(2)
-    } finally {
-      vi.useRealTimers()
-    }
   })
 })

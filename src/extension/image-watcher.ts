@@ -18,7 +18,9 @@ import {
   type Size,
   type SubtreeScan
 } from "./collect-images"
-import { isOwnNode, isShadowRoot, OWN_NODE_ATTRIBUTE } from "./own-nodes"
+import { isOwnNode, isShadowRoot } from "./own-nodes"
+import { idleScheduler, type Scheduler } from "./page-timing"
+import { PendingChanges } from "./pending-changes"
 
 /**
  * The incremental image index of one document (and its open shadow roots).
@@ -39,8 +41,6 @@ import { isOwnNode, isShadowRoot, OWN_NODE_ATTRIBUTE } from "./own-nodes"
  * only.
  */
 
-export type Scheduler = (run: () => void) => () => void
-
 export interface ImageWatcherOptions {
   root?: Document
   /** Replaces the DOM measurement (tests: happy-dom neither loads images nor lays out). */
@@ -54,15 +54,6 @@ export interface ImageWatcherOptions {
 }
 
 const ATTRIBUTES = ["src", "srcset", "sizes", "media", "style", "class"]
-
-export const idleScheduler: Scheduler = (run) => {
-  if (typeof requestIdleCallback === "function") {
-    const handle = requestIdleCallback(run, { timeout: 200 })
-    return () => cancelIdleCallback(handle)
-  }
-  const handle = setTimeout(run, 50)
-  return () => clearTimeout(handle)
-}
 
 interface Entry {
   image?: FoundImage
@@ -97,13 +88,7 @@ export class ImageWatcher {
   private running = false
   private cancelFlush: (() => void) | null = null
 
-  private readonly added = new Set<Node>()
-  private readonly changed = new Set<Element>()
-  private readonly restyled = new Set<Element>()
-  private readonly loadedImages = new Set<HTMLImageElement>()
-  private readonly rulesChanged = new Set<Document | ShadowRoot>()
-  private removed = false
-  private loaded = false
+  private readonly pending = new PendingChanges()
   private lastCount = -1
 
   constructor(options: ImageWatcherOptions = {}) {
@@ -140,7 +125,7 @@ export class ImageWatcher {
     }
     this.roots.clear()
     this.index.clear()
-    this.clearQueue()
+    this.pending.clear()
   }
 
   /** The images now on the page, one per URL, sizes read now. Pending changes are applied first. */
@@ -166,11 +151,12 @@ export class ImageWatcher {
     this.cancelFlush?.()
     this.cancelFlush = null
     if (!this.running) return
-    let dirty = this.loaded
-    this.loaded = false
+    const pending = this.pending
+    let dirty = pending.loaded
+    pending.loaded = false
 
     const scan = emptyScan()
-    for (const root of this.rulesChanged) {
+    for (const root of pending.rulesChanged) {
       const state = this.roots.get(root)
       if (!state) continue
       state.rules = backgroundRules(root)
@@ -183,13 +169,13 @@ export class ImageWatcher {
         if (entry.backgrounds && element.getRootNode() === root) scan.backgrounds.push(element)
       }
     }
-    for (const node of this.added) {
+    for (const node of pending.added) {
       if (node.isConnected && node.nodeType === 1) this.walk(node as Element, scan)
     }
-    for (const image of this.loadedImages) {
+    for (const image of pending.loadedImages) {
       if (image.isConnected && this.stateOf(image)) scan.images.push(image)
     }
-    for (const element of this.changed) {
+    for (const element of pending.changed) {
       if (!element.isConnected || isOwnNode(element)) continue
       const state = this.stateOf(element)
       if (!state) continue
@@ -199,7 +185,7 @@ export class ImageWatcher {
       }
       if (element.shadowRoot && !this.roots.has(element.shadowRoot)) scan.shadowRoots.push(element.shadowRoot)
     }
-    for (const element of this.restyled) {
+    for (const element of pending.restyled) {
       if (!element.isConnected || isOwnNode(element)) continue
       const state = this.stateOf(element)
       if (!state) continue
@@ -208,7 +194,7 @@ export class ImageWatcher {
       if (state.rules.complete) ruleBackgrounds(element, state.rules.selector, scan.backgrounds)
       if (element.shadowRoot && !this.roots.has(element.shadowRoot)) scan.shadowRoots.push(element.shadowRoot)
     }
-    if (this.removed) {
+    if (pending.removed) {
       for (const element of this.index.keys()) {
         if (!element.isConnected) {
           this.index.delete(element)
@@ -219,23 +205,13 @@ export class ImageWatcher {
         if (isShadowRoot(state.root) && !state.root.host.isConnected) this.dropRoot(state)
       }
     }
-    this.clearQueue()
+    pending.clear()
     if (this.examine(scan)) dirty = true
 
     if (dirty && this.onChange) {
       this.lastCount = this.count()
       this.onChange(this.lastCount)
     }
-  }
-
-  private clearQueue() {
-    this.added.clear()
-    this.changed.clear()
-    this.restyled.clear()
-    this.loadedImages.clear()
-    this.rulesChanged.clear()
-    this.removed = false
-    this.loaded = false
   }
 
   private hits(): ImageHit[] {
@@ -322,7 +298,7 @@ export class ImageWatcher {
     const image = new Image()
     image.onload = () => {
       this.probes.set(url, { width: image.naturalWidth, height: image.naturalHeight })
-      this.loaded = true
+      this.pending.loaded = true
       this.requestFlush()
     }
     image.src = url
@@ -339,88 +315,22 @@ export class ImageWatcher {
   private readonly onLoad = (event: Event) => {
     const target = event.target as Element | null
     if (!target || target.nodeType !== 1 || target.localName !== "img" || isOwnNode(target)) return
-    this.loadedImages.add(target as HTMLImageElement)
-    if (this.index.has(target)) this.loaded = true
+    this.pending.loadedImages.add(target as HTMLImageElement)
+    if (this.index.has(target)) this.pending.loaded = true
     this.requestFlush()
   }
 
   private readonly onMutations = (records: MutationRecord[]) => {
-    let queued = false
-    for (const record of records) {
-      const target = record.target
-      if (isOwnNode(target)) continue
-      if (record.type === "attributes") {
-        if (record.attributeName === "style" || record.attributeName === "class") this.restyled.add(target as Element)
-        else this.changed.add(target as Element)
-        queued = true
-        continue
-      }
-      const root = target.getRootNode() as Document | ShadowRoot
-      // A <style> whose text changed.
-      if (isStyleNode(target)) {
-        this.rulesChanged.add(root)
-        queued = true
-      }
-      for (let index = 0; index < record.addedNodes.length; index++) {
-        const node = record.addedNodes[index]!
-        if (node.nodeType !== 1 || (node as Element).hasAttribute(OWN_NODE_ATTRIBUTE)) continue
-        this.added.add(node)
-        if (isStyleNode(node)) this.rulesChanged.add(root)
-        queued = true
-      }
-      for (let index = 0; index < record.removedNodes.length; index++) {
-        const node = record.removedNodes[index]!
-        if (node.nodeType !== 1 || (node as Element).hasAttribute(OWN_NODE_ATTRIBUTE)) continue
-        this.removed = true
-        if (isStyleNode(node)) this.rulesChanged.add(root)
-        queued = true
-      }
-    }
-    if (!queued) return
+    if (!this.pending.record(records)) return
     // CSS-in-JS adds rules with insertRule, which no mutation reports: compare the sheets' rule counts.
     for (const state of this.roots.values()) {
-      if (styleSignature(state.root) !== state.rules.signature) this.rulesChanged.add(state.root)
+      if (styleSignature(state.root) !== state.rules.signature) this.pending.rulesChanged.add(state.root)
     }
     this.requestFlush()
   }
 }
 
-function isStyleNode(node: Node): boolean {
-  const name = node.nodeName.toLowerCase()
-  return name === "style" || name === "link"
-}
 
 export function createImageWatcher(options: ImageWatcherOptions = {}): ImageWatcher {
   return new ImageWatcher(options)
-}
-
-/**
- * Calls `send` with the latest value at most once per `intervalMs`: the first call goes out at
- * once, later ones within the interval are merged into one call at its end.
- */
-export function throttleLatest<T>(send: (value: T) => void, intervalMs: number): { (value: T): void; cancel(): void } {
-  let lastSent = -Infinity
-  let timer: ReturnType<typeof setTimeout> | null = null
-  let pending: { value: T } | null = null
-  const fire = () => {
-    timer = null
-    if (!pending) return
-    const { value } = pending
-    pending = null
-    lastSent = Date.now()
-    send(value)
-  }
-  const throttled = (value: T) => {
-    pending = { value }
-    if (timer) return
-    const wait = lastSent + intervalMs - Date.now()
-    if (wait <= 0) fire()
-    else timer = setTimeout(fire, wait)
-  }
-  throttled.cancel = () => {
-    if (timer) clearTimeout(timer)
-    timer = null
-    pending = null
-  }
-  return throttled
 }

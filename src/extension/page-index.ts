@@ -6,7 +6,8 @@
  * first one's listener in place and adds nothing.
  */
 import { blobToDataUrl } from "./data-url"
-import { createImageWatcher, throttleLatest, type ImageWatcher } from "./image-watcher"
+import { createImageWatcher, type ImageWatcher } from "./image-watcher"
+import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
 import { isOwnContextOutsideTabs } from "./message-senders"
 import {
