@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react"
 
 import { linkEmail } from "~site-session/account-api"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
-import { FormMessage, PasswordField, TextField } from "~ui/fields"
+import { PasswordField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -47,7 +48,7 @@ export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked:
       <PasswordField label="Confirm password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} />
       {proof && <ProofMessage {...proof} />}
       {errors.length > 0 && (
-        <FormMessage>
+        <Notice>
           {errors.length === 1 ? errors[0] : (
             <ul className="list-inside list-disc">
               {errors.map((error) => (
@@ -55,7 +56,7 @@ export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked:
               ))}
             </ul>
           )}
-        </FormMessage>
+        </Notice>
       )}
       <button type="submit" className={buttonStyles.primary} disabled={submitting}>
         {submitting ? "Adding..." : "Add Email Authentication"}

@@ -4,7 +4,8 @@ import { linkGoogle } from "~site-session/account-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import { markFirebaseUsed } from "~site-session/firebase-setup"
 import { googlePopup } from "~site-session/google-popup"
-import { FormMessage, PasswordField } from "~ui/fields"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -76,7 +77,7 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
       )}
       {error && (
         <div className="w-full">
-          <FormMessage>{error}</FormMessage>
+          <Notice>{error}</Notice>
         </div>
       )}
     </>

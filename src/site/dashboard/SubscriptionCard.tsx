@@ -4,7 +4,7 @@ import { Link } from "react-router"
 import { longDate } from "~core/format"
 import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import {
@@ -76,7 +76,7 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
       <p className="mt-2 text-sm text-gray-600">{limitText(effectivePlanId(subscription))}</p>
       {error && (
         <div className="mt-3">
-          <FormMessage>{error}</FormMessage>
+          <Notice>{error}</Notice>
         </div>
       )}
       <div className="mt-4 flex flex-col gap-2">

@@ -5,7 +5,8 @@ import { Link, useNavigate } from "react-router"
 import { changePassword, fetchAuthStatus } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE, passwordRequirementsMessage } from "~site-session/error-messages"
 import { CHANGE_PASSWORD_REDIRECT_MS } from "~core/limits"
-import { FormMessage, PasswordField } from "~ui/fields"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
@@ -42,7 +43,7 @@ export default function ChangePasswordPage() {
     return (
       <AuthCard title="Change password">
         <div className="space-y-4">
-          <FormMessage tone="info">Your account signs in with Google and has no password. Add email sign-in from your dashboard first.</FormMessage>
+          <Notice tone="info">Your account signs in with Google and has no password. Add email sign-in from your dashboard first.</Notice>
           <Link to="/dashboard" className={`${buttonStyles.secondary} w-full`}>
             Back to dashboard
           </Link>
@@ -82,7 +83,7 @@ export default function ChangePasswordPage() {
   if (done) {
     return (
       <AuthCard title="Change password">
-        <FormMessage tone="success">Your password has been changed. Taking you back to your dashboard…</FormMessage>
+        <Notice tone="success">Your password has been changed. Taking you back to your dashboard…</Notice>
       </AuthCard>
     )
   }
@@ -93,7 +94,7 @@ export default function ChangePasswordPage() {
         <PasswordField label="Current password" autoComplete="current-password" value={form.currentPassword} onChange={update("currentPassword")} error={errorFor("currentPassword")} />
         <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={update("newPassword")} error={errorFor("newPassword")} hint={<PasswordHint />} />
         <PasswordField label="Confirm new password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} error={errorFor("confirmPassword")} />
-        {formError && <FormMessage>{formError}</FormMessage>}
+        {formError && <Notice>{formError}</Notice>}
         <div className="flex gap-3">
           <Link to="/dashboard" className={`${buttonStyles.secondary} flex-1`}>
             Cancel

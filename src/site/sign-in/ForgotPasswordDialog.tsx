@@ -3,7 +3,8 @@ import { useState, type FormEvent } from "react"
 
 import { forgotPassword } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
-import { FormMessage, TextField } from "~ui/fields"
+import { TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -52,7 +53,7 @@ export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { ini
           </Dialog.Description>
           <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
             <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-            {error && <FormMessage>{error}</FormMessage>}
+            {error && <Notice>{error}</Notice>}
             <div className="flex justify-end gap-2">
               <Dialog.Close className={buttonStyles.secondary}>Cancel</Dialog.Close>
               <button type="submit" className={buttonStyles.primary} disabled={sending}>

@@ -5,7 +5,7 @@ import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/er
 import type { FirebaseSetup } from "~site-session/firebase-setup"
 import { googlePopup, type GooglePopup } from "~site-session/google-popup"
 import { useSession } from "~site-session/session-store"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 
 import { TermsModal } from "../legal/TermsModal"
 import { useFirebaseSetup } from "./use-firebase-setup"
@@ -132,7 +132,7 @@ function GooglePopupButton({ label, flow, firebase, popup }: { label: string; fl
       >
         {label}
       </button>
-      {error && <FormMessage>{error}</FormMessage>}
+      {error && <Notice>{error}</Notice>}
       <TermsModal
         open={pendingTerms !== null}
         busy={busy}

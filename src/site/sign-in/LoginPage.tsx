@@ -4,7 +4,8 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react
 import { loginErrorView } from "~site-session/error-messages"
 import { useSession } from "~site-session/session-store"
 import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
-import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
+import { OrDivider, PasswordField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -31,7 +32,7 @@ function ExtensionSignedIn() {
   }, [])
   return (
     <AuthCard title="You're signed in" subtitle="Image Query AI in your browser is now signed in too.">
-      <FormMessage tone="success">Signed in successfully. This tab closes by itself in a moment.</FormMessage>
+      <Notice tone="success">Signed in successfully. This tab closes by itself in a moment.</Notice>
     </AuthCard>
   )
 }
@@ -106,7 +107,7 @@ export default function LoginPage() {
           <ForgotPasswordDialog key={String(forgotOpen)} initialEmail={email} open={forgotOpen} onOpenChange={setForgotOpen} />
         </div>
         {formError && (
-          <FormMessage>
+          <Notice>
             {formError.text}
             {formError.resetLink && (
               <>
@@ -116,7 +117,7 @@ export default function LoginPage() {
                 </button>
               </>
             )}
-          </FormMessage>
+          </Notice>
         )}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Signing in..." : "Sign in"}

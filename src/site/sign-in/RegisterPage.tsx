@@ -5,7 +5,8 @@ import { register } from "~site-session/account-api"
 import { registerErrorView } from "~site-session/error-messages"
 import { useSession } from "~site-session/session-store"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
-import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
+import { OrDivider, PasswordField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -142,7 +143,7 @@ export default function RegisterPage() {
           </span>
         </label>
         {error && (
-          <FormMessage>
+          <Notice>
             {error.text}
             {error.accountExists && (
               <>
@@ -152,7 +153,7 @@ export default function RegisterPage() {
                 </Link>
               </>
             )}
-          </FormMessage>
+          </Notice>
         )}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Creating account..." : "Create account"}

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { resendVerification } from "~site-session/account-api"
 import { resendErrorView } from "~site-session/error-messages"
 import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import { useCooldown } from "./use-cooldown"
@@ -33,7 +33,7 @@ export function ResendVerification({ email, startWithCooldown = false }: { email
   return (
     <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="resend-verification">
       <p>Didn&apos;t get the email? Check your spam folder, or send a new verification link to {email}.</p>
-      {notice && <FormMessage tone={notice.tone}>{notice.text}</FormMessage>}
+      {notice && <Notice tone={notice.tone}>{notice.text}</Notice>}
       <button type="button" className={buttonStyles.secondary} onClick={() => void resend()} disabled={sending || cooldown.secondsLeft > 0}>
         {cooldown.secondsLeft > 0 ? `Resend available in ${cooldown.secondsLeft} s` : sending ? "Sending..." : "Resend verification email"}
       </button>

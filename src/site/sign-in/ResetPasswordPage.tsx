@@ -4,7 +4,8 @@ import { Link, useNavigate, useSearchParams } from "react-router"
 import { resetPassword } from "~site-session/account-api"
 import { passwordRequirementsMessage } from "~site-session/error-messages"
 import { PASSWORD_MIN_LENGTH, RESET_PASSWORD_REDIRECT_MS } from "~core/limits"
-import { FormMessage, PasswordField } from "~ui/fields"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
@@ -34,7 +35,7 @@ export default function ResetPasswordPage() {
     return (
       <AuthCard title="Reset your password">
         <div className="space-y-4">
-          <FormMessage>{INVALID_LINK}</FormMessage>
+          <Notice>{INVALID_LINK}</Notice>
           <Link to="/login" className={`${buttonStyles.secondary} w-full`}>
             Go to sign in
           </Link>
@@ -70,7 +71,7 @@ export default function ResetPasswordPage() {
   if (done) {
     return (
       <AuthCard title="Password reset">
-        <FormMessage tone="success">Password reset successfully! Taking you to sign in…</FormMessage>
+        <Notice tone="success">Password reset successfully! Taking you to sign in…</Notice>
       </AuthCard>
     )
   }
@@ -80,7 +81,7 @@ export default function ResetPasswordPage() {
       <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
         <PasswordField label="New password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} hint={<PasswordHint />} />
         <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
-        {error && <FormMessage>{error}</FormMessage>}
+        {error && <Notice>{error}</Notice>}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Resetting..." : "Reset password"}
         </button>
