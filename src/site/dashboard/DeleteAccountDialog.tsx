@@ -6,13 +6,16 @@ import { useNavigate } from "react-router"
 import { ApiRequestError } from "~api/http-client"
 import { deleteAccount, fetchAuthStatus } from "~site-session/account-api"
 import { DELETE_ACCOUNT_FALLBACK_REDIRECT_MS } from "~core/limits"
+import { DialogFormActions } from "~ui/DialogFormActions"
 import { PasswordField, TextField } from "~ui/fields"
-import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
 
 type ProofError = { code: string; message: string }
+
+const DELETE_BUTTON =
+  "inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
 
 /**
  * Deletion needs the account's e-mail typed out and, for an account with e-mail sign-in, the current password
@@ -92,18 +95,15 @@ export function DeleteAccountDialog({ email }: { email: string }) {
               />
             )}
             {proofError && proofError.code !== "INVALID_CREDENTIALS" && <ProofMessage {...proofError} />}
-            <div className="flex justify-end gap-2 pt-2">
-              <Dialog.Close type="button" className={buttonStyles.secondary} disabled={deleting}>
-                Cancel
-              </Dialog.Close>
-              <button
-                type="submit"
-                disabled={!ready || deleting}
-                className="inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
-              >
-                {deleting ? "Deleting..." : "Delete my account"}
-              </button>
-            </div>
+            <DialogFormActions
+              confirmLabel="Delete my account"
+              busyLabel="Deleting..."
+              busy={deleting}
+              confirmDisabled={!ready}
+              confirmClassName={DELETE_BUTTON}
+              holdOpenWhileBusy
+              spaced
+            />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

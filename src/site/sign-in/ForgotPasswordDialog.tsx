@@ -3,9 +3,9 @@ import { useState, type FormEvent } from "react"
 
 import { forgotPassword } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
+import { DialogFormActions } from "~ui/DialogFormActions"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
-import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 /**
@@ -54,12 +54,7 @@ export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { ini
           <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
             <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
             {error && <Notice>{error}</Notice>}
-            <div className="flex justify-end gap-2">
-              <Dialog.Close className={buttonStyles.secondary}>Cancel</Dialog.Close>
-              <button type="submit" className={buttonStyles.primary} disabled={sending}>
-                {sending ? "Sending..." : "Send reset link"}
-              </button>
-            </div>
+            <DialogFormActions confirmLabel="Send reset link" busyLabel="Sending..." busy={sending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>
