@@ -11,6 +11,7 @@ import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { validateChangePassword, type ChangePasswordField, type ChangePasswordForm } from "./change-password-rules"
 import { PasswordHint } from "./PasswordHint"
@@ -23,8 +24,25 @@ export default function ChangePasswordPage() {
   const [form, setForm] = useState(EMPTY)
   const [fieldError, setFieldError] = useState<{ field: ChangePasswordField; message: string } | null>(null)
   const [formError, setFormError] = useState("")
-  const [submitting, setSubmitting] = useState(false)
   const [done, setDone] = useState(false)
+
+  const changing = useFormMutation({
+    mutationFn: (change: { currentPassword: string; newPassword: string }) => changePassword(change.currentPassword, change.newPassword),
+    onSuccess: () => {
+      toast.success("Password changed successfully!")
+      setDone(true)
+    },
+    onError: (failure) => {
+      const code = (failure as { code?: string }).code
+      if (code === "INVALID_CREDENTIALS") {
+        setFieldError({ field: "currentPassword", message: "Current password is incorrect" })
+      } else {
+        if (code === "PASSWORD_UPDATE_FAILED") setForm((current) => ({ ...current, newPassword: "", confirmPassword: "" }))
+        setFormError(code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : passwordRequirementsMessage(failure, "Failed to change password. Please try again."))
+      }
+    }
+  })
+  const submitting = changing.isPending
 
   useEffect(() => {
     if (!done) return
@@ -55,29 +73,14 @@ export default function ChangePasswordPage() {
   const update = (field: ChangePasswordField) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
   const errorFor = (field: ChangePasswordField) => (fieldError?.field === field ? fieldError.message : undefined)
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (changing.isRunning()) return
     const problem = validateChangePassword(form)
     setFieldError(problem)
     setFormError("")
     if (problem) return
-    setSubmitting(true)
-    try {
-      await changePassword(form.currentPassword, form.newPassword)
-      toast.success("Password changed successfully!")
-      setDone(true)
-    } catch (failure) {
-      const code = (failure as { code?: string }).code
-      if (code === "INVALID_CREDENTIALS") {
-        setFieldError({ field: "currentPassword", message: "Current password is incorrect" })
-      } else {
-        if (code === "PASSWORD_UPDATE_FAILED") setForm((current) => ({ ...current, newPassword: "", confirmPassword: "" }))
-        setFormError(code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : passwordRequirementsMessage(failure, "Failed to change password. Please try again."))
-      }
-    } finally {
-      setSubmitting(false)
-    }
+    changing.mutate({ currentPassword: form.currentPassword, newPassword: form.newPassword })
   }
 
   if (done) {

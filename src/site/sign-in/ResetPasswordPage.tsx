@@ -9,6 +9,7 @@ import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { PasswordHint } from "./PasswordHint"
 
@@ -22,8 +23,24 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState("")
   const [confirmPassword, setConfirmPassword] = useState("")
   const [error, setError] = useState("")
-  const [submitting, setSubmitting] = useState(false)
   const [done, setDone] = useState(false)
+
+  const resetting = useFormMutation({
+    mutationFn: (reset: { code: string; password: string }) => resetPassword(reset.code, reset.password),
+    onSuccess: () => {
+      toast.success("Password reset successfully!")
+      setDone(true)
+    },
+    onError: (failure) => {
+      const message =
+        (failure as { code?: string }).code === "INVALID_OR_EXPIRED_CODE"
+          ? INVALID_LINK
+          : passwordRequirementsMessage(failure, "Failed to reset password. Please try again.")
+      setError(message)
+      toast.error(message)
+    }
+  })
+  const submitting = resetting.isPending
 
   useEffect(() => {
     if (!done) return
@@ -44,28 +61,14 @@ export default function ResetPasswordPage() {
     )
   }
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (resetting.isRunning()) return
     if (!password || !confirmPassword) return setError("Please fill in all fields")
     if (password !== confirmPassword) return setError("Passwords do not match")
     if ([...password].length < PASSWORD_MIN_LENGTH) return setError(`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`)
     setError("")
-    setSubmitting(true)
-    try {
-      await resetPassword(code, password)
-      toast.success("Password reset successfully!")
-      setDone(true)
-    } catch (failure) {
-      const message =
-        (failure as { code?: string }).code === "INVALID_OR_EXPIRED_CODE"
-          ? INVALID_LINK
-          : passwordRequirementsMessage(failure, "Failed to reset password. Please try again.")
-      setError(message)
-      toast.error(message)
-    } finally {
-      setSubmitting(false)
-    }
+    resetting.mutate({ code, password })
   }
 
   if (done) {
