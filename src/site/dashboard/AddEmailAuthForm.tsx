@@ -8,6 +8,7 @@ import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { PasswordHint } from "../sign-in/PasswordHint"
+import { useFormMutation } from "../use-form-mutation"
 import { ProofMessage } from "./ProofRefusal"
 
 /** Add Email Authentication, for an account that signs in only with Google; the name is optional. */
@@ -15,29 +16,33 @@ export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked:
   const [form, setForm] = useState({ email, name: "", password: "", confirmPassword: "" })
   const [errors, setErrors] = useState<string[]>([])
   const [proof, setProof] = useState<{ code: string; message: string } | null>(null)
-  const [submitting, setSubmitting] = useState(false)
   const update = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
 
-  const submit = async (event: FormEvent) => {
+  const adding = useFormMutation({
+    mutationFn: linkEmail,
+    onSuccess: () => {
+      toast.success("Email sign-in added to your account.")
+      onLinked()
+    },
+    onError: (failure) => {
+      const { code, details, message } = failure as { code?: string; details?: string[]; message?: string }
+      // A sign-in too old to prove the person: said with the way to sign in again.
+      if (code === "REAUTHENTICATION_REQUIRED" && message) return setProof({ code, message })
+      setErrors(details?.length ? details : [message ?? "Failed to add email sign-in. Please try again."])
+    }
+  })
+  const submitting = adding.isPending
+
+  const submit = (event: FormEvent) => {
     event.preventDefault()
+    // The button turns disabled only once the pending state has rendered; a submit before that is ignored here.
+    if (adding.isRunning()) return
     if (!form.email.trim() || !form.password || !form.confirmPassword) return setErrors(["Please fill in all fields"])
     if (form.password !== form.confirmPassword) return setErrors(["Passwords do not match"])
     if ([...form.password].length < PASSWORD_MIN_LENGTH) return setErrors([`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`])
     setErrors([])
     setProof(null)
-    setSubmitting(true)
-    try {
-      await linkEmail({ email: form.email.trim(), password: form.password, ...(form.name.trim() ? { name: form.name.trim() } : {}) })
-      toast.success("Email sign-in added to your account.")
-      onLinked()
-    } catch (failure) {
-      const { code, details, message } = failure as { code?: string; details?: string[]; message?: string }
-      // A sign-in too old to prove the person: said with the way to sign in again.
-      if (code === "REAUTHENTICATION_REQUIRED" && message) return setProof({ code, message })
-      setErrors(details?.length ? details : [message ?? "Failed to add email sign-in. Please try again."])
-    } finally {
-      setSubmitting(false)
-    }
+    adding.mutate({ email: form.email.trim(), password: form.password, ...(form.name.trim() ? { name: form.name.trim() } : {}) })
   }
 
   return (
