@@ -50,16 +50,16 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
   const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
 
   // One billing action at a time: every button waits while one runs, and the running one says what it does.
-  const action = useFormMutation({
+  const billing = useFormMutation({
     mutationFn: ({ call }: { action: Action; call: () => Promise<void> }) => call(),
     onError: (failure) => setError(billingErrorMessage(failure))
   })
-  const running = action.isPending ? action.variables.action : null
+  const running = billing.isPending ? billing.variables.action : null
 
   const run = (name: Action, call: () => Promise<void>) => {
-    if (action.isRunning()) return
+    if (billing.isRunning()) return
     setError(null)
-    action.mutate({ action: name, call })
+    billing.mutate({ action: name, call })
   }
   const openPortal = () => run("portal", async () => goToProvider(await createPortalSession()))
   const resume = () => run("resume", async () => subscriptionChanged(await resumeSubscription()))
