@@ -14,7 +14,6 @@ import {
 } from "react"
 
 import { Eye, EyeOff } from "./icons"
-import { Notice } from "./Notice"
 
 const inputStyles =
   "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm text-brand-secondary shadow-sm placeholder:text-gray-400 focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30 disabled:bg-gray-100 aria-[invalid=true]:border-red-500"
@@ -216,9 +215,6 @@ export function PasswordField({ label, error, hint, toggleKey, ...input }: Passw
     </LabelledField>
   )
 }
-
-/** A form's own message above or below its fields: the notice box, under the name the forms know it by. */
-export const FormMessage = Notice
 
 /** The "or" line between a form and the federated sign-in button. */
 export function OrDivider() {

@@ -9,7 +9,7 @@ import { DAY_MS } from "~core/time"
 import { getPlan } from "~core/plans"
 import { planIdOfUser } from "~core/user"
 import type { Subscription } from "~core/billing"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
@@ -87,9 +87,9 @@ export default function DashboardPage() {
         <p className="mt-1 text-gray-600">Welcome back, {name}.</p>
       </header>
 
-      {paymentDone && isConfirmed(record) && <FormMessage tone="success">{thanksFor(record)}</FormMessage>}
+      {paymentDone && isConfirmed(record) && <Notice tone="success">{thanksFor(record)}</Notice>}
       {paymentDone && !isConfirmed(record) && !subscription.isError && (
-        <FormMessage tone="info">We are confirming your payment. Your plan shows here as soon as it is confirmed.</FormMessage>
+        <Notice tone="info">We are confirming your payment. Your plan shows here as soon as it is confirmed.</Notice>
       )}
 
       <dl className="grid gap-4 sm:grid-cols-3">
@@ -125,7 +125,7 @@ export default function DashboardPage() {
             <SubscriptionCard subscription={record} receivedAt={subscription.dataUpdatedAt} />
           ) : subscription.isError ? (
             <div className="space-y-3">
-              <FormMessage>We could not load your subscription. {billingErrorMessage(subscription.error)}</FormMessage>
+              <Notice>We could not load your subscription. {billingErrorMessage(subscription.error)}</Notice>
               <button type="button" onClick={() => void subscription.refetch()} className={buttonStyles.secondary}>
                 Try again
               </button>

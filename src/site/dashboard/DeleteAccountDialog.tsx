@@ -6,13 +6,17 @@ import { useNavigate } from "react-router"
 import { ApiRequestError } from "~api/http-client"
 import { deleteAccount, fetchAuthStatus } from "~site-session/account-api"
 import { DELETE_ACCOUNT_FALLBACK_REDIRECT_MS } from "~core/limits"
+import { DialogFormActions } from "~ui/DialogFormActions"
 import { PasswordField, TextField } from "~ui/fields"
-import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { useFormMutation } from "../use-form-mutation"
 import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
 
 type ProofError = { code: string; message: string }
+
+const DELETE_BUTTON =
+  "inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
 
 /**
  * Deletion needs the account's e-mail typed out and, for an account with e-mail sign-in, the current password
@@ -27,7 +31,6 @@ export function DeleteAccountDialog({ email }: { email: string }) {
   const [typed, setTyped] = useState("")
   const [password, setPassword] = useState("")
   const [proofError, setProofError] = useState<ProofError | null>(null)
-  const [deleting, setDeleting] = useState(false)
   const hasEmailAuth = authStatus.data?.hasEmailAuth
   const matches = typed.trim().toLowerCase() === email.toLowerCase()
   const ready = hasEmailAuth !== undefined && matches && (!hasEmailAuth || password.length > 0)
@@ -38,29 +41,37 @@ export function DeleteAccountDialog({ email }: { email: string }) {
     setProofError(null)
   }
 
-  const confirm = async () => {
-    setDeleting(true)
-    setProofError(null)
-    // If navigation after logout does not happen (a slow server), still leave the dashboard.
-    const fallback = setTimeout(() => navigate("/login", { replace: true }), DELETE_ACCOUNT_FALLBACK_REDIRECT_MS)
-    try {
-      await deleteAccount(hasEmailAuth ? password : undefined)
-      toast.success("Your account has been deleted.")
-    } catch (error) {
-      if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) {
-        clearTimeout(fallback)
-        setProofError({ code: error.code, message: error.message })
-        setDeleting(false)
-        return
+  /** The deletion and the sign-out after it; only a refused proof fails it, and keeps the dialog open to put it right. */
+  const deletion = useFormMutation({
+    mutationFn: async (currentPassword: string | undefined) => {
+      // If navigation after logout does not happen (a slow server), still leave the dashboard.
+      const fallback = setTimeout(() => navigate("/login", { replace: true }), DELETE_ACCOUNT_FALLBACK_REDIRECT_MS)
+      try {
+        await deleteAccount(currentPassword)
+        toast.success("Your account has been deleted.")
+      } catch (error) {
+        if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) {
+          clearTimeout(fallback)
+          throw error
+        }
+        toast.error("Failed to delete account. Please try again.")
       }
-      toast.error("Failed to delete account. Please try again.")
+      await signOutToLogin()
+      clearTimeout(fallback)
+    },
+    onError: (error) => {
+      if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) setProofError({ code: error.code, message: error.message })
     }
-    await signOutToLogin()
-    clearTimeout(fallback)
+  })
+  const deleting = deletion.isPending
+
+  const confirm = () => {
+    setProofError(null)
+    deletion.mutate(hasEmailAuth ? password : undefined)
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !deleting && (setOpen(next), reset())}>
+    <Dialog.Root open={open} onOpenChange={(next) => !deletion.isRunning() && (setOpen(next), reset())}>
       <Dialog.Trigger className="inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-red-600">
         Delete account
       </Dialog.Trigger>
@@ -78,7 +89,7 @@ export function DeleteAccountDialog({ email }: { email: string }) {
             aria-busy={deleting}
             onSubmit={(event) => {
               event.preventDefault()
-              if (ready && !deleting) void confirm()
+              if (ready && !deletion.isRunning()) confirm()
             }}
           >
             <TextField label="Your email address" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
@@ -92,18 +103,15 @@ export function DeleteAccountDialog({ email }: { email: string }) {
               />
             )}
             {proofError && proofError.code !== "INVALID_CREDENTIALS" && <ProofMessage {...proofError} />}
-            <div className="flex justify-end gap-2 pt-2">
-              <Dialog.Close type="button" className={buttonStyles.secondary} disabled={deleting}>
-                Cancel
-              </Dialog.Close>
-              <button
-                type="submit"
-                disabled={!ready || deleting}
-                className="inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
-              >
-                {deleting ? "Deleting..." : "Delete my account"}
-              </button>
-            </div>
+            <DialogFormActions
+              confirmLabel="Delete my account"
+              busyLabel="Deleting..."
+              busy={deleting}
+              confirmDisabled={!ready}
+              confirmClassName={DELETE_BUTTON}
+              holdOpenWhileBusy
+              spaced
+            />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,15 +1,18 @@
-import { useRef, useState } from "react"
+import { useState } from "react"
 
 import { linkGoogle } from "~site-session/account-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import { markFirebaseUsed } from "~site-session/firebase-setup"
-import { googlePopup } from "~site-session/google-popup"
-import { FormMessage, PasswordField } from "~ui/fields"
+import type { FirebaseSetup } from "~site-session/firebase-setup"
+import { googlePopup, type GooglePopup } from "~site-session/google-popup"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "../sign-in/GoogleSignInButton"
 import { useFirebaseSetup } from "../sign-in/use-firebase-setup"
+import { useFormMutation } from "../use-form-mutation"
 
 export const GOOGLE_LINKED_MESSAGE = "Google account linked. You can now sign in with Google too."
 export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Image Query AI site in a new tab: choose Link Google account there."
@@ -21,34 +24,36 @@ export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Ima
 export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
   const setup = useFirebaseSetup()
   const [password, setPassword] = useState("")
-  const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const busyRef = useRef(false)
   const popup = googlePopup()
 
   const note = setup.isError ? GOOGLE_SETUP_FAILED_NOTE : setup.isSuccess && !setup.data ? GOOGLE_NOT_CONFIGURED_MESSAGE : null
   const firebase = setup.data
 
-  const link = async () => {
-    if (!firebase || !popup || busyRef.current || !password) return
-    busyRef.current = true
-    setBusy(true)
-    setError(null)
-    let idToken: string | null = null
-    try {
-      idToken = await popup.signIn(firebase)
-      await linkGoogle(idToken, password)
-      markFirebaseUsed()
+  const linking = useFormMutation({
+    mutationFn: async (link: { firebase: FirebaseSetup; popup: GooglePopup; password: string }) => {
+      const idToken = await link.popup.signIn(link.firebase)
+      try {
+        await linkGoogle(idToken, link.password)
+        markFirebaseUsed()
+      } catch (failure) {
+        // Refused by the server: the popup's Google user is no sign-in of this account, so Firebase forgets it.
+        void link.popup.signOut(link.firebase).catch((signOutFailure: unknown) => console.warn("The Google sign-out failed", signOutFailure))
+        throw failure
+      }
+    },
+    onSuccess: () => {
       toast.success(GOOGLE_LINKED_MESSAGE)
       onLinked()
-    } catch (failure) {
-      // Refused by the server: the popup's Google user is no sign-in of this account, so Firebase forgets it.
-      if (idToken) void popup.signOut(firebase).catch((signOutFailure: unknown) => console.warn("The Google sign-out failed", signOutFailure))
-      setError(googleErrorView(failure, "link")?.message ?? null)
-    } finally {
-      busyRef.current = false
-      setBusy(false)
-    }
+    },
+    onError: (failure) => setError(googleErrorView(failure, "link")?.message ?? null)
+  })
+  const busy = linking.isPending
+
+  const link = () => {
+    if (!firebase || !popup || linking.isRunning() || !password) return
+    setError(null)
+    linking.mutate({ firebase, popup, password })
   }
 
   if (firebase && !popup) return <ContinueOnSite label="Link Google account" path="/dashboard" note={LINK_GOOGLE_ON_SITE_NOTE} noteId="link-google-note" />
@@ -65,7 +70,7 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
         aria-describedby={note ? "link-google-note" : undefined}
         onPointerEnter={firebase ? popup?.preload : undefined}
         onFocus={firebase ? popup?.preload : undefined}
-        onClick={() => void link()}
+        onClick={link}
       >
         {busy ? "Linking..." : "Link Google account"}
       </button>
@@ -76,7 +81,7 @@ export function LinkGoogleButton({ onLinked }: { onLinked: () => void }) {
       )}
       {error && (
         <div className="w-full">
-          <FormMessage>{error}</FormMessage>
+          <Notice>{error}</Notice>
         </div>
       )}
     </>

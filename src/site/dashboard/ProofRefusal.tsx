@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router"
 
 import { useSession } from "~site-session/session-store"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 
 /** Refusals of the proof of the person (the current password, a recent sign-in): the user can put them right. */
 export const PROOF_REFUSALS = new Set(["INVALID_CREDENTIALS", "VALIDATION_FAILED", "REAUTHENTICATION_REQUIRED"])
@@ -20,13 +20,13 @@ export function useSignInAgain() {
 export function ProofMessage({ code, message }: { code: string; message: string }) {
   const signInAgain = useSignInAgain()
   return (
-    <FormMessage>
+    <Notice>
       {message}
       {code === "REAUTHENTICATION_REQUIRED" && (
         <button type="button" className="ml-1 font-semibold underline" onClick={() => void signInAgain()}>
           Sign in again
         </button>
       )}
-    </FormMessage>
+    </Notice>
   )
 }

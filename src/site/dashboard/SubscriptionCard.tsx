@@ -4,7 +4,7 @@ import { Link } from "react-router"
 import { longDate } from "~core/format"
 import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import {
@@ -16,6 +16,7 @@ import {
   useSubscriptionChanged
 } from "../billing/billing-api"
 import { effectivePlanId, hasPaidSubscription, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
+import { useFormMutation } from "../use-form-mutation"
 import { CancelSubscriptionDialog } from "./CancelSubscriptionDialog"
 
 const limitText = (planId: Subscription["plan"]) => {
@@ -43,22 +44,22 @@ type Action = "portal" | "resume" | "trial"
 /** The dashboard's subscription card, from GET /api/billing/subscription, with its billing actions. */
 export function SubscriptionCard({ subscription, receivedAt }: { subscription: Subscription; receivedAt: number }) {
   const subscriptionChanged = useSubscriptionChanged()
-  const [running, setRunning] = useState<Action | null>(null)
   const [error, setError] = useState<string | null>(null)
   const plan = getPlan(subscription.plan)
   const paid = hasPaidSubscription(subscription)
   const end = subscription.currentPeriodEnd ? longDate(subscription.currentPeriodEnd) : null
 
-  const run = async (action: Action, call: () => Promise<void>) => {
-    setRunning(action)
+  // One billing action at a time: every button waits while one runs, and the running one says what it does.
+  const billing = useFormMutation({
+    mutationFn: ({ call }: { action: Action; call: () => Promise<void> }) => call(),
+    onError: (failure) => setError(billingErrorMessage(failure))
+  })
+  const running = billing.isPending ? billing.variables.action : null
+
+  const run = (name: Action, call: () => Promise<void>) => {
+    if (billing.isRunning()) return
     setError(null)
-    try {
-      await call()
-    } catch (failure) {
-      setError(billingErrorMessage(failure))
-    } finally {
-      setRunning(null)
-    }
+    billing.mutate({ action: name, call })
   }
   const openPortal = () => run("portal", async () => goToProvider(await createPortalSession()))
   const resume = () => run("resume", async () => subscriptionChanged(await resumeSubscription()))
@@ -76,22 +77,22 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
       <p className="mt-2 text-sm text-gray-600">{limitText(effectivePlanId(subscription))}</p>
       {error && (
         <div className="mt-3">
-          <FormMessage>{error}</FormMessage>
+          <Notice>{error}</Notice>
         </div>
       )}
       <div className="mt-4 flex flex-col gap-2">
         {subscription.plan === "free" && subscription.trialAvailable && (
-          <button type="button" disabled={running !== null} onClick={() => void trial()} className={`${buttonStyles.primary} w-full`}>
+          <button type="button" disabled={running !== null} onClick={trial} className={`${buttonStyles.primary} w-full`}>
             {running === "trial" ? "Starting your trial…" : `Start ${TRIAL_DAYS}-day free trial`}
           </button>
         )}
         {subscription.portalAvailable && (
-          <button type="button" disabled={running !== null} onClick={() => void openPortal()} className={`${buttonStyles.secondary} w-full`}>
+          <button type="button" disabled={running !== null} onClick={openPortal} className={`${buttonStyles.secondary} w-full`}>
             {running === "portal" ? "Opening billing…" : "Manage billing"}
           </button>
         )}
         {paid && subscription.cancelAtPeriodEnd && (
-          <button type="button" disabled={running !== null} onClick={() => void resume()} className={`${buttonStyles.primary} w-full`}>
+          <button type="button" disabled={running !== null} onClick={resume} className={`${buttonStyles.primary} w-full`}>
             {running === "resume" ? "Resuming…" : "Resume subscription"}
           </button>
         )}

@@ -5,11 +5,13 @@ import { Link, useNavigate } from "react-router"
 import { changePassword, fetchAuthStatus } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE, passwordRequirementsMessage } from "~site-session/error-messages"
 import { CHANGE_PASSWORD_REDIRECT_MS } from "~core/limits"
-import { FormMessage, PasswordField } from "~ui/fields"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { validateChangePassword, type ChangePasswordField, type ChangePasswordForm } from "./change-password-rules"
 import { PasswordHint } from "./PasswordHint"
@@ -22,8 +24,25 @@ export default function ChangePasswordPage() {
   const [form, setForm] = useState(EMPTY)
   const [fieldError, setFieldError] = useState<{ field: ChangePasswordField; message: string } | null>(null)
   const [formError, setFormError] = useState("")
-  const [submitting, setSubmitting] = useState(false)
   const [done, setDone] = useState(false)
+
+  const changing = useFormMutation({
+    mutationFn: (change: { currentPassword: string; newPassword: string }) => changePassword(change.currentPassword, change.newPassword),
+    onSuccess: () => {
+      toast.success("Password changed successfully!")
+      setDone(true)
+    },
+    onError: (failure) => {
+      const code = (failure as { code?: string }).code
+      if (code === "INVALID_CREDENTIALS") {
+        setFieldError({ field: "currentPassword", message: "Current password is incorrect" })
+      } else {
+        if (code === "PASSWORD_UPDATE_FAILED") setForm((current) => ({ ...current, newPassword: "", confirmPassword: "" }))
+        setFormError(code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : passwordRequirementsMessage(failure, "Failed to change password. Please try again."))
+      }
+    }
+  })
+  const submitting = changing.isPending
 
   useEffect(() => {
     if (!done) return
@@ -42,7 +61,7 @@ export default function ChangePasswordPage() {
     return (
       <AuthCard title="Change password">
         <div className="space-y-4">
-          <FormMessage tone="info">Your account signs in with Google and has no password. Add email sign-in from your dashboard first.</FormMessage>
+          <Notice tone="info">Your account signs in with Google and has no password. Add email sign-in from your dashboard first.</Notice>
           <Link to="/dashboard" className={`${buttonStyles.secondary} w-full`}>
             Back to dashboard
           </Link>
@@ -54,35 +73,20 @@ export default function ChangePasswordPage() {
   const update = (field: ChangePasswordField) => (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [field]: event.target.value }))
   const errorFor = (field: ChangePasswordField) => (fieldError?.field === field ? fieldError.message : undefined)
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (changing.isRunning()) return
     const problem = validateChangePassword(form)
     setFieldError(problem)
     setFormError("")
     if (problem) return
-    setSubmitting(true)
-    try {
-      await changePassword(form.currentPassword, form.newPassword)
-      toast.success("Password changed successfully!")
-      setDone(true)
-    } catch (failure) {
-      const code = (failure as { code?: string }).code
-      if (code === "INVALID_CREDENTIALS") {
-        setFieldError({ field: "currentPassword", message: "Current password is incorrect" })
-      } else {
-        if (code === "PASSWORD_UPDATE_FAILED") setForm((current) => ({ ...current, newPassword: "", confirmPassword: "" }))
-        setFormError(code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : passwordRequirementsMessage(failure, "Failed to change password. Please try again."))
-      }
-    } finally {
-      setSubmitting(false)
-    }
+    changing.mutate({ currentPassword: form.currentPassword, newPassword: form.newPassword })
   }
 
   if (done) {
     return (
       <AuthCard title="Change password">
-        <FormMessage tone="success">Your password has been changed. Taking you back to your dashboard…</FormMessage>
+        <Notice tone="success">Your password has been changed. Taking you back to your dashboard…</Notice>
       </AuthCard>
     )
   }
@@ -93,7 +97,7 @@ export default function ChangePasswordPage() {
         <PasswordField label="Current password" autoComplete="current-password" value={form.currentPassword} onChange={update("currentPassword")} error={errorFor("currentPassword")} />
         <PasswordField label="New password" autoComplete="new-password" value={form.newPassword} onChange={update("newPassword")} error={errorFor("newPassword")} hint={<PasswordHint />} />
         <PasswordField label="Confirm new password" autoComplete="new-password" value={form.confirmPassword} onChange={update("confirmPassword")} error={errorFor("confirmPassword")} />
-        {formError && <FormMessage>{formError}</FormMessage>}
+        {formError && <Notice>{formError}</Notice>}
         <div className="flex gap-3">
           <Link to="/dashboard" className={`${buttonStyles.secondary} flex-1`}>
             Cancel

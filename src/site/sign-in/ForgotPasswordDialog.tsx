@@ -3,9 +3,12 @@ import { useState, type FormEvent } from "react"
 
 import { forgotPassword } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
-import { FormMessage, TextField } from "~ui/fields"
-import { buttonStyles } from "~ui/styles"
+import { DialogFormActions } from "~ui/DialogFormActions"
+import { TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { toast } from "~ui/toast"
+
+import { useFormMutation } from "../use-form-mutation"
 
 /**
  * "Forgot password?" on the login page: asks for the address and sends the reset e-mail. The page
@@ -15,27 +18,30 @@ export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { ini
   const setOpen = onOpenChange
   const [email, setEmail] = useState(initialEmail)
   const [error, setError] = useState("")
-  const [sending, setSending] = useState(false)
 
-  const submit = async (event: FormEvent) => {
+  const sending = useFormMutation({
+    mutationFn: forgotPassword,
+    onSuccess: () => {
+      toast.success("Password reset email sent successfully!")
+      setOpen(false)
+    },
+    onError: (failure) => {
+      const code = (failure as { code?: string }).code
+      const message = code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : (failure as { status?: number }).status === 429 ? failure.message : "Failed to send password reset email. Please try again."
+      setError(message)
+      toast.error(message)
+    }
+  })
+
+  const submit = (event: FormEvent) => {
     event.preventDefault()
     // The dialog sits inside the sign-in form in React's tree: its submit must not sign in too.
     event.stopPropagation()
+    // The button turns disabled only once the pending state has rendered; a submit before that is ignored here.
+    if (sending.isRunning()) return
     if (!email.trim()) return setError("Please enter your email address")
     setError("")
-    setSending(true)
-    try {
-      await forgotPassword(email.trim())
-      toast.success("Password reset email sent successfully!")
-      setOpen(false)
-    } catch (failure) {
-      const code = (failure as { code?: string }).code
-      const message = code === "NETWORK_ERROR" ? CONNECTION_ERROR_MESSAGE : (failure as { status?: number }).status === 429 ? (failure as Error).message : "Failed to send password reset email. Please try again."
-      setError(message)
-      toast.error(message)
-    } finally {
-      setSending(false)
-    }
+    sending.mutate(email.trim())
   }
 
   return (
@@ -52,13 +58,8 @@ export function ForgotPasswordDialog({ initialEmail, open, onOpenChange }: { ini
           </Dialog.Description>
           <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
             <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-            {error && <FormMessage>{error}</FormMessage>}
-            <div className="flex justify-end gap-2">
-              <Dialog.Close className={buttonStyles.secondary}>Cancel</Dialog.Close>
-              <button type="submit" className={buttonStyles.primary} disabled={sending}>
-                {sending ? "Sending..." : "Send reset link"}
-              </button>
-            </div>
+            {error && <Notice>{error}</Notice>}
+            <DialogFormActions confirmLabel="Send reset link" busyLabel="Sending..." busy={sending.isPending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,13 +1,14 @@
-import { useRef, useState } from "react"
+import { useState } from "react"
 
 import { getApiBaseUrl } from "~site-session/site-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import type { FirebaseSetup } from "~site-session/firebase-setup"
 import { googlePopup, type GooglePopup } from "~site-session/google-popup"
 import { useSession } from "~site-session/session-store"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 
 import { TermsModal } from "../legal/TermsModal"
+import { useFormMutation } from "../use-form-mutation"
 import { useFirebaseSetup } from "./use-firebase-setup"
 
 const buttonClass =
@@ -72,46 +73,48 @@ export function GoogleSignInButton({ label = "Continue with Google", flow = "log
 function GooglePopupButton({ label, flow, firebase, popup }: { label: string; flow: "login" | "register"; firebase: FirebaseSetup; popup: GooglePopup }) {
   const googleLogin = useSession((state) => state.googleLogin)
   const acceptGoogleTerms = useSession((state) => state.acceptGoogleTerms)
-  const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   /** The ID token of a new Google user, kept while the terms modal is open. */
   const [pendingTerms, setPendingTerms] = useState<{ idToken: string } | null>(null)
-  const busyRef = useRef(false)
 
-  const run = async (step: () => Promise<void>, failureFlow: "login" | "register" | "acceptTerms") => {
-    if (busyRef.current) return
-    busyRef.current = true
-    setBusy(true)
-    setError(null)
-    try {
-      await step()
-    } catch (failure) {
-      setError(googleErrorView(failure, failureFlow)?.message ?? null)
-    } finally {
-      busyRef.current = false
-      setBusy(false)
-    }
-  }
-
-  const start = () =>
-    run(async () => {
+  const signingIn = useFormMutation({
+    /** Answers the ID token of a new Google user, who must accept the terms first; null once signed in. */
+    mutationFn: async (): Promise<string | null> => {
       const idToken = await popup.signIn(firebase)
       try {
         await googleLogin(idToken)
+        return null
       } catch (failure) {
         if ((failure as { code?: string }).code !== "TERMS_NOT_ACCEPTED") throw failure
-        setPendingTerms({ idToken })
+        return idToken
       }
-    }, flow)
+    },
+    onSuccess: (termsNeededFor) => {
+      if (termsNeededFor) setPendingTerms({ idToken: termsNeededFor })
+    },
+    onError: (failure) => setError(googleErrorView(failure, flow)?.message ?? null)
+  })
+  const acceptingTerms = useFormMutation({
+    mutationFn: (idToken: string) => acceptGoogleTerms(idToken),
+    onError: (failure) => setError(googleErrorView(failure, "acceptTerms")?.message ?? null),
+    // Accepted or refused, the modal closes: a new try starts again from Google's popup.
+    onSettled: () => setPendingTerms(null)
+  })
+  // One step at a time: the button and the terms modal wait for either.
+  const busy = signingIn.isPending || acceptingTerms.isPending
+  const idle = () => !signingIn.isRunning() && !acceptingTerms.isRunning()
 
-  const accept = (pending: { idToken: string }) =>
-    run(async () => {
-      try {
-        await acceptGoogleTerms(pending.idToken)
-      } finally {
-        setPendingTerms(null)
-      }
-    }, "acceptTerms")
+  const start = () => {
+    if (!idle()) return
+    setError(null)
+    signingIn.mutate()
+  }
+
+  const accept = (pending: { idToken: string }) => {
+    if (!idle()) return
+    setError(null)
+    acceptingTerms.mutate(pending.idToken)
+  }
 
   const decline = () => {
     setPendingTerms(null)
@@ -128,15 +131,15 @@ function GooglePopupButton({ label, flow, firebase, popup }: { label: string; fl
         aria-busy={busy || undefined}
         onPointerEnter={popup.preload}
         onFocus={popup.preload}
-        onClick={() => void start()}
+        onClick={start}
       >
         {label}
       </button>
-      {error && <FormMessage>{error}</FormMessage>}
+      {error && <Notice>{error}</Notice>}
       <TermsModal
         open={pendingTerms !== null}
         busy={busy}
-        onAccept={() => pendingTerms && void accept(pendingTerms)}
+        onAccept={() => pendingTerms && accept(pendingTerms)}
         onDecline={() => pendingTerms && decline()}
       />
     </div>

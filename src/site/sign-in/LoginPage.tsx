@@ -1,14 +1,16 @@
-import { useEffect, useRef, useState, type FormEvent } from "react"
+import { useEffect, useState, type FormEvent } from "react"
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router"
 
 import { loginErrorView } from "~site-session/error-messages"
 import { useSession } from "~site-session/session-store"
 import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
-import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
+import { OrDivider, PasswordField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import type { LoginRedirectState } from "../guard/RouteGuard"
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
 import { GoogleSignInButton } from "./GoogleSignInButton"
@@ -31,7 +33,7 @@ function ExtensionSignedIn() {
   }, [])
   return (
     <AuthCard title="You're signed in" subtitle="Image Query AI in your browser is now signed in too.">
-      <FormMessage tone="success">Signed in successfully. This tab closes by itself in a moment.</FormMessage>
+      <Notice tone="success">Signed in successfully. This tab closes by itself in a moment.</Notice>
     </AuthCard>
   )
 }
@@ -48,35 +50,36 @@ export default function LoginPage() {
   const [password, setPassword] = useState("")
   const [formError, setFormError] = useState<{ text: string; resetLink?: boolean } | null>(null)
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null)
-  const [submitting, setSubmitting] = useState(false)
   const [forgotOpen, setForgotOpen] = useState(false)
-  const submittingRef = useRef(false)
+
+  const signingIn = useFormMutation({
+    mutationFn: (credentials: { email: string; password: string }) => login(credentials.email, credentials.password),
+    onSuccess: () => {
+      if (!fromExtension) navigate(destinationOf(location.state), { replace: true })
+    },
+    // The address as sent: the field may have changed while the request was on its way.
+    onError: (failure, { email: sentEmail }) => {
+      const view = loginErrorView(failure)
+      if (view.showResendVerification) setUnverifiedEmail(sentEmail)
+      if (view.where === "form") setFormError({ text: view.message, resetLink: view.showResetLink })
+      else toast.error(view.message)
+    }
+  })
+  // While signing in, onSuccess above navigates once the session opens: the signed-in redirect below waits for it.
+  const submitting = signingIn.isPending
 
   if (status === "loggedIn") {
     if (fromExtension) return <ExtensionSignedIn />
     if (!submitting) return <Navigate to={destinationOf(location.state)} replace />
   }
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submittingRef.current) return
+    if (signingIn.isRunning()) return
     if (!email.trim() || !password) return setFormError({ text: "Please fill in all fields" })
-    submittingRef.current = true
-    setSubmitting(true)
     setFormError(null)
     setUnverifiedEmail(null)
-    try {
-      await login(email.trim(), password)
-      if (!fromExtension) navigate(destinationOf(location.state), { replace: true })
-    } catch (failure) {
-      const view = loginErrorView(failure)
-      if (view.showResendVerification) setUnverifiedEmail(email.trim())
-      if (view.where === "form") setFormError({ text: view.message, resetLink: view.showResetLink })
-      else toast.error(view.message)
-    } finally {
-      submittingRef.current = false
-      setSubmitting(false)
-    }
+    signingIn.mutate({ email: email.trim(), password })
   }
 
   return (
@@ -106,7 +109,7 @@ export default function LoginPage() {
           <ForgotPasswordDialog key={String(forgotOpen)} initialEmail={email} open={forgotOpen} onOpenChange={setForgotOpen} />
         </div>
         {formError && (
-          <FormMessage>
+          <Notice>
             {formError.text}
             {formError.resetLink && (
               <>
@@ -116,7 +119,7 @@ export default function LoginPage() {
                 </button>
               </>
             )}
-          </FormMessage>
+          </Notice>
         )}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Signing in..." : "Sign in"}

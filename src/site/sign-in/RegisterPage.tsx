@@ -5,11 +5,13 @@ import { register } from "~site-session/account-api"
 import { registerErrorView } from "~site-session/error-messages"
 import { useSession } from "~site-session/session-store"
 import { PASSWORD_MIN_LENGTH } from "~core/limits"
-import { FormMessage, OrDivider, PasswordField, TextField } from "~ui/fields"
+import { OrDivider, PasswordField, TextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { TermsModal } from "../legal/TermsModal"
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { PasswordHint } from "./PasswordHint"
@@ -50,9 +52,25 @@ export default function RegisterPage() {
   const [form, setForm] = useState(EMPTY_FORM)
   const [error, setError] = useState<{ text: string; accountExists?: boolean } | null>(null)
   const [termsOpen, setTermsOpen] = useState(false)
-  const [submitting, setSubmitting] = useState(false)
   const [created, setCreated] = useState<{ email: string; verificationToken?: string } | null>(null)
   const verified = useVerificationWatch(created?.email ?? null, created?.verificationToken)
+
+  const creating = useFormMutation({
+    mutationFn: register,
+    onSuccess: ({ user, verificationToken }) => {
+      setTermsOpen(false)
+      toast.success("Account created successfully!")
+      setCreated({ email: user.email, verificationToken })
+      setForm(EMPTY_FORM)
+    },
+    onError: (failure) => {
+      setTermsOpen(false)
+      const view = registerErrorView(failure)
+      setError({ text: view.message, accountExists: view.accountExists })
+      if (!view.accountExists) toast.error(view.message)
+    }
+  })
+  const submitting = creating.isPending
 
   if (status === "loggedIn") return <Navigate to="/dashboard" replace />
 
@@ -66,23 +84,9 @@ export default function RegisterPage() {
     if (!problem) setTermsOpen(true)
   }
 
-  const createAccount = async () => {
-    if (submitting) return
-    setSubmitting(true)
-    try {
-      const { user, verificationToken } = await register({ name: form.name.trim(), email: form.email.trim(), password: form.password })
-      setTermsOpen(false)
-      toast.success("Account created successfully!")
-      setCreated({ email: user.email, verificationToken })
-      setForm(EMPTY_FORM)
-    } catch (failure) {
-      setTermsOpen(false)
-      const view = registerErrorView(failure)
-      setError({ text: view.message, accountExists: view.accountExists })
-      if (!view.accountExists) toast.error(view.message)
-    } finally {
-      setSubmitting(false)
-    }
+  const createAccount = () => {
+    if (creating.isRunning()) return
+    creating.mutate({ name: form.name.trim(), email: form.email.trim(), password: form.password })
   }
 
   if (created && verified) {
@@ -142,7 +146,7 @@ export default function RegisterPage() {
           </span>
         </label>
         {error && (
-          <FormMessage>
+          <Notice>
             {error.text}
             {error.accountExists && (
               <>
@@ -152,7 +156,7 @@ export default function RegisterPage() {
                 </Link>
               </>
             )}
-          </FormMessage>
+          </Notice>
         )}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Creating account..." : "Create account"}
@@ -160,7 +164,7 @@ export default function RegisterPage() {
       </form>
       <OrDivider />
       <GoogleSignInButton label="Sign up with Google" flow="register" />
-      <TermsModal open={termsOpen} busy={submitting} onAccept={() => void createAccount()} onDecline={() => setTermsOpen(false)} />
+      <TermsModal open={termsOpen} busy={submitting} onAccept={createAccount} onDecline={() => setTermsOpen(false)} />
     </AuthCard>
   )
 }

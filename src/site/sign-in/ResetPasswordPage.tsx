@@ -4,10 +4,12 @@ import { Link, useNavigate, useSearchParams } from "react-router"
 import { resetPassword } from "~site-session/account-api"
 import { passwordRequirementsMessage } from "~site-session/error-messages"
 import { PASSWORD_MIN_LENGTH, RESET_PASSWORD_REDIRECT_MS } from "~core/limits"
-import { FormMessage, PasswordField } from "~ui/fields"
+import { PasswordField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { PasswordHint } from "./PasswordHint"
 
@@ -21,8 +23,24 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState("")
   const [confirmPassword, setConfirmPassword] = useState("")
   const [error, setError] = useState("")
-  const [submitting, setSubmitting] = useState(false)
   const [done, setDone] = useState(false)
+
+  const resetting = useFormMutation({
+    mutationFn: (reset: { code: string; password: string }) => resetPassword(reset.code, reset.password),
+    onSuccess: () => {
+      toast.success("Password reset successfully!")
+      setDone(true)
+    },
+    onError: (failure) => {
+      const message =
+        (failure as { code?: string }).code === "INVALID_OR_EXPIRED_CODE"
+          ? INVALID_LINK
+          : passwordRequirementsMessage(failure, "Failed to reset password. Please try again.")
+      setError(message)
+      toast.error(message)
+    }
+  })
+  const submitting = resetting.isPending
 
   useEffect(() => {
     if (!done) return
@@ -34,7 +52,7 @@ export default function ResetPasswordPage() {
     return (
       <AuthCard title="Reset your password">
         <div className="space-y-4">
-          <FormMessage>{INVALID_LINK}</FormMessage>
+          <Notice>{INVALID_LINK}</Notice>
           <Link to="/login" className={`${buttonStyles.secondary} w-full`}>
             Go to sign in
           </Link>
@@ -43,34 +61,20 @@ export default function ResetPasswordPage() {
     )
   }
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (resetting.isRunning()) return
     if (!password || !confirmPassword) return setError("Please fill in all fields")
     if (password !== confirmPassword) return setError("Passwords do not match")
     if ([...password].length < PASSWORD_MIN_LENGTH) return setError(`Password must be at least ${PASSWORD_MIN_LENGTH} characters long`)
     setError("")
-    setSubmitting(true)
-    try {
-      await resetPassword(code, password)
-      toast.success("Password reset successfully!")
-      setDone(true)
-    } catch (failure) {
-      const message =
-        (failure as { code?: string }).code === "INVALID_OR_EXPIRED_CODE"
-          ? INVALID_LINK
-          : passwordRequirementsMessage(failure, "Failed to reset password. Please try again.")
-      setError(message)
-      toast.error(message)
-    } finally {
-      setSubmitting(false)
-    }
+    resetting.mutate({ code, password })
   }
 
   if (done) {
     return (
       <AuthCard title="Password reset">
-        <FormMessage tone="success">Password reset successfully! Taking you to sign in…</FormMessage>
+        <Notice tone="success">Password reset successfully! Taking you to sign in…</Notice>
       </AuthCard>
     )
   }
@@ -80,7 +84,7 @@ export default function ResetPasswordPage() {
       <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
         <PasswordField label="New password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} hint={<PasswordHint />} />
         <PasswordField label="Confirm new password" autoComplete="new-password" value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
-        {error && <FormMessage>{error}</FormMessage>}
+        {error && <Notice>{error}</Notice>}
         <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={submitting}>
           {submitting ? "Resetting..." : "Reset password"}
         </button>

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react"
 import { Link, useSearchParams } from "react-router"
 
 import { verifyEmail } from "~site-session/account-api"
-import { FormMessage } from "~ui/fields"
+import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
@@ -67,9 +67,9 @@ export default function VerifyEmailPage() {
       {result.state === "loading" && <Spinner label="Verifying your email" />}
       {result.state === "success" && (
         <div className="space-y-4">
-          <FormMessage tone="success">
+          <Notice tone="success">
             Your email <strong>{result.email}</strong> is verified.
-          </FormMessage>
+          </Notice>
           <Link to="/login" className={`${buttonStyles.primary} w-full`}>
             Continue to sign in
           </Link>
@@ -77,11 +77,11 @@ export default function VerifyEmailPage() {
       )}
       {result.state === "error" && (
         <div className="space-y-4">
-          <FormMessage>
+          <Notice>
             <strong>Email verification failed</strong>
             <br />
             {result.message}
-          </FormMessage>
+          </Notice>
           <Link to="/login" className={`${buttonStyles.secondary} w-full`}>
             Go to sign in
           </Link>
@@ -89,7 +89,7 @@ export default function VerifyEmailPage() {
       )}
       {result.state === "invalid" && (
         <div className="space-y-4">
-          <FormMessage>{INVALID_LINK}</FormMessage>
+          <Notice>{INVALID_LINK}</Notice>
           <p className="text-sm text-gray-600">Sign in to get a new link: the sign-in page offers to resend it.</p>
           <Link to="/login" className={`${buttonStyles.secondary} w-full`}>
             Go to sign in
