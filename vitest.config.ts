@@ -56,7 +56,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.{ts,tsx}", "tests/lint/**/*.test.ts"],
+          include: ["src/**/*.test.{ts,tsx}", "tests/lint/**/*.test.ts", "tests/spec/**/*.test.ts"],
           environment: "happy-dom",
           setupFiles: ["tests/setup/dom.ts"]
         }

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
-import { MAX_MODEL_CALLS_IN_FLIGHT, MODEL_CALLS_RETRY_AFTER_SECONDS } from "~core/limits"
 import { MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
 import {
   MAX_IMAGE_BYTES,
@@ -24,6 +23,11 @@ import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
 import { fetchImageBytes } from "./ssrf"
+
+export const MAX_MODEL_CALLS_IN_FLIGHT = 3
+
+/** What a caller refused for having that many running is told to wait: one of them is usually done by then. */
+export const MODEL_CALLS_RETRY_AFTER_SECONDS = 2
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000
 export const DEFAULT_IMAGE_FETCH_TIMEOUT_MS = 10_000

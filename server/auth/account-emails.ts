@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { EMAIL_TEMPLATES } from "~core/email-templates"
-import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api"
 
 import type { OneTimeCodePurpose } from "../db/schema"
 import { tooManyAttempts } from "../http/rate-limit"

@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/limits"
+import { LOGIN_RATE_LIMIT_ATTEMPTS } from "~core/password-policy/defaults"
 
 import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 import { signAccessToken } from "./tokens"

@@ -1,7 +1,13 @@
-import { FEEDBACK_CONFIRMATION_WINDOW_MS } from "~core/limits"
 
-import type { Clock } from "~core/time"
+import { type Clock, HOUR_MS } from "~core/time"
 import { takeAll, type LimitStore } from "../limits/limit-store"
+
+/** Confirmation e-mails of the feedback form: anyone may name any address, so they are few per address and in all. */
+export const FEEDBACK_CONFIRMATIONS_PER_ADDRESS = 3
+
+export const FEEDBACK_CONFIRMATIONS_PER_SERVER = 200
+
+export const FEEDBACK_CONFIRMATION_WINDOW_MS = HOUR_MS
 
 /**
  * How many feedback confirmations may go out: anyone can have one sent to any address, so each

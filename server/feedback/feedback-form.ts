@@ -17,12 +17,8 @@ import {
   type FeedbackFlags,
   type FeedbackImageType
 } from "~core/feedback"
-import {
-  FEEDBACK_CONFIRMATIONS_PER_ADDRESS,
-  FEEDBACK_CONFIRMATIONS_PER_SERVER,
-  FEEDBACK_MAX_IMAGE_BYTES,
-  FEEDBACK_MAX_IMAGES
-} from "~core/limits"
+import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_CONFIRMATIONS_PER_SERVER } from "./confirmation-limit"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/feedback"
 
 import { ApiError } from "../http/errors"
 import { lingerAfterAnswer } from "../http/request-limits"

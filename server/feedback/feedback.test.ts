@@ -3,7 +3,8 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
+import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS } from "./confirmation-limit"
+import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/feedback"
 
 import { makeTempDir, readOutbox, signedInUser, startTestApp, type TestApp } from "../test-kit"
 import { folderStorage } from "../storage/folder-storage"

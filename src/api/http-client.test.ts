@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { fail, ok } from "~core/api"
-import { API_REQUEST_TIMEOUT_MS } from "~core/limits"
+import { API_REQUEST_TIMEOUT_MS } from "~api/http-client"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { NETWORK_ERROR_MESSAGE, createApiClient, webStorageTokens } from "./http-client"

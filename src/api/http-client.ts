@@ -7,8 +7,10 @@
 import ky, { TimeoutError } from "ky"
 
 import { type ApiErrorBody, type ApiErrorCode } from "~core/api"
-import { API_REQUEST_TIMEOUT_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS } from "~core/user"
+import { SECOND_MS } from "~core/time"
+
+export const API_REQUEST_TIMEOUT_MS = 8 * SECOND_MS
 
 export const NETWORK_ERROR_MESSAGE = "Connection error. Please check your internet connection and try again."
 /** Code of an answer that is not the {success, data, error} wrapper (a proxy's HTML page, an empty body...). */
@@ -22,7 +24,6 @@ export const REFRESH_LOCK_NAME = "image-query-ai-refresh"
 
 /** A 401 from these means wrong credentials or a dead refresh token: a new token cannot fix it. */
 const NO_REFRESH_PATHS = new Set(["/api/auth/login", "/api/auth/register", REFRESH_PATH])
-
 
 export type TokenStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">
 

@@ -2,6 +2,10 @@
 
 import type { ServiceStatusEntry } from "./service-status"
 
+export const RESEND_COOLDOWN_SECONDS = 60
+
+export const DEFAULT_RETRY_AFTER_SECONDS = RESEND_COOLDOWN_SECONDS
+
 /** The code a password policy refusal carries, one per built-in rule. */
 export const PASSWORD_POLICY_ERROR_CODES = [
   "PASSWORD_TOO_SHORT",
@@ -101,7 +105,6 @@ export interface ApiFailure {
   success: false
   error: ApiErrorBody
 }
-
 
 export function ok<T>(data: T): ApiSuccess<T> {
   return { success: true, data }

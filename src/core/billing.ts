@@ -4,7 +4,7 @@
  */
 import * as z from "zod"
 
-import { FREE_TRIAL_DAYS } from "./limits"
+import { FREE_TRIAL_DAYS } from "./plans"
 import { DAY_MS } from "./time"
 import { getPlan, PLAN_IDS, type PlanId } from "./plans"
 

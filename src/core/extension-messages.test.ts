@@ -16,7 +16,7 @@ import {
   websiteLogoutMessage,
   websiteSyncMessage
 } from "./extension-messages"
-import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
+import { EXTENSION_TOKEN_LIFETIME_MS } from "./extension-messages"
 import { extensionErrorAnswer, extensionSuccessAnswer } from "./protocol"
 import { type User } from "./user"
 

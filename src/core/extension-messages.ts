@@ -18,10 +18,11 @@
  */
 import * as z from "zod"
 
-import { EXTENSION_TOKEN_LIFETIME_MS } from "./limits"
 import { parseWith, type ParseResult } from "./protocol"
-import type { Clock } from "./time"
+import { type Clock, MINUTE_MS } from "./time"
 import { type User } from "./user"
+
+export const EXTENSION_TOKEN_LIFETIME_MS = 60 * MINUTE_MS
 
 export const WEBSITE_AUTH_LOGIN = "WEBSITE_AUTH_LOGIN"
 export const WEBSITE_AUTH_LOGOUT = "WEBSITE_AUTH_LOGOUT"

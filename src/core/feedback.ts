@@ -4,13 +4,15 @@
  */
 import * as z from "zod"
 
-import {
-  FEEDBACK_MAX_IMAGE_BYTES,
-  FEEDBACK_MAX_IMAGES,
-  FEEDBACK_MESSAGE_DISPLAY_MAX,
-  FEEDBACK_MESSAGE_MIN_LENGTH
-} from "./limits"
 import { imageTypeOf } from "./image-type"
+
+export const FEEDBACK_MESSAGE_MIN_LENGTH = 10
+
+export const FEEDBACK_MESSAGE_DISPLAY_MAX = 1000
+
+export const FEEDBACK_MAX_IMAGES = 5
+
+export const FEEDBACK_MAX_IMAGE_BYTES = 5 * 1024 * 1024
 
 export const FEEDBACK_STATUSES = ["pending", "replied", "closed"] as const
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number]

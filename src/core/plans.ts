@@ -1,5 +1,11 @@
 /** The three plans, the single source for prices, ranks and request limits. */
 
+export const FREE_TRIAL_DAYS = 14
+
+export const MONEY_BACK_GUARANTEE_DAYS = 30
+
+export const SUPPORT_REPLY_HOURS = 24
+
 export const PLAN_IDS = ["free", "pro", "enterprise"] as const
 export type PlanId = (typeof PLAN_IDS)[number]
 

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest"
 
 import { COMPANY, formatAddress } from "./company"
 import { FEATURE_FLAGS } from "./feature-flags"
-import * as limits from "./limits"
 import { APP_VERSION } from "./version"
 
 describe("shared configuration", () => {
@@ -28,19 +27,5 @@ describe("shared configuration", () => {
     expect(FEATURE_FLAGS.authentication).toEqual({ providers: ["email", "google"], requireEmailVerification: true })
     expect(FEATURE_FLAGS.payments.currency).toBe("USD")
     expect(FEATURE_FLAGS.feedback).toEqual({ emailNotifications: true, fileUploads: true })
-  })
-
-  it("keeps the business limits and timers", () => {
-    expect(limits.API_REQUEST_TIMEOUT_MS).toBe(8000)
-    expect(limits.FEEDBACK_MAX_IMAGE_BYTES).toBe(5242880)
-    expect(limits.LOGIN_LOCKOUT_DURATION_MS).toBe(900000)
-    expect(limits.RESEND_COOLDOWN_SECONDS).toBe(60)
-    expect(limits.TOKEN_EXPIRY_MARGIN_SECONDS).toBe(300)
-    expect(limits.TOKEN_MONITOR_INTERVAL_MS).toBe(120_000)
-    expect(limits.PROVIDER_REFRESH_INTERVAL_MS).toBe(600_000)
-    expect(limits.EXTENSION_TOKEN_LIFETIME_MS).toBe(3_600_000)
-    expect(limits.QUERY_STALE_TIME_MS).toBe(300_000)
-    expect(limits.QUERY_CACHE_TIME_MS).toBe(600_000)
-    expect(limits.TOAST_MAX_VISIBLE).toBe(20)
   })
 })

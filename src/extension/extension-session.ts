@@ -11,11 +11,12 @@
 import * as z from "zod"
 
 import { createApiClient, type ApiClient, type TokenStore } from "~api/http-client"
-import { TOKEN_EXPIRY_MARGIN_SECONDS } from "~core/limits"
 import type { User } from "~core/user"
 
 import { apiOriginItem, getApiOrigin } from "./api-origin"
 import { storageItem } from "./storage-item"
+
+export const TOKEN_EXPIRY_MARGIN_SECONDS = 300
 
 export type SessionUser = User & { id?: string }
 

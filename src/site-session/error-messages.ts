@@ -1,5 +1,5 @@
 /** Which text a failed auth call shows, and where (a toast or the form). */
-import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/limits"
+import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/api"
 
 /** What the forms need to know of a failed call (ApiRequestError has these fields). */
 export interface FailedCall {

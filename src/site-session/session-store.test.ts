@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest"
 
 import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
 import { fail, ok } from "~core/api"
-import { EXTENSION_TOKEN_LIFETIME_MS, LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS, REFRESH_AFTER_USER_SET_MS } from "~core/limits"
+import { EXTENSION_TOKEN_LIFETIME_MS } from "~core/extension-messages"
+import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~site-session/session-store"
+import { REFRESH_AFTER_USER_SET_MS } from "~site-session/token-monitor"
 import { SESSION_STORAGE_KEYS as KEYS, type User } from "~core/user"
 
 import { LOGOUT_SERVER_FAILURE_MESSAGE, readStoredUser, useSession } from "./session-store"

@@ -16,8 +16,8 @@ import { create } from "zustand"
 
 import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/http-client"
 import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage, type WebsiteMessage } from "~core/extension-messages"
-import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~core/limits"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
+import { SECOND_MS } from "~core/time"
 
 import * as accountApi from "./account-api"
 import { notifyExtension } from "./extension-notifier"
@@ -25,6 +25,12 @@ import { endFirebaseSession, exchangeFirebaseIdentity, refreshFirebaseIdToken } 
 import { firebaseWasUsed, markFirebaseUsed } from "./firebase-setup"
 import { getApiClient, getSessionStorage } from "./site-api"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
+
+export const LOGOUT_FLAG_RESET_MS = 2 * SECOND_MS
+
+export const LOGOUT_FAILURE_REDIRECT_MS = 1 * SECOND_MS
+
+export const PROFILE_FETCH_DELAY_MS = 1 * SECOND_MS
 
 export const LOGIN_SUCCESS_MESSAGE = "Successfully logged in!"
 export const LOGOUT_SUCCESS_MESSAGE = "Successfully logged out!"

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { fail, ok } from "~core/api"
-import { REFRESH_AFTER_USER_SET_MS } from "~core/limits"
+import { REFRESH_AFTER_USER_SET_MS } from "~site-session/token-monitor"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { useSession } from "./session-store"

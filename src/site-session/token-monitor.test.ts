@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import {
-  PROVIDER_REFRESH_INTERVAL_MS,
-  REFRESH_AFTER_USER_SET_MS,
-  TOKEN_FIRST_CHECK_DELAY_MS,
-  TOKEN_MONITOR_INTERVAL_MS
-} from "~core/limits"
+import { PROVIDER_REFRESH_INTERVAL_MS, REFRESH_AFTER_USER_SET_MS, TOKEN_FIRST_CHECK_DELAY_MS, TOKEN_MONITOR_INTERVAL_MS } from "~site-session/token-monitor"
 
 import { createTokenMonitor, type TokenMonitor, type VisibilitySource } from "./token-monitor"
 

@@ -18,16 +18,21 @@
  * Timers are the global setTimeout/setInterval, looked up at call time, so `vi.useFakeTimers()` drives them.
  * The visibility source defaults to `document` (visibilitychange + visibilityState); pass another one outside a page.
  */
-import {
-  PROVIDER_REFRESH_INTERVAL_MS,
-  REFRESH_AFTER_USER_SET_MS,
-  TOKEN_FIRST_CHECK_DELAY_MS,
-  TOKEN_MONITOR_INTERVAL_MS,
-  TOKEN_REFRESH_LEAD_SECONDS,
-  TOKEN_SCHEDULE_WINDOW_SECONDS
-} from "~core/limits"
+import { SECOND_MS } from "~core/time"
 
 import { secondsUntilExpiry } from "./jwt"
+
+export const TOKEN_MONITOR_INTERVAL_MS = 120 * SECOND_MS
+
+export const TOKEN_FIRST_CHECK_DELAY_MS = 5 * SECOND_MS
+
+export const TOKEN_SCHEDULE_WINDOW_SECONDS = 600
+
+export const TOKEN_REFRESH_LEAD_SECONDS = 120
+
+export const PROVIDER_REFRESH_INTERVAL_MS = 600 * SECOND_MS
+
+export const REFRESH_AFTER_USER_SET_MS = 5 * SECOND_MS
 
 /** Where "the tab became visible" comes from. */
 export interface VisibilitySource {

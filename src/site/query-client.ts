@@ -1,6 +1,12 @@
 import { QueryClient } from "@tanstack/react-query"
 
-import { QUERY_CACHE_TIME_MS, QUERY_RETRY, QUERY_STALE_TIME_MS } from "~core/limits"
+import { MINUTE_MS } from "~core/time"
+
+export const QUERY_RETRY = 1
+
+export const QUERY_STALE_TIME_MS = 5 * MINUTE_MS
+
+export const QUERY_CACHE_TIME_MS = 10 * MINUTE_MS
 
 /** One retry; no refetch on focus or mount, but on reconnect; fresh for 5 minutes, kept for 10. */
 export function createQueryClient(): QueryClient {

@@ -1,11 +1,14 @@
 import { toast as sonner, Toaster as SonnerToaster } from "sonner"
 
-import {
-  TOAST_DEFAULT_DURATION_MS,
-  TOAST_ERROR_DURATION_MS,
-  TOAST_MAX_VISIBLE,
-  TOAST_SUCCESS_DURATION_MS
-} from "~core/limits"
+import { SECOND_MS } from "~core/time"
+
+export const TOAST_ERROR_DURATION_MS = 4 * SECOND_MS
+
+export const TOAST_DEFAULT_DURATION_MS = 4 * SECOND_MS
+
+export const TOAST_SUCCESS_DURATION_MS = 2 * SECOND_MS
+
+export const TOAST_MAX_VISIBLE = 20
 
 /** Toasts last 2 s for success and 4 s for errors and others; a loading toast stays until dismissed. */
 export const toast = {

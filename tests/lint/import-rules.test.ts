@@ -31,9 +31,9 @@ describe("the layers, held by the linter", () => {
   })
 
   it.each([
-    ["src/core/planted.ts", 'import { planted } from "./limits"'],
+    ["src/core/planted.ts", 'import { planted } from "./plans"'],
     ["src/ui/Planted.tsx", 'import { percent as planted } from "~core/format"'],
-    ["server/planted.ts", 'import { planted } from "~core/limits"'],
+    ["server/planted.ts", 'import { planted } from "~core/plans"'],
     ["src/tabs/site.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
     ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']
   ])("allows in %s: %s", async (filePath, source) => {

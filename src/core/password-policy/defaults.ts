@@ -1,13 +1,18 @@
 /** The default password policy and the default rule messages. */
-import {
-  LOGIN_LOCKOUT_DURATION_MS,
-  LOGIN_RATE_LIMIT_ATTEMPTS,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  PASSWORD_RECENT_HISTORY,
-  PASSWORD_SEQUENTIAL_OR_REPEATED_LIMIT
-} from "../limits"
 import { BUILT_IN_RULE_NAMES, RULE_ERROR_CODES, type BuiltInRuleName, type PasswordPolicyConfig, type PolicyRule } from "./types"
+import { MINUTE_MS } from "../time"
+
+export const PASSWORD_MIN_LENGTH = 8
+
+export const PASSWORD_MAX_LENGTH = 128
+
+export const PASSWORD_SEQUENTIAL_OR_REPEATED_LIMIT = 3
+
+export const PASSWORD_RECENT_HISTORY = 5
+
+export const LOGIN_RATE_LIMIT_ATTEMPTS = 5
+
+export const LOGIN_LOCKOUT_DURATION_MS = 15 * MINUTE_MS
 
 /** The default special characters: all ASCII punctuation. */
 export const DEFAULT_SPECIAL_CHARS = "!@#$%^&*()_+-=[]{};':\"\\|,.<>/?`~"

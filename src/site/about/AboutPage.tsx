@@ -1,5 +1,5 @@
 import { COMPANY, formatAddress, PRODUCT_NAME } from "~core/company"
-import { SUPPORT_REPLY_HOURS } from "~core/limits"
+import { SUPPORT_REPLY_HOURS } from "~core/plans"
 import { PLANS } from "~core/plans"
 import { Heart, Lightbulb, ShieldCheck, Target, Users } from "~ui/icons"
 

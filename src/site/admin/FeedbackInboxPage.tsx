@@ -14,7 +14,6 @@ import {
   type FeedbackListMeta,
   type FeedbackStatus
 } from "~core/feedback"
-import { FEEDBACK_THUMBNAILS_SHOWN } from "~core/limits"
 import { CompactSelect, TextareaField } from "~ui/fields"
 import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"
 import { Notice } from "~ui/Notice"
@@ -27,6 +26,8 @@ import { PageTitle } from "../PageTitle"
 import { deleteFeedback, fetchFeedbackPage, replyToFeedback, updateFeedbackStatus } from "./admin-api"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
 import { ImageViewer } from "./ImageViewer"
+
+export const FEEDBACK_THUMBNAILS_SHOWN = 3
 
 type Filter = FeedbackStatus | "all"
 const FILTERS: readonly Filter[] = ["all", ...FEEDBACK_STATUSES]

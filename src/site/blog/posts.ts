@@ -2,7 +2,7 @@
  * The blog's posts: hard-coded content, written about this product. This module is imported only by
  * the blog's pages, so it is part of their lazy chunk and never of the landing page's load.
  */
-import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/limits"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
 import { getPlan } from "~core/plans"
 
 export type PostBlock = { heading: string } | { paragraph: string } | { list: readonly string[] }

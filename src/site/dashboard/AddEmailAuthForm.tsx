@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react"
 
 import { linkEmail } from "~site-session/account-api"
-import { PASSWORD_MIN_LENGTH } from "~core/limits"
+import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"

@@ -5,13 +5,15 @@ import { useNavigate } from "react-router"
 
 import { ApiRequestError } from "~api/http-client"
 import { deleteAccount, fetchAuthStatus } from "~site-session/account-api"
-import { DELETE_ACCOUNT_FALLBACK_REDIRECT_MS } from "~core/limits"
 import { DialogFormActions } from "~ui/DialogFormActions"
 import { PasswordField, TextField } from "~ui/fields"
 import { toast } from "~ui/toast"
+import { SECOND_MS } from "~core/time"
 
 import { useFormMutation } from "../use-form-mutation"
 import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
+
+export const DELETE_ACCOUNT_FALLBACK_REDIRECT_MS = 2 * SECOND_MS
 
 type ProofError = { code: string; message: string }
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { configureApi } from "~site-session/site-api"
 import { fail, ok } from "~core/api"
 import { FEEDBACK_TEXTS } from "~core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/limits"
+import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/feedback"
 
 import { FeedbackForm } from "./FeedbackForm"
 

@@ -13,7 +13,7 @@ import {
   type Feedback,
   type FeedbackFlags
 } from "~core/feedback"
-import { FEEDBACK_MAX_IMAGES, FEEDBACK_MESSAGE_DISPLAY_MAX } from "~core/limits"
+import { FEEDBACK_MAX_IMAGES, FEEDBACK_MESSAGE_DISPLAY_MAX } from "~core/feedback"
 import { TextareaField, TextField } from "~ui/fields"
 import { ImagePlus, X } from "~ui/icons"
 import { Notice } from "~ui/Notice"

@@ -1,4 +1,5 @@
-import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, PASSWORD_MIN_LENGTH, SUPPORT_REPLY_HOURS } from "~core/limits"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
+import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 import { getPlan } from "~core/plans"
 
 /** The Help Center's built-in FAQ: 12 entries in 4 categories. */

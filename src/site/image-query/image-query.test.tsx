@@ -3,7 +3,7 @@ import { MemoryRouter } from "react-router"
 import { describe, expect, it } from "vitest"
 
 import { filterImagesBySize, isHiddenAsSmall, sizeClassOf } from "~core/image-size"
-import { SAMPLE_IMAGE_SIZES } from "~core/limits"
+import { SAMPLE_IMAGE_SIZES } from "~site/image-query/sample-images"
 
 import ImageQueryPage from "./ImageQueryPage"
 import { generateSampleImages } from "./sample-images"

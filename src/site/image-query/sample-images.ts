@@ -1,4 +1,7 @@
-import { SAMPLE_IMAGE_COUNT, SAMPLE_IMAGE_SIZES } from "~core/limits"
+
+export const SAMPLE_IMAGE_COUNT = 30
+
+export const SAMPLE_IMAGE_SIZES = [800, 1024, 1200, 1600] as const
 
 /** A sample image of the mock page: id, src, width w, height h and type. */
 export interface SampleImage {

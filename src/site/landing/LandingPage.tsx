@@ -1,5 +1,5 @@
 import { COMPANY, PRODUCT_NAME } from "~core/company"
-import { SUPPORT_REPLY_HOURS } from "~core/limits"
+import { SUPPORT_REPLY_HOURS } from "~core/plans"
 import { getPlan } from "~core/plans"
 import { Eye, Image, Lock, MessageSquareText, ScanFace, ScanText } from "~ui/icons"
 

@@ -4,16 +4,9 @@
  * from the shared constants so they never drift.
  */
 import { COMPANY, formatAddress } from "~core/company"
-import {
-  FEEDBACK_MAX_IMAGE_BYTES,
-  FEEDBACK_MAX_IMAGES,
-  FREE_TRIAL_DAYS,
-  LOGIN_LOCKOUT_DURATION_MS,
-  LOGIN_RATE_LIMIT_ATTEMPTS,
-  MONEY_BACK_GUARANTEE_DAYS,
-  PASSWORD_RECENT_HISTORY,
-  SUPPORT_REPLY_HOURS
-} from "~core/limits"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/feedback"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
+import { LOGIN_LOCKOUT_DURATION_MS, LOGIN_RATE_LIMIT_ATTEMPTS, PASSWORD_RECENT_HISTORY } from "~core/password-policy/defaults"
 import { getPlan } from "~core/plans"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 

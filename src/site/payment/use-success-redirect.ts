@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef } from "react"
 import { useNavigate } from "react-router"
 
-import { MOCK_PAYMENT_WAIT_MS } from "~core/limits"
+import { SECOND_MS } from "~core/time"
+
+export const MOCK_PAYMENT_WAIT_MS = 2 * SECOND_MS
 
 export const PAYMENT_SUCCESS_PATH = "/dashboard?subscription=success"
 

@@ -4,17 +4,19 @@ import { Link, useNavigate } from "react-router"
 
 import { changePassword, fetchAuthStatus } from "~site-session/account-api"
 import { CONNECTION_ERROR_MESSAGE, passwordRequirementsMessage } from "~site-session/error-messages"
-import { CHANGE_PASSWORD_REDIRECT_MS } from "~core/limits"
 import { PasswordField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { SECOND_MS } from "~core/time"
 
 import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { validateChangePassword, type ChangePasswordField, type ChangePasswordForm } from "./change-password-rules"
 import { PasswordHint } from "./PasswordHint"
+
+export const CHANGE_PASSWORD_REDIRECT_MS = 2 * SECOND_MS
 
 const EMPTY: ChangePasswordForm = { currentPassword: "", newPassword: "", confirmPassword: "" }
 

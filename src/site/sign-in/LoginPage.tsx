@@ -3,11 +3,11 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react
 
 import { loginErrorView } from "~site-session/error-messages"
 import { useSession } from "~site-session/session-store"
-import { EXTENSION_TAB_CLOSE_DELAY_MS } from "~core/limits"
 import { OrDivider, PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { SECOND_MS } from "~core/time"
 
 import type { LoginRedirectState } from "../guard/RouteGuard"
 import { useFormMutation } from "../use-form-mutation"
@@ -15,6 +15,8 @@ import { AuthCard } from "./AuthCard"
 import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { ResendVerification } from "./ResendVerification"
+
+export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
 
 const DEFAULT_AFTER_LOGIN = "/dashboard"
 

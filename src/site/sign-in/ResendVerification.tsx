@@ -2,7 +2,7 @@ import { useState } from "react"
 
 import { resendVerification } from "~site-session/account-api"
 import { resendErrorView } from "~site-session/error-messages"
-import { RESEND_COOLDOWN_SECONDS } from "~core/limits"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 

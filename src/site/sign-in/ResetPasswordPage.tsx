@@ -3,15 +3,18 @@ import { Link, useNavigate, useSearchParams } from "react-router"
 
 import { resetPassword } from "~site-session/account-api"
 import { passwordRequirementsMessage } from "~site-session/error-messages"
-import { PASSWORD_MIN_LENGTH, RESET_PASSWORD_REDIRECT_MS } from "~core/limits"
+import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 import { PasswordField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { SECOND_MS } from "~core/time"
 
 import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { PasswordHint } from "./PasswordHint"
+
+export const RESET_PASSWORD_REDIRECT_MS = 3 * SECOND_MS
 
 const INVALID_LINK = "Invalid password reset link. Please request a new password reset."
 

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from "~core/limits"
+import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 
 export interface ChangePasswordForm {
   currentPassword: string

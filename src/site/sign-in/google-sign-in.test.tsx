@@ -11,7 +11,7 @@ import { POPUP_BLOCKED_MESSAGE } from "~site-session/error-messages"
 import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
 import { provideGooglePopup } from "~site-session/google-popup"
 import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~site-session/session-store"
-import { PROVIDER_REFRESH_INTERVAL_MS } from "~core/limits"
+import { PROVIDER_REFRESH_INTERVAL_MS } from "~site-session/token-monitor"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"

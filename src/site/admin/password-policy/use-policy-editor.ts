@@ -7,7 +7,6 @@ import { useMutation } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 
 import { ApiRequestError } from "~api/http-client"
-import { ADMIN_NOTICE_FADE_MS } from "~core/limits"
 import {
   createDefaultPasswordPolicy,
   type BuiltInRuleName,
@@ -16,10 +15,13 @@ import {
   type PolicyRule
 } from "~core/password-policy"
 import type { NoticeTone } from "~ui/Notice"
+import { SECOND_MS } from "~core/time"
 
 import { savePolicy, saveRule, toPolicyConfig, type AdminPolicyView } from "../admin-api"
 import { POLICY_FILE_NAME, policyFileContent, readPolicyFile } from "../policy-file"
 import { RULE_LABELS } from "./rule-labels"
+
+export const ADMIN_NOTICE_FADE_MS = 3 * SECOND_MS
 
 export type PolicyNotice = { tone: Extract<NoticeTone, "success" | "error">; text: string; details?: string[] }
 
