@@ -114,6 +114,9 @@ describe("the e-mail account life cycle in Chromium", () => {
   it("changes the password and returns to the dashboard", async () => {
     await page.click(link("Change password"))
     await waitForPath("/change-password")
+    // The dashboard stays on screen until the page's chunk has loaded, and it has a "Current password" field of
+    // its own (linking Google): wait for the change-password form before typing.
+    await page.waitForSelector(inputFor("Confirm new password"))
     await fill("Current password", FIRST_PASSWORD)
     await fill("New password", SECOND_PASSWORD)
     await fill("Confirm new password", SECOND_PASSWORD)
