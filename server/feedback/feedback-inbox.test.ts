@@ -1,93 +1,17 @@
+// POST /api/feedback (what is stored, mailed and served, what is refused, the per-IP limits), then the admin calls on
+// what was sent: who may make them, the inbox (list, filter, reply, close, delete), the overview, request limits. One
+// file, in this order: the inbox test lists two items a page, the first its own, the second one sent before it.
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 
-import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS } from "./confirmation-limit"
 import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/feedback"
 
-import { makeTempDir, readOutbox, signedInUser, startTestApp, type TestApp } from "../test-kit"
-import { folderStorage } from "../storage/folder-storage"
-import { feedbackImagesDir, FeedbackImageStore } from "./image-store"
+import { readOutbox, signedInUser } from "../test-kit"
+import { adminToken, call, GIF, JPEG, jpegDeclaring, PNG, pngDeclaring, setUpFeedbackApp, storedState, subject, submit, userToken, valid } from "./feedback-test-kit"
 
-const PNG = await fs.readFile(new URL("../../tests/fixtures/square-64.png", import.meta.url))
-/** A 1×1 GIF. */
-const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
-/** A JPEG's header: the signature, a JFIF segment and a frame header (2 × 2 pixels), then filler: the server reads headers only. */
-function jpegDeclaring(width: number, height: number): Buffer {
-  const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
-  const frame = [0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
-  return Buffer.concat([Buffer.from([0xff, 0xd8, ...jfif, ...frame]), Buffer.alloc(300, 7)])
-}
-const JPEG = jpegDeclaring(2, 2)
-/** The PNG fixture with its IHDR rewritten to declare another size. */
-function pngDeclaring(width: number, height: number): Buffer {
-  const png = Buffer.from(PNG)
-  png.writeUInt32BE(width, 16)
-  png.writeUInt32BE(height, 20)
-  return png
-}
-
-interface Upload {
-  name: string
-  type: string
-  bytes: Buffer
-}
-
-let subject: TestApp
-let adminToken: string
-let userToken: string
-let ip = 0
-
-async function multipart(fields: Record<string, string>, images: Upload[] = [], fileField = "images") {
-  const form = new FormData()
-  for (const [name, value] of Object.entries(fields)) form.append(name, value)
-  for (const image of images) form.append(fileField, new Blob([new Uint8Array(image.bytes)], { type: image.type }), image.name)
-  const encoded = new Response(form)
-  return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! }
-}
-
-async function submit(fields: Record<string, string>, images: Upload[] = [], target: TestApp = subject, fileField?: string) {
-  const { payload, contentType } = await multipart(fields, images, fileField)
-  const response = await target.app.inject({
-    method: "POST",
-    url: "/api/feedback",
-    remoteAddress: `10.30.${Math.floor(++ip / 250)}.${ip % 250}`,
-    headers: { "content-type": contentType },
-    payload
-  })
-  return { status: response.statusCode, body: response.json() }
-}
-
-async function call(method: "GET" | "PUT" | "POST" | "DELETE", url: string, token?: string, body?: unknown) {
-  const response = await subject.app.inject({
-    method,
-    url,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    ...(body !== undefined ? { payload: body as object } : {})
-  })
-  return { status: response.statusCode, body: String(response.headers["content-type"]).includes("json") ? response.json() : null, response }
-}
-
-const valid = { email: "visitor@example.com", message: "The side panel does not show my images." }
-
-/** What a refused submission must leave untouched: rows and files. */
-async function storedState(target: TestApp = subject) {
-  const db = target.database.db
-  const count = async (table: "feedback" | "feedback_images") =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n)
-  const files = async (folder: string) => (await fs.readdir(path.join(target.dataDir, "uploads", folder)).catch(() => [])).sort()
-  return { feedback: await count("feedback"), images: await count("feedback_images"), stored: await files("feedback"), incoming: await files("incoming") }
-}
-
-beforeAll(async () => {
-  subject = await startTestApp()
-  const admin = await signedInUser(subject.app)
-  await subject.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
-  adminToken = admin.token
-  userToken = (await signedInUser(subject.app)).token
-})
-afterAll(async () => subject?.close())
+setUpFeedbackApp()
 
 describe("POST /api/feedback", () => {
   it("stores the message and two images, sends the confirmation and serves the images to an admin only", async () => {
@@ -365,138 +289,5 @@ describe("admin calls", () => {
     expect(await usage()).toBeNull()
     expect((await call("PUT", "/api/admin/users/00000000-0000-4000-8000-000000000000/request-limit", adminToken, { limit: 5 })).status).toBe(404)
     expect((await call("PUT", "/api/admin/users/nobody/request-limit", adminToken, { limit: 5 })).status).toBe(404)
-  })
-})
-
-describe("feature flags", () => {
-  it("without fileUploads images are refused, without emailNotifications no e-mail is sent", async () => {
-    const off = await startTestApp({}, { feedbackFlags: { fileUploads: false, emailNotifications: false } })
-    try {
-      const before = await storedState(off)
-      const refused = await submit(valid, [{ name: "a.png", type: "image/png", bytes: PNG }], off)
-      expect(refused.status).toBe(400)
-      expect(refused.body.error.message).toBe("Validation failed: Image uploads are turned off.")
-      expect(await storedState(off)).toEqual(before)
-      const created = await submit(valid, [], off)
-      expect(created.status).toBe(201)
-
-      const admin = await signedInUser(off.app)
-      await off.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
-      const reply = await off.app.inject({
-        method: "POST",
-        url: `/api/feedback/${created.body.data.id}/reply`,
-        headers: { authorization: `Bearer ${admin.token}` },
-        payload: { message: "Thanks!" }
-      })
-      expect(reply.json().data.status).toBe("replied")
-      await off.app.outbox.idle()
-      expect(await readOutbox(off.dataDir)).toEqual([])
-    } finally {
-      await off.close()
-    }
-  })
-})
-
-describe("confirmation e-mails", () => {
-  it("go at most 3 times per address an hour, even to 20 submissions at once; every submission is still stored", async () => {
-    const address = "burst-target@example.com"
-    const before = await storedState()
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => submit({ email: index % 2 ? address : address.toUpperCase(), message: `Spam attempt number ${index}.` }))
-    )
-    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
-    expect((await storedState()).feedback).toBe(before.feedback + 20)
-    await subject.app.outbox.idle()
-    const sent = (await readOutbox(subject.dataDir)).filter((mail) => mail.to.toLowerCase() === address)
-    expect(sent).toHaveLength(FEEDBACK_CONFIRMATIONS_PER_ADDRESS)
-  })
-
-  it("go at most the server's hourly number in all, and again once the hour has passed", async () => {
-    let now = Date.parse("2026-03-01T10:00:00Z")
-    const logLines: string[] = []
-    const limited = await startTestApp(
-      { LOG_LEVEL: "info" },
-      { clock: () => now, feedbackLimits: { confirmationsPerServer: 5 }, logStream: { write: (line: string) => void logLines.push(line) } }
-    )
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, index) => submit({ email: `reader${index}@example.com`, message: `Feedback number ${index} here.` }, [], limited))
-      )
-      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201))
-      await limited.app.outbox.idle()
-      expect(await readOutbox(limited.dataDir)).toHaveLength(5)
-      expect((await storedState(limited)).feedback).toBe(20)
-      const skipped = logLines.filter((line) => line.includes("feedback confirmation not sent"))
-      expect(skipped).toHaveLength(15)
-      // At info level the skipped recipients are not named.
-      expect(logLines.join("")).not.toMatch(/reader\d+@example\.com/)
-
-      now += 60 * 60_000
-      expect((await submit({ email: "later@example.com", message: "An hour later, one more." }, [], limited)).status).toBe(201)
-      await limited.app.outbox.idle()
-      expect((await readOutbox(limited.dataDir)).map((mail) => mail.to)).toContain("later@example.com")
-    } finally {
-      await limited.close()
-    }
-  })
-})
-
-describe("the disk budget of uploads", () => {
-  it("never lets 20 parallel uploads pass it: the rest get 507 in the wrapper and leave nothing; deleting makes room", async () => {
-    const budget = 5 * PNG.length
-    const small = await startTestApp({}, { feedbackLimits: { diskBudgetBytes: budget } })
-    try {
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, index) => submit({ email: `disk${index}@example.com`, message: `Upload number ${index} with an image.` }, [{ name: `${index}.png`, type: "image/png", bytes: PNG }], small))
-      )
-      const accepted = answers.filter((answer) => answer.status === 201)
-      expect(accepted).toHaveLength(5)
-      for (const refused of answers.filter((answer) => answer.status !== 201)) {
-        expect(refused.status).toBe(507)
-        expect(refused.body).toEqual({
-          success: false,
-          error: { code: "INSUFFICIENT_STORAGE", message: "The server has no room for more images right now. Please send your feedback without images, or try again later." }
-        })
-      }
-      const state = await storedState(small)
-      expect(state).toMatchObject({ feedback: 5, images: 5, incoming: [] })
-      expect(state.stored).toHaveLength(5)
-
-      // Feedback without images still arrives.
-      expect((await submit(valid, [], small)).status).toBe(201)
-      expect((await submit(valid, [{ name: "more.png", type: "image/png", bytes: PNG }], small)).status).toBe(507)
-
-      const admin = await signedInUser(small.app)
-      await small.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
-      const removed = await small.app.inject({ method: "DELETE", url: `/api/feedback/${accepted[0]!.body.data.id}`, headers: { authorization: `Bearer ${admin.token}` } })
-      expect(removed.statusCode).toBe(200)
-      expect((await submit(valid, [{ name: "again.png", type: "image/png", bytes: PNG }], small)).status).toBe(201)
-    } finally {
-      await small.close()
-    }
-  })
-
-  it("counts the images already on disk when it starts", async () => {
-    const dataDir = await makeTempDir()
-    try {
-      const storage = folderStorage(feedbackImagesDir(dataDir))
-      const first = new FeedbackImageStore(dataDir, storage, 3 * PNG.length)
-      await first.prepare(async () => new Set())
-      const kept = "0123456789abcdef0123456789abcdef.png"
-      const orphan = "fedcba9876543210fedcba9876543210.png"
-      await fs.writeFile(path.join(feedbackImagesDir(dataDir), kept), Buffer.concat([PNG, PNG]))
-      await fs.writeFile(path.join(feedbackImagesDir(dataDir), orphan), PNG)
-      const restarted = new FeedbackImageStore(dataDir, storage, 3 * PNG.length)
-      await restarted.prepare(async () => new Set([kept]))
-      expect(restarted.used).toBe(2 * PNG.length)
-      // The folder is this instance's alone: a file no feedback names is what a crash left, and goes at once.
-      expect((await storage.list()).map((object) => object.name)).toEqual([kept])
-      const staged = { tempPath: "", contentType: "image/png" as const, byteSize: 0, originalName: "a.png", reservedBytes: 0 }
-      expect(restarted.reserve(staged, PNG.length + 1)).toBe(false)
-      expect(restarted.reserve(staged, PNG.length)).toBe(true)
-      expect(restarted.used).toBe(3 * PNG.length)
-    } finally {
-      await fs.rm(dataDir, { recursive: true, force: true })
-    }
   })
 })
