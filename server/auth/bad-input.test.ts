@@ -48,7 +48,7 @@ afterAll(async () => subject?.close())
 
 describe("bad input on every auth call", () => {
   for (const endpoint of ENDPOINTS) {
-    // Logout takes no body, so a JSON null is as good as none there: it signs out (tested in auth.test.ts).
+    // Logout takes no body, so a JSON null is as good as none there: it signs out (tested in auth-sessions.test.ts).
     const bodies = endpoint === "/api/auth/logout" ? BAD_BODIES.filter(([label]) => label !== "null") : BAD_BODIES
     it.each(bodies)(`${endpoint} answers %s with a 4xx wrapper and changes nothing`, async (_label, payload) => {
       const before = await counts()
