@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-cor
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readOutbox } from "../../server/test-kit"
-import { launchBrowser, SCREENSHOT_DIR, screenshot, waitForPageText, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, SCREENSHOT_DIR, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 const ADMIN = { email: "admin@example.com", password: "Stone-Harvest-2026!" }
@@ -78,8 +78,11 @@ describe("feedback and the admin panel in Chromium", () => {
     await waitForText("Thank you! Your feedback has been submitted successfully. We will review it and get back to you soon.")
     expect(await page.$eval(inputFor("Message"), (element) => (element as HTMLTextAreaElement).value)).toBe("")
     expect(await page.$$("[aria-label='Selected images'] li")).toHaveLength(0)
-    const confirmation = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(VISITOR))
-    expect(confirmation?.subject).toBe("We received your feedback for Image Query AI")
+    // The outbox sends after the answer: wait for the mail rather than read the outbox at once.
+    await eventually(
+      async () => (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(VISITOR)),
+      (confirmation) => expect(confirmation?.subject).toBe("We received your feedback for Image Query AI")
+    )
   })
 
   it("signs in as admin and sees the overview from real figures", async () => {
@@ -132,8 +135,10 @@ describe("feedback and the admin panel in Chromium", () => {
     await waitForText("Reply #1")
     expect(await page.$eval(inputFor("Status"), (element) => (element as HTMLSelectElement).value)).toBe("replied")
     await waitForText("Replied (1)")
-    const reply = (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(VISITOR) && mail.subject.startsWith("A reply"))
-    expect(reply?.text).toContain("Lazy images are found since version 1.1.")
+    await eventually(
+      async () => (await readOutbox(server.dataDir)).find((mail) => mail.to.includes(VISITOR) && mail.subject.startsWith("A reply")),
+      (reply) => expect(reply?.text).toContain("Lazy images are found since version 1.1.")
+    )
     await screenshot(page, "admin-feedback-replied")
 
     await page.click("xpath/.//*[@aria-pressed and contains(., 'Pending')]")
