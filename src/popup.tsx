@@ -5,7 +5,7 @@ import { fetchServiceStatus } from "~api/status"
 import type { StatusReport } from "~core/api"
 import { getApiOrigin } from "~extension/api-origin"
 import { openSitePage } from "~extension/account"
-import { AccountLine } from "~extension/AccountLine"
+import { AccountCard, openSignIn } from "~extension/AccountLine"
 import { endExtensionSession, extensionApi } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
@@ -52,14 +52,7 @@ function Popup() {
         {service.kind === "online" && `Service online · version ${service.report.version}`}
         {service.kind === "offline" && `Service unreachable at ${service.origin}`}
       </p>
-      <section aria-label="Account" className="space-y-1 rounded-lg border border-gray-200 p-3 text-sm">
-        <AccountLine account={account} usageTestId="account-usage" className="text-gray-600" />
-        {account.kind === "signedIn" && (
-          <p className="text-gray-600" data-testid="account-email">
-            {account.user.email}
-          </p>
-        )}
-      </section>
+      <AccountCard account={account} />
       <div className="flex flex-col gap-2">
         <button type="button" className={buttonStyles.primary} onClick={() => void openSidePanel()}>
           Open side panel
@@ -73,6 +66,11 @@ function Popup() {
               Sign out
             </button>
           </>
+        )}
+        {account.kind === "signedOut" && (
+          <button type="button" className={buttonStyles.secondary} onClick={openSignIn}>
+            Sign in
+          </button>
         )}
       </div>
     </div>

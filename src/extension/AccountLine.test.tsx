@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { AccountLine } from "./AccountLine"
+import { AccountCard, AccountLine, openSignIn } from "./AccountLine"
 import { createFakeChrome } from "./fake-chrome.test-support"
 
 const API = "https://api.test"
@@ -19,19 +19,35 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-describe("the account line", () => {
+describe("the panel's account line", () => {
   it("signed out, opens the site's sign-in page for the extension", async () => {
-    render(<AccountLine account={{ kind: "signedOut" }} usageTestId="usage" className="" />)
+    render(<AccountLine account={{ kind: "signedOut" }} />)
     expect(screen.getByText("Not signed in: local analyses only.")).toBeTruthy()
     fireEvent.click(screen.getByRole("button", { name: "Sign in" }))
     await waitFor(() => expect(opened).toEqual([`${API}/login?source=extension`]))
   })
 
-  it("signed in, shows the user, the plan and the month's usage", () => {
-    const { rerender } = render(<AccountLine account={{ kind: "signedIn", user, usage: "3 of 10 AI requests used this month" }} usageTestId="usage" className="" />)
-    expect(screen.getByTestId("usage").textContent).toBe("Ada · Free · 3 of 10 AI requests used this month")
+  it("signed in, shows the user and the month's usage", () => {
+    const { rerender } = render(<AccountLine account={{ kind: "signedIn", user, usage: "3 of 10 AI requests used this month" }} />)
+    expect(screen.getByTestId("panel-usage").textContent).toBe("Ada · 3 of 10 AI requests used this month")
+    rerender(<AccountLine account={{ kind: "signedIn", user, usage: null }} />)
+    expect(screen.getByTestId("panel-usage").textContent).toBe("Ada · Usage unavailable")
+  })
+})
+
+describe("the popup's account card", () => {
+  it("signed in, shows the name, e-mail, plan and usage on their own lines", () => {
+    render(<AccountCard account={{ kind: "signedIn", user, usage: "3 of 10 AI requests used this month" }} />)
+    expect(screen.getByTestId("account-name").textContent).toBe("Ada")
+    expect(screen.getByTestId("account-email").textContent).toBe("ada@example.com")
     expect(screen.getByTestId("account-plan").textContent).toBe("Free")
-    rerender(<AccountLine account={{ kind: "signedIn", user, usage: null }} usageTestId="usage" className="" />)
-    expect(screen.getByTestId("usage").textContent).toBe("Ada · Free · Usage unavailable")
+    expect(screen.getByTestId("account-usage").textContent).toBe("3 of 10 AI requests used this month")
+  })
+
+  it("signed out, says what signing in brings; its Sign in button opens the same page as the panel's link", async () => {
+    render(<AccountCard account={{ kind: "signedOut" }} />)
+    expect(screen.getByText("Not signed in. Sign in on the website to use AI features.")).toBeTruthy()
+    openSignIn()
+    await waitFor(() => expect(opened).toEqual([`${API}/login?source=extension`]))
   })
 })

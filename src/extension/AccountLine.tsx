@@ -1,34 +1,62 @@
 /**
- * The account line of the popup and the side panel: who is signed in, on which plan, and the month's AI usage; or,
- * signed out, a Sign in link to the site. One component, so both say the same and open the same sign-in page.
+ * Who is signed in, as the popup and the side panel show it: the same facts (name, plan, the month's AI usage, or
+ * signed out) from one account state, in the popup's card or the panel's one line. Signed out, both lead to the
+ * same sign-in page (`openSignIn`); the panel offers it as a link, the popup as a button of its own.
  */
 import { openSitePage, SIGN_IN_PATH, type AccountState } from "./account"
 
-export interface AccountLineProps {
-  account: AccountState
-  /** The signed-in line's test id (the popup's and the panel's tests each select their own). */
-  usageTestId: string
-  /** The text size and colour of where it sits. */
-  className: string
-}
+/** Opens the site's sign-in page for the extension in a new tab. */
+export const openSignIn = () => void openSitePage(SIGN_IN_PATH)
 
-export function AccountLine({ account, usageTestId, className }: AccountLineProps) {
+type SignedIn = Extract<AccountState, { kind: "signedIn" }>
+
+const planNameOf = (account: SignedIn) => account.user.subscription?.plan.name ?? "Free"
+const usageOf = (account: SignedIn) => account.usage ?? "Usage unavailable"
+
+/** The side panel's line: "Ada · 3 of 10 AI requests used this month", or signed out with a Sign in link. */
+export function AccountLine({ account }: { account: AccountState }) {
   return (
-    <div className={`flex items-center justify-between gap-2 ${className}`}>
+    <div className="flex items-center justify-between gap-2 text-xs text-gray-600" data-testid="panel-account">
       {account.kind === "checking" && <span>Checking your account…</span>}
       {account.kind === "signedOut" && (
         <>
           <span>Not signed in: local analyses only.</span>
-          <button type="button" onClick={() => void openSitePage(SIGN_IN_PATH)} className="shrink-0 whitespace-nowrap font-semibold text-blue-700 hover:underline focus-ring">
+          <button type="button" onClick={openSignIn} className="shrink-0 whitespace-nowrap font-semibold text-blue-700 hover:underline focus-ring">
             Sign in
           </button>
         </>
       )}
       {account.kind === "signedIn" && (
-        <span data-testid={usageTestId}>
-          {account.user.name} · <span data-testid="account-plan">{account.user.subscription?.plan.name ?? "Free"}</span> · {account.usage ?? "Usage unavailable"}
+        <span data-testid="panel-usage">
+          {account.user.name} · {usageOf(account)}
         </span>
       )}
     </div>
+  )
+}
+
+/** The popup's card: name, e-mail, plan and usage on their own lines; signed out, what signing in brings. */
+export function AccountCard({ account }: { account: AccountState }) {
+  return (
+    <section aria-label="Account" className="space-y-1 rounded-lg border border-gray-200 p-3 text-sm">
+      {account.kind === "checking" && <p className="text-gray-600">Checking your account…</p>}
+      {account.kind === "signedOut" && <p className="text-gray-600">Not signed in. Sign in on the website to use AI features.</p>}
+      {account.kind === "signedIn" && (
+        <>
+          <p className="font-semibold" data-testid="account-name">
+            {account.user.name}
+          </p>
+          <p className="text-gray-600" data-testid="account-email">
+            {account.user.email}
+          </p>
+          <p>
+            Plan: <span data-testid="account-plan">{planNameOf(account)}</span>
+          </p>
+          <p className="text-gray-600" data-testid="account-usage">
+            {usageOf(account)}
+          </p>
+        </>
+      )}
+    </section>
   )
 }

@@ -30,7 +30,7 @@ export function PanelHeader({ account, capturing, onCapture, onRescan }: PanelHe
           </button>
         </div>
       </div>
-      <AccountLine account={account} usageTestId="panel-usage" className="text-xs text-gray-600" />
+      <AccountLine account={account} />
     </header>
   )
 }

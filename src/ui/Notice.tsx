@@ -14,12 +14,15 @@ interface NoticeProps extends Omit<HTMLAttributes<HTMLDivElement>, "role" | "cla
   children: ReactNode
   /** The server's list of problems (VALIDATION_FAILED details), one bullet each under the message. */
   details?: readonly string[]
+  /** "roomy" for a page-level notice among cards (the admin policy page); forms use the compact default. */
+  spacing?: "compact" | "roomy"
 }
 
 /** An error is an alert (read out at once), other tones a status (read out when the reader is idle). */
-export function Notice({ tone = "error", children, details, ...box }: NoticeProps) {
+export function Notice({ tone = "error", children, details, spacing = "compact", ...box }: NoticeProps) {
+  const padding = spacing === "roomy" ? "px-4 py-3" : "px-3 py-2"
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-3 py-2 text-sm ${TONE_STYLES[tone]}`} {...box}>
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border ${padding} text-sm ${TONE_STYLES[tone]}`} {...box}>
       {children}
       {details && details.length > 0 && (
         <ul className="mt-1 list-disc pl-5">

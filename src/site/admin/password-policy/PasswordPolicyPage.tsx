@@ -31,7 +31,7 @@ function Section({ title, description, children }: { title: string; description?
 function LoadFailure({ error }: { error: unknown }) {
   const failure = problemsOf(error)
   return (
-    <Notice details={failure.details} data-testid="policy-notice">
+    <Notice details={failure.details} data-testid="policy-notice" spacing="roomy">
       <p>{failure.text}</p>
     </Notice>
   )

@@ -47,7 +47,7 @@ export function PolicyToolbar({ editor }: { editor: PolicyEditorState }) {
       </div>
       {unsaved && <p className="text-xs text-amber-700">You have unsaved changes.</p>}
       {notice && (
-        <Notice tone={notice.tone} details={notice.details} data-testid="policy-notice">
+        <Notice tone={notice.tone} details={notice.details} data-testid="policy-notice" spacing="roomy">
           <p>{notice.text}</p>
         </Notice>
       )}
