@@ -3,14 +3,13 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 
 import { answer, refuse } from "../fake-api"
 import {
   advance,
-  cleanUpAfterTest,
   fieldError,
   fill,
   formWith,
@@ -19,17 +18,10 @@ import {
   renderAt,
   settle,
   signIn,
-  startFakeServer,
-  type FakeAuthServer
+  signInPageTests
 } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 async function openChangePassword() {
   signIn()
@@ -68,7 +60,7 @@ describe("Change password page", () => {
     expectError("Confirm new password", "Passwords do not match")
 
     await settle()
-    expect(server.calls("POST /api/auth/change-password")).toHaveLength(0)
+    expect(pages.server.calls("POST /api/auth/change-password")).toHaveLength(0)
   })
 
   function fillValid() {
@@ -78,7 +70,7 @@ describe("Change password page", () => {
   }
 
   it("marks the current password 'Current password is incorrect' on INVALID_CREDENTIALS", async () => {
-    server.on("POST /api/auth/change-password", () => refuse(400, "INVALID_CREDENTIALS", "Current password is incorrect"))
+    pages.server.on("POST /api/auth/change-password", () => refuse(400, "INVALID_CREDENTIALS", "Current password is incorrect"))
     await openChangePassword()
     fillValid()
     submitChange()
@@ -92,7 +84,7 @@ describe("Change password page", () => {
     fillValid()
     submitChange()
     await screen.findByText("Your password has been changed. Taking you back to your dashboard…")
-    const [request] = server.calls("POST /api/auth/change-password")
+    const [request] = pages.server.calls("POST /api/auth/change-password")
     expect(request?.body).toEqual({ currentPassword: "OldPass1!", newPassword: "NewPass1!" })
     expect(request?.authorization).toBe("Bearer access-0")
 
@@ -103,7 +95,7 @@ describe("Change password page", () => {
   })
 
   it("shows the policy's refusal as 'Password requirements not met: …'", async () => {
-    server.on("POST /api/auth/change-password", () =>
+    pages.server.on("POST /api/auth/change-password", () =>
       refuse(400, "PASSWORD_RECENTLY_USED", "Password does not meet the policy", { details: ["Password must not be one of your last 5 passwords"] })
     )
     await openChangePassword()
@@ -117,7 +109,7 @@ describe("Change password page", () => {
   })
 
   it("clears the new-password fields on PASSWORD_UPDATE_FAILED", async () => {
-    server.on("POST /api/auth/change-password", () => refuse(500, "PASSWORD_UPDATE_FAILED", "The password could not be updated"))
+    pages.server.on("POST /api/auth/change-password", () => refuse(500, "PASSWORD_UPDATE_FAILED", "The password could not be updated"))
     await openChangePassword()
     fillValid()
     submitChange()
@@ -127,7 +119,7 @@ describe("Change password page", () => {
   })
 
   it("offers no form to an account without e-mail sign-in", async () => {
-    server.on("GET /api/auth/auth-status", () => answer({ hasEmailAuth: false, hasGoogleAuth: true, providers: ["google"] }))
+    pages.server.on("GET /api/auth/auth-status", () => answer({ hasEmailAuth: false, hasGoogleAuth: true, providers: ["google"] }))
     signIn({ ...member, provider: "google" })
     renderAt("/change-password")
     await heading("Change password")

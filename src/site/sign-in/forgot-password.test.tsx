@@ -3,27 +3,19 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 
 import { refuse } from "../fake-api"
 import {
-  cleanUpAfterTest,
   fill,
   findToast,
   formWith,
   openLogin,
   settle,
-  startFakeServer,
-  type FakeAuthServer
+  signInPageTests
 } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 describe("Login page", () => {
   describe("forgot-password dialog", () => {
@@ -38,7 +30,7 @@ describe("Login page", () => {
       fireEvent.click(within(dialog).getByRole("button", { name: "Send reset link" }))
       expect(within(dialog).getByRole("alert").textContent).toBe("Please enter your email address")
       await settle()
-      expect(server.calls("POST /api/auth/forgot-password")).toHaveLength(0)
+      expect(pages.server.calls("POST /api/auth/forgot-password")).toHaveLength(0)
     })
 
     it("sends the reset e-mail: toast 'Password reset email sent successfully!' and closes", async () => {
@@ -47,7 +39,7 @@ describe("Login page", () => {
       fill("Email", "ada@example.com", dialog)
       fireEvent.click(within(dialog).getByRole("button", { name: "Send reset link" }))
       await findToast("Password reset email sent successfully!")
-      expect(server.calls("POST /api/auth/forgot-password").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
+      expect(pages.server.calls("POST /api/auth/forgot-password").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
       await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
     })
 
@@ -59,7 +51,7 @@ describe("Login page", () => {
       fireEvent.click(within(dialog).getByRole("button", { name: "Send reset link" }))
       await findToast("Password reset email sent successfully!")
       await settle()
-      expect(server.calls("POST /api/auth/login")).toHaveLength(0)
+      expect(pages.server.calls("POST /api/auth/login")).toHaveLength(0)
       expect(within(formWith("Password")).queryByRole("alert")).toBeNull()
     })
 
@@ -71,7 +63,7 @@ describe("Login page", () => {
     })
 
     it("says so when the reset e-mail cannot be sent", async () => {
-      server.on("POST /api/auth/forgot-password", () => refuse(500, "INTERNAL_ERROR", "Boom"))
+      pages.server.on("POST /api/auth/forgot-password", () => refuse(500, "INTERNAL_ERROR", "Boom"))
       await openLogin()
       const dialog = await openDialog()
       fill("Email", "ada@example.com", dialog)

@@ -3,7 +3,7 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS } from "~core/user"
@@ -11,7 +11,6 @@ import { SESSION_STORAGE_KEYS } from "~core/user"
 import { refuse } from "../fake-api"
 import {
   advance,
-  cleanUpAfterTest,
   deferred,
   fill,
   findToast,
@@ -23,19 +22,12 @@ import {
   settle,
   signIn,
   signInAnswer,
-  startFakeServer,
   submitLogin,
   toastTexts,
-  type FakeAuthServer
+  signInPageTests
 } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 describe("Login page", () => {
   it("asks for both fields: 'Please fill in all fields', and sends nothing", async () => {
@@ -53,7 +45,7 @@ describe("Login page", () => {
     expect(within(formWith("Password")).getByRole("alert").textContent).toBe("Please fill in all fields")
 
     await settle()
-    expect(server.calls("POST /api/auth/login")).toHaveLength(0)
+    expect(pages.server.calls("POST /api/auth/login")).toHaveLength(0)
   })
 
   it("sends a visitor from /dashboard to sign in, then back to the dashboard", async () => {
@@ -61,7 +53,7 @@ describe("Login page", () => {
     await heading("Sign in")
     submitLogin()
     await heading("Dashboard")
-    expect(server.calls("POST /api/auth/login").map((request) => request.body)).toEqual([{ email: "ada@example.com", password: "Correct#Horse9" }])
+    expect(pages.server.calls("POST /api/auth/login").map((request) => request.body)).toEqual([{ email: "ada@example.com", password: "Correct#Horse9" }])
     await findToast("Successfully logged in!")
     expect(useSession.getState()).toMatchObject({ status: "loggedIn", user: member })
     expect(window.localStorage.getItem(SESSION_STORAGE_KEYS.authToken)).toBe("access-1")
@@ -78,11 +70,11 @@ describe("Login page", () => {
     await openLogin()
     submitLogin("  ada@example.com  ")
     await heading("Dashboard")
-    expect(server.calls("POST /api/auth/login")[0]?.body).toEqual({ email: "ada@example.com", password: "Correct#Horse9" })
+    expect(pages.server.calls("POST /api/auth/login")[0]?.body).toEqual({ email: "ada@example.com", password: "Correct#Horse9" })
   })
 
   it("shows INVALID_CREDENTIALS with the remaining attempts in the form, not as a toast", async () => {
-    server.on("POST /api/auth/login", () =>
+    pages.server.on("POST /api/auth/login", () =>
       refuse(401, "INVALID_CREDENTIALS", "Invalid email or password", { remainingAttempts: 3, nextAttemptDelay: 0 })
     )
     await openLogin()
@@ -96,7 +88,7 @@ describe("Login page", () => {
   })
 
   it("adds the wait of INVALID_CREDENTIALS, and says the account is locked at zero attempts", async () => {
-    server.on("POST /api/auth/login", () =>
+    pages.server.on("POST /api/auth/login", () =>
       refuse(401, "INVALID_CREDENTIALS", "Invalid email or password", { remainingAttempts: 2, nextAttemptDelay: 4 })
     )
     await openLogin()
@@ -105,7 +97,7 @@ describe("Login page", () => {
       "Invalid email or password. 2 login attempts remaining. Please wait 4 seconds before trying again."
     )
 
-    server.on("POST /api/auth/login", () => refuse(401, "INVALID_CREDENTIALS", "Invalid email or password", { remainingAttempts: 0 }))
+    pages.server.on("POST /api/auth/login", () => refuse(401, "INVALID_CREDENTIALS", "Invalid email or password", { remainingAttempts: 0 }))
     fireEvent.click(screen.getByRole("button", { name: "Sign in" }))
     await waitFor(() =>
       expect(within(formWith("Password")).getByRole("alert").textContent).toContain("Invalid email or password. Account temporarily locked.")
@@ -115,7 +107,7 @@ describe("Login page", () => {
   })
 
   it("shows PROGRESSIVE_DELAY in the form", async () => {
-    server.on("POST /api/auth/login", () => refuse(429, "PROGRESSIVE_DELAY", "Slow down", { retryAfter: 8 }))
+    pages.server.on("POST /api/auth/login", () => refuse(429, "PROGRESSIVE_DELAY", "Slow down", { retryAfter: 8 }))
     await openLogin()
     submitLogin("ada@example.com", "wrong-password")
     expect((await within(formWith("Password")).findByRole("alert")).textContent).toBe("Please wait 8 seconds before trying again.")
@@ -124,7 +116,7 @@ describe("Login page", () => {
   })
 
   it("shows ACCOUNT_LOCKED with the minutes to wait and a reset link", async () => {
-    server.on("POST /api/auth/login", () => refuse(423, "ACCOUNT_LOCKED", "Account locked", { retryAfter: 900 }))
+    pages.server.on("POST /api/auth/login", () => refuse(423, "ACCOUNT_LOCKED", "Account locked", { retryAfter: 900 }))
     await openLogin()
     submitLogin()
     const alert = await within(formWith("Password")).findByRole("alert")
@@ -137,7 +129,7 @@ describe("Login page", () => {
   })
 
   it("shows a connection failure as a toast", async () => {
-    server.on("POST /api/auth/login", () => {
+    pages.server.on("POST /api/auth/login", () => {
       throw new TypeError("Failed to fetch")
     })
     await openLogin()
@@ -147,7 +139,7 @@ describe("Login page", () => {
   })
 
   it("shows EMAIL_NOT_VERIFIED as a toast and opens the resend box", async () => {
-    server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
+    pages.server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
     await openLogin()
     expect(screen.queryByTestId("resend-verification")).toBeNull()
     submitLogin()
@@ -160,7 +152,7 @@ describe("Login page", () => {
 
   it("resends the verification e-mail, then waits 60 s before the next resend", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
+    pages.server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
     await openLogin()
     submitLogin()
     const box = await screen.findByTestId("resend-verification")
@@ -169,7 +161,7 @@ describe("Login page", () => {
     const waiting = await within(box).findByRole("button", { name: "Resend available in 60 s" })
     expect((waiting as HTMLButtonElement).disabled).toBe(true)
     expect(within(box).getByText("Verification email sent to ada@example.com. Check your inbox.")).toBeTruthy()
-    expect(server.calls("POST /api/auth/resend-verification").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
+    expect(pages.server.calls("POST /api/auth/resend-verification").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
 
     await advance(30_000)
     expect((within(box).getByRole("button", { name: "Resend available in 30 s" }) as HTMLButtonElement).disabled).toBe(true)
@@ -178,13 +170,13 @@ describe("Login page", () => {
     expect(again.disabled).toBe(false)
     fireEvent.click(again)
     await within(box).findByRole("button", { name: "Resend available in 60 s" })
-    expect(server.calls("POST /api/auth/resend-verification")).toHaveLength(2)
+    expect(pages.server.calls("POST /api/auth/resend-verification")).toHaveLength(2)
   })
 
   it("starts the resend cooldown from retryAfter of a 429 answer", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
-    server.on("POST /api/auth/resend-verification", () => refuse(429, "TOO_MANY_REQUESTS", "Too many requests", { retryAfter: 42 }))
+    pages.server.on("POST /api/auth/login", () => refuse(403, "EMAIL_NOT_VERIFIED", "Email not verified"))
+    pages.server.on("POST /api/auth/resend-verification", () => refuse(429, "TOO_MANY_REQUESTS", "Too many requests", { retryAfter: 42 }))
     await openLogin()
     submitLogin()
     const box = await screen.findByTestId("resend-verification")
@@ -200,7 +192,7 @@ describe("Login page", () => {
 
   it("sends one request for duplicate submits", async () => {
     const pending = deferred()
-    server.on("POST /api/auth/login", () => pending.promise)
+    pages.server.on("POST /api/auth/login", () => pending.promise)
     await openLogin()
     fill("Email", "ada@example.com")
     fill("Password", "Correct#Horse9")
@@ -212,11 +204,11 @@ describe("Login page", () => {
     fireEvent.submit(form)
     fireEvent.click(busy)
     await settle()
-    expect(server.calls("POST /api/auth/login")).toHaveLength(1)
+    expect(pages.server.calls("POST /api/auth/login")).toHaveLength(1)
 
     pending.release(signInAnswer())
     await heading("Dashboard")
-    expect(server.calls("POST /api/auth/login")).toHaveLength(1)
+    expect(pages.server.calls("POST /api/auth/login")).toHaveLength(1)
   })
 
   it("toggles password visibility with Ctrl+Shift+P and with the eye button", async () => {

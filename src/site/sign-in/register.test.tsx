@@ -3,7 +3,7 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
@@ -11,7 +11,6 @@ import { createDefaultPasswordPolicy } from "~core/password-policy"
 import { answer, refuse } from "../fake-api"
 import {
   advance,
-  cleanUpAfterTest,
   FALLBACK_HINT,
   fill,
   findToast,
@@ -22,18 +21,11 @@ import {
   renderAt,
   settle,
   signIn,
-  startFakeServer,
   toastTexts,
-  type FakeAuthServer
+  signInPageTests
 } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 async function openRegister() {
   renderAt("/register")
@@ -99,7 +91,7 @@ describe("Register page", () => {
     expect(await screen.findByRole("dialog", { name: "Terms of Service and Privacy Policy" })).toBeTruthy()
     expect(within(formWith("Full name")).queryByRole("alert", { hidden: true })).toBeNull()
     await settle()
-    expect(server.calls("POST /api/auth/register")).toHaveLength(0)
+    expect(pages.server.calls("POST /api/auth/register")).toHaveLength(0)
   })
 
   it("shows a live match indicator under the confirmation", async () => {
@@ -137,7 +129,7 @@ describe("Register page", () => {
     await acceptTerms()
 
     await heading("Check your email")
-    expect(server.calls("POST /api/auth/register").map((request) => request.body)).toEqual([
+    expect(pages.server.calls("POST /api/auth/register").map((request) => request.body)).toEqual([
       { email: "ada@example.com", password: "Analytical#Engine1", name: "Ada Lovelace", termsAccepted: true, privacyPolicyAccepted: true }
     ])
     expect(screen.getByText("ada@example.com", { selector: "strong" })).toBeTruthy()
@@ -151,7 +143,7 @@ describe("Register page", () => {
     await advance(60_000)
     fireEvent.click(within(box).getByRole("button", { name: "Resend verification email" }))
     await within(box).findByText("Verification email sent to ada@example.com. Check your inbox.")
-    expect(server.calls("POST /api/auth/resend-verification").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
+    expect(pages.server.calls("POST /api/auth/resend-verification").map((request) => request.body)).toEqual([{ email: "ada@example.com" }])
   })
 
   it("notices the verification made in another tab and offers to sign in", async () => {
@@ -164,12 +156,12 @@ describe("Register page", () => {
 
     // Not verified yet: the page keeps waiting, asking with the registration's token.
     await advance(60_000)
-    await waitFor(() => expect(server.calls("POST /api/auth/sync-verification").length).toBeGreaterThan(0))
-    expect(server.calls("POST /api/auth/sync-verification")[0]!.body).toEqual({ email: "ada@example.com", verificationToken: "check-1" })
+    await waitFor(() => expect(pages.server.calls("POST /api/auth/sync-verification").length).toBeGreaterThan(0))
+    expect(pages.server.calls("POST /api/auth/sync-verification")[0]!.body).toEqual({ email: "ada@example.com", verificationToken: "check-1" })
     expect(screen.getByRole("heading", { level: 1, name: "Check your email" })).toBeTruthy()
 
     // The link was followed elsewhere; coming back to this tab shows it.
-    server.on("POST /api/auth/sync-verification", () => answer({ verified: true }))
+    pages.server.on("POST /api/auth/sync-verification", () => answer({ verified: true }))
     fireEvent.focus(window)
     await heading("Email verified")
     expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login")
@@ -183,12 +175,12 @@ describe("Register page", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }))
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull())
     await settle()
-    expect(server.calls("POST /api/auth/register")).toHaveLength(0)
+    expect(pages.server.calls("POST /api/auth/register")).toHaveLength(0)
     expect(screen.getByRole("heading", { level: 1, name: "Create your account" })).toBeTruthy()
   })
 
   it("shows 409 in the form with a sign-in link, not as a toast", async () => {
-    server.on("POST /api/auth/register", () => refuse(409, "EMAIL_ALREADY_EXISTS", "An account with this email already exists"))
+    pages.server.on("POST /api/auth/register", () => refuse(409, "EMAIL_ALREADY_EXISTS", "An account with this email already exists"))
     await openRegister()
     fillRegistration()
     fireEvent.click(screen.getByRole("button", { name: "Create account" }))
@@ -207,29 +199,29 @@ describe("Register page", () => {
     policy.rules.minLength.value = 10
     policy.rules.requireUppercase.enabled = false
     policy.rules.requireSpecialChars.required = false
-    server.on("GET /api/password-policy/config", () => policyAnswer(policy))
+    pages.server.on("GET /api/password-policy/config", () => policyAnswer(policy))
     await openRegister()
     await waitFor(() =>
       expect(hintItems()).toEqual(["At least 10 characters", "One lowercase letter", "One number", "One special character (!@#$…) (optional)"])
     )
-    expect(server.calls("GET /api/password-policy/config")).toHaveLength(1)
+    expect(pages.server.calls("GET /api/password-policy/config")).toHaveLength(1)
   })
 
   it("shows the default policy's hint when the server sends it", async () => {
     await openRegister()
-    await waitFor(() => expect(server.calls("GET /api/password-policy/config")).toHaveLength(1))
+    await waitFor(() => expect(pages.server.calls("GET /api/password-policy/config")).toHaveLength(1))
     await settle()
     expect(hintItems()).toEqual(FALLBACK_HINT)
   })
 
   it("falls back to 8 characters, upper, lower, number and special when the policy cannot be fetched", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
-    server.on("GET /api/password-policy/config", () => refuse(500, "INTERNAL_ERROR", "Boom"))
+    pages.server.on("GET /api/password-policy/config", () => refuse(500, "INTERNAL_ERROR", "Boom"))
     await openRegister()
-    await waitFor(() => expect(server.calls("GET /api/password-policy/config")).toHaveLength(1))
+    await waitFor(() => expect(pages.server.calls("GET /api/password-policy/config")).toHaveLength(1))
     // The data layer retries once, after a second.
     await advance(1_000)
-    await waitFor(() => expect(server.calls("GET /api/password-policy/config")).toHaveLength(2))
+    await waitFor(() => expect(pages.server.calls("GET /api/password-policy/config")).toHaveLength(2))
     await settle()
     expect(hintItems()).toEqual(FALLBACK_HINT)
     expect(screen.queryByText("(optional)")).toBeNull()

@@ -3,29 +3,21 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { refuse } from "../fake-api"
 import {
   advance,
-  cleanUpAfterTest,
   fill,
   findToast,
   formWith,
   heading,
   renderAt,
   settle,
-  startFakeServer,
-  type FakeAuthServer
+  signInPageTests
 } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 const INVALID_RESET_LINK = "Invalid password reset link. Please request a new password reset."
 const RESET_PATH = "/reset-password?mode=resetPassword&oobCode=reset-1&apiKey=key&lang=en"
@@ -55,7 +47,7 @@ describe("Reset password page", () => {
     submitReset("Ab#1", "Ab#1")
     expect(within(formWith("New password")).getByRole("alert").textContent).toBe("Password must be at least 8 characters long")
     await settle()
-    expect(server.calls("POST /api/auth/reset-password")).toHaveLength(0)
+    expect(pages.server.calls("POST /api/auth/reset-password")).toHaveLength(0)
   })
 
   it("resets the password, says so, and goes to /login after 3 s", async () => {
@@ -65,7 +57,7 @@ describe("Reset password page", () => {
     submitReset("Analytical#Engine1")
     await heading("Password reset")
     await findToast("Password reset successfully!")
-    expect(server.calls("POST /api/auth/reset-password").map((request) => request.body)).toEqual([
+    expect(pages.server.calls("POST /api/auth/reset-password").map((request) => request.body)).toEqual([
       { oobCode: "reset-1", newPassword: "Analytical#Engine1" }
     ])
 
@@ -76,7 +68,7 @@ describe("Reset password page", () => {
   })
 
   it("shows the policy's refusal as 'Password requirements not met: …'", async () => {
-    server.on("POST /api/auth/reset-password", () =>
+    pages.server.on("POST /api/auth/reset-password", () =>
       refuse(400, "PASSWORD_NO_SPECIAL_CHAR", "Password does not meet the policy", {
         details: ["Password must contain at least one special character", "This password is too common. Please choose a less common password"]
       })
@@ -92,7 +84,7 @@ describe("Reset password page", () => {
   })
 
   it("shows the invalid-link message when the server says the code is used or expired", async () => {
-    server.on("POST /api/auth/reset-password", () => refuse(400, "INVALID_OR_EXPIRED_CODE", "This link is invalid or has expired"))
+    pages.server.on("POST /api/auth/reset-password", () => refuse(400, "INVALID_OR_EXPIRED_CODE", "This link is invalid or has expired"))
     renderAt(RESET_PATH)
     await heading("Reset your password")
     submitReset("Analytical#Engine1")

@@ -4,7 +4,7 @@
  * README's API table describes. Test-only: imported by the *.test.tsx files of this folder, never by the app.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { expect, vi } from "vitest"
+import { afterEach, beforeEach, expect, vi } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 import { createDefaultPasswordPolicy, type PasswordPolicyConfig } from "~core/password-policy"
@@ -76,6 +76,16 @@ export function cleanUpAfterTest() {
   teardownSession()
   vi.useRealTimers()
   vi.restoreAllMocks()
+}
+
+/** Registers a fresh fake server before each test of the file and the clean-up after; `.server` is the current one. */
+export function signInPageTests(): { readonly server: FakeAuthServer } {
+  const current = {} as { server: FakeAuthServer }
+  beforeEach(() => {
+    current.server = startFakeServer()
+  })
+  afterEach(cleanUpAfterTest)
+  return current
 }
 
 // ---------------------------------------------------------------------------------------------------------------

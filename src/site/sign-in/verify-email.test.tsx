@@ -3,18 +3,12 @@
  * of sign-in-test-kit.tsx.
  */
 import { fireEvent, screen } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 
 import { answer, refuse } from "../fake-api"
-import { cleanUpAfterTest, deferred, heading, renderAt, settle, startFakeServer, type FakeAuthServer } from "./sign-in-test-kit"
+import { deferred, heading, renderAt, settle, signInPageTests } from "./sign-in-test-kit"
 
-let server: FakeAuthServer
-
-beforeEach(() => {
-  server = startFakeServer()
-})
-
-afterEach(cleanUpAfterTest)
+const pages = signInPageTests()
 
 const INVALID_VERIFICATION_LINK = "This verification link is invalid or has expired."
 
@@ -26,20 +20,20 @@ describe("Email verification page", () => {
       await heading("Verify your email")
       expect(await screen.findByText(INVALID_VERIFICATION_LINK)).toBeTruthy()
       await settle()
-      expect(server.calls("POST /api/auth/verify-email")).toHaveLength(0)
+      expect(pages.server.calls("POST /api/auth/verify-email")).toHaveLength(0)
     }
   )
 
   it("shows a spinner while verifying, then the verified e-mail and 'Continue to sign in'", async () => {
     const pending = deferred()
-    server.on("POST /api/auth/verify-email", () => pending.promise)
+    pages.server.on("POST /api/auth/verify-email", () => pending.promise)
     renderAt("/verify-email?mode=verifyEmail&oobCode=code-1&apiKey=key&lang=en")
     await heading("Verify your email")
     expect(await screen.findByText("Verifying your email")).toBeTruthy()
 
     pending.release(answer({ email: "ada@example.com", verified: true }))
     expect(await screen.findByText("ada@example.com", { selector: "strong" })).toBeTruthy()
-    expect(server.calls("POST /api/auth/verify-email").map((request) => request.body)).toEqual([{ oobCode: "code-1" }])
+    expect(pages.server.calls("POST /api/auth/verify-email").map((request) => request.body)).toEqual([{ oobCode: "code-1" }])
     fireEvent.click(screen.getByRole("link", { name: "Continue to sign in" }))
     await heading("Sign in")
   })
@@ -54,22 +48,22 @@ describe("Email verification page", () => {
     expect(await screen.findByText("ada@example.com", { selector: "strong" })).toBeTruthy()
     expect(screen.getByRole("link", { name: "Continue to sign in" })).toBeTruthy()
     await settle()
-    expect(server.calls("POST /api/auth/verify-email")).toHaveLength(1)
+    expect(pages.server.calls("POST /api/auth/verify-email")).toHaveLength(1)
   })
 
   it("shows the invalid state for INVALID_OR_EXPIRED_CODE, and remembers it", async () => {
-    server.on("POST /api/auth/verify-email", () => refuse(400, "INVALID_OR_EXPIRED_CODE", "This link is invalid or has expired"))
+    pages.server.on("POST /api/auth/verify-email", () => refuse(400, "INVALID_OR_EXPIRED_CODE", "This link is invalid or has expired"))
     const first = renderAt("/verify-email?mode=verifyEmail&oobCode=used-code")
     expect(await screen.findByText(INVALID_VERIFICATION_LINK)).toBeTruthy()
     first.unmount()
     renderAt("/verify-email?mode=verifyEmail&oobCode=used-code")
     expect(await screen.findByText(INVALID_VERIFICATION_LINK)).toBeTruthy()
     await settle()
-    expect(server.calls("POST /api/auth/verify-email")).toHaveLength(1)
+    expect(pages.server.calls("POST /api/auth/verify-email")).toHaveLength(1)
   })
 
   it("shows 'Email verification failed' for other failures", async () => {
-    server.on("POST /api/auth/verify-email", () => refuse(500, "INTERNAL_ERROR", "Something broke"))
+    pages.server.on("POST /api/auth/verify-email", () => refuse(500, "INTERNAL_ERROR", "Something broke"))
     renderAt("/verify-email?mode=verifyEmail&oobCode=code-3")
     expect(await screen.findByText("Email verification failed")).toBeTruthy()
     expect(screen.queryByText(INVALID_VERIFICATION_LINK)).toBeNull()
