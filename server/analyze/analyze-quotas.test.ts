@@ -93,6 +93,14 @@ describe("plan quotas", () => {
     expect(burst.filter((answer) => answer.status === 200)).toHaveLength(3)
     expect((await usage(enterprise.token, loopback)).body.data.used).toBe(3)
   })
+
+  it("answers exactly 10 of 20 questions sent at once by a fresh Free account, refuses the rest with QUOTA_EXCEEDED and counts 10", async () => {
+    const user = await signedInUser(loopback.app)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => ask(user.token, question(), loopback)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(10)
+    expect(answers.filter((answer) => answer.status === 429 && answer.body.error.code === "QUOTA_EXCEEDED")).toHaveLength(10)
+    expect((await usage(user.token, loopback)).body.data.used).toBe(10)
+  })
 })
 
 describe("provider failures", () => {

@@ -12,11 +12,11 @@ export const DAY = 24 * 60 * 60_000
 
 type CallOptions = { body?: unknown; token?: string; ip?: string; raw?: string }
 
-async function inject(subject: TestApp, ip: string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions) {
+async function inject(subject: TestApp, nextIp: () => string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, options: CallOptions) {
   const response = await subject.app.inject({
     method,
     url,
-    remoteAddress: options.ip ?? ip,
+    remoteAddress: options.ip ?? nextIp(),
     headers: {
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.raw !== undefined ? { "content-type": "application/json" } : {})
@@ -56,7 +56,7 @@ export function authTestKit(): AuthTestKit {
     },
     now: Date.UTC(2026, 10, 22, 9, 0, 0),
     nextIp: () => `10.9.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`,
-    call: (method, url, options = {}) => inject(kit.subject, kit.nextIp(), method, url, options),
+    call: (method, url, options = {}) => inject(kit.subject, kit.nextIp, method, url, options),
     newEmail: () => `person${++emailCounter}@example.com`,
     async mailTo(email) {
       await kit.subject.app.outbox.idle()

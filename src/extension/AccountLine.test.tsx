@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { AccountCard, AccountLine, openSignIn } from "./AccountLine"
+import { openSignIn } from "./account"
+import { AccountCard, AccountLine } from "./AccountLine"
 import { createFakeChrome } from "./fake-chrome.test-support"
 
 const API = "https://api.test"

@@ -1,12 +1,9 @@
 /**
  * Who is signed in, as the popup and the side panel show it: the same facts (name, plan, the month's AI usage, or
  * signed out) from one account state, in the popup's card or the panel's one line. Signed out, both lead to the
- * same sign-in page (`openSignIn`); the panel offers it as a link, the popup as a button of its own.
+ * same sign-in page (`openSignIn` of ./account); the panel offers it as a link, the popup as a button of its own.
  */
-import { openSitePage, SIGN_IN_PATH, type AccountState } from "./account"
-
-/** Opens the site's sign-in page for the extension in a new tab. */
-export const openSignIn = () => void openSitePage(SIGN_IN_PATH)
+import { openSignIn, type AccountState } from "./account"
 
 type SignedIn = Extract<AccountState, { kind: "signedIn" }>
 

@@ -39,3 +39,6 @@ export const sitePageUrl = (apiOrigin: string, path: `/${string}`): string => `$
 export async function openSitePage(path: `/${string}`): Promise<void> {
   await chrome.tabs.create({ url: sitePageUrl(await getApiOrigin(), path) })
 }
+
+/** Opens the site's sign-in page for the extension: the popup's button and the panel's links. */
+export const openSignIn = () => void openSitePage(SIGN_IN_PATH)

@@ -2,7 +2,7 @@
  * The Images tab's content: the image open in detail if there is one, else the list of the page's images (while
  * they are looked for, or why the page cannot be scanned).
  */
-import { openSitePage, SIGN_IN_PATH } from "~extension/account"
+import { openSignIn } from "~extension/account"
 import { Spinner } from "~ui/Spinner"
 
 import { ImageDetail } from "./ImageDetail"
@@ -40,7 +40,7 @@ export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filte
         autoRun={focused.autoRun}
         onBack={() => onFocus(null)}
         onUsageChanged={onUsageChanged}
-        onSignIn={() => void openSitePage(SIGN_IN_PATH)}
+        onSignIn={openSignIn}
       />
     )
   }

@@ -214,15 +214,10 @@ async function fetchProfile(generation: number): Promise<void> {
   }
 }
 
-/** The local part of every session end: state, monitor, pending fetch. */
-function endLocalSession(extra: Partial<SessionState> = {}): void {
+/** The local part of every session end: state, monitor, pending fetch. Also what ./session-sync does when another tab or the API client ended the session. */
+export function endLocalSession(extra: Partial<SessionState> = {}): void {
   stopSessionWork()
   useSession.setState({ ...extra, user: null, status: "loggedOut" })
-}
-
-/** Another tab or the API client ended the session: only this tab's part is left to end (see ./session-sync). */
-export function closeLocalSession(): void {
-  endLocalSession()
 }
 
 /** Another tab signed in (see ./session-sync): show its user and monitor its token; that tab runs the refresh that follows a sign-in. */

@@ -9,7 +9,7 @@ import { websiteLogoutMessage } from "~core/extension-messages"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { notifyExtension } from "./extension-notifier"
-import { adoptSession, closeLocalSession, readStoredUser, syncExtension, useSession } from "./session-store"
+import { adoptSession, endLocalSession, readStoredUser, syncExtension, useSession } from "./session-store"
 import { getSessionStorage, onSessionCleared, onTokensRefreshed } from "./site-api"
 
 let stopSync: (() => void) | null = null
@@ -22,7 +22,7 @@ function handleStorageEvent(event: StorageEvent): void {
   const user = readStoredUser(storage)
   const state = useSession.getState()
   if (!user) {
-    if (state.status === "loggedIn") closeLocalSession()
+    if (state.status === "loggedIn") endLocalSession()
     return
   }
   // Another tab signed in; it already runs the refresh that follows a sign-in.
@@ -49,7 +49,7 @@ function handleTokensRefreshed(): void {
 function handleSessionCleared(): void {
   const { status } = useSession.getState()
   if (status === "loggedOut") return
-  closeLocalSession()
+  endLocalSession()
   if (status === "loggedIn") void notifyExtension(websiteLogoutMessage())
 }
 
