@@ -69,22 +69,31 @@ export function answerText(body: unknown): string | null {
   return null
 }
 
-async function readLimited(response: Response): Promise<string> {
+async function readLimited(response: Response, signal: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get("content-length"))
   if (Number.isFinite(declared) && declared > MAX_PROVIDER_RESPONSE_BYTES) throw new Error("too large")
   if (!response.body) return ""
   const reader = response.body.getReader()
+  // undici errors the body when the fetch's signal fires, but a CI run once saw a stalled body outlive it
+  // by 20 s; cancelling the reader ourselves ends the wait whatever the transport does.
+  const stop = () => void reader.cancel().catch(() => {})
+  signal.addEventListener("abort", stop, { once: true })
   const chunks: Uint8Array[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_PROVIDER_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw new Error("too large")
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (signal.aborted) throw new Error("aborted")
+      if (done) break
+      size += value.byteLength
+      if (size > MAX_PROVIDER_RESPONSE_BYTES) {
+        await reader.cancel().catch(() => {})
+        throw new Error("too large")
+      }
+      chunks.push(value)
     }
-    chunks.push(value)
+  } finally {
+    signal.removeEventListener("abort", stop)
   }
   return Buffer.concat(chunks).toString("utf8")
 }
@@ -113,7 +122,17 @@ export function chatMessages({ question, imageDataUrl, history = [] }: { questio
  * 502 PROVIDER_ERROR with a plain message, a ProviderFailure that says whether the call may be billed. The API key goes into the Authorization header only.
  */
 async function completeChat(settings: ProviderSettings, request: { model: string; messages: unknown[]; maxTokens: number }): Promise<unknown> {
-  const signal = AbortSignal.timeout(settings.timeoutMs)
+  // A plain timer, held by this call: the deadline covers the body as well as the headers.
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(), settings.timeoutMs)
+  try {
+    return await completeChatWithin(settings, request, deadline.signal)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function completeChatWithin(settings: ProviderSettings, request: { model: string; messages: unknown[]; maxTokens: number }, signal: AbortSignal): Promise<unknown> {
   let response: Response
   try {
     response = await fetch(`${settings.baseUrl}/chat/completions`, {
@@ -141,7 +160,7 @@ async function completeChat(settings: ProviderSettings, request: { model: string
   }
   let text: string
   try {
-    text = await readLimited(response)
+    text = await readLimited(response, signal)
   } catch {
     if (signal.aborted) throw noAnswerInTime()
     throw unreadableAnswer()
