@@ -1,3 +1,6 @@
+import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/reverse-search"
+import { openReverseSearch } from "~extension/reverse-search"
+
 import { captureAreaFromGesture } from "./area-capture"
 import { listenToMessages } from "./message-routes"
 import { openSidePanelWithImage } from "./select-image"
@@ -6,6 +9,9 @@ import { listenToSiteLinks } from "./site-link"
 
 export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
 export const CAPTURE_AREA_MENU_ID = "capture-area"
+export const REVERSE_SEARCH_MENU_ID = "reverse-search"
+/** The entries under "Search the web for this image", one per engine: `reverse-search:<engine id>`. */
+const REVERSE_SEARCH_ENTRY_PREFIX = `${REVERSE_SEARCH_MENU_ID}:`
 /** The manifest's commands (package.json "manifest.commands"). */
 export const CAPTURE_AREA_COMMAND = "capture-area"
 export const TOGGLE_SIDE_PANEL_COMMAND = "toggle-side-panel"
@@ -23,6 +29,10 @@ function registerContextMenu() {
       // Every context of a page, not the extension's own button.
       contexts: ["page", "frame", "selection", "link", "editable", "image", "video", "audio"]
     })
+    chrome.contextMenus.create({ id: REVERSE_SEARCH_MENU_ID, title: "Search the web for this image", contexts: ["image"] })
+    for (const engine of REVERSE_SEARCH_ENGINES) {
+      chrome.contextMenus.create({ id: `${REVERSE_SEARCH_ENTRY_PREFIX}${engine.id}`, parentId: REVERSE_SEARCH_MENU_ID, title: engine.name, contexts: ["image"] })
+    }
   })
 }
 
@@ -32,6 +42,14 @@ chrome.runtime.onStartup.addListener(registerContextMenu)
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId === CAPTURE_AREA_MENU_ID) {
     void captureAreaFromGesture(tab)
+    return
+  }
+  const engine = String(info.menuItemId).startsWith(REVERSE_SEARCH_ENTRY_PREFIX) && reverseSearchEngine(String(info.menuItemId).slice(REVERSE_SEARCH_ENTRY_PREFIX.length))
+  if (engine && info.srcUrl) {
+    const openerTab = tab && tab.index >= 0 ? tab : undefined
+    void openReverseSearch({ engine: engine.id, url: info.srcUrl, tabId: tab?.id, frameId: info.frameId, openerTab }).catch((error: unknown) =>
+      console.warn("Could not open the web search for the image", error)
+    )
     return
   }
   if (info.menuItemId !== ANALYSE_IMAGE_MENU_ID || tab?.id === undefined || !info.srcUrl) return

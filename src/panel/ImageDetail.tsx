@@ -6,6 +6,7 @@ import { ProgressLine } from "~ui/ProgressLine"
 import { textReadingKey } from "./analyses"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { QuestionForm } from "./QuestionForm"
+import { ReverseSearchMenu } from "./ReverseSearchMenu"
 import { resultBoxes, ResultView } from "./results/ResultView"
 import { TextLayer } from "./results/TextLayer"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
@@ -79,6 +80,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
           </button>
         ))}
       </div>
+      <ReverseSearchMenu image={image} />
 
       {kind === "text" && (
         <OcrLanguagePicker
