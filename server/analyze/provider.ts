@@ -202,23 +202,58 @@ function translationPrompt(target: string, source: string | null): string {
   ].join("\n")
 }
 
-/** Translates a text (no image) with the given model; a cut-off or empty translation is a provider failure. */
-export async function translateWithModel(
-  settings: ProviderSettings,
-  input: { model: string; text: string; targetLanguageName: string; sourceLanguageName: string | null }
-): Promise<string> {
+/**
+ * The instructions for an image's lines: the message is a JSON array of the lines in reading order, and the answer
+ * must be one too, with as many items, each line's translation at its index, so that it can stand where its line
+ * stands on the image.
+ */
+function linesPrompt(target: string, source: string | null, count: number): string {
+  return [
+    translationPrompt(target, source),
+    `The message is a JSON array of ${count} lines of text read from one image, in reading order; a sentence may run over several lines.`,
+    `Reply with a JSON array of exactly ${count} strings and nothing else: the translation of each line at its index, in the same order.`,
+    "Keep each line's translation on its own line: where a sentence runs over lines, split its translation over the same lines."
+  ].join("\n")
+}
+
+/** The model's JSON array of lines, if that is what it sent (a code fence around it is tolerated). */
+function translatedLines(answer: string, count: number): string[] | null {
+  const bare = answer.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, "$1")
+  try {
+    const lines: unknown = JSON.parse(bare)
+    return Array.isArray(lines) && lines.length === count && lines.every((line) => typeof line === "string") ? lines.map((line) => line.trim()) : null
+  } catch {
+    return null
+  }
+}
+
+export interface TranslationInput {
+  model: string
+  targetLanguageName: string
+  sourceLanguageName: string | null
+}
+
+/**
+ * Translates a text, or an image's lines (one call for all of them, order kept), with the given model; a cut-off,
+ * empty or unreadable translation is a provider failure.
+ */
+export async function translateWithModel(settings: ProviderSettings, input: TranslationInput & ({ text: string } | { lines: readonly string[] })): Promise<{ translation: string; lines?: string[] }> {
+  const lines = "lines" in input ? input.lines : null
   const body = await completeChat(settings, {
     model: input.model,
     messages: [
-      { role: "system", content: translationPrompt(input.targetLanguageName, input.sourceLanguageName) },
-      { role: "user", content: input.text }
+      { role: "system", content: lines ? linesPrompt(input.targetLanguageName, input.sourceLanguageName, lines.length) : translationPrompt(input.targetLanguageName, input.sourceLanguageName) },
+      { role: "user", content: lines ? JSON.stringify(lines) : (input as { text: string }).text }
     ],
     maxTokens: MAX_TRANSLATION_TOKENS
   })
   const translation = answerText(body)
   if (translation === null) throw unreadableAnswer()
   if (finishReason(body) === "length") throw answered("The translation was too long for the model and was cut off. Please translate a shorter part of the text.")
-  return translation
+  if (!lines) return { translation }
+  const translated = translatedLines(translation, lines.length)
+  if (!translated) throw unreadableAnswer()
+  return { translation: translated.join("\n"), lines: translated }
 }
 
 /** Why the model stopped: "length" when it ran out of tokens mid-answer. */

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
-import { MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
+import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
 import {
   MAX_IMAGE_BYTES,
   MAX_HISTORY_ANSWER_LENGTH,
@@ -54,7 +54,7 @@ export interface AnalyzeRoutesOptions {
 const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1) * (MAX_QUESTION_LENGTH + MAX_HISTORY_ANSWER_LENGTH) * 6 + 16 * 1024
 
 /** A JSON body holding the longest text to translate with every character escaped, and the languages. */
-const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + 1024
+const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + MAX_TRANSLATE_LINES * 4 + 1024
 
 /** The models a caller may choose: the fixed list and the server's configured VQA_MODEL. */
 export function allowedModels(configured: string): string[] {
@@ -192,15 +192,12 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
       const settings = providerSettings()
       const input = parseInput(translateRequestSchema, request.body)
       const { targetLanguage, sourceLanguage } = input
-      const { result: translation, usage } = await withReservedRequest(request, () =>
-        translateWithModel(settings, {
-          model: app.config.openai.model,
-          text: input.text,
-          targetLanguageName: targetLanguage.name,
-          sourceLanguageName: sourceLanguage?.name ?? null
-        })
+      const languages = { model: app.config.openai.model, targetLanguageName: targetLanguage.name, sourceLanguageName: sourceLanguage?.name ?? null }
+      // The schema lets exactly one of text and lines through.
+      const { result: translated, usage } = await withReservedRequest(request, () =>
+        translateWithModel(settings, input.lines ? { ...languages, lines: input.lines } : { ...languages, text: input.text! })
       )
-      const result: TranslateAnswer = { translation, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }
+      const result: TranslateAnswer = { ...translated, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }
       return ok(result)
     }
   )

@@ -4,8 +4,10 @@
  */
 import * as z from "zod"
 
-/** Longest text translated in one request, counted as the trimmed text's length. */
+/** Longest text translated in one request, counted as the trimmed text's length (for lines: all lines together). */
 export const MAX_TRANSLATE_TEXT_LENGTH = 5000
+/** Most lines one request translates: an image's text lines, each translated in its place. */
+export const MAX_TRANSLATE_LINES = 200
 
 export interface TranslateLanguage {
   /** BCP 47: the primary subtag, with the script for Chinese ("zh-Hans", "zh-Hant"). */
@@ -108,22 +110,45 @@ const translateLanguageCodeSchema = z
     return z.NEVER
   })
 
-export const translateRequestSchema = z.strictObject({
-  text: z
-    .string({ message: "A text to translate is required" })
-    .trim()
-    .min(1, "A text to translate is required")
-    .max(MAX_TRANSLATE_TEXT_LENGTH, `The text must be at most ${MAX_TRANSLATE_TEXT_LENGTH} characters`),
-  targetLanguage: translateLanguageCodeSchema,
-  /** The text's language when the caller knows it; the model recognises it otherwise. */
-  sourceLanguage: translateLanguageCodeSchema.optional()
-})
+const translateTextSchema = z
+  .string({ message: "A text to translate is required" })
+  .trim()
+  .min(1, "A text to translate is required")
+  .max(MAX_TRANSLATE_TEXT_LENGTH, `The text must be at most ${MAX_TRANSLATE_TEXT_LENGTH} characters`)
+
+/**
+ * The lines of an image's text, in reading order: each comes back translated at the same index, so that it can be
+ * laid over its own line on the image.
+ */
+const translateLinesSchema = z
+  .array(z.string({ message: "Each line must be a text" }).trim().min(1, "A line to translate must not be empty"), { message: "lines must be a list of texts" })
+  .min(1, "At least one line to translate is required")
+  .max(MAX_TRANSLATE_LINES, `At most ${MAX_TRANSLATE_LINES} lines are translated at once`)
+  .refine((lines) => lines.reduce((total, line) => total + line.length, 0) <= MAX_TRANSLATE_TEXT_LENGTH, `The lines must be at most ${MAX_TRANSLATE_TEXT_LENGTH} characters together`)
+
+/** A text, or an image's lines (exactly one of the two), into a listed language. */
+export const translateRequestSchema = z
+  .strictObject({
+    text: translateTextSchema.optional(),
+    lines: translateLinesSchema.optional(),
+    targetLanguage: translateLanguageCodeSchema,
+    /** The text's language when the caller knows it; the model recognises it otherwise. */
+    sourceLanguage: translateLanguageCodeSchema.optional()
+  })
+  .superRefine((request, context) => {
+    if ((request.text === undefined) === (request.lines === undefined)) {
+      context.addIssue({ code: "custom", path: request.text === undefined ? ["text"] : ["lines"], message: request.text === undefined ? "A text to translate is required" : "Send a text or lines, not both" })
+    }
+  })
 
 export type TranslateRequest = z.input<typeof translateRequestSchema>
 
 /** POST /api/analyze/translate; usage is the same report as a question's. */
 export const translateAnswerSchema = z.object({
+  /** For lines: the translated lines joined with line breaks. */
   translation: z.string(),
+  /** The translated lines, one for each line sent, in their order; only when lines were sent. */
+  lines: z.array(z.string()).optional(),
   /** The listed code the request's tag named. */
   targetLanguage: z.string(),
   sourceLanguage: z.string().nullable(),

@@ -49,10 +49,11 @@ export async function askAboutImage({ image, question, model, history = [] }: { 
  * Translates a text (an OCR result) into a language of TRANSLATE_LANGUAGES, a region variant allowed ("pt-BR").
  * Counted in the monthly quota like a question; the answer carries the usage after it.
  */
-export async function translateText({ text, targetLanguage, sourceLanguage }: TranslateRequest): Promise<TranslateAnswer> {
+/** A text, or an image's lines (translated in one request, each at its index in the answer's `lines`). */
+export async function translateText({ text, lines, targetLanguage, sourceLanguage }: TranslateRequest): Promise<TranslateAnswer> {
   let data: unknown
   try {
-    data = await extensionApi().post<unknown>("/api/analyze/translate", { text, targetLanguage, ...(sourceLanguage ? { sourceLanguage } : {}) })
+    data = await extensionApi().post<unknown>("/api/analyze/translate", { ...(lines ? { lines } : { text }), targetLanguage, ...(sourceLanguage ? { sourceLanguage } : {}) })
   } catch (error) {
     throw toVqaError(error, SIGNED_OUT_TRANSLATE_MESSAGE)
   }
