@@ -8,6 +8,7 @@ import { sidePanelToggle } from "./side-panel-toggle"
 import { listenToSiteLinks } from "./site-link"
 
 export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
+export const TRANSLATE_IMAGE_MENU_ID = "translate-image"
 export const CAPTURE_AREA_MENU_ID = "capture-area"
 export const REVERSE_SEARCH_MENU_ID = "reverse-search"
 /** The entries under "Search the web for this image", one per engine: `reverse-search:<engine id>`. */
@@ -23,6 +24,7 @@ function registerContextMenu() {
       title: "Analyse image",
       contexts: ["image"]
     })
+    chrome.contextMenus.create({ id: TRANSLATE_IMAGE_MENU_ID, title: "Translate image", contexts: ["image"] })
     chrome.contextMenus.create({
       id: CAPTURE_AREA_MENU_ID,
       title: "Capture an area to analyse",
@@ -52,8 +54,9 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
     )
     return
   }
-  if (info.menuItemId !== ANALYSE_IMAGE_MENU_ID || tab?.id === undefined || !info.srcUrl) return
-  void openSidePanelWithImage({ url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl })
+  const action = info.menuItemId === ANALYSE_IMAGE_MENU_ID ? "analyse" : info.menuItemId === TRANSLATE_IMAGE_MENU_ID ? "translate" : null
+  if (!action || tab?.id === undefined || !info.srcUrl) return
+  void openSidePanelWithImage({ url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl, action })
 })
 
 const toggleSidePanel = sidePanelToggle()

@@ -11,13 +11,13 @@ import { selectedImageItem } from "~extension/selected-image"
  * has been awaited. It is therefore the first thing done here, before the selection is written;
  * the side panel reads the selection on load and follows later changes of it.
  */
-export function openSidePanelWithImage({ url, tabId, pageUrl }: ImageRequest): Promise<void> {
+export function openSidePanelWithImage({ url, tabId, pageUrl, action }: ImageRequest): Promise<void> {
   const opened = chrome.sidePanel.open({ tabId }).catch((error: unknown) => console.warn("Could not open the side panel", error))
   if (!isAnalysableImageUrl(url)) {
     // The panel still opens (the user asked for it) but cannot hold this image.
     console.warn("Image Query AI cannot select this image: its address is not an http, https, blob or data:image URL of at most 4 MB")
     return opened
   }
-  const stored = selectedImageItem.set({ url, tabId, pageUrl, selectedAt: Date.now() })
+  const stored = selectedImageItem.set({ url, tabId, pageUrl, ...(action ? { action } : {}), selectedAt: Date.now() })
   return Promise.all([opened, stored]).then(() => undefined)
 }

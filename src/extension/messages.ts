@@ -104,6 +104,8 @@ export interface ImageRequest {
   url: string
   tabId: number
   pageUrl?: string
+  /** What the panel does with it: the default analysis, or *Translate image*. */
+  action?: "analyse" | "translate"
 }
 
 /**

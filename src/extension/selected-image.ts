@@ -10,6 +10,8 @@ const selectedImageSchema = z.object({
   url: z.string(),
   tabId: z.number().int(),
   pageUrl: z.string().optional(),
+  /** "translate": *Translate image*: read its text and show it translated over the image. */
+  action: z.enum(["analyse", "translate"]).optional(),
   /** Milliseconds since the epoch: a pick older than the panel's start is not shown again. */
   selectedAt: z.number()
 })

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react"
 
 import { BoxOverlay } from "~ui/BoxOverlay"
+import { PressedButtons } from "~ui/PressedButtons"
 import { ProgressLine } from "~ui/ProgressLine"
 
 import { textReadingKey } from "./analyses"
@@ -9,11 +10,14 @@ import { QuestionForm } from "./QuestionForm"
 import { ReverseSearchMenu } from "./ReverseSearchMenu"
 import { resultBoxes, ResultView } from "./results/ResultView"
 import { TextLayer } from "./results/TextLayer"
+import type { LinesTranslation } from "./results/TranslateText"
+import { TranslatedLayer } from "./results/TranslatedLayer"
+import { useLineColours } from "./results/use-line-colours"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
 
-export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun"> {
+export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun" | "translateOnImage"> {
   settings: PanelSettings
   onSettingsChange: (settings: PanelSettings) => void
   onBack: () => void
@@ -22,10 +26,16 @@ export interface ImageDetailProps extends Pick<FocusedImage, "image" | "autoRun"
 }
 
 /** One image: the analyses to choose from, the chosen one's progress or result, and its boxes over the image. */
-export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
+const IMAGE_VIEWS = ["original", "translated"] as const
+type ImageView = (typeof IMAGE_VIEWS)[number]
+
+export function ImageDetail({ image, settings, onSettingsChange, autoRun, translateOnImage = false, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
   const { kind, state, start } = useAnalysis({ image, autoRun, settings, onUsageChanged })
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
   const [focusedLine, setFocusedLine] = useState<number | null>(null)
+  // The translation laid over the image, for the text it was made from; Original shows the image as it is.
+  const [overlay, setOverlay] = useState<(LinesTranslation & { ocr: unknown }) | null>(null)
+  const [view, setView] = useState<ImageView>("translated")
 
   // Another language choice while the Text view is open reads the image again in those languages.
   const languages = textReadingKey(settings)
@@ -37,11 +47,15 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
   }, [languages, kind, start])
 
   const outcome = state.status === "done" ? state.outcome : null
+  const textOutcome = outcome?.kind === "text" ? outcome : null
+  const shownOverlay = textOutcome && overlay?.ocr === textOutcome.ocr ? overlay : null
   const { boxes, tone } = resultBoxes(outcome)
   // Text read turned upright is shown as read, so that its boxes stand on it.
   const shownUrl = (outcome?.kind === "text" && outcome.reading?.uprightUrl) || image.url
   // Text boxes are in the pixels of the image read, which may be a scaled copy (an SVG drawn for the engine).
   const boxSpace = outcome?.kind === "text" ? { width: outcome.ocr.imageWidth, height: outcome.ocr.imageHeight } : natural
+  const colours = useLineColours({ url: shownUrl, tabId: image.tabId, frameId: image.frameId }, shownOverlay ? textOutcome!.ocr : null)
+  const translatedShown = shownOverlay !== null && colours !== null && view === "translated"
 
   return (
     <div className="space-y-4">
@@ -56,9 +70,18 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
             className="block h-auto w-full"
             onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
           />
-          <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />
-          {outcome?.kind === "text" && <TextLayer ocr={outcome.ocr} highlightedLine={focusedLine} />}
+          {!translatedShown && <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />}
+          {textOutcome && !translatedShown && <TextLayer ocr={textOutcome.ocr} highlightedLine={focusedLine} />}
+          {textOutcome && translatedShown && <TranslatedLayer ocr={textOutcome.ocr} lines={shownOverlay.lines} colours={colours} />}
         </div>
+        {shownOverlay && (
+          <div className="flex flex-wrap items-center justify-between gap-2 pt-1">
+            <PressedButtons label="Image shown" options={IMAGE_VIEWS} value={view} onChange={setView}>
+              {(option) => (option === "original" ? "Original" : `Translated · ${shownOverlay.language}`)}
+            </PressedButtons>
+            {view === "translated" && colours === null && <span className="text-xs text-gray-500">Laying the translation over the image…</span>}
+          </div>
+        )}
         <figcaption className="truncate text-xs text-gray-500" title={image.url}>
           {natural.width} × {natural.height} · {image.alt || image.url}
         </figcaption>
@@ -114,6 +137,12 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
           onKeepTextLayoutChange={(ocrKeepLayout) => onSettingsChange({ ...settings, ocrKeepLayout })}
           onUsageChanged={onUsageChanged}
           onTextLineFocus={setFocusedLine}
+          onShowTranslation={(translation) => {
+            if (!textOutcome) return
+            setOverlay({ ...translation, ocr: textOutcome.ocr })
+            setView("translated")
+          }}
+          autoTranslate={translateOnImage && kind === "text"}
         />
       )}
     </div>

@@ -38,6 +38,7 @@ export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filte
         settings={settings}
         onSettingsChange={onSettingsChange}
         autoRun={focused.autoRun}
+        translateOnImage={focused.translateOnImage}
         onBack={() => onFocus(null)}
         onUsageChanged={onUsageChanged}
         onSignIn={openSignIn}

@@ -7,6 +7,8 @@ export interface FocusedImage {
   image: PanelImage & { tabId?: number; pageUrl?: string }
   /** Runs once when the image arrives from the on-image button or the menu. */
   autoRun: AnalysisKind | null
+  /** *Translate image*: once the text is read, translate it and lay the translation over the image. */
+  translateOnImage?: boolean
   /** Tells one opening of the same image from the next (a new pick starts afresh). */
   token: number
 }

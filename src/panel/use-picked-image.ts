@@ -33,10 +33,11 @@ export function usePickedImage({ settings, scanAndShow, onPicked, onNothingPendi
   const take = useEffectEvent((selection: SelectedImage | null) => {
     if (!selection || !settings || selection.selectedAt <= lastTaken.current) return
     lastTaken.current = selection.selectedAt
-    const autoRun = settings.defaultAnalysis === "none" ? null : settings.defaultAnalysis
+    const translateOnImage = selection.action === "translate"
+    const autoRun = translateOnImage ? "text" : settings.defaultAnalysis === "none" ? null : settings.defaultAnalysis
     void scanAndShow(selection.tabId).then((scan) => {
       const image = (scan.kind === "ready" ? scan.images.find((listed) => listed.url === selection.url) : undefined) ?? unlistedImage(selection.url)
-      onPicked({ image: { ...image, tabId: selection.tabId, pageUrl: selection.pageUrl }, autoRun, token: selection.selectedAt })
+      onPicked({ image: { ...image, tabId: selection.tabId, pageUrl: selection.pageUrl }, autoRun, translateOnImage, token: selection.selectedAt })
     })
   })
 

@@ -25,7 +25,7 @@ export function PressedButtons<Option extends string>({ label, options, value, o
           type="button"
           aria-pressed={value === option}
           onClick={() => onChange(option)}
-          className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-ring ${value === option ? "bg-brand-primary text-white" : "text-gray-600 hover:bg-gray-100"}`}
+          className={`rounded-lg px-3 py-1.5 text-sm font-medium focus-ring ${value === option ? "bg-blue-600 text-white" : "text-gray-600 hover:bg-gray-100"}`}
         >
           {children(option)}
         </button>

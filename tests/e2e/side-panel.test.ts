@@ -94,7 +94,9 @@ describe("the side panel", () => {
       const instruction = body.messages[0]?.role === "system" ? String(body.messages[0].content) : ""
       const into = /into (\w+)/.exec(instruction)?.[1]
       if (instruction.startsWith("You are a professional translator") && into) {
-        sendJson(response, 200, completion(`[${into}] ${String(last)}`))
+        // An image's lines come as a JSON array and go back as one, each line translated in its place.
+        const translated = instruction.includes("JSON array") ? JSON.stringify((JSON.parse(String(last)) as string[]).map((line) => `[${into}] ${line}`)) : `[${into}] ${String(last)}`
+        sendJson(response, 200, completion(translated))
         return
       }
       const question = typeof last === "string" ? last : (last?.find((part) => part.type === "text")?.text ?? "")
@@ -195,8 +197,8 @@ describe("the side panel", () => {
     await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
     await translate.click()
     const translation = await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
-    // The stand-in answers "[<language>] <the text it was sent>": the OCR text, sent as it was read.
-    expect(await translation!.evaluate((element) => element.textContent)).toBe(`[French] ${text.trim()}`)
+    // The stand-in answers "[<language>] <the line it was sent>" for each line: the OCR lines, sent as they were read.
+    expect(await translation!.evaluate((element) => element.textContent)).toBe(text.trim().split("\n").filter((line) => line.trim()).map((line) => `[French] ${line.trim()}`).join("\n"))
     expect((await api("/api/analyze/usage", { token: extensionToken })).body.data!.used).toBe(usedBefore + 1)
     await eventually(
       () => panel.$eval("[data-testid='panel-usage']", (element) => element.textContent ?? ""),

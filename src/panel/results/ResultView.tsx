@@ -5,6 +5,7 @@ import { AnswerResult } from "./AnswerResult"
 import { FacesResult } from "./FacesResult"
 import { ObjectsResult } from "./ObjectsResult"
 import { TextResult } from "./TextResult"
+import type { LinesTranslation } from "./TranslateText"
 
 export interface ResultViewProps {
   outcome: AnalysisOutcome
@@ -13,9 +14,13 @@ export interface ResultViewProps {
   onUsageChanged: () => void
   /** The line of the text block in focus (null: none), for the text layer to outline. */
   onTextLineFocus?: (line: number | null) => void
+  /** Lays an image's translated lines over it. */
+  onShowTranslation?: (translation: LinesTranslation) => void
+  /** Translate the text at once and show it on the image (*Translate image*). */
+  autoTranslate?: boolean
 }
 
-export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, onUsageChanged, onTextLineFocus }: ResultViewProps) {
+export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, onUsageChanged, onTextLineFocus, onShowTranslation, autoTranslate }: ResultViewProps) {
   switch (outcome.kind) {
     case "text":
       return (
@@ -26,6 +31,8 @@ export function ResultView({ outcome, keepTextLayout, onKeepTextLayoutChange, on
           onKeepLayoutChange={onKeepTextLayoutChange}
           onUsageChanged={onUsageChanged}
           onLineFocus={onTextLineFocus}
+          onShowTranslation={onShowTranslation}
+          autoTranslate={autoTranslate}
         />
       )
     case "faces":

@@ -5,7 +5,7 @@ import type { OcrLine, OcrResult } from "~analysis/ocr"
 import { useLineCopy } from "./use-line-copy"
 
 /** The layer's text is measured in this family, and drawn in it: the two must agree for the spacing to fit. */
-const LAYER_FONT = "sans-serif"
+export const LAYER_FONT = "sans-serif"
 
 /** Widths of text in the layer's font, per pixel of font size. */
 export interface FontMetrics {
@@ -101,6 +101,8 @@ function measureFont(): FontMetrics {
 }
 
 let fontMetrics: FontMetrics | null = null
+/** The layer font's metrics, measured once. */
+export const layerFontMetrics = () => (fontMetrics ??= measureFont())
 
 /**
  * The recognised text as a transparent layer over the image, each word at its box: drag to select across
@@ -109,7 +111,7 @@ let fontMetrics: FontMetrics | null = null
  */
 export function TextLayer({ ocr, highlightedLine }: { ocr: OcrResult; highlightedLine: number | null }) {
   const { status, copyLine } = useLineCopy()
-  const metrics = (fontMetrics ??= measureFont())
+  const metrics = layerFontMetrics()
   const layouts = useMemo(() => {
     if (!ocr.imageWidth || !ocr.imageHeight) return []
     const image = { width: ocr.imageWidth, height: ocr.imageHeight }

@@ -9,7 +9,7 @@ import { useLineCopy } from "./use-line-copy"
 
 import type { DetectedReading } from "../analyses"
 import { languageNames } from "../ocr-languages"
-import { TranslateText } from "./TranslateText"
+import { TranslateText, type LinesTranslation } from "./TranslateText"
 
 
 export interface TextResultProps {
@@ -21,6 +21,8 @@ export interface TextResultProps {
   onUsageChanged: () => void
   /** The line in focus (its index among the text layer's lines), or null: the layer outlines it on the image. */
   onLineFocus?: (line: number | null) => void
+  onShowTranslation?: (translation: LinesTranslation) => void
+  autoTranslate?: boolean
 }
 
 /** What "Detect language" did, in words: "Devanagari script: read in हिन्दी (Hindi). Turned 90° to read." */
@@ -35,7 +37,7 @@ function readingSummary(reading: DetectedReading): string {
  * keyboard users, who copy a line from here: one Tab stop, the arrow keys move between lines, Enter (or Ctrl+C
  * with nothing selected) copies the line. The line in focus is outlined over the image too.
  */
-export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsageChanged, onLineFocus }: TextResultProps) {
+export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsageChanged, onLineFocus, onShowTranslation, autoTranslate }: TextResultProps) {
   const [copied, setCopied] = useState<boolean | null>(null)
   const { status: lineStatus, copyLine } = useLineCopy()
   const [current, setCurrent] = useState(0)
@@ -43,6 +45,7 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
   const hintId = useId()
 
   const text = ocr.text.trim()
+  const lineTexts = useMemo(() => ocr.lines.map((line) => line.text), [ocr.lines])
   const laidOut = useMemo(() => (keepLayout ? layoutText(ocr.words) : ""), [keepLayout, ocr.words])
   const shown = laidOut || text
   const rows = shown ? shown.split("\n") : []
@@ -139,7 +142,7 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
           Tab to a line, move with the arrow keys, Enter copies it.
         </p>
       )}
-      {text && <TranslateText text={text} onUsageChanged={onUsageChanged} />}
+      {text && <TranslateText text={text} lines={lineTexts} onUsageChanged={onUsageChanged} onShowOnImage={onShowTranslation} autoStart={autoTranslate} />}
     </section>
   )
 }

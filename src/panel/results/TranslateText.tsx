@@ -1,6 +1,6 @@
-import { useId, useState } from "react"
+import { useEffect, useId, useRef, useState } from "react"
 
-import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage } from "~core/translate"
+import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage } from "~core/translate"
 import { copyText } from "~ui/clipboard"
 
 import { translateText } from "../vqa-client"
@@ -17,30 +17,69 @@ export function defaultTargetLanguage(languages: readonly string[] = navigator.l
   return "en"
 }
 
-type TranslateState = { status: "idle" } | { status: "busy" } | { status: "done"; translation: string; language: string } | { status: "error"; message: string }
+type TranslateState =
+  | { status: "idle" }
+  | { status: "busy" }
+  | { status: "done"; translation: string; language: string; lines?: string[] }
+  | { status: "error"; message: string }
+
+/** An image's translated lines, to lay over the image. */
+export interface LinesTranslation {
+  lines: string[]
+  language: string
+}
+
+export interface TranslateTextProps {
+  text: string
+  /**
+   * The image's lines, when the text is an image's: they are translated in the one request, each in its place,
+   * and the translation can be shown on the image.
+   */
+  lines?: readonly string[]
+  onUsageChanged: () => void
+  onShowOnImage?: (translation: LinesTranslation) => void
+  /** Translate at once into the default language and show the result on the image ("Translate image"). */
+  autoStart?: boolean
+}
+
+/** Lines the API takes in one request: at most MAX_TRANSLATE_LINES, within the text's length. */
+const fitsOneRequest = (lines: readonly string[]) =>
+  lines.length > 0 && lines.length <= MAX_TRANSLATE_LINES && lines.reduce((total, line) => total + line.trim().length, 0) <= MAX_TRANSLATE_TEXT_LENGTH && lines.every((line) => line.trim())
 
 /**
  * "Translate" for recognised text: through our API to the configured model, counted in the month's quota like a
- * question. The translation shows under the text, with Copy.
+ * question. The translation shows under the text, with Copy, and for an image's lines *Show on image*.
  */
-export function TranslateText({ text, onUsageChanged }: { text: string; onUsageChanged: () => void }) {
+export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, autoStart = false }: TranslateTextProps) {
   const [target, setTarget] = useState(defaultTargetLanguage)
   const [state, setState] = useState<TranslateState>({ status: "idle" })
   const [copied, setCopied] = useState<boolean | null>(null)
   const selectId = useId()
   const tooLong = text.length > MAX_TRANSLATE_TEXT_LENGTH
+  const byLines = lines && fitsOneRequest(lines) ? lines : undefined
 
-  const translate = () => {
+  const translate = (showOnImage = false) => {
     setState({ status: "busy" })
     setCopied(null)
-    translateText({ text, targetLanguage: target }).then(
+    translateText(byLines ? { lines: [...byLines], targetLanguage: target } : { text, targetLanguage: target }).then(
       (answer) => {
-        setState({ status: "done", translation: answer.translation, language: translateLanguage(answer.targetLanguage)?.name ?? answer.targetLanguage })
+        const language = translateLanguage(answer.targetLanguage)?.name ?? answer.targetLanguage
+        setState({ status: "done", translation: answer.translation, language, lines: answer.lines })
         onUsageChanged()
+        if (showOnImage && answer.lines) onShowOnImage?.({ lines: answer.lines, language })
       },
       (error: unknown) => setState({ status: "error", message: error instanceof Error && error.message ? error.message : "The translation failed. Try again." })
     )
   }
+
+  // Once per mounted result: "Translate image" asks for it with the image.
+  const started = useRef(false)
+  useEffect(() => {
+    if (!autoStart || started.current || tooLong) return
+    started.current = true
+    translate(true)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one start, with the text and language of the first render
+  }, [autoStart])
 
   return (
     <section aria-label="Translation" className="space-y-2">
@@ -60,7 +99,7 @@ export function TranslateText({ text, onUsageChanged }: { text: string; onUsageC
             </option>
           ))}
         </select>
-        <button type="button" className={smallButton} disabled={state.status === "busy" || tooLong} aria-busy={state.status === "busy" || undefined} onClick={translate}>
+        <button type="button" className={smallButton} disabled={state.status === "busy" || tooLong} aria-busy={state.status === "busy" || undefined} onClick={() => translate()}>
           {state.status === "busy" ? "Translating…" : "Translate"}
         </button>
       </div>
@@ -72,11 +111,18 @@ export function TranslateText({ text, onUsageChanged }: { text: string; onUsageC
       )}
       {state.status === "done" && (
         <div className="space-y-1">
-          <div className="flex items-center justify-between gap-2">
+          <div className="flex flex-wrap items-center justify-between gap-2">
             <p className="text-xs text-gray-600">Translated into {state.language}</p>
-            <button type="button" className={smallButton} onClick={() => void copyText(state.translation).then(setCopied)}>
-              {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy translation"}
-            </button>
+            <div className="flex flex-wrap gap-2">
+              {state.lines && onShowOnImage && (
+                <button type="button" className={smallButton} onClick={() => onShowOnImage({ lines: state.lines!, language: state.language })}>
+                  Show on image
+                </button>
+              )}
+              <button type="button" className={smallButton} onClick={() => void copyText(state.translation).then(setCopied)}>
+                {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy translation"}
+              </button>
+            </div>
           </div>
           <p data-testid="translation" className="whitespace-pre-wrap rounded-lg border border-gray-200 bg-white p-3 text-sm">
             {state.translation}

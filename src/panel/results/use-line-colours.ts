@@ -1,0 +1,45 @@
+import { useEffect, useState } from "react"
+
+import type { OcrResult } from "~analysis/ocr"
+
+import { readImage, type ImageLocation } from "../image-bytes"
+import { lineColours, type LineColours, type Pixels } from "./overlay-colours"
+
+/** The image's pixels at the size the engine read it, so that the lines' boxes fall on them. */
+async function pixelsAt(location: ImageLocation, width: number, height: number): Promise<Pixels> {
+  const bitmap = await createImageBitmap(await readImage(location))
+  try {
+    const canvas = new OffscreenCanvas(width, height)
+    const context = canvas.getContext("2d", { willReadFrequently: true })
+    if (!context) throw new Error("No 2D canvas")
+    context.drawImage(bitmap, 0, 0, width, height)
+    return context.getImageData(0, 0, width, height)
+  } finally {
+    bitmap.close()
+  }
+}
+
+/**
+ * Each line's background and ink for `ocr`'s lines, sampled from the image shown (null until read, or without lines). An image that cannot be read
+ * again gets white paper and black ink rather than no translation.
+ */
+export function useLineColours(location: ImageLocation, ocr: OcrResult | null): LineColours[] | null {
+  // Kept with the lines they were sampled for: another text result shows none until its own are read.
+  const [sampled, setSampled] = useState<{ ocr: OcrResult; colours: LineColours[] } | null>(null)
+  const { url, tabId, frameId } = location
+  useEffect(() => {
+    if (!ocr) return
+    let current = true
+    const plain = (): LineColours[] => ocr.lines.map(() => ({ background: [255, 255, 255], ink: [0, 0, 0] }))
+    pixelsAt({ url, tabId, frameId }, ocr.imageWidth, ocr.imageHeight)
+      .then((pixels) => ocr.lines.map((line) => lineColours(pixels, line.bbox)))
+      .catch(plain)
+      .then((colours) => {
+        if (current) setSampled({ ocr, colours })
+      })
+    return () => {
+      current = false
+    }
+  }, [url, tabId, frameId, ocr])
+  return sampled && sampled.ocr === ocr ? sampled.colours : null
+}

@@ -1,0 +1,196 @@
+/**
+ * The translation laid over the image in the built extension's side panel: after Text (OCR) and Translate, *Show
+ * on image* paints each line's translation over its line, on the sign's own colour; Original / Translated toggles;
+ * the overlay is text a drag selects in reading order; *Translate image* from the page's menu goes from the
+ * page's image to its translated picture in one step. The model is a stand-in on loopback that translates the
+ * sign's lines as a JSON array, as the prompt asks.
+ */
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+import type { Browser, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { completion, sendJson, startStandIn } from "../../server/test-kit"
+import { seriousAxeViolations } from "./axe"
+import { apiOf, registerVerifiedAccount } from "./api-client"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript } from "./browser"
+import { serveFixtures, startServer, type RunningServer } from "./server"
+
+const EMAIL = "overlay.user@example.com"
+const PASSWORD = "Amber-Signal-73!"
+const SIGN = ["EMERGENCY EXIT", "PUSH BAR TO OPEN"]
+const FRENCH: Record<string, string> = { "EMERGENCY EXIT": "SORTIE DE SECOURS", "PUSH BAR TO OPEN": "POUSSER LA BARRE" }
+/** The sign's paint: navy letters on yellow. */
+const SIGN_BACKGROUND = [253, 224, 71]
+const SIGN_INK = [30, 58, 138]
+
+/** The sign drawn by Chromium: two lines of navy capitals on a yellow board, 900 by 465 px (the panel hides images under 400 px high). */
+async function drawSign(browser: Browser): Promise<Buffer> {
+  const page = await browser.newPage()
+  try {
+    const [red, green, blue] = SIGN_BACKGROUND
+    const [inkRed, inkGreen, inkBlue] = SIGN_INK
+    await page.setContent(
+      `<div id="sign" style="display:inline-block;width:820px;padding:130px 40px;background:rgb(${red},${green},${blue});color:rgb(${inkRed},${inkGreen},${inkBlue});font:bold 64px sans-serif;line-height:1.6">${SIGN.join("<br>")}</div>`
+    )
+    await page.evaluate(() => document.fonts.ready)
+    return Buffer.from(await (await page.$("#sign"))!.screenshot({ type: "png" }))
+  } finally {
+    await page.close()
+  }
+}
+
+/** Parses "rgb(r, g, b)" as the browser reports a computed colour. */
+const channels = (css: string) => (css.match(/\d+/g) ?? []).slice(0, 3).map(Number)
+const near = (actual: number[], expected: number[], tolerance = 24) => actual.length === 3 && actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance)
+
+describe("the translation over the image", () => {
+  let folder: string
+  let fixtures: Awaited<ReturnType<typeof serveFixtures>>
+  let provider: Awaited<ReturnType<typeof startStandIn>>
+  let server: RunningServer
+  let browser: Browser
+  let extension: LoadedExtension
+  let page: Page
+  let panel: Page
+
+  const signUrl = () => `${fixtures.url}/sign.png`
+  const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
+  /** Clicks what `selector` finds once it is there, scrolled mid-view: at the bottom it would sit under the fixed tab bar. */
+  async function clickMidView(selector: string) {
+    const element = (await panel.waitForSelector(selector, { timeout: 20_000 }))!
+    await element.evaluate((found) => found.scrollIntoView({ block: "center" }))
+    await element.click()
+  }
+  const overlayLines = () => panel.$$eval("[data-testid='translated-layer'] [data-line]", (lines) => lines.map((line) => line.textContent))
+
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-overlay-"))
+    provider = await startStandIn((request, response) => {
+      const body = JSON.parse(request.body) as { messages: { content: string }[] }
+      const target = /into (\w+)\./.exec(body.messages[0]!.content)?.[1]
+      const lines = JSON.parse(body.messages[1]!.content) as string[]
+      sendJson(response, 200, completion(JSON.stringify(lines.map((line) => (target === "French" ? FRENCH[line] : undefined) ?? `[${target}] ${line}`))))
+    })
+    server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test" })
+    await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: "Overlay User" })
+    const siteToken = (await apiOf(server)("/api/auth/login", { method: "POST", body: { email: EMAIL, password: PASSWORD } })).body.data!.token as string
+
+    browser = await launchBrowser({ extension: true })
+    extension = await installExtension(browser)
+    await inWorker(
+      extension.worker,
+      async (origin: string, token: string) => {
+        await chrome.storage.local.set({ apiOrigin: origin })
+        const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
+        const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
+        await chrome.storage.local.set({ extensionSession: JSON.stringify({ user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }) })
+      },
+      server.url,
+      siteToken
+    )
+    fs.writeFileSync(path.join(folder, "sign.png"), await drawSign(browser))
+    fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><html lang="en"><title>Sign</title><img src="sign.png" alt="Exit sign"></html>`)
+    fixtures = await serveFixtures(folder)
+
+    page = await browser.newPage()
+    await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
+    await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
+    panel = await openSidePanel(browser, extension, page)
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await provider?.close()
+    await fixtures?.close()
+    if (folder) fs.rmSync(folder, { recursive: true, force: true })
+  })
+
+  it("lays the sign's translation over it on the sign's colours, toggles back to the original, and selects in reading order", async () => {
+    await (await panel.waitForSelector(`li[data-url='${signUrl()}'] > button`, { timeout: 15_000 }))!.click()
+    await (await panel.waitForSelector(button("Text (OCR)")))!.click()
+    await panel.waitForFunction((count: number) => document.querySelectorAll("[data-testid='text-layer'] [data-line]").length === count, { timeout: 90_000 }, SIGN.length)
+    await (await panel.waitForSelector("xpath/.//label[normalize-space()='Translate into']"))!.evaluate((label) => {
+      const select = document.getElementById((label as HTMLLabelElement).htmlFor) as HTMLSelectElement
+      select.value = "fr"
+      select.dispatchEvent(new Event("change", { bubbles: true }))
+    })
+    const before = provider.requests.length
+    await clickMidView(button("Translate"))
+    await clickMidView(button("Show on image"))
+    await eventually(overlayLines, (lines) => expect(lines).toEqual(SIGN.map((line) => FRENCH[line])))
+    // One request for the whole image.
+    expect(provider.requests.length - before).toBe(1)
+    expect(await panel.$("[data-testid='text-layer']")).toBeNull()
+
+    // Each line is painted on the board's yellow, in its navy, the font fitted inside the line's box.
+    const painted = await panel.$$eval("[data-testid='translated-layer'] [data-line]", (lines) =>
+      lines.map((line) => {
+        const style = getComputedStyle(line)
+        const range = document.createRange()
+        range.selectNodeContents(line)
+        const text = range.getBoundingClientRect()
+        const box = line.getBoundingClientRect()
+        return { background: style.backgroundColor, ink: style.color, fits: text.width <= box.width + 1 && text.height <= box.height + 1, fontSize: parseFloat(style.fontSize) }
+      })
+    )
+    for (const line of painted) {
+      expect(near(channels(line.background), SIGN_BACKGROUND), line.background).toBe(true)
+      expect(near(channels(line.ink), SIGN_INK, 60), line.ink).toBe(true)
+      expect(line.fits).toBe(true)
+      expect(line.fontSize).toBeGreaterThan(8)
+    }
+    expect(await seriousAxeViolations(panel)).toEqual([])
+    await screenshot(panel, "translate-overlay-panel")
+
+    // Original shows the image as it is, with its text layer; Translated lays the translation back.
+    await panel.click(button("Original"))
+    await panel.waitForSelector("[data-testid='text-layer']")
+    expect(await panel.$("[data-testid='translated-layer']")).toBeNull()
+    await panel.click("xpath/.//button[starts-with(normalize-space(), 'Translated')]")
+    await eventually(overlayLines, (lines) => expect(lines).toHaveLength(SIGN.length))
+
+    // A drag from the first line's first letter to the last line's last selects the translation in reading order.
+    await panel.$eval("[data-testid='translated-layer']", (layer) => layer.scrollIntoView({ block: "center" }))
+    const texts = await panel.$$eval("[data-testid='translated-layer'] [data-line]", (lines) =>
+      lines.map((line) => {
+        const range = document.createRange()
+        range.selectNodeContents(line)
+        return range.getBoundingClientRect().toJSON() as DOMRect
+      })
+    )
+    const first = texts[0]!
+    const last = texts.at(-1)!
+    await panel.mouse.move(first.left + 1, first.top + first.height / 2)
+    await panel.mouse.down()
+    await panel.mouse.move(last.right - 1, last.top + last.height / 2, { steps: 8 })
+    await panel.mouse.up()
+    const selected = await panel.evaluate(() => window.getSelection()?.toString() ?? "")
+    expect(selected.replace(/\s+/g, " ").trim()).toBe(SIGN.map((line) => FRENCH[line]).join(" "))
+  }, 150_000)
+
+  it("goes from the page's image to its translated picture with Translate image", async () => {
+    await panel.click(button("← All images"))
+    const before = provider.requests.length
+    // The page's menu entry, as Chrome calls it on the image (the panel is open already, so no gesture is needed).
+    await inWorker(
+      extension.worker,
+      async (src: string, url: string) => {
+        const [tab] = await chrome.tabs.query({ url })
+        const info = { menuItemId: "translate-image", srcUrl: src, pageUrl: url, mediaType: "image", editable: false, frameId: 0 }
+        ;(chrome.contextMenus.onClicked as unknown as { dispatch(...args: unknown[]): void }).dispatch(info, tab)
+      },
+      signUrl(),
+      `${fixtures.url}/index.html`
+    )
+    await eventually(overlayLines, (lines) => expect(lines).toHaveLength(SIGN.length), 90_000)
+    // Into the browser's language: headless Chromium here speaks English.
+    expect(await overlayLines()).toEqual(SIGN.map((line) => `[English] ${line}`))
+    expect(provider.requests.length - before).toBe(1)
+    await panel.setViewport({ width: 375, height: 900 })
+    await screenshot(panel, "translate-overlay-375")
+  }, 120_000)
+})
