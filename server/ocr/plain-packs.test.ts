@@ -110,6 +110,19 @@ describe("plain .traineddata files in OCR_LANGUAGES_DIR", () => {
     }
   })
 
+  it("builds the list in the background as soon as the server is ready: the copy is made before any request", async () => {
+    const freshData = await makeTempDir("iqa-ocr-data-warm-")
+    const server = await start(folder, freshData)
+    try {
+      await expect.poll(() => fs.readdir(ocrPackCacheDir(freshData)).catch(() => []), { timeout: 15_000 }).toEqual([`${sha256(rus)}.traineddata.gz`])
+      await expect.poll(() => server.logs.some((line) => line.includes("OCR language list ready")), { timeout: 15_000 }).toBe(true)
+      expect(compressions(server)).toHaveLength(1)
+    } finally {
+      await stop(server)
+      await fs.rm(freshData, { recursive: true, force: true })
+    }
+  })
+
   it("keeps the compressed copy across restarts: the next server lists the same bytes and compresses nothing", async () => {
     const first = await start()
     const listed = (await listOf(first)).languages.find((language) => language.code === "rus")

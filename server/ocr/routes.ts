@@ -56,6 +56,17 @@ async function openPack(pack: CataloguedPack, log: FastifyBaseLogger): Promise<F
 
 export async function ocrRoutes(app: FastifyInstance, { operatorFolder, cacheFolder, downloadLimit = DEFAULT_OCR_DOWNLOAD_LIMIT }: OcrRoutesOptions) {
   const catalogue = new OcrLanguageCatalogue({ operatorFolder, cacheFolder }, app.log)
+  // An operator's folder may hold hundreds of MB to compress: begun at start, in the background, so that the first
+  // list asked for (the extension gives up after 8 s) finds it built or under way rather than starting it.
+  if (operatorFolder) {
+    app.addHook("onReady", async () => {
+      const started = performance.now()
+      catalogue.load().then(
+        ({ byCode }) => app.log.info({ packs: byCode.size, ms: Math.round(performance.now() - started) }, "OCR language list ready"),
+        (error: unknown) => app.log.error({ err: error }, "OCR language list could not be built: the next request tries again")
+      )
+    })
+  }
 
   app.get("/api/ocr/languages", async () => {
     const { languages, scriptDetection, verticalText } = await catalogue.load()

@@ -89,7 +89,7 @@ describe("OCR languages from a Debian tessdata folder", () => {
     for (const folder of [fixturesFolder, tessdataFolder]) if (folder) fs.rmSync(folder, { recursive: true, force: true })
   })
 
-  it("lists every language of the folder in the picker, Russian under its English and its own name", async () => {
+  it("lists every language of the folder in the picker, Russian under its English and its own name, found by typing", async () => {
     await panel.waitForSelector(`li[data-url='${imageUrl()}'] > button`, { timeout: 15_000 })
     await panel.click(`li[data-url='${imageUrl()}'] > button`)
     await (await panel.waitForSelector("xpath/.//button[normalize-space()='Text (OCR)']"))!.click()
@@ -104,6 +104,13 @@ describe("OCR languages from a Debian tessdata folder", () => {
     const names = await panel.$$eval("fieldset label > span:first-of-type", (spans) => spans.map((span) => span.textContent ?? ""))
     for (const { name, nativeName } of KNOWN_OCR_LANGUAGES) expect(names).toContain(nativeName === name ? name : `${name} · ${nativeName}`)
     await screenshot(panel, "side-panel-ocr-tessdata-folder")
+    expect(await seriousAxeViolations(panel)).toEqual([])
+
+    // 120 languages: found by typing, English (chosen) staying in view.
+    await panel.focus("xpath/.//input[@type='search']")
+    await panel.keyboard.type("russ")
+    await expect.poll(() => panel.$$eval("fieldset label > span:first-of-type", (spans) => spans.map((span) => span.textContent)), { timeout: 10_000 }).toEqual(["English", "Russian · Русский"])
+    await screenshot(panel, "side-panel-ocr-tessdata-search")
     expect(await seriousAxeViolations(panel)).toEqual([])
   }, 180_000)
 
