@@ -15,6 +15,7 @@ import { measureLogin } from "./login"
 import { measureMixedLoad } from "./mixed-load"
 import { measureOcr } from "./ocr"
 import { measureOcrLanguages } from "./ocr-languages"
+import { measureOcrTessdata } from "./ocr-tessdata"
 import { measurePageScan } from "./page-scan"
 import { startServer, type RunningServer } from "./server-process"
 import { ensureCurrentWebBuild, projectRoot } from "./web-build"
@@ -36,6 +37,8 @@ const IMAGE_BUTTON_TIME_LIMIT_SECONDS = 120
 const OCR_TIME_LIMIT_SECONDS = 240
 /** A server start, then three languages read three times each in the side panel. */
 const OCR_LANGUAGES_TIME_LIMIT_SECONDS = 180
+/** Two server starts and a dozen plain packs compressed. */
+const OCR_TESSDATA_TIME_LIMIT_SECONDS = 120
 /** A server start and five cold visits of the landing page in headless Chromium. */
 const WEB_SIZE_TIME_LIMIT_SECONDS = 120
 /** Four set-ups, each three fresh extension pages (cold) and seven warm runs. */
@@ -98,7 +101,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -132,6 +135,8 @@ async function main() {
     const ocr = await measureOcr()
     console.error("Reading English, Hindi and Ukrainian in the side panel, with the packs from the server…")
     const ocrLanguages = await measureOcrLanguages()
+    console.error("Offering a folder of plain tessdata packs: compressed on the first list, checked after a restart…")
+    const ocrTessdata = await measureOcrTessdata()
     console.error("Visiting the landing page cold in headless Chromium: JavaScript downloaded and first contentful paint…")
     const webSize = await measureWebSize()
     console.error("Running faces and objects in the built extension: sample1 cold and warm, then the hand-counted photos…")
@@ -170,6 +175,7 @@ async function main() {
       ...imageButton.lines,
       ...ocr.lines,
       ...ocrLanguages.lines,
+      ...ocrTessdata.lines,
       ...webSize.lines,
       ...facesObjects.lines,
       ...capture.lines,
@@ -199,6 +205,7 @@ async function main() {
       imageButton: imageButton.figures,
       ocr: ocr.figures,
       ocrLanguages: ocrLanguages.figures,
+      ocrTessdata: ocrTessdata.figures,
       webSize: webSize.figures,
       facesObjects: facesObjects.figures,
       facesObjectsPhotos: facesObjects.photos,

@@ -33,6 +33,7 @@ import { s3Storage } from "./storage/s3-storage"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbox"
+import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
@@ -191,7 +192,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
-  await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, downloadLimit: dependencies.ocrDownloadLimit })
+  await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir), downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })

@@ -18,7 +18,7 @@ export interface AppConfig {
   publicUrl: string
   /** Folder of the static web build; the site routes answer 503 when it holds no index.html. */
   webRoot: string
-  /** Folder of operator-supplied <code>.traineddata.gz OCR packs, served besides (and over) the npm ones; none when unset. */
+  /** Folder of operator-supplied <code>.traineddata(.gz) OCR packs (a tessdata folder), served besides (and over) the npm ones; none when unset. */
   ocrLanguagesDir: string | undefined
   databaseUrl: string | undefined
   /** redis:// URL: the shared limits live there instead of the database. */

@@ -8,7 +8,7 @@ import { ocrLanguageCodeSchema, type OcrLanguageList } from "~core/ocr-languages
 
 import { ApiError, notFound, parseInput } from "../http/errors"
 import { perIpRateLimit, type PerIpLimit } from "../http/rate-limit"
-import { OcrLanguageCatalogue, publicPack, type CataloguedPack } from "./catalogue"
+import { OcrLanguageCatalogue, publicPack, type CataloguedPack, type CatalogueFolders } from "./catalogue"
 
 /** A pack never changes under the same hash, so browsers and proxies may keep it for 30 days. */
 const PACK_CACHE_CONTROL = "public, max-age=2592000"
@@ -20,9 +20,7 @@ export const DEFAULT_OCR_DOWNLOAD_LIMIT: PerIpLimit = {
   message: "Too many language pack downloads from this address. Please try again later."
 }
 
-export interface OcrRoutesOptions {
-  /** OCR_LANGUAGES_DIR. */
-  operatorFolder: string | undefined
+export interface OcrRoutesOptions extends CatalogueFolders {
   /** Tests lower it; DEFAULT_OCR_DOWNLOAD_LIMIT otherwise. */
   downloadLimit?: PerIpLimit
 }
@@ -56,8 +54,19 @@ async function openPack(pack: CataloguedPack, log: FastifyBaseLogger): Promise<F
   throw packUnreadable()
 }
 
-export async function ocrRoutes(app: FastifyInstance, { operatorFolder, downloadLimit = DEFAULT_OCR_DOWNLOAD_LIMIT }: OcrRoutesOptions) {
-  const catalogue = new OcrLanguageCatalogue(operatorFolder, app.log)
+export async function ocrRoutes(app: FastifyInstance, { operatorFolder, cacheFolder, downloadLimit = DEFAULT_OCR_DOWNLOAD_LIMIT }: OcrRoutesOptions) {
+  const catalogue = new OcrLanguageCatalogue({ operatorFolder, cacheFolder }, app.log)
+  // An operator's folder may hold hundreds of MB to compress: begun at start, in the background, so that the first
+  // list asked for (the extension gives up after 8 s) finds it built or under way rather than starting it.
+  if (operatorFolder) {
+    app.addHook("onReady", async () => {
+      const started = performance.now()
+      catalogue.load().then(
+        ({ byCode }) => app.log.info({ packs: byCode.size, ms: Math.round(performance.now() - started) }, "OCR language list ready"),
+        (error: unknown) => app.log.error({ err: error }, "OCR language list could not be built: the next request tries again")
+      )
+    })
+  }
 
   app.get("/api/ocr/languages", async () => {
     const { languages, scriptDetection, verticalText } = await catalogue.load()

@@ -5,39 +5,15 @@
  */
 import * as z from "zod"
 
-export interface OcrLanguageInfo {
-  /** tesseract's traineddata code, e.g. "chi_sim". */
-  code: string
-  name: string
-  nativeName: string
-  script: string
-}
+import { KNOWN_OCR_LANGUAGES, type OcrLanguageInfo } from "./ocr-language-names"
+
+export { KNOWN_OCR_LANGUAGES, type OcrLanguageInfo }
 
 /** The language inside the extension: OCR works with no server at all. */
 export const BUNDLED_OCR_LANGUAGE = "eng"
 
 /** tesseract's orientation and script detection pack (not a language: it tells the script of a page). */
 export const SCRIPT_DETECTION_PACK = "osd"
-
-export const KNOWN_OCR_LANGUAGES: readonly OcrLanguageInfo[] = [
-  { code: "eng", name: "English", nativeName: "English", script: "Latin" },
-  { code: "ara", name: "Arabic", nativeName: "العربية", script: "Arabic" },
-  { code: "ben", name: "Bengali", nativeName: "বাংলা", script: "Bengali" },
-  { code: "chi_sim", name: "Chinese (Simplified)", nativeName: "简体中文", script: "Han" },
-  { code: "chi_tra", name: "Chinese (Traditional)", nativeName: "繁體中文", script: "Han" },
-  { code: "deu", name: "German", nativeName: "Deutsch", script: "Latin" },
-  { code: "fra", name: "French", nativeName: "Français", script: "Latin" },
-  { code: "hin", name: "Hindi", nativeName: "हिन्दी", script: "Devanagari" },
-  { code: "ita", name: "Italian", nativeName: "Italiano", script: "Latin" },
-  { code: "jpn", name: "Japanese", nativeName: "日本語", script: "Japanese" },
-  { code: "kor", name: "Korean", nativeName: "한국어", script: "Hangul" },
-  { code: "por", name: "Portuguese", nativeName: "Português", script: "Latin" },
-  { code: "rus", name: "Russian", nativeName: "Русский", script: "Cyrillic" },
-  { code: "spa", name: "Spanish", nativeName: "Español", script: "Latin" },
-  { code: "tur", name: "Turkish", nativeName: "Türkçe", script: "Latin" },
-  { code: "ukr", name: "Ukrainian", nativeName: "Українська", script: "Cyrillic" },
-  { code: "vie", name: "Vietnamese", nativeName: "Tiếng Việt", script: "Latin" }
-]
 
 /**
  * tesseract's models for text set in columns top to bottom, by the language they go with: read together with it

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { useState } from "react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
+import { KNOWN_OCR_LANGUAGES } from "~core/ocr-languages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { LANGUAGES_UNAVAILABLE_MESSAGE } from "./ocr-languages"
@@ -76,5 +77,35 @@ describe("the Text (OCR) language picker", () => {
     await screen.findByText(LANGUAGES_UNAVAILABLE_MESSAGE)
     expect(screen.getAllByRole("checkbox")).toHaveLength(1)
     expect(box(/English/).checked).toBe(true)
+  })
+
+  it("lets a list of every tesseract language be searched by either name or code, accents aside, the chosen ones staying in view", async () => {
+    const everyLanguage = KNOWN_OCR_LANGUAGES.map(({ code, name, nativeName, script }) => pack(code, name, nativeName, script))
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ success: true, data: { languages: everyLanguage, scriptDetection: null } })))
+    render(<Picker initial={["eng"]} />)
+    await waitFor(() => expect(screen.getAllByRole("checkbox")).toHaveLength(KNOWN_OCR_LANGUAGES.length))
+    const search = screen.getByRole("searchbox", { name: "Find a language" })
+    const shownNames = () => screen.getAllByRole("checkbox").map((checkbox) => checkbox.closest("label")!.textContent)
+
+    fireEvent.change(search, { target: { value: "Русск" } })
+    expect(shownNames()).toEqual(["EnglishLatin", "Russian · РусскийCyrillic"])
+    fireEvent.click(box(/Russian/))
+    fireEvent.change(search, { target: { value: "PORTUGUES" } })
+    expect(shownNames()).toEqual(["EnglishLatin", "Portuguese · PortuguêsLatin", "Russian · РусскийCyrillic"])
+    fireEvent.change(search, { target: { value: "chi_" } })
+    expect(shownNames()).toEqual(["EnglishLatin", "Chinese (Simplified) · 简体中文Han", "Chinese (Traditional) · 繁體中文Han", "Russian · РусскийCyrillic"])
+    fireEvent.change(search, { target: { value: "klingon" } })
+    expect(shownNames()).toEqual(["EnglishLatin", "Russian · РусскийCyrillic"])
+    expect(screen.getByText("No other language matches “klingon”.")).toBeTruthy()
+    fireEvent.change(search, { target: { value: "" } })
+    expect(screen.getAllByRole("checkbox")).toHaveLength(KNOWN_OCR_LANGUAGES.length)
+    expect(screen.getByTestId("ocr-languages").textContent).toBe("English + Русский (Russian)")
+  })
+
+  it("shows no search box for a short list", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ success: true, data: LIST })))
+    render(<Picker initial={["eng"]} />)
+    await waitFor(() => expect(screen.getAllByRole("checkbox")).toHaveLength(4))
+    expect(screen.queryByRole("searchbox")).toBeNull()
   })
 })

@@ -1,7 +1,12 @@
-import { useId } from "react"
+import { useId, useState } from "react"
 
-import { languageNames, LANGUAGES_UNAVAILABLE_MESSAGE, useOcrLanguageChoices } from "./ocr-languages"
+import { CompactTextField } from "~ui/fields"
+
+import { languageMatches, languageNames, LANGUAGES_UNAVAILABLE_MESSAGE, useOcrLanguageChoices } from "./ocr-languages"
 import { MAX_OCR_LANGUAGES } from "./settings"
+
+/** Above this many languages (a server with a whole tessdata folder offers 120) the list gets a search box. */
+const SEARCH_FROM = 12
 
 export interface OcrLanguagePickerProps {
   value: readonly string[]
@@ -15,13 +20,18 @@ export interface OcrLanguagePickerProps {
 /**
  * The Text (OCR) languages, several at once: English always, the server's packs when it answers. Each name in
  * English and in its own script. A folded list, so the Text view stays short; at least one language stays chosen.
+ * A long list can be searched; the chosen languages stay in view whatever the search, so they can be unticked.
  */
 export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, disabled = false }: OcrLanguagePickerProps) {
   const choices = useOcrLanguageChoices()
   const noteId = useId()
   const detectNoteId = useId()
   const canDetect = choices.status === "ready" && choices.scriptDetection
+  const [query, setQuery] = useState("")
   const toggle = (code: string, chosen: boolean) => onChange(chosen ? [...value, code] : value.filter((candidate) => candidate !== code))
+  const searchable = choices.languages.length > SEARCH_FROM
+  const searching = searchable && query.trim() !== ""
+  const shown = searching ? choices.languages.filter((language) => value.includes(language.code) || languageMatches(language, query)) : choices.languages
 
   return (
     <details className="rounded-lg border border-gray-200 bg-white text-sm">
@@ -40,9 +50,15 @@ export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, dis
           </p>
         </div>
       )}
+      {searchable && (
+        <div className="border-t border-gray-100 px-3 py-2">
+          <CompactTextField label="Find a language" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name in English or its own, or code" />
+        </div>
+      )}
       <fieldset className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2" disabled={disabled} aria-describedby={noteId}>
         <legend className="sr-only">Languages to read</legend>
-        {choices.languages.map((language) => {
+        {searching && shown.every((language) => value.includes(language.code)) && <p className="text-gray-600">No other language matches “{query.trim()}”.</p>}
+        {shown.map((language) => {
           const chosen = value.includes(language.code)
           const locked = (chosen && value.length === 1) || (!chosen && value.length >= MAX_OCR_LANGUAGES)
           return (

@@ -83,6 +83,14 @@ export function languageNames(codes: readonly string[], languages: readonly OcrL
     .join(" + ")
 }
 
+const folded = (text: string) => text.normalize("NFD").replace(/\p{Mark}/gu, "").toLowerCase()
+
+/** The language's English or own name, code or script holds the query, whatever the accents and case ("portugues", "рус", "chi_"). */
+export function languageMatches(language: OcrLanguageInfo, query: string): boolean {
+  const wanted = folded(query.trim())
+  return [language.name, language.nativeName, language.code, language.script].some((field) => folded(field).includes(wanted))
+}
+
 let packStore: PackStore | null = null
 
 /**
