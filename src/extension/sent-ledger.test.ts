@@ -169,7 +169,7 @@ describe("recorded where the requests go out", () => {
 
   it("records nothing for a call refused unsent while signed out", async () => {
     await expect(createExtensionApiClient({ fetch: serverFetch }).post("/api/analyze/translate", { text: "x" })).rejects.toMatchObject({ code: "SIGNED_OUT" })
-    await saveExtensionSession({ user: { email: "ada@example.com" }, token: "t", refreshToken: "r", expiresAt: NOW + 3_600_000 })
+    await saveExtensionSession({ user: { name: "Ada", email: "ada@example.com", role: "user", provider: "email" }, token: "t", refreshToken: "r", expiresAt: NOW + 3_600_000 })
     await createExtensionApiClient({ fetch: serverFetch }).get("/api/analyze/usage")
     expect((await recorded(1)).map((entry) => entry.kind)).toEqual(["usage"])
   })

@@ -66,14 +66,11 @@ export function SentLedgerSection() {
           <table className="w-full table-fixed text-left text-xs">
             <thead className="sticky top-0 bg-gray-50 text-gray-600">
               <tr>
-                <th scope="col" className="w-[22%] px-2 py-1 font-medium">
+                <th scope="col" className="w-[27%] px-2 py-1 font-medium">
                   When
                 </th>
-                <th scope="col" className="w-[24%] px-2 py-1 font-medium">
-                  What
-                </th>
-                <th scope="col" className="w-[26%] px-2 py-1 font-medium">
-                  Size
+                <th scope="col" className="w-[37%] px-2 py-1 font-medium">
+                  What was sent
                 </th>
                 <th scope="col" className="px-2 py-1 font-medium">
                   Page
@@ -85,11 +82,11 @@ export function SentLedgerSection() {
                 <tr key={`${entry.at}-${index}`} className="border-t border-gray-100 align-top" data-kind={entry.kind}>
                   <td className="px-2 py-1 tabular-nums text-gray-600">{timeText(entry.at)}</td>
                   <td className="px-2 py-1">
-                    {SENT_KIND_LABELS[entry.kind]}
-                    {entry.detail && <span className="block break-all text-gray-500">{entry.detail}</span>}
+                    <span className="block font-medium">{SENT_KIND_LABELS[entry.kind]}</span>
+                    {entry.detail && <span className="block text-gray-600 [overflow-wrap:anywhere]">{entry.detail}</span>}
+                    <span className="block text-gray-600">{sentSizeText(entry)}</span>
                   </td>
-                  <td className="px-2 py-1">{sentSizeText(entry)}</td>
-                  <td className="break-all px-2 py-1 text-gray-600">{entry.host ?? "No page"}</td>
+                  <td className="px-2 py-1 text-gray-600 [overflow-wrap:anywhere]">{entry.host ?? "No page"}</td>
                 </tr>
               ))}
             </tbody>

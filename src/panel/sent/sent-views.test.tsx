@@ -26,14 +26,19 @@ describe("Sent from this device in Settings", () => {
     ]
     await sentLedgerItem.set(entries)
     render(<SentLedgerSection />)
-    const rows = async () => (await screen.findAllByRole("row")).slice(1).map((row) => within(row).getAllByRole("cell").slice(1).map((cell) => cell.textContent))
+    /** Each row's "What was sent" (its lines) and page. */
+    const rows = async () =>
+      (await screen.findAllByRole("row")).slice(1).map((row) => {
+        const [, what, page] = within(row).getAllByRole("cell")
+        return [[...what!.children].map((line) => line.textContent).join(" / "), page!.textContent]
+      })
     expect(await rows()).toEqual([
-      ["Question", "120 KB image + 34 characters", "photos.example"],
-      ["Sign-in", "No content", "No page"]
+      ["Question / 120 KB image + 34 characters", "photos.example"],
+      ["Sign-in / No content", "No page"]
     ])
     setSentFromPage("https://news.example/a")
     await act(() => recordSent(TRANSLATE))
-    expect((await rows())[0]).toEqual(["Translation", "19 characters", "news.example"])
+    expect((await rows())[0]).toEqual(["Translation / 19 characters", "news.example"])
     setSentFromPage(undefined)
   })
 
