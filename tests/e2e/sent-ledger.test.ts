@@ -99,6 +99,8 @@ describe("Sent from this device", () => {
 
     // Before the first translation from this host: one line, what is sent and to whom.
     const before = await eventually(notice, (text) => expect(text).toMatch(/^Translating sends this text \(\d+ characters\) to Image Query AI's server, which passes it to a third-party vision model provider\.$/))
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+    await (await panel.$("section[aria-label='Translation']"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-notice-translate-375.png") })
     const translate = (await panel.waitForSelector(button("Translate")))!
     // Put mid-view: at the bottom of the view the button sits under the fixed tab bar, which would take the click.
     await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
@@ -116,6 +118,7 @@ describe("Sent from this device", () => {
     await panel.click(button("Ask"))
     const kilobytes = Math.max(1, Math.round(fs.statSync(path.join(folder, "sign.png")).size / 1000))
     await eventually(notice, (text) => expect(text).toBe(`Asking sends this image (about ${kilobytes} KB) and your question to Image Query AI's server, which passes them to a third-party vision model provider.`), 20_000)
+    await (await panel.$("form:has(#image-question)"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-notice-ask-375.png") })
 
     await panel.click("#panel-tab-settings")
     await panel.waitForSelector("[data-testid='sent-ledger']")
@@ -126,7 +129,6 @@ describe("Sent from this device", () => {
     expect(rows.find((row) => row[0] === "languageList")?.slice(1)).toEqual(["Language list / No content", host])
     const section = (await panel.$("[data-testid='sent-ledger']"))!
     await section.scrollIntoView()
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
     await section.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-ledger-375.png") })
     expect(await seriousAxeViolations(panel)).toEqual([])
 
