@@ -8,10 +8,8 @@ import {
   dataUrlBytes,
   describeSent,
   fetchRecorded,
-  readSentLedger,
   recordSent,
   SENT_LEDGER_LIMIT,
-  SENT_LEDGER_LOCK,
   sentLedgerItem,
   setSentFromPage,
   type SentEntry
@@ -95,7 +93,7 @@ describe("the record on the device", () => {
 
     vi.setSystemTime(NOW + 2 * DAY_MS)
     // Read two days later, the entry of 29 days ago is past 30 days: not shown, though still stored until the next write.
-    expect((await readSentLedger()).map((entry) => entry.host)).toEqual(["news.example:8443"])
+    expect((await sentLedgerItem.get()).map((entry) => entry.host)).toEqual(["news.example:8443"])
     expect(stored()).toHaveLength(2)
   })
 
@@ -103,7 +101,7 @@ describe("the record on the device", () => {
     const many = Array.from({ length: SENT_LEDGER_LIMIT }, (_, index): SentEntry => ({ at: NOW - 1000 - index, kind: "usage", host: null }))
     await sentLedgerItem.set(many)
     await recordSent({ method: "GET", path: "/api/status" })
-    const kept = await readSentLedger()
+    const kept = await sentLedgerItem.get()
     expect(kept).toHaveLength(SENT_LEDGER_LIMIT)
     expect(kept[0]).toMatchObject({ kind: "serviceStatus", at: NOW })
     expect(kept.at(-1)!.at).toBe(NOW - 1000 - (SENT_LEDGER_LIMIT - 2))
@@ -120,7 +118,7 @@ describe("the record on the device", () => {
     panels[1]!.setSentFromPage("https://b.example/")
     const burst = panels.flatMap((panel) => Array.from({ length: 40 }, (_, index) => panel.recordSent({ method: "POST", path: "/api/analyze/translate", json: { text: "x".repeat(index + 1) } })))
     await Promise.all(burst)
-    const kept = await readSentLedger()
+    const kept = await sentLedgerItem.get()
     expect(kept).toHaveLength(80)
     for (const host of ["a.example", "b.example"]) {
       expect(
@@ -130,7 +128,6 @@ describe("the record on the device", () => {
           .sort((a, b) => a! - b!)
       ).toEqual(Array.from({ length: 40 }, (_, index) => index + 1))
     }
-    expect(SENT_LEDGER_LOCK).toBe("image-query-ai-sent-ledger")
   })
 })
 
@@ -148,7 +145,7 @@ describe("recorded where the requests go out", () => {
   /** The record once the writes the requests started are done. */
   const recorded = (count: number) =>
     vi.waitFor(async () => {
-      const entries = await readSentLedger()
+      const entries = await sentLedgerItem.get()
       expect(entries).toHaveLength(count)
       return entries
     })

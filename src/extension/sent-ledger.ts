@@ -20,7 +20,7 @@ export const SENT_LEDGER_MAX_AGE_MS = 30 * DAY_MS
 /** At most this many entries are kept (the newest): a busy month cannot fill chrome.storage. */
 export const SENT_LEDGER_LIMIT = 500
 /** Web Locks name shared by every extension context that writes the ledger. */
-export const SENT_LEDGER_LOCK = "image-query-ai-sent-ledger"
+const SENT_LEDGER_LOCK = "image-query-ai-sent-ledger"
 
 export const SENT_KINDS = ["question", "translation", "languagePack", "languageList", "signIn", "signOut", "sessionRenewal", "usage", "serviceStatus", "other"] as const
 export type SentKind = (typeof SENT_KINDS)[number]
@@ -122,7 +122,7 @@ export function describeSent({ method, path, json }: SentRequest): SentContent {
 let pageHost: string | null = null
 const pageListeners = new Set<() => void>()
 
-export function hostOf(url: string | undefined): string | null {
+function hostOf(url: string | undefined): string | null {
   if (!url) return null
   try {
     return new URL(url).host || null
@@ -170,8 +170,6 @@ export function recordSent(request: SentRequest, { now = Date.now(), host = page
 export function noteSent(request: SentRequest): void {
   recordSent(request).catch((error: unknown) => console.warn("Could not record a request in Sent from this device", error))
 }
-
-export const readSentLedger = (): Promise<SentEntry[]> => sentLedgerItem.get()
 
 /** Empties the record; under the lock, so an entry being written is not brought back by its writer. */
 export const clearSentLedger = (): Promise<void> => withLedgerLock(() => sentLedgerItem.remove())
