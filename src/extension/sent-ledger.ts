@@ -96,7 +96,7 @@ export function describeSent({ method, path, json }: SentRequest): SentContent {
       const history = Array.isArray(body.history) ? body.history.filter(isRecord) : []
       const textChars = characterCount(text(body.question)) + history.reduce((sum, turn) => sum + characterCount(text(turn.question)) + characterCount(text(turn.answer)), 0)
       const image = isRecord(body.image) ? text(body.image.dataUrl) : ""
-      return { kind: "question", imageBytes: dataUrlBytes(image), textChars }
+      return { kind: "question", ...(image ? { imageBytes: dataUrlBytes(image) } : {}), textChars }
     }
     case "POST /api/analyze/translate":
       return { kind: "translation", textChars: characterCount(text(body.text)) }

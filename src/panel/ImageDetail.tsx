@@ -7,8 +7,8 @@ import { textReadingKey } from "./analyses"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { QuestionForm } from "./QuestionForm"
 import { resultBoxes, ResultView } from "./results/ResultView"
-import { SendNotice } from "./sent/SendNotice"
 import { TextLayer } from "./results/TextLayer"
+import { SendNotice } from "./sent/SendNotice"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
@@ -92,15 +92,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, onBack
       )}
 
       {kind === "ask" && (
-        <QuestionForm
-          id="image-question"
-          label="Your question about this image"
-          placeholder="Ask something about this image"
-          submitLabel="Ask"
-          busy={state.status === "running"}
-          onAsk={(question) => start("ask", question)}
-          notice={<SendNotice kind="question" images={[image]} />}
-        />
+        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} notice={<SendNotice kind="question" images={[image]} />} />
       )}
 
       {state.status === "running" && <ProgressLine progress={state.progress} />}
