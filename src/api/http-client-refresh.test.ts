@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { fail, ok } from "~core/api"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
-import { REFRESH_LOCK_NAME, createApiClient } from "./http-client"
+import { REFRESH_LOCK_NAME, createApiClient, webStorageTokens, type OutgoingRequest } from "./http-client"
 import { BASE, caught, fakeServer, json, setup, unauthorized } from "./http-client-test-kit"
 
 afterEach(() => {
@@ -11,6 +11,22 @@ afterEach(() => {
 })
 
 describe("401 and token refresh", () => {
+  it("tells onSend of each request as it goes out: the refused one, the refresh and the retry, with the body as given", async () => {
+    const server = fakeServer()
+    window.localStorage.setItem(KEYS.authToken, "expired")
+    window.localStorage.setItem(KEYS.refreshToken, "r1")
+    const sent: OutgoingRequest[] = []
+    server.routes.set("POST /api/things", (request) => (server.authorized(request) ? json(ok({ saved: true })) : unauthorized()))
+    const client = createApiClient({ baseUrl: BASE, tokens: webStorageTokens(window.localStorage), fetch: server.fetch, onSend: (request) => sent.push(request) })
+    await client.post("/api/things", { text: "hello" })
+    expect(sent).toEqual([
+      { method: "POST", path: "/api/things", json: { text: "hello" }, form: undefined },
+      { method: "POST", path: "/api/auth/refresh", json: { refreshToken: "r1" }, form: undefined },
+      { method: "POST", path: "/api/things", json: { text: "hello" }, form: undefined }
+    ])
+    expect(server.seen.map(({ method, path }) => ({ method, path }))).toEqual(sent.map(({ method, path }) => ({ method, path })))
+  })
+
   it("refreshes once, stores both new tokens and retries with the new token", async () => {
     const { client, server, storage, onTokensRefreshed } = setup({ token: "expired", refreshToken: "r1" })
     const data = await client.get<{ auth: string }>("/api/things")

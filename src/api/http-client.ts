@@ -95,6 +95,16 @@ export interface ApiClientOptions {
   sessionRequired?: boolean
   onSessionCleared?: () => void
   onTokensRefreshed?: (tokens: RefreshedTokens) => void
+  /** Told of every request as it goes out (retries and refreshes included): the extension keeps a record of them. */
+  onSend?: (request: OutgoingRequest) => void
+}
+
+/** A request as it leaves: the path without the origin, and the body as the caller gave it. */
+export interface OutgoingRequest {
+  method: Uppercase<Method>
+  path: string
+  json?: unknown
+  form?: FormData
 }
 
 export type QueryParams = Record<string, string | number | boolean | null | undefined>
@@ -159,7 +169,7 @@ interface SendInit extends RequestOptions {
 }
 
 export function createApiClient(options: ApiClientOptions) {
-  const { tokens, clock = Date.now, refreshAheadMs, sessionRequired = false, onSessionCleared, onTokensRefreshed } = options
+  const { tokens, clock = Date.now, refreshAheadMs, sessionRequired = false, onSessionCleared, onTokensRefreshed, onSend } = options
   const baseUrl = async () => (typeof options.baseUrl === "string" ? options.baseUrl : await options.baseUrl()).replace(/\/+$/, "")
 
   const http = ky.create({
@@ -180,6 +190,7 @@ export function createApiClient(options: ApiClientOptions) {
     const headers: Record<string, string> = { accept: "application/json" }
     if (token) headers.authorization = `Bearer ${token}`
     const url = `${await baseUrl()}${path}${init.query ? `?${init.query}` : ""}`
+    onSend?.({ method: method.toUpperCase() as Uppercase<Method>, path, json: init.json, form: init.body })
     try {
       return await http(url, { method, headers, json: init.json, body: init.body, signal: init.signal })
     } catch (error) {

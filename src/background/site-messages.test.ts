@@ -4,6 +4,7 @@ import { INVALID_TIMESTAMP_ERROR, INVALID_WEBSITE_TYPE_ERROR, websiteLoginMessag
 import type { User } from "~core/user"
 import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
+import { sentLedgerItem } from "~extension/sent-ledger"
 import { SITE_ORIGINS } from "~extension/site-origins"
 
 import { listenToMessages } from "./message-routes"
@@ -119,7 +120,9 @@ describe("handleSiteMessage", () => {
     expect(stored).not.toContain("site-u1")
     expect(stored).not.toContain("site-refresh")
     expect(JSON.stringify(calls)).not.toContain("site-refresh")
-    expect([...fake.storage.local.items.keys()].sort()).toEqual(["apiOrigin", EXTENSION_SESSION_KEY])
+    // Beside the session, only the record of what was sent: the one sign-in request, without the token.
+    await vi.waitFor(async () => expect((await sentLedgerItem.get()).map((entry) => entry.kind)).toEqual(["signIn"]))
+    expect([...fake.storage.local.items.keys()].sort()).toEqual(["apiOrigin", EXTENSION_SESSION_KEY, sentLedgerItem.key])
   })
 
   it("handles a sign-in followed at once by a sync with one session", async () => {

@@ -14,6 +14,7 @@ import { createApiClient, type ApiClient, type TokenStore } from "~api/http-clie
 import type { User } from "~core/user"
 
 import { apiOriginItem, getApiOrigin } from "./api-origin"
+import { noteSent } from "./sent-ledger"
 import { storageItem } from "./storage-item"
 
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 300
@@ -83,11 +84,12 @@ const extensionTokens: TokenStore = {
 
 /**
  * A client of the API with the extension's session: calls needing it are refused unsent while signed out, and a
- * token counts as expiring, so is refreshed before use, when fewer than 300 s remain.
+ * token counts as expiring, so is refreshed before use, when fewer than 300 s remain. Every request it sends is
+ * written in Sent from this device.
  */
 export function createExtensionApiClient({ fetch, clock, apiOrigin }: { fetch?: typeof globalThis.fetch; clock?: () => number; apiOrigin?: string } = {}): ApiClient {
   const baseUrl = apiOrigin === undefined ? getApiOrigin : async () => apiOrigin
-  return createApiClient({ baseUrl, tokens: extensionTokens, fetch, clock, refreshAheadMs: TOKEN_EXPIRY_MARGIN_SECONDS * 1000, sessionRequired: true })
+  return createApiClient({ baseUrl, tokens: extensionTokens, fetch, clock, refreshAheadMs: TOKEN_EXPIRY_MARGIN_SECONDS * 1000, sessionRequired: true, onSend: noteSent })
 }
 
 let sharedClient: ApiClient | null = null

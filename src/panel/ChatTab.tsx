@@ -1,9 +1,12 @@
 import type { PanelImage } from "./tab-images"
 import { QuestionForm } from "./QuestionForm"
+import { SendNotice } from "./sent/SendNotice"
 import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 
 export interface ChatTabProps {
   images: PanelImage[]
+  /** The tab the images are on (blob: images are read there). */
+  tabId: number | undefined
   messages: ChatMessage[]
   busy: boolean
   onSend: (question: string) => void
@@ -11,7 +14,7 @@ export interface ChatTabProps {
   usage: string | null
 }
 
-export function ChatTab({ images, messages, busy, onSend, onClear, usage }: ChatTabProps) {
+export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage }: ChatTabProps) {
   return (
     <div className="flex min-h-[calc(100vh-9rem)] flex-col gap-3">
       <div className="flex items-center justify-between">
@@ -60,6 +63,7 @@ export function ChatTab({ images, messages, busy, onSend, onClear, usage }: Chat
         busy={busy}
         onAsk={onSend}
         clearOnSend
+        notice={images.length > 0 && <SendNotice kind="question" chat images={images.slice(0, MAX_CHAT_IMAGES).map(({ url, frameId }) => ({ url, tabId, frameId }))} />}
         className="sticky bottom-14 bg-gray-50 py-2"
       />
       {usage && <p className="text-xs text-gray-500" data-testid="chat-usage">{usage}</p>}

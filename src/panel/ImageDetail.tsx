@@ -13,6 +13,7 @@ import { TextLayer } from "./results/TextLayer"
 import type { LinesTranslation } from "./results/TranslateText"
 import { TranslatedLayer } from "./results/TranslatedLayer"
 import { useLineColours } from "./results/use-line-colours"
+import { SendNotice } from "./sent/SendNotice"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
@@ -116,7 +117,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
       )}
 
       {kind === "ask" && (
-        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} />
+        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} notice={<SendNotice kind="question" images={[image]} />} />
       )}
 
       {state.status === "running" && <ProgressLine progress={state.progress} />}

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react"
 import { DEFAULT_IMAGE_FILTER } from "~core/image-size"
 import { apiOriginItem } from "~extension/api-origin"
 import { changeApiOrigin } from "~extension/extension-session"
+import { setSentFromPage } from "~extension/sent-ledger"
 import { useAccount } from "~extension/use-account"
 import { useStorageItem } from "~extension/use-storage-item"
 
@@ -71,6 +72,8 @@ export function SidePanel() {
   useEffect(() => {
     document.title = "Image Query AI"
   }, [])
+  // Requests are recorded in Sent from this device with the host of the page the panel shows.
+  useEffect(() => setSentFromPage(ready?.pageUrl), [ready?.pageUrl])
 
   return (
     <PanelTabs current={tab} onChange={setTab} className="min-h-screen bg-gray-50 pb-16 font-sans text-brand-secondary">
@@ -94,7 +97,7 @@ export function SidePanel() {
           />
         </TabPanel>
         <TabPanel tab="chat">
-          <ChatTab images={tickedImages} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />
+          <ChatTab images={tickedImages} tabId={ready?.tabId} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />
         </TabPanel>
         <TabPanel tab="history">
           <HistoryTab entries={history ?? []} onClear={() => void clearHistory()} />

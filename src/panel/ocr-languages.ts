@@ -19,6 +19,7 @@ import {
 } from "~core/ocr-languages"
 import { getApiOrigin } from "~extension/api-origin"
 import { extensionApi } from "~extension/extension-session"
+import { fetchRecorded } from "~extension/sent-ledger"
 
 export const LANGUAGES_UNAVAILABLE_MESSAGE = "More languages come from the Image Query AI service, which could not be reached. English works on this device."
 
@@ -115,6 +116,7 @@ export async function prepareOcrLanguages(codes: readonly string[], onProgress?:
     await loadLanguagePack(pack, {
       apiOrigin,
       store: packStore,
+      fetch: fetchRecorded,
       onProgress: (progress) => onProgress?.({ stage: packProgressText(pack, progress), fraction: progress.loadedBytes / progress.totalBytes })
     })
   }

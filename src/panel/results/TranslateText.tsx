@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react"
 import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage } from "~core/translate"
 import { copyText } from "~ui/clipboard"
 
+import { SendNotice } from "../sent/SendNotice"
 import { translateText } from "../vqa-client"
 
 const smallButton =
@@ -83,6 +84,7 @@ export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, auto
 
   return (
     <section aria-label="Translation" className="space-y-2">
+      {!tooLong && <SendNotice kind="translation" text={text} />}
       <div className="flex flex-wrap items-end gap-2">
         <label htmlFor={selectId} className="text-xs font-medium text-gray-700">
           Translate into
