@@ -8,13 +8,15 @@ import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 const eslint = new ESLint({ cwd: process.cwd() })
+/** The first lint loads the TypeScript resolver and walks the import graph for the cycle rule: seconds on a busy machine. */
+const LINT_TIMEOUT_MS = 30_000
 
 async function layerErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport const used = planted\n`, { filePath })
   return result!.messages.filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message)
 }
 
-describe("the layers, held by the linter", () => {
+describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
   it.each([
     ["src/core/planted.ts", 'import { planted } from "~site/routes"', "core imports nothing of ours"],
     ["src/core/password-policy/planted.ts", 'import { planted } from "../../site/routes"', "core imports nothing of ours"],
@@ -41,7 +43,7 @@ describe("the layers, held by the linter", () => {
   })
 })
 
-describe("import cycles, refused by the linter", () => {
+describe("import cycles, refused by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
   it("fails on two modules that import each other", async () => {
     // The rule follows imports on disk: the pair is written for the check and removed after. Not under src/, whose
     // modification times tell npm start whether the web build is current.
