@@ -5,58 +5,24 @@
  * page's image to its translated picture in one step. The model is a stand-in on loopback that translates the
  * sign's lines as a JSON array, as the prompt asks.
  */
-import fs from "node:fs"
-import os from "node:os"
-import path from "node:path"
-
-import type { Browser, Page } from "puppeteer-core"
+import type { Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
-import { apiOf, registerVerifiedAccount } from "./api-client"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript } from "./browser"
-import { serveFixtures, startServer, type RunningServer } from "./server"
-
-const EMAIL = "overlay.user@example.com"
-const PASSWORD = "Amber-Signal-73!"
-const SIGN = ["EMERGENCY EXIT", "PUSH BAR TO OPEN"]
-const FRENCH: Record<string, string> = { "EMERGENCY EXIT": "SORTIE DE SECOURS", "PUSH BAR TO OPEN": "POUSSER LA BARRE" }
-/** The sign's paint: navy letters on yellow. */
-const SIGN_BACKGROUND = [253, 224, 71]
-const SIGN_INK = [30, 58, 138]
-
-/** The sign drawn by Chromium: two lines of navy capitals on a yellow board, 900 by 465 px (the panel hides images under 400 px high). */
-async function drawSign(browser: Browser): Promise<Buffer> {
-  const page = await browser.newPage()
-  try {
-    const [red, green, blue] = SIGN_BACKGROUND
-    const [inkRed, inkGreen, inkBlue] = SIGN_INK
-    await page.setContent(
-      `<div id="sign" style="display:inline-block;width:820px;padding:130px 40px;background:rgb(${red},${green},${blue});color:rgb(${inkRed},${inkGreen},${inkBlue});font:bold 64px sans-serif;line-height:1.6">${SIGN.join("<br>")}</div>`
-    )
-    await page.evaluate(() => document.fonts.ready)
-    return Buffer.from(await (await page.$("#sign"))!.screenshot({ type: "png" }))
-  } finally {
-    await page.close()
-  }
-}
+import { eventually, inWorker, type LoadedExtension, screenshot } from "./browser"
+import { FRENCH, SIGN, SIGN_BACKGROUND, SIGN_INK, startSignSetup, type SignSetup } from "./translate-fixture"
 
 /** Parses "rgb(r, g, b)" as the browser reports a computed colour. */
 const channels = (css: string) => (css.match(/\d+/g) ?? []).slice(0, 3).map(Number)
 const near = (actual: number[], expected: number[], tolerance = 24) => actual.length === 3 && actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance)
 
 describe("the translation over the image", () => {
-  let folder: string
-  let fixtures: Awaited<ReturnType<typeof serveFixtures>>
-  let provider: Awaited<ReturnType<typeof startStandIn>>
-  let server: RunningServer
-  let browser: Browser
+  let setup: SignSetup
+  let provider: SignSetup["provider"]
   let extension: LoadedExtension
-  let page: Page
   let panel: Page
 
-  const signUrl = () => `${fixtures.url}/sign.png`
+  const signUrl = () => setup.signUrl
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
   /** Clicks what `selector` finds once it is there, scrolled mid-view: at the bottom it would sit under the fixed tab bar. */
   async function clickMidView(selector: string) {
@@ -67,46 +33,12 @@ describe("the translation over the image", () => {
   const overlayLines = () => panel.$$eval("[data-testid='translated-layer'] [data-line]", (lines) => lines.map((line) => line.textContent))
 
   beforeAll(async () => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-overlay-"))
-    provider = await startStandIn((request, response) => {
-      const body = JSON.parse(request.body) as { messages: { content: string }[] }
-      const target = /into (\w+)\./.exec(body.messages[0]!.content)?.[1]
-      const lines = JSON.parse(body.messages[1]!.content) as string[]
-      sendJson(response, 200, completion(JSON.stringify(lines.map((line) => (target === "French" ? FRENCH[line] : undefined) ?? `[${target}] ${line}`))))
-    })
-    server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test" })
-    await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: "Overlay User" })
-    const siteToken = (await apiOf(server)("/api/auth/login", { method: "POST", body: { email: EMAIL, password: PASSWORD } })).body.data!.token as string
-
-    browser = await launchBrowser({ extension: true })
-    extension = await installExtension(browser)
-    await inWorker(
-      extension.worker,
-      async (origin: string, token: string) => {
-        await chrome.storage.local.set({ apiOrigin: origin })
-        const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
-        const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
-        await chrome.storage.local.set({ extensionSession: JSON.stringify({ user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }) })
-      },
-      server.url,
-      siteToken
-    )
-    fs.writeFileSync(path.join(folder, "sign.png"), await drawSign(browser))
-    fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><html lang="en"><title>Sign</title><img src="sign.png" alt="Exit sign"></html>`)
-    fixtures = await serveFixtures(folder)
-
-    page = await browser.newPage()
-    await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
-    await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
-    panel = await openSidePanel(browser, extension, page)
+    setup = await startSignSetup()
+    ;({ provider, extension, panel } = setup)
   }, 120_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await provider?.close()
-    await fixtures?.close()
-    if (folder) fs.rmSync(folder, { recursive: true, force: true })
+    await setup?.close()
   })
 
   it("lays the sign's translation over it on the sign's colours, toggles back to the original, and selects in reading order", async () => {
@@ -184,7 +116,7 @@ describe("the translation over the image", () => {
         ;(chrome.contextMenus.onClicked as unknown as { dispatch(...args: unknown[]): void }).dispatch(info, tab)
       },
       signUrl(),
-      `${fixtures.url}/index.html`
+      setup.pageUrl
     )
     await eventually(overlayLines, (lines) => expect(lines).toHaveLength(SIGN.length), 90_000)
     // Into the browser's language: headless Chromium here speaks English.
