@@ -56,11 +56,10 @@ describe("Find in images", () => {
   const fetched: string[] = []
   const order = pageOrder()
 
-  const url = (name: string) => `${fixtures.url}/${name}`
   const progress = () => panel.$eval("[data-testid='find-progress']", (element) => element.textContent ?? "")
   const readCount = async () => Number(/Read (\d+) of/.exec(await progress())?.[1] ?? -1)
   const gridNames = () =>
-    panel.$$eval("ul[aria-label='Images on this page'] li", (items) => items.map((item) => (item.getAttribute("data-url") ?? "").split("/").pop()!))
+    panel.$$eval("ul[aria-label='Images on this page'] li:not([hidden])", (items) => items.map((item) => (item.getAttribute("data-url") ?? "").split("/").pop()!))
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
 
   async function search(query: string) {
