@@ -54,6 +54,8 @@ describe("Find in images", () => {
   let panelErrors: string[]
   /** The images the panel fetched to read them, in order (the list's thumbnails are image requests, not fetches). */
   const fetched: string[] = []
+  /** Every request the panel makes: none of them may carry an image or its text anywhere. */
+  const panelRequests: { url: string; method: string }[] = []
   const order = pageOrder()
 
   const progress = () => panel.$eval("[data-testid='find-progress']", (element) => element.textContent ?? "")
@@ -97,6 +99,7 @@ describe("Find in images", () => {
     panel = await openSidePanel(browser, extension, page)
     panelErrors = watchPageErrors(panel)
     panel.on("request", (request) => {
+      panelRequests.push({ url: request.url(), method: request.method() })
       if (request.resourceType() === "fetch" && request.url().startsWith(fixtures.url)) fetched.push(request.url().split("/").pop()!)
     })
     await eventually(
@@ -123,6 +126,7 @@ describe("Find in images", () => {
     expect(inView.length).toBeGreaterThanOrEqual(2)
     expect(inView).not.toContain(order[0])
 
+    panelRequests.length = 0
     await panel.click(button("Read images"))
     await eventually(readCount, (count) => expect(count).toBeGreaterThanOrEqual(inView.length), 120_000)
     expect(fetched.slice(0, inView.length).sort()).toEqual([...inView].sort())
@@ -139,6 +143,9 @@ describe("Find in images", () => {
     await panel.click(button("Continue"))
     await eventually(progress, (text) => expect(text).toBe("Read 30 of 30 images"), 300_000)
     expect(new Set(fetched).size).toBe(30)
+    // Read on this computer: the panel only downloaded the page's images (and its own engine files).
+    expect(panelRequests.filter(({ url }) => !url.startsWith(fixtures.url) && !url.startsWith("chrome-extension://") && !url.startsWith("data:") && !url.startsWith("blob:"))).toEqual([])
+    expect(panelRequests.filter(({ method }) => method !== "GET")).toEqual([])
     expect(await panel.$(button("Stop"))).toBeNull()
   }, 420_000)
 
