@@ -9,28 +9,49 @@ import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 export const OUTLINE_MS = 2500
 /** The outline's value of OWN_NODE_ATTRIBUTE: tests and the page can find it. */
 export const OUTLINE_MARK = "outline"
-/** Images with no box (hidden) come after every image that has one. */
+/** The distance of an image with no box (hidden): after every image that has one. */
 const NOT_SHOWN = Number.MAX_SAFE_INTEGER
 
+interface PageBox {
+  element: Element
+  /** In page coordinates (the viewport's box plus the scroll), or null when the image takes no room. */
+  box: { top: number; bottom: number; left: number; right: number } | null
+}
+
 /**
- * Each image's distance from the viewport in CSS pixels (0 when any of it is in view), nearest first, ties in page
- * order from the top. One pass of reads, no writes: layout is computed at most once.
+ * Where each image was last measured, and the page's size and view then: reading 5,000 boxes costs some 30 ms of the
+ * page's main thread, so they are measured once and again only when the page's size or view changes (content
+ * reflowed, window resized) or an image is new. In between, scrolling only moves the view over them.
  */
-export function viewportOrder(elements: ReadonlyMap<string, Element>, viewHeight = innerHeight, viewWidth = innerWidth): { url: string; distance: number }[] {
-  const placed: { url: string; distance: number; top: number }[] = []
+let measured: { layout: string; boxes: Map<string, PageBox> } | null = null
+
+function measure(element: Element): PageBox {
+  const box = element.getBoundingClientRect()
+  if (box.width === 0 && box.height === 0) return { element, box: null }
+  return { element, box: { top: box.top + scrollY, bottom: box.bottom + scrollY, left: box.left + scrollX, right: box.right + scrollX } }
+}
+
+/**
+ * Each image's distance from the view in CSS pixels: 0 when any of it is in view, else how far the page must scroll
+ * to reach it; NOT_SHOWN for an image that takes no room. Reads no layout unless the page changed since last time.
+ */
+export function viewportDistances(elements: ReadonlyMap<string, Element>): { url: string; distance: number }[] {
+  const root = document.documentElement
+  const layout = `${root.scrollWidth}x${root.scrollHeight}@${innerWidth}x${innerHeight}`
+  if (measured?.layout !== layout) measured = { layout, boxes: new Map() }
+  const { boxes } = measured
+  const view = { top: scrollY, bottom: scrollY + innerHeight, left: scrollX, right: scrollX + innerWidth }
+  const distances: { url: string; distance: number }[] = []
   for (const [url, element] of elements) {
-    const box = element.getBoundingClientRect()
-    if (box.width === 0 && box.height === 0) {
-      placed.push({ url, distance: NOT_SHOWN, top: 0 })
-      continue
-    }
-    const below = Math.max(0, box.top - viewHeight)
-    const above = Math.max(0, -box.bottom)
-    const aside = Math.max(0, box.left - viewWidth, -box.right)
-    placed.push({ url, distance: Math.round(Math.max(below, above, aside)), top: box.top })
+    let placed = boxes.get(url)
+    if (placed?.element !== element) boxes.set(url, (placed = measure(element)))
+    const { box } = placed
+    const distance = box
+      ? Math.max(0, box.top - view.bottom, view.top - box.bottom, box.left - view.right, view.left - box.right)
+      : NOT_SHOWN
+    distances.push({ url, distance: Math.round(distance) })
   }
-  placed.sort((a, b) => a.distance - b.distance || a.top - b.top)
-  return placed.map(({ url, distance }) => ({ url, distance }))
+  return distances
 }
 
 let outline: { element: HTMLElement; frame: number; timer: ReturnType<typeof setTimeout> } | null = null

@@ -158,7 +158,7 @@ export const pageImageOrderRequest = defineMessage(PAGE_IMAGE_ORDER_REQUEST, {})
 export type PageImageOrderRequest = MessageOf<typeof pageImageOrderRequest>
 
 export interface PageImageOrderResponse {
-  /** Nearest first: distance is 0 for an image in view, else the CSS pixels to scroll to it; images not shown last. */
+  /** distance is 0 for an image in view, else the CSS pixels to scroll to it; images that take no room are farthest. */
   images: { url: string; distance: number }[]
 }
 

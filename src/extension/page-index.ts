@@ -6,7 +6,7 @@
  * first one's listener in place and adds nothing.
  */
 import { blobToDataUrl } from "./data-url"
-import { showImage, viewportOrder } from "./image-places"
+import { showImage, viewportDistances } from "./image-places"
 import { createImageWatcher, type ImageWatcher } from "./image-watcher"
 import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
@@ -87,7 +87,7 @@ if (!world[INSTALLED]) {
     [PAGE_IMAGE_ORDER_REQUEST]: messageRoute({
       from: isOwnContextOutsideTabs,
       check: pageImageOrderRequest.parse,
-      handle: (): PageImageOrderResponse => ({ images: viewportOrder(pageWatcher().elements()) })
+      handle: (): PageImageOrderResponse => ({ images: viewportDistances(pageWatcher().elements()) })
     }),
     [SHOW_IMAGE_ON_PAGE]: messageRoute({
       from: isOwnContextOutsideTabs,
