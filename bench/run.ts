@@ -11,6 +11,7 @@ import { measureContentScripts } from "./content-scripts"
 import { measureImageButton } from "./image-button"
 import { measureFacesObjects } from "./faces-objects"
 import { measureFeedback } from "./feedback"
+import { measureFindInImages } from "./find-in-images"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
 import { measureMixedLoad } from "./mixed-load"
@@ -48,6 +49,8 @@ const FACES_OBJECTS_TIME_LIMIT_SECONDS = 300
 const CAPTURE_TIME_LIMIT_SECONDS = 120
 /** A server start, one OCR, six translations laid over the image. */
 const TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS = 120
+/** The 5,000-image page loaded twice (with the panel reading, and bare), three 15 s windows each, then the search. */
+const FIND_IN_IMAGES_TIME_LIMIT_SECONDS = 420
 /** A start, 200 submissions with images and 50 list reads. */
 const FEEDBACK_TIME_LIMIT_SECONDS = 120
 /** Two set-ups (one and two instances), each with starts, 50 accounts made and the load itself. */
@@ -104,7 +107,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + FIND_IN_IMAGES_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -147,6 +150,8 @@ async function main() {
     console.error("Capturing an area of a canvas from the side panel and reading it…")
     const capture = await measureCapture()
     const translateOverlay = await measureTranslateOverlay()
+    console.error("Reading a page of 5,000 images for Find in images, and typing into the list with 500 read…")
+    const findInImages = await measureFindInImages()
 
     const cpus = os.availableParallelism()
     const warnings = [
@@ -184,6 +189,7 @@ async function main() {
       ...facesObjects.lines,
       ...capture.lines,
       ...translateOverlay.lines,
+      ...findInImages.lines,
       ...warnings
     ]
     console.log(lines.join("\n"))
@@ -216,6 +222,7 @@ async function main() {
       facesObjectsPhotos: facesObjects.photos,
       capture: capture.figures,
       translateOverlay: translateOverlay.figures,
+      findInImages: findInImages.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings
     }

@@ -134,6 +134,14 @@ export class ImageWatcher {
     return describeImages(this.hits(), this.measurer)
   }
 
+  /** Each image's element (the first that shows its URL), pending changes applied first: where it is on the page. */
+  elements(): Map<string, Element> {
+    this.flush()
+    const elements = new Map<string, Element>()
+    for (const hit of this.hits()) if (!elements.has(hit.url)) elements.set(hit.url, hit.element)
+    return elements
+  }
+
   /** Number of distinct images, without tiny ones whose size is known; reads no layout. */
   count(): number {
     const seen = new Set<string>()

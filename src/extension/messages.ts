@@ -149,3 +149,28 @@ export type CancelAreaCapture = MessageOf<typeof cancelAreaCapture>
 /** Sent by the side panel's "Capture the whole view" (the keyboard's way to end a capture started there). */
 export const captureWholeView = defineMessage(CAPTURE_WHOLE_VIEW, { tabId: isTabId }, "The tab to capture must be a tab id")
 export type CaptureWholeView = MessageOf<typeof captureWholeView>
+
+export const PAGE_IMAGE_ORDER_REQUEST = "PAGE_IMAGE_ORDER_REQUEST"
+
+/**
+ * Asks one frame's page index how far each of its images is from the part of the page in view, so the side panel
+ * reads the images the user sees first (Find in images). Answered with PageImageOrderResponse.
+ */
+export const pageImageOrderRequest = defineMessage(PAGE_IMAGE_ORDER_REQUEST, {})
+export type PageImageOrderRequest = MessageOf<typeof pageImageOrderRequest>
+
+export interface PageImageOrderResponse {
+  /** distance is 0 for an image in view, else the CSS pixels to scroll to it; images that take no room are farthest. */
+  images: { url: string; distance: number }[]
+}
+
+export const SHOW_IMAGE_ON_PAGE = "SHOW_IMAGE_ON_PAGE"
+
+/** Asks the frame's page index to scroll its page to the image and outline it for a moment (Find in images' *Show on page*). */
+export const showImageOnPage = defineMessage(SHOW_IMAGE_ON_PAGE, { url: (url): url is string => typeof url === "string" && url.length > 0 })
+export type ShowImageOnPage = MessageOf<typeof showImageOnPage>
+
+/** shown is false when the page no longer holds the image. */
+export interface ShowImageOnPageResponse {
+  shown: boolean
+}

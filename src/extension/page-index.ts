@@ -6,20 +6,27 @@
  * first one's listener in place and adds nothing.
  */
 import { blobToDataUrl } from "./data-url"
+import { showImage, viewportDistances } from "./image-places"
 import { createImageWatcher, type ImageWatcher } from "./image-watcher"
 import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
 import { isOwnContextOutsideTabs } from "./message-senders"
 import {
   MAX_PAGE_BLOB_BYTES,
+  PAGE_IMAGE_ORDER_REQUEST,
   PAGE_IMAGES_CHANGED,
   PAGE_IMAGES_REQUEST,
+  pageImageOrderRequest,
   pageImagesRequest,
   READ_PAGE_BLOB_REQUEST,
   readPageBlobRequest,
+  SHOW_IMAGE_ON_PAGE,
+  showImageOnPage,
+  type PageImageOrderResponse,
   type PageImagesChanged,
   type PageImagesResponse,
-  type ReadPageBlobResponse
+  type ReadPageBlobResponse,
+  type ShowImageOnPageResponse
 } from "./messages"
 
 /** At most one PAGE_IMAGES_CHANGED a second per frame. */
@@ -76,6 +83,20 @@ if (!world[INSTALLED]) {
       from: isOwnContextOutsideTabs,
       check: readPageBlobRequest.parse,
       handle: ({ message }) => readPageBlob(message.url)
+    }),
+    [PAGE_IMAGE_ORDER_REQUEST]: messageRoute({
+      from: isOwnContextOutsideTabs,
+      check: pageImageOrderRequest.parse,
+      handle: (): PageImageOrderResponse => ({ images: viewportDistances(pageWatcher().elements()) })
+    }),
+    [SHOW_IMAGE_ON_PAGE]: messageRoute({
+      from: isOwnContextOutsideTabs,
+      check: showImageOnPage.parse,
+      handle: ({ message }): ShowImageOnPageResponse => {
+        const element = pageWatcher().elements().get(message.url)
+        if (element) showImage(element)
+        return { shown: Boolean(element) }
+      }
     })
   })
 }

@@ -1,14 +1,34 @@
+import { useCallback, useLayoutEffect, useRef } from "react"
+
 import { countOf } from "~core/format"
 import { filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type ImageFilterOptions, type SizeFilter } from "~core/image-size"
 
+import { FindInImages, type FindProgress } from "./find/FindInImages"
+import { matchReading, queryWords, type MatchReason } from "./find/image-search"
+import type { ReadEntry } from "./find/use-image-reader"
+import { ImageCard } from "./ImageCard"
 import { IMAGE_TYPE_FILTERS, IMAGE_TYPE_LABELS, matchesTypeFilter, type ImageTypeFilter, type PanelImage } from "./tab-images"
 
 export interface ImageFilters extends ImageFilterOptions {
   type: ImageTypeFilter
+  /** Find in images: words the images' text, objects or faces must show ("" shows every image). */
+  query: string
+}
+
+/** The images whose reading matches every word, each with why; null (no search) when there are no words. */
+export function searchImages(images: readonly PanelImage[], words: readonly string[], readings: ReadonlyMap<string, ReadEntry>): Map<string, MatchReason[]> | null {
+  if (!words.length) return null
+  const found = new Map<string, MatchReason[]>()
+  for (const image of images) {
+    const entry = readings.get(image.url)
+    const reasons = entry?.status === "read" ? matchReading(entry.searchable, words) : null
+    if (reasons) found.set(image.url, reasons)
+  }
+  return found
 }
 
 /** The grid's images under the filters: size and 'Hide small images' by the core rule, then the type. */
-export function filterPanelImages(images: readonly PanelImage[], filters: ImageFilters): PanelImage[] {
+export function filterPanelImages(images: readonly PanelImage[], filters: Omit<ImageFilters, "query">): PanelImage[] {
   return filterImagesBySize(images, filters).filter((image) => matchesTypeFilter(image, filters.type))
 }
 
@@ -26,13 +46,26 @@ export interface ImagesTabProps {
   onClearSelection: () => void
   onOpen: (image: PanelImage) => void
   highlighted: string | null
+  find: FindProgress & { readings: ReadonlyMap<string, ReadEntry>; onShowOnPage: (image: PanelImage) => Promise<boolean> }
 }
 
-export function ImagesTab({ images, captured, filters, onFiltersChange, selected, onToggleSelected, onClearSelection, onOpen, highlighted }: ImagesTabProps) {
+export function ImagesTab({ images, captured, filters, onFiltersChange, selected, onToggleSelected, onClearSelection, onOpen, highlighted, find }: ImagesTabProps) {
   const filtered = filterPanelImages(images, filters)
-  const shown = [...captured, ...filtered]
+  const listed = [...captured, ...filtered]
+  const found = searchImages(listed, queryWords(filters.query), find.readings)
+  const visible = found ? found.size : listed.length
+  // The cards get handlers of one identity that call the latest props: an unchanged card is not rendered again.
+  const latest = useRef({ onOpen, onToggleSelected, onShowOnPage: find.onShowOnPage })
+  useLayoutEffect(() => {
+    latest.current = { onOpen, onToggleSelected, onShowOnPage: find.onShowOnPage }
+  })
+  const openCard = useCallback((image: PanelImage) => latest.current.onOpen(image), [])
+  const toggleCard = useCallback((url: string) => latest.current.onToggleSelected(url), [])
+  const showCard = useCallback((image: PanelImage) => latest.current.onShowOnPage(image), [])
   return (
     <div className="space-y-3">
+      <FindInImages query={filters.query} onQueryChange={(query) => onFiltersChange({ ...filters, query })} progress={find} />
+
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-gray-200 bg-white p-3">
         <label className="flex items-center gap-2 text-sm">
           Size
@@ -68,7 +101,11 @@ export function ImagesTab({ images, captured, filters, onFiltersChange, selected
 
       <div className="flex items-center justify-between">
         <h1 className="text-base font-semibold" aria-live="polite" data-testid="image-count">
-          {filtered.length === images.length ? countOf(images.length, "image", "images") : `${filtered.length} of ${images.length} images`}
+          {found
+            ? countOf(found.size, "image matches", "images match")
+            : filtered.length === images.length
+              ? countOf(images.length, "image", "images")
+              : `${filtered.length} of ${images.length} images`}
         </h1>
         {selected.size > 0 && (
           <button type="button" onClick={onClearSelection} className="text-sm font-medium text-blue-700 hover:underline focus-ring">
@@ -77,36 +114,32 @@ export function ImagesTab({ images, captured, filters, onFiltersChange, selected
         )}
       </div>
 
-      {shown.length === 0 ? (
+      {visible === 0 && (
         <p className="rounded-lg bg-white p-4 text-sm text-gray-600 shadow-sm">
-          {images.length === 0 ? "No images found on this page yet." : "No image matches these filters. Change the size or type, or show small images."}
+          {images.length === 0
+            ? "No images found on this page yet."
+            : found
+              ? find.read < find.total
+                ? `No image read so far shows these words.${find.mode === "reading" ? " More are being read." : " Continue reading to search the rest."}`
+                : "No image shows all these words. Try fewer or other words."
+              : "No image matches these filters. Change the size or type, or show small images."}
         </p>
-      ) : (
-        <ul className="grid grid-cols-2 gap-3" aria-label="Images on this page">
-          {shown.map((image) => {
-            const isSelected = selected.has(image.url)
-            return (
-              <li
-                key={image.url}
-                data-url={image.url}
-                aria-current={highlighted === image.url ? "true" : undefined}
-                className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${isSelected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted === image.url ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
-              >
-                <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-ring focus-visible:-outline-offset-2">
-                  <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
-                  <p className="px-2 py-1 text-xs text-gray-600">
-                    {image.source === "captured" && `${image.alt} · `}
-                    {image.width} × {image.height}
-                  </p>
-                </button>
-                <label className="absolute right-1.5 top-1.5 flex h-7 w-7 items-center justify-center rounded-md bg-white/90 shadow">
-                  <input type="checkbox" checked={isSelected} onChange={() => onToggleSelected(image.url)} className="h-4 w-4 accent-brand-primary" aria-label={`Select ${image.alt || "image"} for chat`} />
-                </label>
-              </li>
-            )
-          })}
-        </ul>
       )}
+      <ul className="grid grid-cols-2 gap-3" aria-label="Images on this page" hidden={visible === 0}>
+        {listed.map((image) => (
+          <ImageCard
+            key={image.url}
+            image={image}
+            selected={selected.has(image.url)}
+            highlighted={highlighted === image.url}
+            hidden={found !== null && !found.has(image.url)}
+            reasons={found?.get(image.url) ?? null}
+            onOpen={openCard}
+            onToggleSelected={toggleCard}
+            onShowOnPage={showCard}
+          />
+        ))}
+      </ul>
     </div>
   )
 }

@@ -5,8 +5,10 @@
 import { openSignIn } from "~extension/account"
 import { Spinner } from "~ui/Spinner"
 
+import { showOnPage } from "./find/page-places"
+import { useImageReader } from "./find/use-image-reader"
 import { ImageDetail } from "./ImageDetail"
-import { ImagesTab, type ImageFilters } from "./ImagesTab"
+import { filterPanelImages, ImagesTab, type ImageFilters } from "./ImagesTab"
 import type { PanelSettings } from "./settings"
 import type { PanelImage } from "./tab-images"
 import type { FocusedImage } from "./use-focused-image"
@@ -30,6 +32,10 @@ export interface ImagesViewProps {
 }
 
 export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filters, onFiltersChange, ticked, settings, onSettingsChange, onUsageChanged }: ImagesViewProps) {
+  const ready = scan.kind === "ready" ? scan : undefined
+  // Find in images reads the images the list shows, the page's with this tab's id (blob: images are read by their page).
+  const targets = [...captured, ...filterPanelImages(ready?.images ?? [], filters).map((image) => ({ ...image, tabId: ready?.tabId }))]
+  const reader = useImageReader({ targets, tabId: ready?.tabId, settings, active: !focused && ready !== undefined })
   if (focused) {
     return (
       <ImageDetail
@@ -60,6 +66,7 @@ export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filte
       onClearSelection={ticked.clear}
       onOpen={(image) => onFocus({ image: { ...image, tabId: scan.tabId, pageUrl: scan.pageUrl }, autoRun: null, token: Date.now() })}
       highlighted={lastOpened}
+      find={{ ...reader, onShowOnPage: (image) => showOnPage({ url: image.url, tabId: scan.tabId, frameId: image.frameId }) }}
     />
   )
 }

@@ -31,7 +31,7 @@ import { useTickedImages } from "./use-ticked-images"
 
 export function SidePanel() {
   const [tab, setTab] = useState<PanelTab>("images")
-  const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any" })
+  const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any", query: "" })
   const [storedSettings, saveSettings] = useStorageItem(panelSettingsItem)
   const settings = storedSettings ?? DEFAULT_PANEL_SETTINGS
   const changeSettings = (next: PanelSettings) => void saveSettings(next)

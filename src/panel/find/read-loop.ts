@@ -1,0 +1,102 @@
+/**
+ * The order and pace of Find in images' reading: one image at a time, each in the panel's idle time, the images
+ * nearest the page's view first, waiting while the panel is hidden, until every image of the list is read or the
+ * reading is stopped. What reading is, where images are and when the panel is shown come in as `ReadLoopParts`, so
+ * the loop is tested alone.
+ */
+import type { ImageReading } from "./image-search"
+
+export interface ReadTarget {
+  url: string
+  tabId?: number
+  frameId?: number
+}
+
+export type ReadOutcome = { status: "read"; reading: ImageReading } | { status: "failed"; message: string }
+
+export interface ReadLoopParts {
+  /** The images the list shows now (it changes while reading: the page changes, the filters change). */
+  targets(): readonly ReadTarget[]
+  /** Already read, or being read by an earlier loop. */
+  isDone(url: string): boolean
+  /** Each image's distance from the page's view; unknown images come after every known one. */
+  distances(unread: readonly ReadTarget[]): Promise<ReadonlyMap<string, number>>
+  read(target: ReadTarget): Promise<ImageReading>
+  onStart(url: string): void
+  onRead(url: string, outcome: ReadOutcome): void
+  /** Resolves once the panel is shown (at once when it is), or when `signal` aborts. */
+  whenShown(signal: AbortSignal): Promise<void>
+  /** Resolves in the panel's next idle period, or when `signal` aborts. */
+  idle(signal: AbortSignal): Promise<void>
+  /** The distances are asked again after this long (the user scrolls the page meanwhile). */
+  orderRefreshMs: number
+  now?: () => number
+}
+
+function nearest(unread: readonly ReadTarget[], distances: ReadonlyMap<string, number>): ReadTarget {
+  let best = unread[0]!
+  let bestDistance = distances.get(best.url) ?? Infinity
+  for (const target of unread) {
+    const distance = distances.get(target.url) ?? Infinity
+    if (distance < bestDistance) {
+      best = target
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/** Reads until every target is done or `signal` aborts (the image being read when it aborts is still recorded). */
+export async function readLoop(parts: ReadLoopParts, signal: AbortSignal): Promise<void> {
+  const now = parts.now ?? Date.now
+  let distances: ReadonlyMap<string, number> | null = null
+  let askedAt = 0
+  for (;;) {
+    await parts.whenShown(signal)
+    await parts.idle(signal)
+    if (signal.aborted) return
+    const unread = parts.targets().filter((target) => !parts.isDone(target.url))
+    if (!unread.length) return
+    if (!distances || now() - askedAt >= parts.orderRefreshMs || unread.some((target) => !distances!.has(target.url))) {
+      distances = await parts.distances(unread).catch(() => new Map<string, number>())
+      askedAt = now()
+      if (signal.aborted) return
+    }
+    const next = nearest(unread, distances)
+    parts.onStart(next.url)
+    const outcome = await parts.read(next).then(
+      (reading): ReadOutcome => ({ status: "read", reading }),
+      (error: unknown): ReadOutcome => ({ status: "failed", message: error instanceof Error && error.message ? error.message : "The image could not be read." })
+    )
+    parts.onRead(next.url, outcome)
+  }
+}
+
+/** Waits for the document to be visible: the panel is not read from while the user has it closed or hidden. */
+export function whenDocumentShown(signal: AbortSignal, page: Document = document): Promise<void> {
+  if (page.visibilityState === "visible" || signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = () => {
+      if (page.visibilityState !== "visible" && !signal.aborted) return
+      page.removeEventListener("visibilitychange", done)
+      signal.removeEventListener("abort", done)
+      resolve()
+    }
+    page.addEventListener("visibilitychange", done)
+    signal.addEventListener("abort", done)
+  })
+}
+
+/** The next idle period (at most `timeoutMs` away, so a busy panel still reads). */
+export function idlePeriod(signal: AbortSignal, timeoutMs = 1000): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const handle = requestIdleCallback(() => finish(), { timeout: timeoutMs })
+    const finish = () => {
+      cancelIdleCallback(handle)
+      signal.removeEventListener("abort", finish)
+      resolve()
+    }
+    signal.addEventListener("abort", finish)
+  })
+}
