@@ -11,8 +11,8 @@ export const config: PlasmoCSConfig = {
 }
 
 const button = new ImageButton({
-  onActivate({ url }) {
-    const message: OpenSidePanelForImage = { type: "OPEN_SIDE_PANEL_FOR_IMAGE", url }
+  onActivate({ url, action }) {
+    const message: OpenSidePanelForImage = { type: "OPEN_SIDE_PANEL_FOR_IMAGE", url, action }
     try {
       // Sent inside the click: the service worker opens the side panel with this user gesture.
       chrome.runtime.sendMessage(message).catch(() => {})

@@ -10,6 +10,7 @@ import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 export const BUTTON_LABEL = "Analyse image"
 export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
 export const HOST_TAG = "image-query-ai-button"
+export const TRANSLATE_BUTTON_ACCESSIBLE_NAME = `Translate image with ${PRODUCT_NAME}`
 
 /*
  * The host is styled inline with !important, which beats every page rule, so the page cannot
@@ -69,6 +70,7 @@ button:focus-visible {
 }
 button.compact { width: ${COMPACT_BUTTON_SIZE.width}px; padding: 0; justify-content: center; }
 button.compact span { display: none; }
+button.translate { width: ${COMPACT_BUTTON_SIZE.width}px; padding: 0; justify-content: center; font-size: 12px; letter-spacing: -0.5px; }
 svg { width: 20px; height: 20px; flex: none; }
 `
 
@@ -99,8 +101,21 @@ export interface ButtonHandlers {
   onKeyDown(event: KeyboardEvent): void
 }
 
-/** The host, appended to the document, and its (hidden) button. */
-export function createButtonHost(document: Document, { onClick, onKeyDown }: ButtonHandlers): { host: HTMLElement; button: HTMLButtonElement } {
+function hiddenButton(document: Document, name: string, { onClick, onKeyDown }: ButtonHandlers): HTMLButtonElement {
+  const button = document.createElement("button")
+  button.type = "button"
+  button.hidden = true
+  button.setAttribute("aria-label", name)
+  button.title = name
+  // A mouse click must not move the page's focus onto a button that is about to hide.
+  button.addEventListener("mousedown", (event) => event.preventDefault())
+  button.addEventListener("click", onClick)
+  button.addEventListener("keydown", onKeyDown)
+  return button
+}
+
+/** The host, appended to the document, with its (hidden) buttons: *Analyse image* and, beside it, *Translate image*. */
+export function createButtonHost(document: Document, handlers: ButtonHandlers): { host: HTMLElement; button: HTMLButtonElement; translateButton: HTMLButtonElement } {
   const host = document.createElement(HOST_TAG)
   host.setAttribute(OWN_NODE_ATTRIBUTE, "")
   host.setAttribute("style", HOST_STYLE)
@@ -110,19 +125,15 @@ export function createButtonHost(document: Document, { onClick, onKeyDown }: But
   const shadow = host.attachShadow({ mode: "closed" })
   const style = document.createElement("style")
   style.textContent = BUTTON_CSS
-  const button = document.createElement("button")
-  button.type = "button"
-  button.hidden = true
-  button.setAttribute("aria-label", BUTTON_ACCESSIBLE_NAME)
-  button.title = BUTTON_ACCESSIBLE_NAME
+  const button = hiddenButton(document, BUTTON_ACCESSIBLE_NAME, handlers)
   const label = document.createElement("span")
   label.textContent = BUTTON_LABEL
   button.append(logoMark(document), label)
-  // A mouse click must not move the page's focus onto a button that is about to hide.
-  button.addEventListener("mousedown", (event) => event.preventDefault())
-  button.addEventListener("click", onClick)
-  button.addEventListener("keydown", onKeyDown)
-  shadow.append(style, button)
+  const translateButton = hiddenButton(document, TRANSLATE_BUTTON_ACCESSIBLE_NAME, handlers)
+  translateButton.className = "translate"
+  // "Text, then A": the sign translation tools use; drawn as text, no font or image to load.
+  translateButton.textContent = "文A"
+  shadow.append(style, button, translateButton)
   document.documentElement.append(host)
-  return { host, button }
+  return { host, button, translateButton }
 }

@@ -18,6 +18,9 @@ export const MIN_RENDERED_SIZE = {
   height: COMPACT_BUTTON_SIZE.height + 2 * BUTTON_INSET_PX
 } as const
 
+/** Between the button and the *Translate image* button at its left. */
+export const COMPANION_GAP_PX = 4
+
 /** What the button needs to know about the image and the page's viewport (a DOMRect fits). */
 export interface ViewportRect {
   left: number
@@ -53,6 +56,15 @@ export function placeButton(image: ViewportRect, viewport: ImageDimensions, full
     }
   }
   return null
+}
+
+/**
+ * Where the *Translate image* button goes: icon-sized, just left of the button, when the image's visible part has
+ * room for it there (x of its top-left corner), else null. The button itself keeps its corner.
+ */
+export function placeCompanion(image: ViewportRect, button: Placement): number | null {
+  const x = button.x - COMPANION_GAP_PX - COMPACT_BUTTON_SIZE.width
+  return x >= Math.max(image.left, 0) + BUTTON_INSET_PX ? x : null
 }
 
 /**

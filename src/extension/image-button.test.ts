@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { HIDE_SMALL_BELOW_PX } from "~core/image-size"
 
 import { HOST_TAG } from "./button-host"
-import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE, isLargeEnoughForButton, MIN_RENDERED_SIZE, placeButton } from "./button-placement"
+import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE, COMPANION_GAP_PX, isLargeEnoughForButton, MIN_RENDERED_SIZE, placeButton, placeCompanion } from "./button-placement"
 import { ImageButton } from "./image-button"
 import { createImageWatcher } from "./image-watcher"
 import { type Scheduler } from "./page-timing"
@@ -53,6 +53,20 @@ describe("where the button goes", () => {
     expect(placeButton(box(0, 0, justIcon, justIcon), viewport, FULL_WIDTH)?.compact).toBe(true)
     expect(placeButton(box(0, 0, justIcon - 1, 300), viewport, FULL_WIDTH)).toBeNull()
     expect(placeButton(box(0, 0, 300, justIcon - 1), viewport, FULL_WIDTH)).toBeNull()
+  })
+
+  it("puts Translate image just left of the button when the image's visible part has room for it", () => {
+    const image = box(100, 50, 400, 300)
+    const button = placeButton(image, viewport, FULL_WIDTH)!
+    expect(placeCompanion(image, button)).toBe(button.x - COMPANION_GAP_PX - COMPACT_BUTTON_SIZE.width)
+    // Exactly room for the inset, the icon, the gap and the labelled button; one pixel less and only the button shows.
+    const tight = FULL_WIDTH + COMPACT_BUTTON_SIZE.width + COMPANION_GAP_PX + 2 * BUTTON_INSET_PX
+    expect(placeCompanion(box(0, 0, tight, 100), placeButton(box(0, 0, tight, 100), viewport, FULL_WIDTH)!)).toBe(BUTTON_INSET_PX)
+    const narrower = box(0, 0, tight - 1, 100)
+    expect(placeCompanion(narrower, placeButton(narrower, viewport, FULL_WIDTH)!)).toBeNull()
+    // Scrolled half out of view on the left: it stays on the visible part.
+    const cut = box(-300, 0, 500, 300)
+    expect(placeCompanion(cut, placeButton(cut, viewport, FULL_WIDTH)!)).toBe(200 - BUTTON_INSET_PX - FULL_WIDTH - COMPANION_GAP_PX - COMPACT_BUTTON_SIZE.width)
   })
 
   it("offers nothing for an image out of view", () => {

@@ -17,7 +17,7 @@
  * would change its selectors (:last-child, + and ~) and could upset the page's framework.
  */
 import { createButtonHost } from "./button-host"
-import { imageUrlOf, isButtonTarget, placeButton } from "./button-placement"
+import { imageUrlOf, isButtonTarget, placeButton, placeCompanion } from "./button-placement"
 
 
 /** Time the pointer has to travel from the image to the button before it hides. */
@@ -43,18 +43,23 @@ function deepActiveElement(document: Document): Element | null {
 
 const CAPTURE_PASSIVE: AddEventListenerOptions = { capture: true, passive: true }
 
+/** What the user asked for: the side panel on the image, or its text translated over it (*Translate image*). */
+export type ImageButtonAction = "analyse" | "translate"
+
 export interface ImageButtonOptions {
   /** Called synchronously inside the trusted click (the service worker needs the user's gesture). */
-  onActivate(image: { url: string }): void
+  onActivate(image: { url: string; action: ImageButtonAction }): void
   document?: Document
 }
 
 export class ImageButton {
   private readonly document: Document
   private readonly window: Window
-  private readonly onActivate: (image: { url: string }) => void
+  private readonly onActivate: ImageButtonOptions["onActivate"]
   private host: HTMLElement | null = null
   private button: HTMLButtonElement | null = null
+  /** *Translate image*, left of the button when the image has room for both. */
+  private translateButton: HTMLButtonElement | null = null
   /** The image the button is shown for. */
   private image: HTMLImageElement | null = null
   /** The focused link (or image) that brought the button up from the keyboard. */
@@ -96,6 +101,7 @@ export class ImageButton {
     this.host?.remove()
     this.host = null
     this.button = null
+    this.translateButton = null
   }
 
   private imageForFocus(target: EventTarget | null): HTMLImageElement | null {
@@ -152,7 +158,8 @@ export class ImageButton {
     const to = (event as FocusEvent).relatedTarget
     if (from === this.suppressed) this.suppressed = null
     if (!this.anchor) return
-    if ((from === this.anchor && to === this.host) || (from === this.host && to === this.anchor)) return
+    // Moving between our two buttons leaves and enters the host.
+    if ((from === this.anchor && to === this.host) || (from === this.host && (to === this.anchor || to === this.host))) return
     if (from === this.anchor || from === this.host) this.hide()
   }
 
@@ -170,7 +177,16 @@ export class ImageButton {
 
   private readonly onButtonKeyDown = (event: KeyboardEvent) => {
     const anchor = this.anchor
-    if (event.key === "Escape") {
+    const onTranslate = event.currentTarget === this.translateButton
+    const plainTab = event.key === "Tab" && !event.altKey && !event.ctrlKey && !event.metaKey
+    // Tab order: the anchor, the button, Translate image, then what follows the anchor.
+    if (plainTab && !event.shiftKey && !onTranslate && this.translateButton && !this.translateButton.hidden) {
+      event.preventDefault()
+      this.translateButton.focus()
+    } else if (plainTab && event.shiftKey && onTranslate) {
+      event.preventDefault()
+      this.button?.focus()
+    } else if (event.key === "Escape") {
       // Ours alone: the page must not also close its dialog or menu.
       event.preventDefault()
       event.stopPropagation()
@@ -193,7 +209,7 @@ export class ImageButton {
     // Only the user's own click or key press: a page script cannot reach into the closed root,
     // and the side panel opens only with a real gesture anyway.
     if (!event.isTrusted || !this.image) return
-    this.onActivate({ url: imageUrlOf(this.image) })
+    this.onActivate({ url: imageUrlOf(this.image), action: event.currentTarget === this.translateButton ? "translate" : "analyse" })
     this.dismiss()
   }
 
@@ -230,6 +246,7 @@ export class ImageButton {
     this.anchor = null
     this.track(false)
     if (this.button) this.button.hidden = true
+    if (this.translateButton) this.translateButton.hidden = true
   }
 
   private scheduleHide() {
@@ -273,16 +290,23 @@ export class ImageButton {
       button.hidden = false
       this.fullWidth = Math.ceil(button.getBoundingClientRect().width)
     }
-    const placement = placeButton(image.getBoundingClientRect(), viewport, this.fullWidth)
+    const box = image.getBoundingClientRect()
+    const placement = placeButton(box, viewport, this.fullWidth)
+    const translateX = placement && placeCompanion(box, placement)
+    const translateButton = this.translateButton!
+    // A hidden button loses focus to the document's end: hand it to the button, or back to the anchor.
+    if (translateX == null && translateButton.matches(":focus")) (placement ? button : this.anchor)?.focus({ preventScroll: true })
     if (!placement) {
-      // A hidden button loses focus to the document's end: hand it back to the anchor instead.
       if (this.anchor && deepActiveElement(this.document) === this.host) this.anchor.focus({ preventScroll: true })
       button.hidden = true
+      translateButton.hidden = true
       return
     }
     button.classList.toggle("compact", placement.compact)
     button.style.transform = `translate(${placement.x}px, ${placement.y}px)`
     button.hidden = false
+    translateButton.hidden = translateX == null
+    if (translateX != null) translateButton.style.transform = `translate(${translateX}px, ${placement.y}px)`
   }
 
   private ensureHost() {
@@ -291,8 +315,9 @@ export class ImageButton {
       if (!this.host.isConnected) this.document.documentElement.append(this.host)
       return
     }
-    const { host, button } = createButtonHost(this.document, { onClick: this.onButtonClick, onKeyDown: this.onButtonKeyDown })
+    const { host, button, translateButton } = createButtonHost(this.document, { onClick: this.onButtonClick, onKeyDown: this.onButtonKeyDown })
     this.host = host
     this.button = button
+    this.translateButton = translateButton
   }
 }

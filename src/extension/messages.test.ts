@@ -26,8 +26,16 @@ describe("the OPEN_SIDE_PANEL_FOR_IMAGE message", () => {
   it("gives the image, the sender's tab and its page (the top page, as the context menu does)", () => {
     expect(parseOpenSidePanelForImage(message("https://example.com/a.png"), contentScript, EXTENSION_ID)).toEqual({
       ok: true,
-      request: { url: "https://example.com/a.png", tabId: 42, pageUrl: "https://example.com/gallery" }
+      request: { url: "https://example.com/a.png", tabId: 42, pageUrl: "https://example.com/gallery", action: "analyse" }
     })
+  })
+
+  it("carries Translate image from the button beside it, and refuses any other action", () => {
+    const translate = { ...message("https://example.com/a.png"), action: "translate" }
+    expect(parseOpenSidePanelForImage(translate, contentScript, EXTENSION_ID)).toMatchObject({ ok: true, request: { action: "translate" } })
+    for (const action of ["delete", 1, null, ""]) {
+      expect(parseOpenSidePanelForImage({ ...translate, action }, contentScript, EXTENSION_ID).ok, String(action)).toBe(false)
+    }
   })
 
   it.each<[string, MessageSender]>([

@@ -96,7 +96,10 @@ export const INVALID_IMAGE_URL_ERROR = "The image address must be an http, https
  * opens the side panel on the sender's tab with that image selected. The page is the sender's
  * tab (as for the context menu), so the message carries only the image's URL.
  */
-export const openSidePanelForImage = defineMessage(OPEN_SIDE_PANEL_FOR_IMAGE, { url: isAnalysableImageUrl }, INVALID_IMAGE_URL_ERROR)
+/** The button's two uses: "analyse" (the panel on the image; also when absent, from an older content script) or "translate". */
+const isImageAction = (action: unknown): action is "analyse" | "translate" | undefined => action === undefined || action === "analyse" || action === "translate"
+
+export const openSidePanelForImage = defineMessage(OPEN_SIDE_PANEL_FOR_IMAGE, { url: isAnalysableImageUrl, action: isImageAction }, INVALID_IMAGE_URL_ERROR)
 export type OpenSidePanelForImage = MessageOf<typeof openSidePanelForImage>
 
 /** An image to select in the side panel, and the tab it belongs to. */
@@ -120,7 +123,7 @@ export function parseOpenSidePanelForImage(
   if (!isOurContentScript(sender, extensionId)) return { ok: false, error: NOT_OUR_CONTENT_SCRIPT_ERROR }
   const parsed = openSidePanelForImage.parse(message)
   if (!parsed.ok) return parsed
-  return { ok: true, request: { url: parsed.message.url, tabId: sender.tab.id, pageUrl: sender.tab.url } }
+  return { ok: true, request: { url: parsed.message.url, tabId: sender.tab.id, pageUrl: sender.tab.url, action: parsed.message.action ?? "analyse" } }
 }
 
 /** Sent by the extension's own pages (popup, side panel) to the service worker: sign out here and on the site. */

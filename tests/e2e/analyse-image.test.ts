@@ -106,6 +106,13 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
 
   /** Waits for the focus to be on the element of this id (or tag name): key handlers move it. */
   const expectFocusOn = (id: string) => eventually(activeId, (active) => expect(active).toBe(id))
+  /** The focused control's accessible name, read from the accessibility tree: our buttons sit in a closed shadow root. */
+  async function focusedName(): Promise<string | undefined> {
+    type AxNode = { name?: string; focused?: boolean; role?: string; children?: AxNode[] }
+    const deepest = (node: AxNode | null | undefined): string | undefined =>
+      (node?.children ?? []).map(deepest).find(Boolean) ?? (node?.focused && node.role !== "RootWebArea" ? node.name : undefined)
+    return deepest((await page.accessibility.snapshot({ interestingOnly: false })) as AxNode | null)
+  }
 
   it("appears over a large image under the pointer, follows scrolling, and is never offered on small images", async () => {
     // The handlers run while the input event is dispatched: no button now means none at all.
@@ -207,7 +214,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     expect(await activeId()).toBe("start")
   })
 
-  it("is reachable from the keyboard: Tab from the image's link, Shift+Tab back, Escape hides it, Enter activates it", async () => {
+  it("is reachable from the keyboard: Tab from the image's link, then Translate image, Shift+Tab back, Escape hides it, Enter activates it", async () => {
     await resetPanel()
     await page.mouse.move(5, 5)
     await page.focus("#start")
@@ -215,10 +222,18 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await expectFocusOn("linked")
     await expectButtonOver(await rectOf("#linked img"), "labelled")
 
-    // The button is the next Tab stop; Tab from it goes on to what follows the link.
+    // The button is the next Tab stop, Translate image beside it the one after; Tab from that goes on to what follows the link.
     await page.keyboard.press("Tab")
     await expectFocusOn("image-query-ai-button")
+    await eventually(focusedName, (name) => expect(name).toBe("Analyse image with Image Query AI"))
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-focus.png"), clip: { x: 0, y: 200, width: 900, height: 300 }, captureBeyondViewport: false })
+    await page.keyboard.press("Tab")
+    await eventually(focusedName, (name) => expect(name).toBe("Translate image with Image Query AI"))
+    await page.keyboard.down("Shift")
+    await page.keyboard.press("Tab")
+    await page.keyboard.up("Shift")
+    await eventually(focusedName, (name) => expect(name).toBe("Analyse image with Image Query AI"))
+    await page.keyboard.press("Tab")
     await page.keyboard.press("Tab")
     await expectFocusOn("after")
     await page.waitForSelector(BUTTON, { hidden: true, timeout: 5_000 })
@@ -253,8 +268,23 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.keyboard.press("Enter")
     await browser.waitForTarget((target) => target.url() === extensionUrl("sidepanel.html"), { timeout: 10_000 })
     await eventually(selectedImage, (value) => expect(value?.url).toBe(fixtureUrl("square-512.png?linked")))
+    expect((await selectedImage())?.action).toBe("analyse")
     await expectFocusOn("linked")
     expect(page.url()).toBe(pageUrl)
+
+    // Translate image from the keyboard: the panel opens on the image with the translation asked for.
+    await resetPanel()
+    await page.focus("#start")
+    await page.keyboard.press("Tab")
+    await expectFocusOn("linked")
+    await shownButton()
+    await page.keyboard.press("Tab")
+    await page.keyboard.press("Tab")
+    await eventually(focusedName, (name) => expect(name).toBe("Translate image with Image Query AI"))
+    await page.keyboard.press("Enter")
+    await browser.waitForTarget((target) => target.url() === extensionUrl("sidepanel.html"), { timeout: 10_000 })
+    await eventually(selectedImage, (value) => expect(value).toMatchObject({ url: fixtureUrl("square-512.png?linked"), action: "translate" }))
+    await expectFocusOn("linked")
   })
 
   it("registers 'Analyse image' on images, and its click handler opens the side panel with the image selected", async () => {

@@ -9,7 +9,7 @@ import type { Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
-import { eventually, inWorker, type LoadedExtension, screenshot } from "./browser"
+import { eventually, inWorker, type LoadedExtension, SCREENSHOT_DIR, screenshot } from "./browser"
 import { FRENCH, SIGN, SIGN_BACKGROUND, SIGN_INK, startSignSetup, type SignSetup } from "./translate-fixture"
 
 /** Parses "rgb(r, g, b)" as the browser reports a computed colour. */
@@ -124,5 +124,25 @@ describe("the translation over the image", () => {
     expect(provider.requests.length - before).toBe(1)
     await panel.setViewport({ width: 375, height: 900 })
     await screenshot(panel, "translate-overlay-375")
+  }, 120_000)
+
+  it("goes from the page's image to its translated picture with Translate image beside the on-image button", async () => {
+    await panel.click(button("← All images"))
+    await panel.waitForSelector("ul[aria-label='Images on this page']")
+    const before = provider.requests.length
+    const { page } = setup
+    await page.bringToFront()
+    await page.hover("img")
+    const analyse = (await page.waitForSelector('aria/Analyse image with Image Query AI[role="button"]', { visible: true, timeout: 5_000 }))!
+    const translate = (await page.waitForSelector('aria/Translate image with Image Query AI[role="button"]', { visible: true, timeout: 5_000 }))!
+    // Beside the button, on its left, in line with it.
+    const [analyseBox, translateBox] = [(await analyse.boundingBox())!, (await translate.boundingBox())!]
+    expect(translateBox.x + translateBox.width).toBeLessThanOrEqual(analyseBox.x)
+    expect(analyseBox.x - (translateBox.x + translateBox.width)).toBeLessThan(8)
+    expect(translateBox.y).toBe(analyseBox.y)
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/translate-image-button.png`, clip: { x: 0, y: 0, width: 960, height: 520 } })
+    await translate.click()
+    await eventually(overlayLines, (lines) => expect(lines).toEqual(SIGN.map((line) => `[English] ${line}`)), 90_000)
+    expect(provider.requests.length - before).toBe(1)
   }, 120_000)
 })
