@@ -108,4 +108,13 @@ describe("the Text (OCR) language picker", () => {
     await waitFor(() => expect(screen.getAllByRole("checkbox")).toHaveLength(4))
     expect(screen.queryByRole("searchbox")).toBeNull()
   })
+
+  it("keeps the list a Tab stop while a reading has its boxes disabled, so that it still scrolls from the keyboard", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ success: true, data: LIST })))
+    render(<OcrLanguagePicker value={["eng"]} onChange={() => {}} detect={false} onDetectChange={() => {}} disabled />)
+    const list = await screen.findByRole("group", { name: "Languages to read" })
+    await waitFor(() => expect(within(list).getAllByRole("checkbox")).toHaveLength(4))
+    expect((list as HTMLFieldSetElement).disabled).toBe(true)
+    expect(list.tabIndex).toBe(0)
+  })
 })

@@ -55,7 +55,8 @@ export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, dis
           <CompactTextField label="Find a language" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name in English or its own, or code" />
         </div>
       )}
-      <fieldset className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2" disabled={disabled} aria-describedby={noteId}>
+      {/* A Tab stop of its own: while a reading runs the boxes are disabled, and the list must still scroll from the keyboard. */}
+      <fieldset tabIndex={0} className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2 focus-ring" disabled={disabled} aria-describedby={noteId}>
         <legend className="sr-only">Languages to read</legend>
         {searching && shown.every((language) => value.includes(language.code)) && <p className="text-gray-600">No other language matches “{query.trim()}”.</p>}
         {shown.map((language) => {
