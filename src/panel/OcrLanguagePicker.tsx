@@ -55,8 +55,9 @@ export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, dis
           <CompactTextField label="Find a language" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name in English or its own, or code" />
         </div>
       )}
-      {/* A Tab stop of its own: while a reading runs the boxes are disabled, and the list must still scroll from the keyboard. */}
-      <fieldset tabIndex={0} className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2 focus-ring" disabled={disabled} aria-describedby={noteId}>
+      {/* A Tab stop of its own: while a reading runs the boxes are disabled, and the list must still scroll from the keyboard
+          (a disabled fieldset would not take the focus itself, so the boxes are disabled one by one). */}
+      <fieldset tabIndex={0} className="max-h-64 space-y-1 overflow-auto border-t border-gray-100 px-3 py-2 focus-ring" aria-describedby={noteId}>
         <legend className="sr-only">Languages to read</legend>
         {searching && shown.every((language) => value.includes(language.code)) && <p className="text-gray-600">No other language matches “{query.trim()}”.</p>}
         {shown.map((language) => {
@@ -64,7 +65,7 @@ export function OcrLanguagePicker({ value, onChange, detect, onDetectChange, dis
           const locked = (chosen && value.length === 1) || (!chosen && value.length >= MAX_OCR_LANGUAGES)
           return (
             <label key={language.code} className="flex items-center gap-2">
-              <input type="checkbox" className="accent-brand-primary" checked={chosen} disabled={locked} onChange={(event) => toggle(language.code, event.target.checked)} />
+              <input type="checkbox" className="accent-brand-primary" checked={chosen} disabled={disabled || locked} onChange={(event) => toggle(language.code, event.target.checked)} />
               <span>
                 {language.name}
                 {language.nativeName !== language.name && <span className="text-gray-600"> · {language.nativeName}</span>}
