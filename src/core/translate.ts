@@ -120,7 +120,7 @@ const translateTextSchema = z
  * The lines of an image's text, in reading order: each comes back translated at the same index, so that it can be
  * laid over its own line on the image.
  */
-const translateLinesSchema = z
+export const translateLinesSchema = z
   .array(z.string({ message: "Each line must be a text" }).trim().min(1, "A line to translate must not be empty"), { message: "lines must be a list of texts" })
   .min(1, "At least one line to translate is required")
   .max(MAX_TRANSLATE_LINES, `At most ${MAX_TRANSLATE_LINES} lines are translated at once`)

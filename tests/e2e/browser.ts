@@ -118,6 +118,26 @@ export function inWorker<T>(worker: WebWorker, fn: (...args: never[]) => Promise
   return worker.evaluate(fn as never, ...(args as never[])) as Promise<T>
 }
 
+/**
+ * Opens the extension's own session with a site token, as the site's sign-in message makes it do, against the API
+ * at `origin`; answers the extension's token.
+ */
+export function openExtensionSession(worker: WebWorker, origin: string, siteToken: string): Promise<string> {
+  return inWorker(
+    worker,
+    async (apiOrigin: string, token: string) => {
+      await chrome.storage.local.set({ apiOrigin })
+      const response = await fetch(`${apiOrigin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
+      const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
+      const session = { user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }
+      await chrome.storage.local.set({ extensionSession: JSON.stringify(session) })
+      return data.token
+    },
+    origin,
+    siteToken
+  )
+}
+
 /** Collects console errors and uncaught exceptions of a page, for assertions. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = []

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
-import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openSidePanel, SCREENSHOT_DIR, waitForContentScript } from "./browser"
+import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, SCREENSHOT_DIR, waitForContentScript } from "./browser"
 import { startServer, serveFixtures, type RunningServer } from "./server"
 import { drawTextImage } from "./text-image"
 
@@ -64,18 +64,7 @@ describe("Sent from this device", () => {
     fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><html lang="en"><title>Sign</title><img src="/sign.png" alt="A sign">`)
     fixtures = await serveFixtures(folder)
     // The extension's own session, opened with the site's token as the site's sign-in message makes it do.
-    await inWorker(
-      extension.worker,
-      async (origin: string, token: string) => {
-        await chrome.storage.local.set({ apiOrigin: origin })
-        const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
-        const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
-        const session = { user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }
-        await chrome.storage.local.set({ extensionSession: JSON.stringify(session) })
-      },
-      server.url,
-      siteToken
-    )
+    await openExtensionSession(extension.worker, server.url, siteToken)
 
     page = await browser.newPage()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })

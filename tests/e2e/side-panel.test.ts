@@ -9,7 +9,7 @@ import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { NOT_AN_IMAGE_MESSAGE } from "~panel/use-pasted-image"
 import { solidPng } from "./png"
 import { SIDE_PANEL_FIXTURE_PAGE } from "./side-panel-fixture"
@@ -113,19 +113,7 @@ describe("the side panel", () => {
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
     // The extension opens its own session with the site's token, as the site's sign-in message makes it do.
-    extensionToken = await inWorker(
-      extension.worker,
-      async (origin: string, token: string) => {
-        await chrome.storage.local.set({ apiOrigin: origin })
-        const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
-        const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
-        const session = { user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }
-        await chrome.storage.local.set({ extensionSession: JSON.stringify(session) })
-        return data.token
-      },
-      server.url,
-      siteToken
-    )
+    extensionToken = await openExtensionSession(extension.worker, server.url, siteToken)
 
     page = await browser.newPage()
     await page.setViewport({ width: 1280, height: 900 })

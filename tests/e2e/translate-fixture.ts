@@ -12,7 +12,7 @@ import type { Browser, Page } from "puppeteer-core"
 
 import { completion, sendJson, startStandIn } from "../../server/test-kit/stand-in"
 import { apiOf, registerVerifiedAccount } from "./api-client"
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, waitForContentScript } from "./browser"
+import { installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, waitForContentScript } from "./browser"
 import { serveFixtures, startServer } from "./server"
 
 export const SIGN = ["EMERGENCY EXIT", "PUSH BAR TO OPEN"]
@@ -65,17 +65,7 @@ export async function startSignSetup(): Promise<SignSetup> {
 
   const browser = await launchBrowser({ extension: true })
   const extension = await installExtension(browser)
-  await inWorker(
-    extension.worker,
-    async (origin: string, token: string) => {
-      await chrome.storage.local.set({ apiOrigin: origin })
-      const response = await fetch(`${origin}/api/auth/extension-session`, { method: "POST", headers: { authorization: `Bearer ${token}` } })
-      const data = ((await response.json()) as { data: { user: unknown; token: string; refreshToken: string; expiresAt: number } }).data
-      await chrome.storage.local.set({ extensionSession: JSON.stringify({ user: data.user, token: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt * 1000 }) })
-    },
-    server.url,
-    siteToken
-  )
+  await openExtensionSession(extension.worker, server.url, siteToken)
   fs.writeFileSync(path.join(folder, "sign.png"), await drawSign(browser))
   fs.writeFileSync(path.join(folder, "index.html"), `<!doctype html><html lang="en"><title>Sign</title><img src="sign.png" alt="Exit sign"></html>`)
   const fixtures = await serveFixtures(folder)

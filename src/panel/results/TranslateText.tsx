@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react"
 
-import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage } from "~core/translate"
+import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage, translateLinesSchema } from "~core/translate"
 import { copyText } from "~ui/clipboard"
 
 import { SendNotice } from "../sent/SendNotice"
@@ -43,9 +43,6 @@ export interface TranslateTextProps {
   autoStart?: boolean
 }
 
-/** Lines the API takes in one request: at most MAX_TRANSLATE_LINES, within the text's length. */
-const fitsOneRequest = (lines: readonly string[]) =>
-  lines.length > 0 && lines.length <= MAX_TRANSLATE_LINES && lines.reduce((total, line) => total + line.trim().length, 0) <= MAX_TRANSLATE_TEXT_LENGTH && lines.every((line) => line.trim())
 
 /**
  * "Translate" for recognised text: through our API to the configured model, counted in the month's quota like a
@@ -57,7 +54,8 @@ export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, auto
   const [copied, setCopied] = useState<boolean | null>(null)
   const selectId = useId()
   const tooLong = text.length > MAX_TRANSLATE_TEXT_LENGTH
-  const byLines = lines && fitsOneRequest(lines) ? lines : undefined
+  // Lines the API takes in one request (the server's own rule), else the text as one.
+  const byLines = lines && translateLinesSchema.safeParse(lines).success ? lines : undefined
 
   const translate = (showOnImage = false) => {
     setState({ status: "busy" })
