@@ -13,7 +13,7 @@ export interface PanelHeaderProps {
 
 export function PanelHeader({ account, capturing, onCapture, onRescan }: PanelHeaderProps) {
   return (
-    <header className="sticky top-0 z-10 space-y-1 border-b border-gray-200 bg-white px-4 py-3">
+    <header className="sticky-top-bar sticky top-0 z-10 space-y-1 border-b border-gray-200 bg-white px-4 py-3">
       <div className="flex items-center justify-between">
         <Logo />
         <div className="flex items-center gap-1">

@@ -27,10 +27,12 @@ import { useFocusedImage, type FocusedImage } from "./use-focused-image"
 import { usePageScan } from "./use-page-scan"
 import { usePastedImage } from "./use-pasted-image"
 import { usePickedImage } from "./use-picked-image"
+import { useTabScroll } from "./use-tab-scroll"
 import { useTickedImages } from "./use-ticked-images"
 
 export function SidePanel() {
   const [tab, setTab] = useState<PanelTab>("images")
+  useTabScroll(tab)
   const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any", query: "" })
   const [storedSettings, saveSettings] = useStorageItem(panelSettingsItem)
   const settings = storedSettings ?? DEFAULT_PANEL_SETTINGS

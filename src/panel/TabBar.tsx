@@ -28,7 +28,7 @@ export function PanelTabs({ current, onChange, className, children }: { current:
 /** The bottom tab bar. */
 export function TabBar({ current }: { current: PanelTab }) {
   return (
-    <nav className="fixed inset-x-0 bottom-0 border-t border-gray-200 bg-white">
+    <nav className="fixed-bottom-bar fixed inset-x-0 bottom-0 border-t border-gray-200 bg-white">
       <Tabs.List aria-label="Side panel sections" className="grid grid-cols-4">
         {PANEL_TABS.map((tab) => (
           <Tabs.Trigger

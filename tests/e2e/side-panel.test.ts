@@ -271,7 +271,14 @@ describe("the side panel", () => {
   it("chats about two selected images", async () => {
     const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
     await backToGrid()
-    for (const name of ["medium.png", "shadow.png"]) await panel.click(`li[data-url='${url(name)}'] input[type='checkbox']`)
+    // Ticked from the keyboard, each awaited: a click lands wherever the box is when the mouse arrives, and while the
+    // list still settles on a busy machine that was once the tab bar.
+    for (const name of ["medium.png", "shadow.png"]) {
+      const box = `li[data-url='${url(name)}'] input[type='checkbox']`
+      await panel.focus(box)
+      await panel.keyboard.press("Space")
+      await panel.waitForSelector(`${box}:checked`)
+    }
     await panel.click("#panel-tab-chat")
     await typeWhenShown("#chat-question", "What colour is it?")
     await panel.click(button("Send"))
@@ -311,6 +318,20 @@ describe("the side panel", () => {
     await panel.waitForSelector("li[data-role='error']", { timeout: 20_000 })
     expect(await panel.$eval("li[data-role='error']", (item) => item.textContent)).toMatch(/^You have used all 10 AI requests of your plan this month\. Your quota resets on/)
     expect((await api("/api/analyze/usage", { token: extensionToken })).body.data).toMatchObject({ used: 10, limit: 10 })
+  })
+
+  it("keeps each tab's own scroll position, so a tab never opens scrolled under the header", async () => {
+    const scrolledTo = (y: number) => panel.waitForFunction((expected: number) => Math.round(window.scrollY) === expected, { timeout: 5_000 }, y)
+    await panel.click("#panel-tab-history")
+    await panel.waitForSelector("ul[aria-label='Past analyses'] li")
+    await panel.evaluate(() => window.scrollTo(0, 120))
+    await scrolledTo(120)
+    await panel.click("#panel-tab-settings")
+    await scrolledTo(0)
+    await panel.click("#panel-tab-history")
+    await scrolledTo(120)
+    await panel.evaluate(() => window.scrollTo(0, 0))
+    await scrolledTo(0)
   })
 
   it("keeps past results in History, and clears them", async () => {
