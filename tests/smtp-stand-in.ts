@@ -46,6 +46,11 @@ export async function startSmtpStandIn(
       })
     }
   })
+  // A sender killed in the middle of a message (the crash tests SIGKILL servers while an e-mail waits) resets its
+  // connection; smtp-server reports it as an 'error' event, which unheard would end the test process.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET" && error.code !== "EPIPE") console.error("SMTP stand-in:", error)
+  })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.server.address() as AddressInfo).port
   return { url: `smtp://127.0.0.1:${port}`, port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }

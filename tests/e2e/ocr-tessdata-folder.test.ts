@@ -122,6 +122,8 @@ describe("OCR languages from a Debian tessdata folder", () => {
     const text = await panel
       .waitForFunction(
         (expected: string[]) => {
+          // The reading with Russian alone: the one with English beside it may already show the words.
+          if (document.querySelector("[data-testid='ocr-languages']")?.textContent !== "Русский (Russian)") return null
           const shown = document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""
           return expected.every((word) => shown.includes(word)) ? shown : null
         },
@@ -130,7 +132,6 @@ describe("OCR languages from a Debian tessdata folder", () => {
       )
       .then((handle) => handle.jsonValue() as Promise<string>)
     expect(text).toContain("Москва")
-    expect(await panel.$eval("[data-testid='ocr-languages']", (element) => element.textContent)).toBe("Русский (Russian)")
     expect(packRequests).toEqual(["rus"])
     // The server kept one compressed copy, named after the Debian file's bytes.
     const debianHash = createHash("sha256").update(fs.readFileSync(DEBIAN_RUSSIAN)).digest("hex")
