@@ -1,7 +1,8 @@
 /**
  * One image of the Images list. Memoised: a keystroke in Find in images or an image read re-renders only the cards
  * whose data changed, and cards the search leaves out are hidden, not removed, so clearing the search shows the
- * whole list again without rebuilding it (bench/find-in-images.ts measures it).
+ * whole list again without rebuilding it; off-screen cards skip rendering (content-visibility) until scrolled to
+ * (bench/find-in-images.ts measures both).
  */
 import { memo } from "react"
 
@@ -29,7 +30,7 @@ export const ImageCard = memo(function ImageCard({ image, selected, highlighted,
       data-url={image.url}
       hidden={hidden}
       aria-current={highlighted ? "true" : undefined}
-      className={`relative overflow-hidden rounded-lg border bg-white shadow-sm ${selected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
+      className={`relative overflow-hidden rounded-lg border bg-white shadow-sm [contain-intrinsic-size:auto_9rem] [content-visibility:auto] ${selected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
     >
       <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-ring focus-visible:-outline-offset-2">
         <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />

@@ -125,7 +125,7 @@ export function ImagesTab({ images, captured, filters, onFiltersChange, selected
               : "No image matches these filters. Change the size or type, or show small images."}
         </p>
       )}
-      <ul className="grid grid-cols-2 gap-3" aria-label="Images on this page" hidden={visible === 0}>
+      <ul className="image-grid grid grid-cols-2 gap-3" aria-label="Images on this page" hidden={visible === 0}>
         {listed.map((image) => (
           <ImageCard
             key={image.url}
