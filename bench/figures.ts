@@ -1,4 +1,4 @@
-// Helpers the benches share: medians, running a bench file on its own, and a loopback server for synthetic
+// Helpers the benches share: medians and means, running a bench file on its own, and a loopback server for synthetic
 // pages and their one image.
 import fs from "node:fs"
 import http from "node:http"
@@ -10,6 +10,10 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = sorted.length >> 1
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+export function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length
 }
 
 /**

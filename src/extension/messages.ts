@@ -167,6 +167,20 @@ export interface PageImageOrderResponse {
   images: { url: string; distance: number }[]
 }
 
+export const PAGE_ACTIVITY_REQUEST = "PAGE_ACTIVITY_REQUEST"
+
+/**
+ * Asks one frame's page index how long the user has left its page alone (no scrolling, no input), so Find in images
+ * reads while the page is quiet. Answered with PageActivityResponse.
+ */
+export const pageActivityRequest = defineMessage(PAGE_ACTIVITY_REQUEST, {})
+export type PageActivityRequest = MessageOf<typeof pageActivityRequest>
+
+export interface PageActivityResponse {
+  /** Milliseconds since the page was last scrolled or used; very large when it was not since the reading began. */
+  quietMs: number
+}
+
 export const SHOW_IMAGE_ON_PAGE = "SHOW_IMAGE_ON_PAGE"
 
 /** Asks the frame's page index to scroll its page to the image and outline it for a moment (Find in images' *Show on page*). */

@@ -7,21 +7,25 @@
  */
 import { blobToDataUrl } from "./data-url"
 import { showImage, viewportDistances } from "./image-places"
+import { pageQuietMs, watchPageActivity } from "./page-activity"
 import { createImageWatcher, type ImageWatcher } from "./image-watcher"
 import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
 import { isOwnContextOutsideTabs } from "./message-senders"
 import {
   MAX_PAGE_BLOB_BYTES,
+  PAGE_ACTIVITY_REQUEST,
   PAGE_IMAGE_ORDER_REQUEST,
   PAGE_IMAGES_CHANGED,
   PAGE_IMAGES_REQUEST,
+  pageActivityRequest,
   pageImageOrderRequest,
   pageImagesRequest,
   READ_PAGE_BLOB_REQUEST,
   readPageBlobRequest,
   SHOW_IMAGE_ON_PAGE,
   showImageOnPage,
+  type PageActivityResponse,
   type PageImageOrderResponse,
   type PageImagesChanged,
   type PageImagesResponse,
@@ -87,7 +91,16 @@ if (!world[INSTALLED]) {
     [PAGE_IMAGE_ORDER_REQUEST]: messageRoute({
       from: isOwnContextOutsideTabs,
       check: pageImageOrderRequest.parse,
-      handle: (): PageImageOrderResponse => ({ images: viewportDistances(pageWatcher().elements()) })
+      handle: (): PageImageOrderResponse => {
+        // Reading has begun: from now on the page's activity tells it when to wait.
+        watchPageActivity()
+        return { images: viewportDistances(pageWatcher().elements()) }
+      }
+    }),
+    [PAGE_ACTIVITY_REQUEST]: messageRoute({
+      from: isOwnContextOutsideTabs,
+      check: pageActivityRequest.parse,
+      handle: (): PageActivityResponse => ({ quietMs: pageQuietMs() })
     }),
     [SHOW_IMAGE_ON_PAGE]: messageRoute({
       from: isOwnContextOutsideTabs,

@@ -1,6 +1,6 @@
 /**
  * Find in images in the built extension's side panel, on a page of 30 images: the panel reads them on this computer
- * (the ones in view first), with progress and Stop; a word finds exactly the two images whose text holds it, marked;
+ * (the ones in view first), with progress and Stop, waiting while the user scrolls the page; a word finds exactly the two images whose text holds it, marked;
  * "person" finds the photos with people (face-api's sample photos); Show on page scrolls the page to the image and
  * outlines it.
  */
@@ -140,7 +140,20 @@ describe("Find in images", () => {
     expect(await readCount()).toBe(stoppedAt)
     expect(fetched).toHaveLength(stoppedAt)
 
+    // The user scrolls the page: reading waits until the page has been left alone for a moment (up to 10 s).
+    await page.evaluate(() => {
+      let step = 8
+      const timer = setInterval(() => {
+        if (scrollY + innerHeight >= document.documentElement.scrollHeight - 2 || (scrollY === 0 && step < 0)) step = -step
+        scrollBy(0, step)
+      }, 50)
+      Object.assign(window, { stopScrolling: () => clearInterval(timer) })
+    })
     await panel.click(button("Continue"))
+    await eventually(progress, (text) => expect(text).toBe(`Read ${stoppedAt} of 30 images`))
+    await new Promise((resolve) => setTimeout(resolve, 5000))
+    expect(await readCount()).toBe(stoppedAt)
+    await page.evaluate(() => (window as unknown as { stopScrolling(): void }).stopScrolling())
     await eventually(progress, (text) => expect(text).toBe("Read 30 of 30 images"), 300_000)
     expect(new Set(fetched).size).toBe(30)
     // Read on this computer: the panel only downloaded the page's images (and its own engine files).

@@ -1,10 +1,14 @@
 /**
  * The side panel's questions to the page index about where images are (Find in images): how far each image is from
- * the view, so the images the user sees are read first, and *Show on page*.
+ * the view, so the images the user sees are read first; how long the page has been left alone, so reading waits
+ * while the user scrolls it; and *Show on page*.
  */
 import {
+  PAGE_ACTIVITY_REQUEST,
   PAGE_IMAGE_ORDER_REQUEST,
   SHOW_IMAGE_ON_PAGE,
+  type PageActivityRequest,
+  type PageActivityResponse,
   type PageImageOrderRequest,
   type PageImageOrderResponse,
   type ShowImageOnPage,
@@ -13,19 +17,29 @@ import {
 
 import { indexFrame } from "../page-frames"
 
+/** Asks each frame once; a frame that does not answer (no page index, gone) gives undefined. */
+function askFrames<Answer>(tabId: number, frameIds: Iterable<number>, request: { type: string }): Promise<(Answer | undefined)[]> {
+  return Promise.all(
+    [...new Set(frameIds)].map((frameId) => (chrome.tabs.sendMessage(tabId, request, { frameId }) as Promise<Answer | undefined>).catch(() => undefined))
+  )
+}
+
 /** Each image's distance from the view, asked of every frame that holds one; a frame that does not answer gives none. */
 export async function viewportDistances(tabId: number, frameIds: Iterable<number>): Promise<Map<string, number>> {
   const request: PageImageOrderRequest = { type: PAGE_IMAGE_ORDER_REQUEST }
-  const answers = await Promise.all(
-    [...new Set(frameIds)].map((frameId) =>
-      (chrome.tabs.sendMessage(tabId, request, { frameId }) as Promise<PageImageOrderResponse | undefined>).catch(() => undefined)
-    )
-  )
+  const answers = await askFrames<PageImageOrderResponse>(tabId, frameIds, request)
   const distances = new Map<string, number>()
   for (const answer of answers) {
     for (const { url, distance } of answer?.images ?? []) if (!distances.has(url)) distances.set(url, distance)
   }
   return distances
+}
+
+/** How long the page has been left alone: the least of its frames' answers; Infinity when none answers. */
+export async function pageQuietMs(tabId: number, frameIds: Iterable<number>): Promise<number> {
+  const request: PageActivityRequest = { type: PAGE_ACTIVITY_REQUEST }
+  const answers = await askFrames<PageActivityResponse>(tabId, frameIds, request)
+  return Math.min(Infinity, ...answers.map((answer) => (typeof answer?.quietMs === "number" ? answer.quietMs : Infinity)))
 }
 
 /** Scrolls the page to the image and outlines it; false when the page no longer holds it (or cannot be asked). */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest"
 
-import { idlePeriod, readLoop, whenDocumentShown, type ReadLoopParts, type ReadOutcome, type ReadTarget } from "./read-loop"
+import { idlePeriod, readLoop, whenDocumentShown, whenPageQuiet, type ReadLoopParts, type ReadOutcome, type ReadTarget } from "./read-loop"
 
 const reading = (text: string) => ({ text, labels: [], faces: 0 })
 
@@ -17,6 +17,7 @@ function parts(urls: string[], distances: Record<string, number>, overrides: Par
     onStart: (url) => order.push(url),
     onRead: (url, outcome) => done.set(url, outcome),
     whenShown: async () => {},
+    pageQuiet: async () => {},
     idle: async () => {},
     orderRefreshMs: 60_000,
     ...overrides
@@ -103,6 +104,65 @@ describe("the reading loop of Find in images", () => {
     await running
     expect(order).toEqual(["a", "b"])
     expect([...done.keys()]).toEqual(["a", "b"])
+  })
+})
+
+describe("waiting for a quiet page", () => {
+  /** A page whose quiet time follows a script of answers; the sleeps move the clock. */
+  function page(answers: number[]) {
+    let now = 0
+    const sleeps: number[] = []
+    const asked = { count: 0 }
+    const quietFor = async () => answers[Math.min(asked.count++, answers.length - 1)]!
+    const options = {
+      quietMs: 1000,
+      longestWaitMs: 10_000,
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms)
+        now += ms
+      }
+    }
+    return { quietFor, options, sleeps, asked }
+  }
+
+  it("reads at once on a page left alone, and waits out the rest of the moment on one just scrolled", async () => {
+    const still = page([1e9])
+    await whenPageQuiet(still.quietFor, new AbortController().signal, still.options)
+    expect(still.sleeps).toEqual([])
+
+    // Scrolled 300 ms ago, then again meanwhile (100 ms before the second question), then left alone.
+    const scrolled = page([300, 100, 1000])
+    await whenPageQuiet(scrolled.quietFor, new AbortController().signal, scrolled.options)
+    expect(scrolled.sleeps).toEqual([700, 900])
+    expect(scrolled.asked.count).toBe(3)
+  })
+
+  it("reads one image at the latest after the longest wait on a page that never stops, and counts a page that cannot be asked as quiet", async () => {
+    const ticker = page([0])
+    await whenPageQuiet(ticker.quietFor, new AbortController().signal, ticker.options)
+    expect(ticker.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(10_000)
+
+    const gone = page([])
+    await whenPageQuiet(() => Promise.reject(new Error("no page index")), new AbortController().signal, gone.options)
+    expect(gone.sleeps).toEqual([])
+  })
+
+  it("gives up the wait when the reading is stopped, and the loop reads nothing before the page is quiet", async () => {
+    const controller = new AbortController()
+    const waiting = whenPageQuiet(async () => 0, controller.signal, { quietMs: 1000, longestWaitMs: 60_000 })
+    controller.abort()
+    await expect(waiting).resolves.toBeUndefined()
+
+    let quiet!: () => void
+    const pageQuiet = new Promise<void>((resolve) => (quiet = resolve))
+    const { loop, order } = parts(["a"], { a: 0 }, { pageQuiet: () => pageQuiet })
+    const running = readLoop(loop, new AbortController().signal)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(order).toEqual([])
+    quiet()
+    await running
+    expect(order).toEqual(["a"])
   })
 })
 

@@ -1,7 +1,7 @@
 /**
- * The order and pace of Find in images' reading: one image at a time, each in the panel's idle time, the images
- * nearest the page's view first, waiting while the panel is hidden, until every image of the list is read or the
- * reading is stopped. What reading is, where images are and when the panel is shown come in as `ReadLoopParts`, so
+ * The order and pace of Find in images' reading: one image at a time, each in the panel's idle time once the page
+ * has been left alone for a moment, the images nearest the page's view first, waiting while the panel is hidden,
+ * until every image of the list is read or the reading is stopped. What reading is, where images are and when the panel is shown come in as `ReadLoopParts`, so
  * the loop is tested alone.
  */
 import type { ImageReading } from "./image-search"
@@ -26,6 +26,8 @@ export interface ReadLoopParts {
   onRead(url: string, outcome: ReadOutcome): void
   /** Resolves once the panel is shown (at once when it is), or when `signal` aborts. */
   whenShown(signal: AbortSignal): Promise<void>
+  /** Resolves once the user has left the page alone for a moment (no scrolling, no input), or when `signal` aborts. */
+  pageQuiet(signal: AbortSignal): Promise<void>
   /** Resolves in the panel's next idle period, or when `signal` aborts. */
   idle(signal: AbortSignal): Promise<void>
   /** The distances are asked again after this long (the user scrolls the page meanwhile). */
@@ -53,6 +55,7 @@ export async function readLoop(parts: ReadLoopParts, signal: AbortSignal): Promi
   let askedAt = 0
   for (;;) {
     await parts.whenShown(signal)
+    await parts.pageQuiet(signal)
     await parts.idle(signal)
     if (signal.aborted) return
     const unread = parts.targets().filter((target) => !parts.isDone(target.url))
@@ -99,4 +102,43 @@ export function idlePeriod(signal: AbortSignal, timeoutMs = 1000): Promise<void>
     }
     signal.addEventListener("abort", finish)
   })
+}
+
+export interface QuietPageOptions {
+  /** How long the page must have been left alone. */
+  quietMs: number
+  /** A page that never stops (an element scrolled by a script) still gets an image read this often. */
+  longestWaitMs: number
+  now?: () => number
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer)
+      signal.removeEventListener("abort", finish)
+      resolve()
+    }
+    const timer = setTimeout(finish, ms)
+    signal.addEventListener("abort", finish)
+  })
+}
+
+/**
+ * Resolves once `quietFor` (the page's milliseconds since it was last scrolled or used) reaches `quietMs`, asking
+ * again when it could have; at the latest after `longestWaitMs`. A page that cannot be asked counts as quiet.
+ */
+export async function whenPageQuiet(quietFor: () => Promise<number>, signal: AbortSignal, options: QuietPageOptions): Promise<void> {
+  const { quietMs, longestWaitMs, now = Date.now, sleep = abortableSleep } = options
+  const started = now()
+  for (;;) {
+    if (signal.aborted) return
+    const quiet = await quietFor().catch(() => Infinity)
+    const waited = now() - started
+    if (quiet >= quietMs || waited >= longestWaitMs) return
+    await sleep(Math.min(quietMs - quiet, longestWaitMs - waited), signal)
+  }
 }

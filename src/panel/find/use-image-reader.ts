@@ -9,11 +9,15 @@ import { useEffect, useRef, useSyncExternalStore } from "react"
 import { objectLabels, runAnalysis } from "../analyses"
 import type { PanelSettings } from "../settings"
 import { searchableReading, type ImageReading, type SearchableReading } from "./image-search"
-import { viewportDistances } from "./page-places"
-import { idlePeriod, readLoop, whenDocumentShown, type ReadOutcome, type ReadTarget } from "./read-loop"
+import { pageQuietMs, viewportDistances } from "./page-places"
+import { idlePeriod, readLoop, whenDocumentShown, whenPageQuiet, type ReadOutcome, type ReadTarget } from "./read-loop"
 
 /** How often the page is asked again which images are in view while reading. */
 const ORDER_REFRESH_MS = 3000
+/** Reading waits until the page has been left alone this long: it never competes with the user scrolling it. */
+const PAGE_QUIET_MS = 1000
+/** ...but a page that never stops (a ticker scrolled by a script) still gets an image read this often. */
+const LONGEST_PAGE_WAIT_MS = 10_000
 
 export type ReadEntry = { status: "read"; searchable: SearchableReading } | { status: "failed"; message: string }
 
@@ -60,18 +64,23 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | Error> {
   }
 }
 
-/** Text, labels and faces of one image; what one engine fails to read is left empty if another reads something. */
-async function readForSearch(target: ReadTarget, settings: PanelSettings): Promise<ImageReading> {
+/**
+ * Text, labels and faces of one image; what one engine fails to read is left empty if another reads something.
+ * `pageQuiet` comes before each engine: a user who starts scrolling the page mid-image waits for one engine at most.
+ */
+async function readForSearch(target: ReadTarget, settings: PanelSettings, pageQuiet: () => Promise<void>): Promise<ImageReading> {
   const image = { url: target.url, tabId: target.tabId, frameId: target.frameId }
   const text = await attempt(async () => {
     const outcome = await runAnalysis({ kind: "text", image, settings })
     return outcome.kind === "text" ? outcome.ocr.text.trim() : ""
   })
+  await pageQuiet()
   const labels = await attempt(async () => {
     const outcome = await runAnalysis({ kind: "objects", image, settings })
     return outcome.kind === "objects" ? objectLabels(outcome.objects) : []
   })
   // Faces are counted without age, gender and expression: three models fewer, and the count is all a search needs.
+  await pageQuiet()
   const faces = await attempt(async () => {
     const outcome = await runAnalysis({ kind: "faces", image, settings: { ...settings, faceAttributes: false } })
     return outcome.kind === "faces" ? outcome.faces.faces.length : 0
@@ -79,6 +88,9 @@ async function readForSearch(target: ReadTarget, settings: PanelSettings): Promi
   if (text instanceof Error && labels instanceof Error && faces instanceof Error) throw text
   return { text: text instanceof Error ? "" : text, labels: labels instanceof Error ? [] : labels, faces: faces instanceof Error ? 0 : faces }
 }
+
+/** The frames of the tab that hold the images. */
+const framesOf = (images: readonly ReadTarget[], tabId: number) => images.flatMap((image) => (image.tabId === tabId ? [image.frameId ?? 0] : []))
 
 export interface ImageReaderOptions {
   /** The images the list shows (under its size and type filters), in list order. */
@@ -102,13 +114,17 @@ export function useImageReader({ targets, tabId, settings, active }: ImageReader
   useEffect(() => {
     if (!running) return
     const controller = new AbortController()
+    const waitForQuietPage = (signal: AbortSignal) =>
+      tabId === undefined
+        ? Promise.resolve()
+        : whenPageQuiet(() => pageQuietMs(tabId, framesOf(latest.current.targets, tabId)), signal, { quietMs: PAGE_QUIET_MS, longestWaitMs: LONGEST_PAGE_WAIT_MS })
     void readLoop(
       {
         targets: () => latest.current.targets,
         isDone: (url) => state.readings.has(url) || inFlight.has(url),
-        distances: (images) =>
-          tabId === undefined ? Promise.resolve(new Map()) : viewportDistances(tabId, images.flatMap((image) => (image.tabId === tabId ? [image.frameId ?? 0] : []))),
-        read: (target) => readForSearch(target, latest.current.settings),
+        distances: (images) => (tabId === undefined ? Promise.resolve(new Map()) : viewportDistances(tabId, framesOf(images, tabId))),
+        pageQuiet: waitForQuietPage,
+        read: (target) => readForSearch(target, latest.current.settings, () => waitForQuietPage(controller.signal)),
         onStart: (url) => {
           inFlight.add(url)
           update({ current: url })
