@@ -7,6 +7,7 @@ import type { FeedbackFlags } from "~core/feedback"
 import type { Clock } from "~core/time"
 
 import { adminRoutes } from "./admin/routes"
+import { apiKeyRoutes } from "./api-keys/routes"
 import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
@@ -194,6 +195,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
   await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir), downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
+  await app.register(apiKeyRoutes)
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

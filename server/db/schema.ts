@@ -199,7 +199,32 @@ export interface LimitEventsTable {
   expires_at: Date
 }
 
+/** Personal API keys: only the SHA-256 of each key is kept. */
+export interface ApiKeysTable {
+  id: Generated<string>
+  user_id: string
+  name: string
+  prefix: string
+  key_hash: string
+  created_at: Timestamp
+  last_used_at: Timestamp | null
+  revoked_at: Timestamp | null
+}
+
+/** The audit log: rows are only ever added. */
+export interface AuditEventsTable {
+  id: Generated<string>
+  kind: string
+  actor_id: string | null
+  subject_id: string | null
+  detail: Defaulted<Record<string, unknown>>
+  ip: string | null
+  created_at: Timestamp
+}
+
 export interface DatabaseSchema {
+  api_keys: ApiKeysTable
+  audit_events: AuditEventsTable
   identity_traces: IdentityTracesTable
   email_outbox: EmailOutboxTable
   limit_events: LimitEventsTable

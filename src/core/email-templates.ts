@@ -160,6 +160,37 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  /** Sent to the owner whenever an API key is made: a stolen session must not make one unnoticed. */
+  apiKeyCreated({ name, keyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+    return {
+      subject: `A new API key '${keyName}' was created`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `A new API key named '${keyName}' (${prefix}…) was created for your ${PRODUCT_NAME} account. It can call the ${PRODUCT_NAME} API as you, within your plan.`,
+        "",
+        `If this was not you, revoke it now, change your password and sign out everywhere: ${keysUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  apiKeyRevoked({ name, keyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+    return {
+      subject: `The API key '${keyName}' was revoked`,
+      text: [
+        `Hello ${name},`,
+        "",
+        `The API key named '${keyName}' (${prefix}…) of your ${PRODUCT_NAME} account was revoked. Calls made with it are refused from now on.`,
+        "",
+        `Your keys: ${keysUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
   /**
    * Anyone can have this sent to any address, so it carries no text of the sender's: quoting the
    * message would let strangers mail their own words from our address.

@@ -11,6 +11,7 @@ import * as sharedLimits from "./008-shared-limits"
 import * as emailOutbox from "./009-email-outbox"
 import * as identityTraces from "./010-identity-traces"
 import * as billingIntegrity from "./011-billing-integrity"
+import * as apiKeys from "./012-api-keys"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,7 +25,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "008-shared-limits": sharedLimits,
   "009-email-outbox": emailOutbox,
   "010-identity-traces": identityTraces,
-  "011-billing-integrity": billingIntegrity
+  "011-billing-integrity": billingIntegrity,
+  "012-api-keys": apiKeys
 }
 
 export const migrationProvider: MigrationProvider = {

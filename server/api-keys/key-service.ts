@@ -1,0 +1,115 @@
+/**
+ * Personal API keys: made, listed and revoked by their owner from a website session (never with an API key or the
+ * extension's token), on Pro and Enterprise (a trial counts). A key is `iqa_` and 32 random bytes in base62, shown
+ * once; only its SHA-256 is kept (a key is random enough that an unsalted hash gives nothing away). Each creation and
+ * revocation is e-mailed to the owner and written to the audit log, in the change's own transaction.
+ */
+import { createHash, randomBytes } from "node:crypto"
+
+import type { FastifyInstance } from "fastify"
+
+import { API_KEY_PREFIX, API_KEY_RANDOM_BYTES, API_KEY_SHOWN_LENGTH, MAX_ACTIVE_API_KEYS, type ApiKeySummary, type CreateApiKeyRequest, type CreatedApiKey } from "~core/api-keys"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
+
+import { recordAuditEvent } from "../audit/audit-log"
+import type { Authenticated } from "../auth/authenticate"
+import { requireProofOfPerson } from "../auth/sign-in-methods"
+import type { UserRow } from "../auth/users"
+import { planOf } from "../billing/plan"
+import { isUuid } from "../db/uuid"
+import type { Db } from "../db/transaction"
+import { ApiError, notFound } from "../http/errors"
+import { queueEmail } from "../mail/outbox"
+import { activeKeysOf, countActiveKeys, insertKey, lockAccountForKeys, revokeKey, type ApiKeyRow } from "./key-store"
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+/** `bytes` written in base62, most significant digit first, padded so that every key has the same length. */
+function base62(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString("hex")}`)
+  const digits: string[] = []
+  while (value > 0n) {
+    digits.push(BASE62[Number(value % 62n)]!)
+    value /= 62n
+  }
+  // 62^43 > 2^256: 43 digits hold any 32 bytes.
+  return digits.reverse().join("").padStart(Math.ceil((bytes.length * 8) / Math.log2(62)), "0")
+}
+
+export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex")
+
+export function generateApiKey(): { key: string; prefix: string; hash: string } {
+  const key = API_KEY_PREFIX + base62(randomBytes(API_KEY_RANDOM_BYTES))
+  return { key, prefix: key.slice(0, API_KEY_SHOWN_LENGTH), hash: hashApiKey(key) }
+}
+
+/** Pro and Enterprise sell API access; a trial of either counts. */
+export function hasApiAccess(user: Pick<UserRow, "plan_id" | "subscription_status">): boolean {
+  return planOf(user) !== "free"
+}
+
+export function planRequired(): ApiError {
+  return new ApiError(403, "PLAN_REQUIRED", "API keys come with the Pro and Enterprise plans. Upgrade to create one.")
+}
+
+/** Keys are managed on the website only: not from the extension, whose token must not be able to mint a key. */
+function refuseExtension(auth: Authenticated): void {
+  if (auth.client !== "site") throw new ApiError(403, "FORBIDDEN", "API keys can only be managed on the website.")
+}
+
+export const toSummary = (row: ApiKeyRow): ApiKeySummary => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null
+})
+
+function keyEmail(app: FastifyInstance, db: Db, user: UserRow, key: ApiKeyRow, change: "created" | "revoked") {
+  const template = change === "created" ? EMAIL_TEMPLATES.apiKeyCreated : EMAIL_TEMPLATES.apiKeyRevoked
+  const content = template({ name: user.name, keyName: key.name, prefix: key.prefix, keysUrl: `${app.config.publicUrl}/dashboard` })
+  return queueEmail(app, db, { to: user.email, what: `API key ${change}`, content })
+}
+
+export function apiKeyService(app: FastifyInstance) {
+  return {
+    async create(auth: Authenticated, input: CreateApiKeyRequest, ip: string): Promise<CreatedApiKey> {
+      refuseExtension(auth)
+      if (!hasApiAccess(auth.user)) throw planRequired()
+      await requireProofOfPerson(app, auth, input.currentPassword, { field: "currentPassword", action: "create an API key" })
+      const generated = generateApiKey()
+      const now = new Date(app.clock())
+      const row = await app.database.db.transaction().execute(async (trx) => {
+        await lockAccountForKeys(trx, auth.user.id)
+        if ((await countActiveKeys(trx, auth.user.id)) >= MAX_ACTIVE_API_KEYS) {
+          throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can hold ${MAX_ACTIVE_API_KEYS} API keys at once. Revoke one you no longer use to create another.`)
+        }
+        const created = await insertKey(trx, { userId: auth.user.id, name: input.name, prefix: generated.prefix, keyHash: generated.hash, createdAt: now })
+        await keyEmail(app, trx, auth.user, created, "created")
+        await recordAuditEvent(trx, { kind: "api_key.created", actorId: auth.user.id, subjectId: auth.user.id, detail: { keyId: created.id, name: created.name, prefix: created.prefix }, ip }, now)
+        return created
+      })
+      return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.created_at.toISOString(), key: generated.key }
+    },
+
+    async list(auth: Authenticated): Promise<ApiKeySummary[]> {
+      refuseExtension(auth)
+      return (await activeKeysOf(app.database.db, auth.user.id)).map(toSummary)
+    },
+
+    async revoke(auth: Authenticated, id: string, ip: string): Promise<void> {
+      refuseExtension(auth)
+      const now = new Date(app.clock())
+      const revoked = isUuid(id)
+        ? await app.database.db.transaction().execute(async (trx) => {
+            const row = await revokeKey(trx, auth.user.id, id, now)
+            if (!row) return undefined
+            await keyEmail(app, trx, auth.user, row, "revoked")
+            await recordAuditEvent(trx, { kind: "api_key.revoked", actorId: auth.user.id, subjectId: auth.user.id, detail: { keyId: row.id, name: row.name, prefix: row.prefix }, ip }, now)
+            return row
+          })
+        : undefined
+      if (!revoked) throw notFound("No such API key.")
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/** The queries of personal API keys (table api_keys). */
+import type { Db } from "../db/transaction"
+
+export interface ApiKeyRow {
+  id: string
+  user_id: string
+  name: string
+  prefix: string
+  created_at: Date
+  last_used_at: Date | null
+  revoked_at: Date | null
+}
+
+const COLUMNS = ["id", "user_id", "name", "prefix", "created_at", "last_used_at", "revoked_at"] as const
+
+/**
+ * Locks the account's row until the transaction ends: keys are counted and added one request at a time per account,
+ * on every instance, so a burst never passes the limit.
+ */
+export async function lockAccountForKeys(db: Db, userId: string): Promise<void> {
+  await db.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute()
+}
+
+export async function countActiveKeys(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom("api_keys").select((eb) => eb.fn.countAll<string>().as("count")).where("user_id", "=", userId).where("revoked_at", "is", null).executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export function insertKey(db: Db, key: { userId: string; name: string; prefix: string; keyHash: string; createdAt: Date }): Promise<ApiKeyRow> {
+  return db
+    .insertInto("api_keys")
+    .values({ user_id: key.userId, name: key.name, prefix: key.prefix, key_hash: key.keyHash, created_at: key.createdAt })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow()
+}
+
+/** The account's keys that still work, newest first. */
+export function activeKeysOf(db: Db, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom("api_keys").select(COLUMNS).where("user_id", "=", userId).where("revoked_at", "is", null).orderBy("created_at", "desc").orderBy("id").execute()
+}
+
+/** Revokes one of the account's keys; undefined when it has no such key still active. */
+export function revokeKey(db: Db, userId: string, id: string, now: Date): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable("api_keys")
+    .set({ revoked_at: now })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .returning(COLUMNS)
+    .executeTakeFirst()
+}

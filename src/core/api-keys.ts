@@ -1,0 +1,42 @@
+/**
+ * Personal API keys (Pro and Enterprise): what a key looks like, how many an account may hold, and the shapes the
+ * /api/keys routes take and answer. The server and the dashboard read the same rules from here.
+ */
+import * as z from "zod"
+
+/** Every key starts so, which tells it apart from a session token in a header and to secret scanners. */
+export const API_KEY_PREFIX = "iqa_"
+/** The part of a key that is shown again after its creation: the prefix and the next 8 characters. */
+export const API_KEY_SHOWN_LENGTH = API_KEY_PREFIX.length + 8
+/** Random bytes behind each key (256 bits), written in base62. */
+export const API_KEY_RANDOM_BYTES = 32
+/** Keys an account may hold at once; revoked ones do not count. */
+export const MAX_ACTIVE_API_KEYS = 10
+export const API_KEY_NAME_MAX_LENGTH = 60
+
+export const createApiKeySchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, "Name the key, for example after the script that uses it")
+    .max(API_KEY_NAME_MAX_LENGTH)
+    // The name goes into the e-mails' subjects: one line of text.
+    .regex(/^[^\p{Cc}]*$/u, "The name must be one line of text"),
+  /** Proof that the account's owner is at the keyboard: required when the account has a password. */
+  currentPassword: z.string().max(1024).optional()
+})
+export type CreateApiKeyRequest = z.infer<typeof createApiKeySchema>
+
+export const apiKeySummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The key's first characters, to tell keys apart; never the key. */
+  prefix: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable()
+})
+export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>
+
+/** The answer to a creation: the only time the whole key is given. */
+export const createdApiKeySchema = apiKeySummarySchema.omit({ lastUsedAt: true }).extend({ key: z.string() })
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
