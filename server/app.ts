@@ -8,7 +8,8 @@ import type { Clock } from "~core/time"
 
 import { adminRoutes } from "./admin/routes"
 import { apiKeyRoutes } from "./api-keys/routes"
-import { analyzeRoutes, type AnalyzeRoutesOptions } from "./analyze/routes"
+import type { AnalyzeRoutesOptions } from "./analyze/analyze-service"
+import { analyzeRoutes } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { billingRoutes } from "./billing/routes"
@@ -37,6 +38,7 @@ import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbo
 import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
+import { publicApiRoutes } from "./public-api/routes"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
@@ -196,6 +198,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir), downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
+  await app.register(publicApiRoutes, dependencies.analyze ?? {})
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

@@ -8,7 +8,7 @@ import fs from "node:fs/promises"
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
-import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/routes"
+import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/analyze-service"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
 import { verificationCode } from "../tests/outbox"

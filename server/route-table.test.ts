@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { signedInUser, startTestApp, type TestApp } from "./test-kit"
 
-type Rule = "public" | "user" | "admin"
+/** key: the public API, which takes an API key and nothing else. */
+type Rule = "public" | "user" | "admin" | "key"
 
 /** Every route of the API and who may call it; HEAD follows its GET. */
 const RULES: Record<string, Rule> = {
@@ -71,6 +72,9 @@ const RULES: Record<string, Rule> = {
   "GET /api/keys": "user",
   "POST /api/keys": "user",
   "DELETE /api/keys/:id": "user",
+  "POST /api/v1/ask": "key",
+  "POST /api/v1/translate": "key",
+  "GET /api/v1/usage": "key",
   "GET /api/admin/overview": "admin",
   "PUT /api/admin/users/:id/request-limit": "admin",
   "GET /*": "public"
@@ -135,7 +139,11 @@ beforeAll(async () => {
 async function identities() {
   const admin = await signedInUser(subject.app)
   await subject.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
-  return { user: await withUser(), otherUser: await withUser(), admin }
+  // A Pro account's API key, made through the API as its owner would.
+  const keyOwner = await signedInUser(subject.app, "pro")
+  const created = await inject("POST", "/api/keys", { token: keyOwner.token, payload: JSON.stringify({ name: "fuzz" }), headers: { "content-type": "application/json" } })
+  const apiKey = (JSON.parse(created.body) as { data: { key: string } }).data.key
+  return { user: await withUser(), otherUser: await withUser(), admin, apiKey }
 }
 afterAll(async () => subject?.close())
 
@@ -157,7 +165,7 @@ describe("the route table", () => {
   it("answers every route by its rule: anonymous, a bad token, a user, another user, an admin", async () => {
     for (const route of routes) {
       // Fresh accounts per route: a route may end the session it is called with (logout, account deletion).
-      const { user, otherUser, admin } = await identities()
+      const { user, otherUser, admin, apiKey } = await identities()
       const url = concretePath(route.url)
       const name = `${route.method} ${route.url}`
       const json = { payload: "{}", headers: { "content-type": "application/json" } }
@@ -168,6 +176,13 @@ describe("the route table", () => {
       const asAdmin = await inject(route.method, url, { ...body, token: admin.token })
       const code = (response: { body: string; headers: Record<string, unknown> }) =>
         String(response.headers["content-type"]).includes("json") ? (JSON.parse(response.body) as { error?: { code?: string } }).error?.code : undefined
+      if (route.rule === "key") {
+        // Nothing but a key opens it: no session of a user or an admin either.
+        for (const response of [anonymous, forged, asUser, asAdmin]) expect([response.statusCode, code(response)], name).toEqual([401, "INVALID_API_KEY"])
+        const withKey = await inject(route.method, url, { ...body, token: apiKey })
+        expect([401, 403], name).not.toContain(withKey.statusCode)
+        continue
+      }
       if (route.rule === "public") {
         expect(code(anonymous), name).not.toBe("UNAUTHORIZED")
         expect(anonymous.statusCode, name).not.toBe(403)
@@ -195,7 +210,7 @@ describe("the route table", () => {
 })
 
 /** Field names the routes read, so that generated bodies hit real fields with wrong values too. */
-const FIELD_NAMES = ["email", "password", "name", "token", "refreshToken", "idToken", "oobCode", "newPassword", "currentPassword", "message", "status", "planId", "annual", "cardNumber", "question", "image", "text", "targetLanguage", "config", "ruleName", "limit", "termsAccepted", "privacyPolicyAccepted", "verificationToken"]
+const FIELD_NAMES = ["email", "languages", "history", "password", "name", "token", "refreshToken", "idToken", "oobCode", "newPassword", "currentPassword", "message", "status", "planId", "annual", "cardNumber", "question", "image", "text", "targetLanguage", "config", "ruleName", "limit", "termsAccepted", "privacyPolicyAccepted", "verificationToken"]
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"]
 
 const unicode = fc.string({ unit: "grapheme", maxLength: 40 })
@@ -217,7 +232,7 @@ const anyPayload = fc.oneof(
 )
 const anyQuery = fc.dictionary(fc.oneof(fc.constantFrom("page", "pageSize", "status", "email", "__proto__"), unicode), fc.oneof(unicode, fc.constantFrom("-1", "0", "1e9", "NaN", "[]")), { maxKeys: 4 })
 const anyParam = fc.oneof(unicode, fc.constantFrom("..%2F..%2Fetc%2Fpasswd", "00000000-0000-0000-0000-000000000000", "%00", "a".repeat(5_000)))
-const anyIdentity = fc.constantFrom<"anonymous" | "user" | "admin" | "garbage">("anonymous", "user", "admin", "garbage")
+const anyIdentity = fc.constantFrom<"anonymous" | "user" | "admin" | "garbage" | "apiKey">("anonymous", "user", "admin", "garbage", "apiKey")
 const anyHeaders = fc.dictionary(fc.constantFrom("accept", "accept-language", "x-forwarded-for", "origin", "if-none-match", "range", "cookie"), unicode.map((value) => value.replace(/[^\x20-\x7e]/g, "?")), { maxKeys: 3 })
 
 /** The time a request may take before it counts as a hang. */
@@ -226,10 +241,10 @@ const HANG_MS = 15_000
 describe("bad input at every route", () => {
   it("never answers 5xx, never hangs, answers in the wrapper, and a refused request changes nothing stored", async () => {
     for (const route of routes) {
-      const { user, admin } = await identities()
+      const { user, admin, apiKey } = await identities()
       await fc.assert(
         fc.asyncProperty(anyPayload, anyQuery, anyParam, anyIdentity, anyHeaders, async (payload, query, param, identity, headers) => {
-          const token = identity === "user" ? user.token : identity === "admin" ? admin.token : identity === "garbage" ? "\u00e9.\u0000.x" : undefined
+          const token = identity === "user" ? user.token : identity === "admin" ? admin.token : identity === "apiKey" ? apiKey : identity === "garbage" ? "\u00e9.\u0000.x" : undefined
           const search = new URLSearchParams(query).toString()
           const url = `${concretePath(route.url, param)}${search ? `?${search}` : ""}`
           const before = await snapshot()

@@ -5,7 +5,7 @@ import { MAX_IMAGE_BYTES } from "~core/vqa"
 
 import { PNG_1PX, PNG_DATA_URL, signedInUser } from "../test-kit"
 import { ANSWER, ask, imageHost, impatient, loopback, provider, question, setUpAnalyzeApps, subject, usage } from "./analyze-test-kit"
-import { FAILED_IMAGE_FETCH_WINDOW_MS, MAX_FAILED_IMAGE_FETCHES } from "./routes"
+import { FAILED_IMAGE_FETCH_WINDOW_MS, MAX_FAILED_IMAGE_FETCHES } from "./analyze-service"
 
 let now = Date.UTC(2026, 10, 22, 9, 0, 0)
 const clock = () => now

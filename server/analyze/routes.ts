@@ -1,204 +1,46 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify"
+/**
+ * POST /api/analyze/ask, POST /api/analyze/translate and GET /api/analyze/usage for a signed-in session (the
+ * extension's or the site's): each parses its input and calls the analyze service.
+ */
+import type { FastifyError, FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema, type TranslateAnswer } from "~core/translate"
-import {
-  MAX_IMAGE_BYTES,
-  MAX_HISTORY_ANSWER_LENGTH,
-  MAX_HISTORY_TURNS,
-  MAX_IMAGE_DATA_URL_LENGTH,
-  MAX_QUESTION_LENGTH,
-  VQA_MODELS,
-  vqaAskRequestSchema,
-  type VqaAnswer,
-  type VqaUsage,
-  type VqaUsageReport
-} from "~core/vqa"
+import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema } from "~core/translate"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_DATA_URL_LENGTH, MAX_QUESTION_LENGTH, vqaAskRequestSchema } from "~core/vqa"
 
 import { requireUser } from "../auth/authenticate"
-import { ApiError, parseInput } from "../http/errors"
-import { retryAfterSeconds } from "../limits/limit-store"
-import { imageFromDataUrl, imageTooLarge, toImageDataUrl } from "./image"
-import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { monthlyLimitOf, planOf } from "../billing/plan"
-import { quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
-import { fetchImageBytes } from "./ssrf"
-
-export const MAX_MODEL_CALLS_IN_FLIGHT = 3
-
-/** What a caller refused for having that many running is told to wait: one of them is usually done by then. */
-export const MODEL_CALLS_RETRY_AFTER_SECONDS = 2
-
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 30_000
-export const DEFAULT_IMAGE_FETCH_TIMEOUT_MS = 10_000
-export const MAX_IMAGE_REDIRECTS = 3
-/**
- * Failed image URLs per user per window: every download our server attempts for a caller costs us and
- * probes someone else's host, so a caller who keeps naming URLs that fail is stopped for a while.
- */
-export const MAX_FAILED_IMAGE_FETCHES = 20
-export const FAILED_IMAGE_FETCH_WINDOW_MS = 10 * 60_000
-
-export interface AnalyzeRoutesOptions {
-  /** How long the vision model may take to answer; 30 s by default. */
-  providerTimeoutMs?: number
-  /** How long downloading an image URL may take, redirects included; 10 s by default. */
-  imageFetchTimeoutMs?: number
-  /** Tests only (never set from the environment): allow http:// and loopback image URLs. */
-  allowLoopbackImageUrls?: boolean
-  /** Tests only: model calls one account may have running at once; MAX_MODEL_CALLS_IN_FLIGHT by default. */
-  maxModelCallsInFlight?: number
-}
+import { parseInput } from "../http/errors"
+import { analyzeService, type AnalyzeRoutesOptions } from "./analyze-service"
+import { imageTooLarge } from "./image"
 
 /** A JSON body holding the largest image as a data URL, the longest question and the longest history, escaped. */
-const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1) * (MAX_QUESTION_LENGTH + MAX_HISTORY_ANSWER_LENGTH) * 6 + 16 * 1024
+export const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1) * (MAX_QUESTION_LENGTH + MAX_HISTORY_ANSWER_LENGTH) * 6 + 16 * 1024
 
 /** A JSON body holding the longest text to translate with every character escaped, and the languages. */
-const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + MAX_TRANSLATE_LINES * 4 + 1024
+export const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + MAX_TRANSLATE_LINES * 4 + 1024
 
-/** The models a caller may choose: the fixed list and the server's configured VQA_MODEL. */
-export function allowedModels(configured: string): string[] {
-  return [...new Set<string>([configured, ...VQA_MODELS])]
+/** A body too large to parse can only be an oversized image: answer it like one. */
+export function oversizedBodyAsImage(error: FastifyError): never {
+  if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw imageTooLarge()
+  throw error
 }
 
-/**
- * POST /api/analyze/ask, POST /api/analyze/translate and GET /api/analyze/usage: questions about an image and
- * translations of text, both to the configured model and counted alike in the plan's monthly quota.
- */
 export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
-  const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
-  const imageFetchTimeoutMs = options.imageFetchTimeoutMs ?? DEFAULT_IMAGE_FETCH_TIMEOUT_MS
-  const allowLoopback = options.allowLoopbackImageUrls === true
-  const maxCallsInFlight = options.maxModelCallsInFlight ?? MAX_MODEL_CALLS_IN_FLIGHT
-  // A slot is held for at most this long, so the slots of a process that died free themselves.
-  const callSlotWindowMs = 2 * providerTimeoutMs
+  const analyze = analyzeService(app, options)
 
-  /**
-   * Downloads a caller's image URL. The attempt is counted as a failure before it starts, so parallel
-   * requests cannot all pass the limit, and taken back once the image arrived: a user has at most
-   * MAX_FAILED_IMAGE_FETCHES downloads failed or still running in the window.
-   */
-  const downloadImage = async (userId: string, url: string): Promise<string> => {
-    const failedFetchesKey = `image-fetch-failures:${userId}`
-    const reservation = await app.limits.take(failedFetchesKey, MAX_FAILED_IMAGE_FETCHES, FAILED_IMAGE_FETCH_WINDOW_MS, app.clock())
-    if (!reservation.taken) {
-      const retryAfter = retryAfterSeconds(reservation)
-      const minutes = Math.ceil(retryAfter / 60)
-      throw new ApiError(
-        429,
-        "RATE_LIMIT_EXCEEDED",
-        `Too many image URLs could not be downloaded (or are still downloading). Please wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again, or upload the image instead.`,
-        { retryAfter }
-      )
-    }
-    const dataUrl = toImageDataUrl(
-      await fetchImageBytes(url, { allowLoopback, timeoutMs: imageFetchTimeoutMs, maxBytes: MAX_IMAGE_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS })
-    )
-    await app.limits.release(failedFetchesKey)
-    return dataUrl
-  }
-
-  /**
-   * Runs a call to the model within one of the account's MAX_MODEL_CALLS_IN_FLIGHT slots (shared by every instance)
-   * and one request of its monthly quota, taken before the call so parallel requests cannot pass either limit
-   * together. The request is given back only when the provider bills nothing for the call (it was never sent, or the
-   * provider refused it); a call it answered, however badly, counts.
-   */
-  const withReservedRequest = async <T>(request: FastifyRequest, call: () => Promise<T>): Promise<{ result: T; usage: VqaUsage }> => {
-    const user = request.auth!.user
-    const db = app.database.db
-    const slotKey = `model-calls:${user.id}`
-    const slot = await app.limits.take(slotKey, maxCallsInFlight, callSlotWindowMs, app.clock())
-    if (!slot.taken) {
-      throw new ApiError(429, "RATE_LIMIT_EXCEEDED", `You have ${maxCallsInFlight} AI requests running already. Please wait for one of them to finish.`, {
-        retryAfter: MODEL_CALLS_RETRY_AFTER_SECONDS
-      })
-    }
-    try {
-      const limit = monthlyLimitOf(user)
-      const now = app.clock()
-      const reservation = await reserveRequest(db, user.id, limit, now)
-      try {
-        return { result: await call(), usage: usageSummary(reservation.used, limit, now) }
-      } catch (error) {
-        if (error instanceof ProviderFailure && !error.billed) await releaseRequest(db, user.id, reservation)
-        if (!(error instanceof ApiError)) request.log.error({ err: error }, "model call failed")
-        throw error
-      }
-    } finally {
-      await app.limits.release(slotKey)
-    }
-  }
-
-  const providerSettings = () => {
-    const { apiKey, baseUrl } = app.config.openai
-    if (!apiKey) throw new ApiError(503, "VQA_NOT_CONFIGURED", "The vision model is not configured on this server.")
-    return { apiKey, baseUrl, timeoutMs: providerTimeoutMs }
-  }
-
-  app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => {
-    const user = request.auth!.user
-    const now = app.clock()
-    const limit = monthlyLimitOf(user)
-    const used = await usedThisMonth(app.database.db, user.id, now)
-    const report: VqaUsageReport = { ...usageSummary(used, limit, now), plan: planOf(user) }
-    return ok(report)
-  })
+  app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => ok(await analyze.usage(request.auth!.user)))
 
   app.post(
     "/api/analyze/ask",
-    {
-      // Before the body is read: an anonymous caller must not make us receive and parse up to ASK_BODY_LIMIT bytes.
-      onRequest: requireUser,
-      bodyLimit: ASK_BODY_LIMIT,
-      // A body too large to parse can only be an oversized image: answer it like one.
-      errorHandler: (error: FastifyError) => {
-        if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw imageTooLarge()
-        throw error
-      }
-    },
-    async (request) => {
-      const user = request.auth!.user
-      const settings = providerSettings()
-      const defaultModel = app.config.openai.model
-
-      const input = parseInput(vqaAskRequestSchema, request.body)
-      const model = input.model ?? defaultModel
-      const models = allowedModels(defaultModel)
-      if (!models.includes(model)) {
-        throw new ApiError(400, "MODEL_NOT_ALLOWED", `The model ${JSON.stringify(model)} is not available. Choose one of: ${models.join(", ")}.`)
-      }
-
-      const db = app.database.db
-      const limit = monthlyLimitOf(user)
-      // Refuse early, before downloading anything, when the month's quota is already spent.
-      if (limit !== null && (await usedThisMonth(db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
-
-      const imageDataUrl = "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : await downloadImage(user.id, input.image.url)
-
-      const { result: answer, usage } = await withReservedRequest(request, () =>
-        askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history })
-      )
-      const result: VqaAnswer = { answer, model, usage }
-      return ok(result)
-    }
+    // Before the body is read: an anonymous caller must not make us receive and parse up to ASK_BODY_LIMIT bytes.
+    { onRequest: requireUser, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage },
+    async (request) => ok(await analyze.ask(request.auth!.user, request.log, parseInput(vqaAskRequestSchema, request.body)))
   )
 
   app.post(
     "/api/analyze/translate",
     // Before the body is read, as for questions.
     { onRequest: requireUser, bodyLimit: TRANSLATE_BODY_LIMIT },
-    async (request) => {
-      const settings = providerSettings()
-      const input = parseInput(translateRequestSchema, request.body)
-      const { targetLanguage, sourceLanguage } = input
-      const languages = { model: app.config.openai.model, targetLanguageName: targetLanguage.name, sourceLanguageName: sourceLanguage?.name ?? null }
-      // The schema lets exactly one of text and lines through.
-      const { result: translated, usage } = await withReservedRequest(request, () =>
-        translateWithModel(settings, input.lines ? { ...languages, lines: input.lines } : { ...languages, text: input.text! })
-      )
-      const result: TranslateAnswer = { ...translated, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }
-      return ok(result)
-    }
+    async (request) => ok(await analyze.translate(request.auth!.user, request.log, parseInput(translateRequestSchema, request.body)))
   )
 }

@@ -50,3 +50,18 @@ export function revokeKey(db: Db, userId: string, id: string, now: Date): Promis
     .returning(COLUMNS)
     .executeTakeFirst()
 }
+
+/** The active key with this hash, and its owner's id. */
+export function findActiveKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom("api_keys").select(COLUMNS).where("key_hash", "=", keyHash).where("revoked_at", "is", null).executeTakeFirst()
+}
+
+/** Notes a key's use, at most once a minute per key: a busy key does not write on every call. */
+export async function touchKey(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable("api_keys")
+    .set({ last_used_at: now })
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", new Date(now.getTime() - 60_000))]))
+    .execute()
+}

@@ -19,7 +19,8 @@ declare module "fastify" {
   }
 }
 
-function bearerToken(request: FastifyRequest): string | null {
+/** The token of an `Authorization: Bearer …` header; null without one. */
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization
   if (typeof header !== "string") return null
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim())

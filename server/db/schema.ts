@@ -211,6 +211,15 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null
 }
 
+/** The public API's answered calls per key, month ("2026-11") and endpoint. */
+export interface ApiCallsTable {
+  key_id: string
+  user_id: string
+  month: string
+  endpoint: string
+  calls: number
+}
+
 /** The audit log: rows are only ever added. */
 export interface AuditEventsTable {
   id: Generated<string>
@@ -224,6 +233,7 @@ export interface AuditEventsTable {
 
 export interface DatabaseSchema {
   api_keys: ApiKeysTable
+  api_calls: ApiCallsTable
   audit_events: AuditEventsTable
   identity_traces: IdentityTracesTable
   email_outbox: EmailOutboxTable

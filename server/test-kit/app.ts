@@ -11,7 +11,7 @@ import { inject } from "vitest"
 
 import type { Clock } from "~core/time"
 
-import type { AnalyzeRoutesOptions } from "../analyze/routes"
+import type { AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { buildApp, type AppDependencies } from "../app"
 import { loadConfig, type AppConfig } from "../config"
 import { openDatabase, type Database } from "../db/database"

@@ -40,3 +40,21 @@ export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>
 /** The answer to a creation: the only time the whole key is given. */
 export const createdApiKeySchema = apiKeySummarySchema.omit({ lastUsedAt: true }).extend({ key: z.string() })
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
+
+/** Per key, on every instance: calls in any 60 seconds, and calls being answered at once. */
+export const API_KEY_RATE_LIMIT = { requests: 60, windowMs: 60_000 } as const
+export const API_KEY_MAX_IN_FLIGHT = 5
+
+/** The public API's endpoints, as GET /api/v1/usage counts them. */
+export const PUBLIC_API_ENDPOINTS = ["ocr", "faces", "objects", "ask", "translate"] as const
+export type PublicApiEndpoint = (typeof PUBLIC_API_ENDPOINTS)[number]
+
+export const apiUsageSchema = z.object({
+  /** The UTC month counted, as "2026-11". */
+  month: z.string(),
+  /** The plan's monthly quota of questions and translations, which the API's ask and translate draw from too. */
+  quota: z.object({ used: z.number().int(), limit: z.number().int().nullable() }),
+  byEndpoint: z.record(z.enum(PUBLIC_API_ENDPOINTS), z.number().int()),
+  byKey: z.array(z.object({ id: z.string(), prefix: z.string(), name: z.string(), calls: z.number().int() }))
+})
+export type ApiUsage = z.infer<typeof apiUsageSchema>

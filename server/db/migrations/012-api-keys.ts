@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely"
 
 /**
- * Personal API keys, stored as hashes only, and the audit log: an append-only record of security-relevant changes
+ * Personal API keys, stored as hashes only, with their answered calls per month, and the audit log: an append-only record of security-relevant changes
  * (who did what to whom, when, from which address), which the admin panel reads.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -17,6 +17,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("revoked_at", "timestamptz")
     .execute()
   await db.schema.createIndex("api_keys_user").on("api_keys").columns(["user_id", "created_at"]).execute()
+
+  // The public API's answered calls per key, month and endpoint (GET /api/v1/usage).
+  await db.schema
+    .createTable("api_calls")
+    .addColumn("key_id", "uuid", (column) => column.notNull().references("api_keys.id").onDelete("cascade"))
+    .addColumn("user_id", "uuid", (column) => column.notNull())
+    .addColumn("month", "text", (column) => column.notNull())
+    .addColumn("endpoint", "text", (column) => column.notNull())
+    .addColumn("calls", "integer", (column) => column.notNull())
+    .addPrimaryKeyConstraint("api_calls_pkey", ["key_id", "month", "endpoint"])
+    .execute()
+  await db.schema.createIndex("api_calls_user_month").on("api_calls").columns(["user_id", "month"]).execute()
 
   await db.schema
     .createTable("audit_events")
@@ -36,5 +48,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("audit_events").execute()
+  await db.schema.dropTable("api_calls").execute()
   await db.schema.dropTable("api_keys").execute()
 }

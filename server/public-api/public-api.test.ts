@@ -1,0 +1,114 @@
+/**
+ * The public API's door: an API key and nothing else; questions and translations counted in the plan's quota as from
+ * the extension; each answered call counted per endpoint and key; a revoked key or an account back on Free stopped
+ * on its next call; and each key's limits (60 calls in any minute, 5 at once) holding under bursts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { API_KEY_MAX_IN_FLIGHT, API_KEY_RATE_LIMIT, type ApiUsage } from "~core/api-keys"
+
+import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
+
+let provider: Awaited<ReturnType<typeof startStandIn>>
+let subject: Awaited<ReturnType<typeof startAnalyzeApp>>
+
+beforeAll(async () => {
+  provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Bonjour")))
+  const env = { OPENAI_API_KEY: "sk-test-secret-key-0123456789", OPENAI_BASE_URL: `${provider.url}/v1` }
+  // Many model calls of one account at once: the bursts here are about the key's own limits.
+  subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock: Date.now })
+})
+afterAll(async () => {
+  await subject?.close()
+  await provider?.close()
+})
+
+async function call(method: "GET" | "POST" | "DELETE", url: string, token: string, body?: unknown) {
+  const response = await subject.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { payload: JSON.stringify(body) } : {})
+  })
+  return { status: response.statusCode, body: JSON.parse(response.body) }
+}
+
+/** A Pro account with one key: its session token, the key and the key's id. */
+async function proWithKey(plan: "pro" | "enterprise" = "pro") {
+  const owner = await signedInUser(subject.app, plan)
+  const created = await call("POST", "/api/keys", owner.token, { name: "script" })
+  expect(created.status).toBe(201)
+  return { ...owner, key: created.body.data.key as string, keyId: created.body.data.id as string }
+}
+
+const usage = async (key: string) => (await call("GET", "/api/v1/usage", key)).body.data as ApiUsage
+
+describe("the public API", () => {
+  it("answers a key's questions and translations within the plan's quota, and counts each answered call per endpoint and key", async () => {
+    const owner = await proWithKey("enterprise")
+    await subject.database.db.updateTable("users").set({ request_limit: 3 }).where("id", "=", owner.id).execute()
+    const translated = await call("POST", "/api/v1/translate", owner.key, { text: "Hello", targetLanguage: "fr" })
+    expect([translated.status, translated.body.data.translation]).toEqual([200, "Bonjour"])
+    const asked = await call("POST", "/api/v1/ask", owner.key, { image: { dataUrl: PNG_DATA_URL }, question: "What is it?" })
+    expect([asked.status, asked.body.data.answer]).toEqual([200, "Bonjour"])
+    // Refused calls are not counted: a bad body, and the quota's end.
+    expect((await call("POST", "/api/v1/translate", owner.key, { text: "" })).body.error.code).toBe("VALIDATION_FAILED")
+    await call("POST", "/api/v1/translate", owner.key, { text: "Good night", targetLanguage: "fr" })
+    expect((await call("POST", "/api/v1/translate", owner.key, { text: "Good morning", targetLanguage: "fr" })).body.error.code).toBe("QUOTA_EXCEEDED")
+
+    const report = await usage(owner.key)
+    expect(report.month).toBe(new Date().toISOString().slice(0, 7))
+    expect(report.quota).toEqual({ used: 3, limit: 3 })
+    expect(report.byEndpoint).toEqual({ ocr: 0, faces: 0, objects: 0, ask: 1, translate: 2 })
+    expect(report.byKey).toEqual([{ id: owner.keyId, prefix: owner.key.slice(0, 12), name: "script", calls: 3 }])
+    // The extension's own questions draw from the same quota.
+    expect((await call("GET", "/api/analyze/usage", owner.token)).body.data.used).toBe(3)
+    const listed = (await call("GET", "/api/keys", owner.token)).body.data as { lastUsedAt: string | null }[]
+    expect(listed[0]!.lastUsedAt).not.toBeNull()
+  })
+
+  it("takes an API key only: a session or extension token is refused, a revoked key stops at once, and a key of an account back on Free waits for an upgrade", async () => {
+    const owner = await proWithKey()
+    const extension = await call("POST", "/api/auth/extension-session", owner.token)
+    for (const token of [owner.token, extension.body.data.token, "iqa_notakey", "garbage"]) {
+      const answer = await call("GET", "/api/v1/usage", token)
+      expect([answer.status, answer.body.error.code]).toEqual([401, "INVALID_API_KEY"])
+    }
+
+    await subject.database.db.updateTable("users").set({ plan_id: "free" }).where("id", "=", owner.id).execute()
+    const onFree = await call("GET", "/api/v1/usage", owner.key)
+    expect([onFree.status, onFree.body.error.code]).toEqual([403, "PLAN_REQUIRED"])
+    await subject.database.db.updateTable("users").set({ plan_id: "pro" }).where("id", "=", owner.id).execute()
+    expect((await call("GET", "/api/v1/usage", owner.key)).status).toBe(200)
+
+    await call("DELETE", `/api/keys/${owner.keyId}`, owner.token)
+    const revoked = await call("GET", "/api/v1/usage", owner.key)
+    expect([revoked.status, revoked.body.error.code]).toEqual([401, "INVALID_API_KEY"])
+  })
+
+  it(`lets ${API_KEY_MAX_IN_FLIGHT} calls of one key run at once when 20 arrive together, and ${API_KEY_RATE_LIMIT.requests} in a minute`, async () => {
+    const owner = await proWithKey()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    provider.handle((_request, response) => void held.then(() => sendJson(response, 200, completion("Bonjour"))))
+    const burst = Array.from({ length: 20 }, (_, index) => call("POST", "/api/v1/translate", owner.key, { text: `line ${index}`, targetLanguage: "fr" }))
+    // The refused answer at once, while the five wait for the model.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    release()
+    const answers = await Promise.all(burst)
+    provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(API_KEY_MAX_IN_FLIGHT)
+    const refused = answers.filter((answer) => answer.status === 429)
+    expect(refused).toHaveLength(20 - API_KEY_MAX_IN_FLIGHT)
+    for (const answer of refused) expect(answer.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", retryAfter: 1 })
+
+    // The minute's 60 (the 5 answered above among them; refused calls count for nothing), in bursts of 5: the rest
+    // are refused with the wait.
+    const more: { status: number; body: { error?: { retryAfter?: number } } }[] = []
+    for (let round = 0; round < 12; round++) more.push(...(await Promise.all(Array.from({ length: 5 }, () => call("GET", "/api/v1/usage", owner.key)))))
+    expect(more.filter((answer) => answer.status === 200)).toHaveLength(API_KEY_RATE_LIMIT.requests - API_KEY_MAX_IN_FLIGHT)
+    const limited = more.filter((answer) => answer.status === 429)
+    expect(limited).toHaveLength(API_KEY_MAX_IN_FLIGHT)
+    for (const answer of limited) expect(answer.body.error!.retryAfter).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,70 @@
+/**
+ * /api/v1: the public API, called with an API key (key-auth.ts). Each answered call of an analysis is counted for
+ * GET /api/v1/usage, and the key's last use noted, before its answer goes out; refused calls and /usage are not
+ * counted. Questions and translations go through the same analyze service as the extension's, within the plan's
+ * quota.
+ */
+import type { FastifyInstance } from "fastify"
+
+import { ok } from "~core/api"
+import { PUBLIC_API_ENDPOINTS, type ApiUsage, type PublicApiEndpoint } from "~core/api-keys"
+import { translateRequestSchema } from "~core/translate"
+import { vqaAskRequestSchema } from "~core/vqa"
+
+import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
+import { monthKey, usedThisMonth } from "../analyze/quota"
+import { ASK_BODY_LIMIT, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT } from "../analyze/routes"
+import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
+import { touchKey } from "../api-keys/key-store"
+import { monthlyLimitOf } from "../billing/plan"
+import { parseInput } from "../http/errors"
+import { callsOfMonth, countCall } from "./usage-store"
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The endpoint an answered call of this route counts as. */
+    apiEndpoint?: PublicApiEndpoint
+  }
+}
+
+export async function publicApiRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
+  const analyze = analyzeService(app, options)
+  registerApiKeyCallers(app)
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!request.apiKey || reply.statusCode >= 400) return payload
+    const endpoint = request.routeOptions.config.apiEndpoint
+    const now = app.clock()
+    if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, month: monthKey(now), endpoint })
+    await touchKey(app.database.db, request.apiKey.key.id, new Date(now))
+    return payload
+  })
+
+  app.post(
+    "/api/v1/ask",
+    { onRequest: requireApiKey, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage, config: { apiEndpoint: "ask" } },
+    async (request) => ok(await analyze.ask(request.apiKey!.user, request.log, parseInput(vqaAskRequestSchema, request.body)))
+  )
+
+  app.post(
+    "/api/v1/translate",
+    { onRequest: requireApiKey, bodyLimit: TRANSLATE_BODY_LIMIT, config: { apiEndpoint: "translate" } },
+    async (request) => ok(await analyze.translate(request.apiKey!.user, request.log, parseInput(translateRequestSchema, request.body)))
+  )
+
+  app.get("/api/v1/usage", { onRequest: requireApiKey }, async (request) => {
+    const { user } = request.apiKey!
+    const now = app.clock()
+    const month = monthKey(now)
+    const rows = await callsOfMonth(app.database.db, user.id, month)
+    const byEndpoint = Object.fromEntries(PUBLIC_API_ENDPOINTS.map((endpoint) => [endpoint, 0])) as Record<PublicApiEndpoint, number>
+    const byKey = new Map<string, ApiUsage["byKey"][number]>()
+    for (const row of rows) {
+      byEndpoint[row.endpoint as PublicApiEndpoint] += row.calls
+      const entry = byKey.get(row.key_id) ?? { id: row.key_id, prefix: row.prefix, name: row.name, calls: 0 }
+      entry.calls += row.calls
+      byKey.set(row.key_id, entry)
+    }
+    const usage: ApiUsage = { month, quota: { used: await usedThisMonth(app.database.db, user.id, now), limit: monthlyLimitOf(user) }, byEndpoint, byKey: [...byKey.values()] }
+    return ok(usage)
+  })
+}
