@@ -9,7 +9,8 @@ import { Notice } from "./Notice"
 import { buttonStyles } from "./styles"
 
 interface ConfirmDialogProps {
-  trigger: { label: string; className: string }
+  /** `accessibleName` when the label alone would not tell the trigger apart (one "Revoke" per row). */
+  trigger: { label: string; className: string; accessibleName?: string }
   title: string
   description: ReactNode
   /** The button that closes the dialog and does nothing. */
@@ -51,7 +52,9 @@ export function ConfirmDialog({ trigger, title, description, keepLabel, confirm,
         setError(null)
       }}
     >
-      <AlertDialog.Trigger className={trigger.className}>{trigger.label}</AlertDialog.Trigger>
+      <AlertDialog.Trigger className={trigger.className} aria-label={trigger.accessibleName}>
+        {trigger.label}
+      </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
         <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">

@@ -14,6 +14,7 @@ import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../PageTitle"
+import { ApiKeysCard } from "../api-keys/ApiKeysCard"
 import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { effectivePlanId, hasPaidSubscription } from "../billing/subscription-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
@@ -135,6 +136,10 @@ export default function DashboardPage() {
           )}
         </Card>
       </div>
+
+      <Card title="API keys">
+        <ApiKeysCard hasApiAccess={plan.id !== "free"} needsPassword={authStatus.data?.hasEmailAuth ?? true} />
+      </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Quick actions">
