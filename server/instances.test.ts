@@ -8,6 +8,8 @@ import fs from "node:fs/promises"
 
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
+import { API_KEY_RATE_LIMIT } from "~core/api-keys"
+
 import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/analyze-service"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
@@ -196,6 +198,28 @@ describe.each([
     for (const [index, server] of instances.entries()) {
       expect((await call(server, "/api/analyze/usage", { ip, token: tokens[index] })).body.data).toMatchObject({ used: 10, limit: 10 })
     }
+  })
+
+  it.skipIf(skip)("an API key's minute of 60 calls holds across both, and a key revoked on one is refused by the other at once", async () => {
+    const { email, ip } = await verifiedUser()
+    const [a, b] = instances
+    const token = await signIn(a, email, ip)
+    expect((await call(a, "/api/billing/trial", { ip, token, body: { planId: "pro" } })).status).toBe(201)
+    const created = await call(a, "/api/keys", { ip, token, body: { name: "pair", currentPassword: PASSWORD } })
+    expect(created.status).toBe(201)
+    const { id, key } = created.body.data as { id: string; key: string }
+
+    // 65 calls in bursts of 5 (its calls at once), each burst split across both: 60 answered, 5 told to wait.
+    const answers: Answer[] = []
+    for (let round = 0; round < 13; round++) {
+      answers.push(...(await Promise.all(Array.from({ length: 5 }, (_, index) => call(index % 2 ? b : a, "/api/v1/usage", { ip, token: key })))))
+    }
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(API_KEY_RATE_LIMIT.requests)
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error?.code)).toEqual(Array(5).fill("RATE_LIMIT_EXCEEDED"))
+
+    expect((await call(a, `/api/keys/${id}`, { ip, token, method: "DELETE", body: {} })).status).toBe(200)
+    const refused = await call(b, "/api/v1/usage", { ip, token: key })
+    expect([refused.status, refused.body.error?.code]).toEqual([401, "INVALID_API_KEY"])
   })
 
   it.skipIf(skip)("a session ended on one instance is refused by the other at once", async () => {
