@@ -4,7 +4,6 @@
  * (an API key's owner). The routes parse and authorise; this orchestrates downloads, slots, the quota and the model.
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
-
 import type * as z from "zod"
 
 import type { TranslateAnswer, translateRequestSchema } from "~core/translate"
@@ -49,7 +48,6 @@ export interface AnalyzeRoutesOptions {
 export function allowedModels(configured: string): string[] {
   return [...new Set<string>([configured, ...VQA_MODELS])]
 }
-
 
 export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptions = {}) {
   const providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS
