@@ -11,12 +11,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { API_KEY_MAX_IN_FLIGHT, API_KEY_PREFIX, API_KEY_RATE_LIMIT } from "~core/api-keys"
 
 import { bearerToken } from "../auth/authenticate"
-import { findUserById, type UserRow } from "../auth/users"
+import type { UserRow } from "../auth/users"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds, takeAll } from "../limits/limit-store"
 import { hashApiKey, hasApiAccess, planRequired } from "./key-service"
-import { findActiveKeyByHash, type ApiKeyRow } from "./key-store"
+import { findActiveKeyWithOwner, type ApiKeyRow } from "./key-store"
 
 /** How long a call holds its in-flight place at most: longer than any call may take, so a crash frees it. */
 const IN_FLIGHT_LEASE_MS = 5 * 60_000
@@ -42,10 +42,10 @@ export async function requireApiKey(this: FastifyInstance, request: FastifyReque
   if (!token?.startsWith(API_KEY_PREFIX)) {
     throw invalidKey("The API takes an API key: send it as 'Authorization: Bearer iqa_…'. Create one on your dashboard.")
   }
-  const key = await findActiveKeyByHash(this.database.db, hashApiKey(token))
-  const owner = key && (await findUserById(this.database.db, key.user_id))
-  if (!key || !owner) throw invalidKey("This API key is not valid: it may have been revoked. Create a new one on your dashboard.")
-  const user = await settleDueSubscription(this, owner)
+  const found = await findActiveKeyWithOwner(this.database.db, hashApiKey(token))
+  if (!found) throw invalidKey("This API key is not valid: it may have been revoked. Create a new one on your dashboard.")
+  const { key } = found
+  const user = await settleDueSubscription(this, found.owner)
   if (!hasApiAccess(user)) throw planRequired()
 
   const now = this.clock()

@@ -65,10 +65,14 @@ export const toSummary = (row: ApiKeyRow): ApiKeySummary => ({
   lastUsedAt: row.last_used_at?.toISOString() ?? null
 })
 
-function keyEmail(app: FastifyInstance, db: Db, user: UserRow, key: ApiKeyRow, change: "created" | "revoked") {
-  const template = change === "created" ? EMAIL_TEMPLATES.apiKeyCreated : EMAIL_TEMPLATES.apiKeyRevoked
+/** Tells the owner of a key's creation or revocation by e-mail and writes it to the audit log, in the change's transaction. */
+async function recordKeyChange(app: FastifyInstance, db: Db, change: { user: UserRow; key: ApiKeyRow; kind: "created" | "revoked"; ip: string; now: Date }) {
+  const { user, key, kind } = change
+  const template = kind === "created" ? EMAIL_TEMPLATES.apiKeyCreated : EMAIL_TEMPLATES.apiKeyRevoked
   const content = template({ name: user.name, keyName: key.name, prefix: key.prefix, keysUrl: `${app.config.publicUrl}/dashboard` })
-  return queueEmail(app, db, { to: user.email, what: `API key ${change}`, content })
+  await queueEmail(app, db, { to: user.email, what: `API key ${kind}`, content })
+  const detail = { keyId: key.id, name: key.name, prefix: key.prefix }
+  await recordAuditEvent(db, { kind: `api_key.${kind}`, actorId: user.id, subjectId: user.id, detail, ip: change.ip }, change.now)
 }
 
 export function apiKeyService(app: FastifyInstance) {
@@ -85,11 +89,11 @@ export function apiKeyService(app: FastifyInstance) {
           throw new ApiError(409, "KEY_LIMIT_REACHED", `An account can hold ${MAX_ACTIVE_API_KEYS} API keys at once. Revoke one you no longer use to create another.`)
         }
         const created = await insertKey(trx, { userId: auth.user.id, name: input.name, prefix: generated.prefix, keyHash: generated.hash, createdAt: now })
-        await keyEmail(app, trx, auth.user, created, "created")
-        await recordAuditEvent(trx, { kind: "api_key.created", actorId: auth.user.id, subjectId: auth.user.id, detail: { keyId: created.id, name: created.name, prefix: created.prefix }, ip }, now)
+        await recordKeyChange(app, trx, { user: auth.user, key: created, kind: "created", ip, now })
         return created
       })
-      return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.created_at.toISOString(), key: generated.key }
+      const { lastUsedAt: _neverUsed, ...summary } = toSummary(row)
+      return { ...summary, key: generated.key }
     },
 
     async list(auth: Authenticated): Promise<ApiKeySummary[]> {
@@ -104,8 +108,7 @@ export function apiKeyService(app: FastifyInstance) {
         ? await app.database.db.transaction().execute(async (trx) => {
             const row = await revokeKey(trx, auth.user.id, id, now)
             if (!row) return undefined
-            await keyEmail(app, trx, auth.user, row, "revoked")
-            await recordAuditEvent(trx, { kind: "api_key.revoked", actorId: auth.user.id, subjectId: auth.user.id, detail: { keyId: row.id, name: row.name, prefix: row.prefix }, ip }, now)
+            await recordKeyChange(app, trx, { user: auth.user, key: row, kind: "revoked", ip, now })
             return row
           })
         : undefined

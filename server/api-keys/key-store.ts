@@ -1,4 +1,5 @@
 /** The queries of personal API keys (table api_keys). */
+import type { UserRow } from "../auth/users"
 import type { Db } from "../db/transaction"
 
 export interface ApiKeyRow {
@@ -51,17 +52,40 @@ export function revokeKey(db: Db, userId: string, id: string, now: Date): Promis
     .executeTakeFirst()
 }
 
-/** The active key with this hash, and its owner's id. */
-export function findActiveKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom("api_keys").select(COLUMNS).where("key_hash", "=", keyHash).where("revoked_at", "is", null).executeTakeFirst()
+/** The active key with this hash and its owner, in one query: every call of the public API asks it. */
+export async function findActiveKeyWithOwner(db: Db, keyHash: string): Promise<{ key: ApiKeyRow; owner: UserRow } | undefined> {
+  const row = await db
+    .selectFrom("api_keys")
+    .innerJoin("users", "users.id", "api_keys.user_id")
+    .selectAll("users")
+    .select([
+      "api_keys.id as key_id",
+      "api_keys.name as key_name",
+      "api_keys.prefix as key_prefix",
+      "api_keys.created_at as key_created_at",
+      "api_keys.last_used_at as key_last_used_at",
+      "api_keys.revoked_at as key_revoked_at"
+    ])
+    .where("api_keys.key_hash", "=", keyHash)
+    .where("api_keys.revoked_at", "is", null)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { key_id, key_name, key_prefix, key_created_at, key_last_used_at, key_revoked_at, ...owner } = row
+  return {
+    key: { id: key_id, user_id: owner.id, name: key_name, prefix: key_prefix, created_at: key_created_at, last_used_at: key_last_used_at, revoked_at: key_revoked_at },
+    owner
+  }
 }
 
-/** Notes a key's use, at most once a minute per key: a busy key does not write on every call. */
+/** How stale a key's last use may be shown: a busy key is not written on every call. */
+export const KEY_USE_RESOLUTION_MS = 60_000
+
+/** Notes a key's use, at most once per KEY_USE_RESOLUTION_MS (another instance may have just noted it). */
 export async function touchKey(db: Db, id: string, now: Date): Promise<void> {
   await db
     .updateTable("api_keys")
     .set({ last_used_at: now })
     .where("id", "=", id)
-    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", new Date(now.getTime() - 60_000))]))
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", new Date(now.getTime() - KEY_USE_RESOLUTION_MS))]))
     .execute()
 }

@@ -15,7 +15,7 @@ import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-se
 import { monthKey, usedThisMonth } from "../analyze/quota"
 import { ASK_BODY_LIMIT, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT } from "../analyze/routes"
 import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
-import { touchKey } from "../api-keys/key-store"
+import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
 import { monthlyLimitOf } from "../billing/plan"
 import { parseInput } from "../http/errors"
 import { callsOfMonth, countCall } from "./usage-store"
@@ -35,7 +35,9 @@ export async function publicApiRoutes(app: FastifyInstance, options: AnalyzeRout
     const endpoint = request.routeOptions.config.apiEndpoint
     const now = app.clock()
     if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, month: monthKey(now), endpoint })
-    await touchKey(app.database.db, request.apiKey.key.id, new Date(now))
+    // The key's row was read for this call: a use noted within the minute needs no write.
+    const lastUsed = request.apiKey.key.last_used_at
+    if (!lastUsed || now - lastUsed.getTime() >= KEY_USE_RESOLUTION_MS) await touchKey(app.database.db, request.apiKey.key.id, new Date(now))
     return payload
   })
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
 import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
 const EMAIL = "katherine.johnson@example.com"
@@ -21,16 +22,10 @@ describe("API keys on the dashboard", () => {
   let errors: string[]
 
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
-  const fieldFor = (label: string) => `xpath/.//input[@id=//label[normalize-space()='${label}']/@for]`
   const keysCard = () => page.waitForSelector("section[aria-label='API keys']")
   const usageWith = (key: string) => fetch(`${server.url}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` } }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data?: { month: string }; error?: { code: string } } }))
 
-  async function fill(label: string, value: string) {
-    const field = (await page.waitForSelector(fieldFor(label)))!
-    await field.click({ count: 3 })
-    await field.press("Backspace")
-    await field.type(value)
-  }
+  const fill = (label: string, value: string) => fillField(page, label, value)
 
   beforeAll(async () => {
     server = await startServer()

@@ -12,6 +12,7 @@ import { CARD_DECLINED_MESSAGE, TEST_CARD_DECLINED, TEST_CARD_SUCCEEDS, TEST_MOD
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, waitForPageText, watchPageErrors } from "./browser"
+import { fieldByLabel, fillField } from "./forms"
 import { solidPng } from "./png"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
@@ -36,19 +37,9 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
   let api: Api
 
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
-  const fieldFor = (label: string) => `xpath/.//*[self::input or self::select][@id=//label[normalize-space()='${label}']/@for]`
   const siteToken = async () => (await site.evaluate(() => localStorage.getItem("authToken")))!
 
-  async function fill(label: string, value: string) {
-    const field = (await site.waitForSelector(fieldFor(label)))!
-    if ((await field.evaluate((element) => element.tagName)) === "SELECT") {
-      await field.select(value)
-      return
-    }
-    await field.click({ count: 3 })
-    await field.press("Backspace")
-    await field.type(value)
-  }
+  const fill = (label: string, value: string) => fillField(site, label, value)
 
   beforeAll(async () => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), "billing-fixtures-"))
@@ -106,7 +97,7 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
     await site.waitForFunction(() => location.pathname + location.search === "/payment?plan=pro&annual=false", { timeout: 15_000 })
     await waitForPageText(site, TEST_MODE_NOTICE)
     // The e-mail comes from the account.
-    expect(await (await site.waitForSelector(fieldFor("Email")))!.evaluate((input) => (input as HTMLInputElement).value)).toBe(EMAIL)
+    expect(await (await site.waitForSelector(fieldByLabel("Email")))!.evaluate((input) => (input as HTMLInputElement).value)).toBe(EMAIL)
 
     // A number that is no card at all is refused by the form, before any request.
     const billingPosts: string[] = []
