@@ -10,7 +10,9 @@ import { CheckStatus, type CheckPhase } from "./CheckStatus"
 import { ChooseImageButton } from "./ChooseImageButton"
 
 import type { AnalysisProgress, ImageSource } from "./engine"
-import { createFacesEngine, DEFAULT_FACES_OPTIONS, type FacesEngine, type FacesOptions, type FacesResult } from "./faces"
+import { DEFAULT_FACES_OPTIONS, type FacesOptions } from "~core/detections"
+
+import { createFacesEngine, type FacesEngine, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"
 import { countOf, percent } from "~core/format"
 

@@ -18,29 +18,6 @@ export type ProgressListener = (progress: AnalysisProgress) => void
  */
 export type ImageSource = Blob | ImageBitmap | HTMLCanvasElement | OffscreenCanvas
 
-/** A rectangle in pixels of the analysed image, top-left origin. */
-export interface Box {
-  x: number
-  y: number
-  width: number
-  height: number
-}
-
-const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high)
-
-/**
- * A box in whole pixels, cut to the image (detectors can overshoot its edges). `scale` first
- * maps it from a shrunk copy the detector saw back to the image.
- */
-export function clampBox(box: Box, imageWidth: number, imageHeight: number, scale = 1): Box {
-  if (scale !== 1) box = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale }
-  const x = clamp(Math.round(box.x), 0, imageWidth)
-  const y = clamp(Math.round(box.y), 0, imageHeight)
-  const right = clamp(Math.round(box.x + box.width), x, imageWidth)
-  const bottom = clamp(Math.round(box.y + box.height), y, imageHeight)
-  return { x, y, width: right - x, height: bottom - y }
-}
-
 /** `Options` are per run (e.g. which face detector); engines without any use the default `void`. */
 export interface AnalysisEngine<Result, Options = void> {
   /** Stable identifier, e.g. "ocr". */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { clampBox } from "./engine"
-import { analysisSide, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "./faces"
+import { analysisSide, clampBox, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "~core/detections"
 
 describe("face options", () => {
   it("defaults to the accurate SSD detector without attributes and keeps what was asked", () => {

@@ -1,35 +1,15 @@
 // Local text recognition (OCR) with tesseract.js, from files shipped in the extension
 // (scripts/copy-extension-assets.mjs puts them in engines/ocr/) and from language packs the caller has already
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
-import { createWorker, OEM, PSM, type Block, type LoggerMessage, type Worker, type WorkerOptions } from "tesseract.js"
+import { createWorker, OEM, PSM, type LoggerMessage, type Worker, type WorkerOptions } from "tesseract.js"
 
 import { isVerticalTextPack, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
+import { linesOf, ocrConfidence, type OcrLine, type OcrWord } from "~core/ocr-lines"
 
 import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineSteps, type EngineTimeouts, type ProgressListener } from "./engine"
 
-export interface OcrBox {
-  x0: number
-  y0: number
-  x1: number
-  y1: number
-}
-
-export interface OcrWord {
-  text: string
-  /** 0–1 */
-  confidence: number
-  /** Pixels of the analysed image, top-left origin. */
-  bbox: OcrBox
-}
-
-export interface OcrLine {
-  /** The line as read: the spaces between its words are tesseract's (none between CJK characters). */
-  text: string
-  /** Around its words. */
-  bbox: OcrBox
-  words: OcrWord[]
-}
+export type { OcrBox, OcrLine, OcrWord } from "~core/ocr-lines"
 
 export interface OcrResult {
   /** The recognised text, one line of the image per line. */
@@ -66,32 +46,6 @@ const STAGES: Record<string, string> = {
   "loading language traineddata": "Loading the language model",
   "initializing api": "Preparing text recognition",
   "recognizing text": "Recognising text"
-}
-
-const round = (value: number) => Math.round(value * 10) / 10
-
-function linesOf(blocks: Block[] | null): OcrLine[] {
-  const lines: OcrLine[] = []
-  for (const block of blocks ?? [])
-    for (const paragraph of block.paragraphs)
-      for (const line of paragraph.lines) {
-        const words: OcrWord[] = []
-        for (const word of line.words) {
-          const text = word.text.trim()
-          if (!text) continue
-          const { x0, y0, x1, y1 } = word.bbox
-          words.push({ text, confidence: round(word.confidence) / 100, bbox: { x0, y0, x1, y1 } })
-        }
-        if (words.length === 0) continue
-        const bbox = {
-          x0: Math.min(...words.map((word) => word.bbox.x0)),
-          y0: Math.min(...words.map((word) => word.bbox.y0)),
-          x1: Math.max(...words.map((word) => word.bbox.x1)),
-          y1: Math.max(...words.map((word) => word.bbox.y1))
-        }
-        lines.push({ text: line.text.trim(), bbox, words })
-      }
-  return lines
 }
 
 async function imageSize(blob: Blob): Promise<{ imageWidth: number; imageHeight: number }> {
@@ -211,7 +165,7 @@ export function createOcrEngine({
       const lines = linesOf(data.blocks)
       return {
         text: unspaced ? withoutSpacesBetweenCjk(data.text.trim()) : data.text.trim(),
-        confidence: round(data.confidence) / 100,
+        confidence: ocrConfidence(data.confidence),
         words: lines.flatMap((line) => line.words),
         lines,
         ...size,

@@ -4,7 +4,7 @@ import type { OcrResult } from "~analysis/ocr"
 import type { PageImage } from "~extension/messages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
-import { DEFAULT_FACES_OPTIONS } from "~analysis/faces"
+import { DEFAULT_FACES_OPTIONS } from "~core/detections"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"

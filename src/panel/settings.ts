@@ -1,7 +1,7 @@
 /** The side panel's Settings: default analysis, vision model, face detector options; kept in chrome.storage.local. */
 import * as z from "zod"
 
-import { DEFAULT_FACES_OPTIONS } from "~analysis/faces"
+import { DEFAULT_FACES_OPTIONS } from "~core/detections"
 import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr-languages"
 import { VQA_MODELS } from "~core/vqa"
 import { storageItem } from "~extension/storage-item"

@@ -20,7 +20,7 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
   it.each([
     ["src/core/planted.ts", 'import { planted } from "~site/routes"', "core imports nothing of ours"],
     ["src/core/password-policy/planted.ts", 'import { planted } from "../../site/routes"', "core imports nothing of ours"],
-    ["src/ui/Planted.tsx", 'import type { Box as planted } from "~analysis/engine"', "the design system knows no data"],
+    ["src/ui/Planted.tsx", 'import type { ImageSource as planted } from "~analysis/engine"', "the design system knows no data"],
     ["server/planted.ts", 'import { planted } from "~extension/messages"', "the server imports only core"],
     ["server/auth/planted.ts", 'import { planted } from "../../src/site/routes"', "the server imports only core"],
     ["src/panel/planted.ts", 'import { planted } from "~site/routes"', "the extension reaches the site only through its mount"],

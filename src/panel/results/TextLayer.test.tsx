@@ -18,6 +18,7 @@ const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y
 const word = (text: string, bbox: OcrBox) => ({ text, confidence: 0.9, bbox })
 const lineOf = (text: string, words: ReturnType<typeof word>[]): OcrLine => ({
   text,
+  confidence: 0.9,
   words,
   bbox: box(Math.min(...words.map((w) => w.bbox.x0)), Math.min(...words.map((w) => w.bbox.y0)), Math.max(...words.map((w) => w.bbox.x1)), Math.max(...words.map((w) => w.bbox.y1)))
 })
