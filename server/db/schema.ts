@@ -211,11 +211,11 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null
 }
 
-/** The public API's answered calls per key, month ("2026-11") and endpoint. */
-export interface ApiCallsTable {
+/** The public API's answered calls per key, UTC day ("2026-11-27") and endpoint. */
+export interface ApiCallDaysTable {
   key_id: string
   user_id: string
-  month: string
+  day: string
   endpoint: string
   calls: number
 }
@@ -233,7 +233,7 @@ export interface AuditEventsTable {
 
 export interface DatabaseSchema {
   api_keys: ApiKeysTable
-  api_calls: ApiCallsTable
+  api_call_days: ApiCallDaysTable
   audit_events: AuditEventsTable
   identity_traces: IdentityTracesTable
   email_outbox: EmailOutboxTable

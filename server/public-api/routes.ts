@@ -34,7 +34,7 @@ export async function publicApiRoutes(app: FastifyInstance, options: AnalyzeRout
     if (!request.apiKey || reply.statusCode >= 400) return payload
     const endpoint = request.routeOptions.config.apiEndpoint
     const now = app.clock()
-    if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, month: monthKey(now), endpoint })
+    if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, at: now, endpoint })
     // The key's row was read for this call: a use noted within the minute needs no write.
     const lastUsed = request.apiKey.key.last_used_at
     if (!lastUsed || now - lastUsed.getTime() >= KEY_USE_RESOLUTION_MS) await touchKey(app.database.db, request.apiKey.key.id, new Date(now))

@@ -12,6 +12,7 @@ import * as emailOutbox from "./009-email-outbox"
 import * as identityTraces from "./010-identity-traces"
 import * as billingIntegrity from "./011-billing-integrity"
 import * as apiKeys from "./012-api-keys"
+import * as apiCallDays from "./013-api-call-days"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,7 +27,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "009-email-outbox": emailOutbox,
   "010-identity-traces": identityTraces,
   "011-billing-integrity": billingIntegrity,
-  "012-api-keys": apiKeys
+  "012-api-keys": apiKeys,
+  "013-api-call-days": apiCallDays
 }
 
 export const migrationProvider: MigrationProvider = {
