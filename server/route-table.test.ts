@@ -70,6 +70,7 @@ const RULES: Record<string, Rule> = {
   "POST /api/billing/trial": "user",
   "POST /api/billing/webhook": "public",
   "GET /api/keys": "user",
+  "GET /api/keys/usage": "user",
   "POST /api/keys": "user",
   "DELETE /api/keys/:id": "user",
   "POST /api/v1/ask": "key",
@@ -84,7 +85,7 @@ const RULES: Record<string, Rule> = {
 const DELIBERATE_503 = new Set(["VQA_NOT_CONFIGURED", "GOOGLE_NOT_CONFIGURED"])
 
 /** What a refused request may not change: the rows people and payments depend on (limits and failure counts may move). */
-const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "audit_events"] as const
+const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events"] as const
 
 interface Route {
   method: string

@@ -2,14 +2,29 @@
  * Personal API keys: made, listed and revoked by their owner from a website session (never with an API key or the
  * extension's token), on Pro and Enterprise (a trial counts). A key is `iqa_` and 32 random bytes in base62, shown
  * once; only its SHA-256 is kept (a key is random enough that an unsalted hash gives nothing away). Each creation and
- * revocation is e-mailed to the owner and written to the audit log, in the change's own transaction.
+ * revocation is e-mailed to the owner and written to the audit log, in the change's own transaction. The owner's
+ * calls per day (the dashboard's chart) are read here too.
  */
 import { createHash, randomBytes } from "node:crypto"
 
 import type { FastifyInstance } from "fastify"
 
-import { API_KEY_PREFIX, API_KEY_RANDOM_BYTES, API_KEY_SHOWN_LENGTH, MAX_ACTIVE_API_KEYS, type ApiKeySummary, type CreateApiKeyRequest, type CreatedApiKey } from "~core/api-keys"
+import {
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_BYTES,
+  API_KEY_SHOWN_LENGTH,
+  MAX_ACTIVE_API_KEYS,
+  PUBLIC_API_ENDPOINTS,
+  type ApiKeySummary,
+  type ApiKeyUsage,
+  type ApiKeyUsageQuery,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+  type EndpointCalls,
+  type PublicApiEndpoint
+} from "~core/api-keys"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { DAY_MS } from "~core/time"
 
 import { recordAuditEvent } from "../audit/audit-log"
 import type { Authenticated } from "../auth/authenticate"
@@ -20,6 +35,7 @@ import { isUuid } from "../db/uuid"
 import type { Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import { queueEmail } from "../mail/outbox"
+import { callsPerDay, dayKey } from "../public-api/usage-store"
 import { activeKeysOf, countActiveKeys, insertKey, lockAccountForKeys, revokeKey, type ApiKeyRow } from "./key-store"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -75,6 +91,8 @@ async function recordKeyChange(app: FastifyInstance, db: Db, change: { user: Use
   await recordAuditEvent(db, { kind: `api_key.${kind}`, actorId: user.id, subjectId: user.id, detail, ip: change.ip }, change.now)
 }
 
+const noCalls = (): EndpointCalls => ({ ocr: 0, faces: 0, objects: 0, ask: 0, translate: 0 })
+
 export function apiKeyService(app: FastifyInstance) {
   return {
     async create(auth: Authenticated, input: CreateApiKeyRequest, ip: string): Promise<CreatedApiKey> {
@@ -99,6 +117,28 @@ export function apiKeyService(app: FastifyInstance) {
     async list(auth: Authenticated): Promise<ApiKeySummary[]> {
       refuseExtension(auth)
       return (await activeKeysOf(app.database.db, auth.user.id)).map(toSummary)
+    },
+
+    /**
+     * The account's calls of the last `days` UTC days, today included, every day present. No plan is asked for: like
+     * the list and a revocation, it shows what the account already has, so an account back on Free still sees the
+     * calls its keys made; only creating a key gives access, and that is what the plan gates.
+     */
+    async usage(auth: Authenticated, { days }: ApiKeyUsageQuery): Promise<ApiKeyUsage> {
+      refuseExtension(auth)
+      const now = app.clock()
+      const range = Array.from({ length: days }, (_, index) => dayKey(now - (days - 1 - index) * DAY_MS))
+      const rows = await callsPerDay(app.database.db, auth.user.id, range[0]!, range[range.length - 1]!)
+      const byDay = new Map(range.map((day) => [day, noCalls()]))
+      const totals = noCalls()
+      for (const row of rows) {
+        const counts = byDay.get(row.day)
+        // An endpoint this server no longer answers is not shown.
+        if (!counts || !PUBLIC_API_ENDPOINTS.includes(row.endpoint as PublicApiEndpoint)) continue
+        counts[row.endpoint as PublicApiEndpoint] += row.calls
+        totals[row.endpoint as PublicApiEndpoint] += row.calls
+      }
+      return { days: range.map((day) => ({ day, ...byDay.get(day)! })), totals }
     },
 
     async revoke(auth: Authenticated, id: string, ip: string): Promise<void> {

@@ -1,7 +1,7 @@
 /** /api/keys: a signed-in owner's personal API keys (key-service.ts). */
 import type { FastifyInstance } from "fastify"
 
-import { createApiKeySchema } from "~core/api-keys"
+import { apiKeyUsageQuerySchema, createApiKeySchema } from "~core/api-keys"
 import { ok } from "~core/api"
 
 import { requireUser } from "../auth/authenticate"
@@ -12,6 +12,8 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
   const keys = apiKeyService(app)
 
   app.get("/api/keys", { preHandler: requireUser }, async (request) => ok(await keys.list(request.auth!)))
+
+  app.get("/api/keys/usage", { preHandler: requireUser }, async (request) => ok(await keys.usage(request.auth!, parseInput(apiKeyUsageQuerySchema, request.query))))
 
   app.post("/api/keys", { preHandler: requireUser }, async (request, reply) => {
     const input = parseInput(createApiKeySchema, request.body)

@@ -58,3 +58,25 @@ export const apiUsageSchema = z.object({
   byKey: z.array(z.object({ id: z.string(), prefix: z.string(), name: z.string(), calls: z.number().int() }))
 })
 export type ApiUsage = z.infer<typeof apiUsageSchema>
+
+/** GET /api/keys/usage: how many days back the dashboard's chart may reach, today included. */
+export const API_KEY_USAGE_DEFAULT_DAYS = 30
+export const API_KEY_USAGE_MAX_DAYS = 90
+
+export const apiKeyUsageQuerySchema = z.strictObject({
+  days: z.coerce.number().int().min(1).max(API_KEY_USAGE_MAX_DAYS).default(API_KEY_USAGE_DEFAULT_DAYS)
+})
+export type ApiKeyUsageQuery = z.infer<typeof apiKeyUsageQuerySchema>
+
+const calls = z.number().int().min(0)
+/** Answered calls per endpoint, every endpoint present. */
+export const endpointCallsSchema = z.object({ ocr: calls, faces: calls, objects: calls, ask: calls, translate: calls }) satisfies z.ZodType<Record<PublicApiEndpoint, number>>
+export type EndpointCalls = z.infer<typeof endpointCallsSchema>
+
+/** An account's answered calls, all its keys together (revoked ones included), per UTC day and endpoint. */
+export const apiKeyUsageSchema = z.object({
+  /** Every day of the range, oldest first and today last, zeros included; `day` as "2026-11-27". */
+  days: z.array(endpointCallsSchema.extend({ day: z.string() })),
+  totals: endpointCallsSchema
+})
+export type ApiKeyUsage = z.infer<typeof apiKeyUsageSchema>
