@@ -35,10 +35,12 @@ import { s3Storage } from "./storage/s3-storage"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbox"
+import { OcrLanguageCatalogue } from "./ocr/catalogue"
 import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
 import { policyRoutes } from "./policy/routes"
 import { publicApiRoutes } from "./public-api/routes"
+import type { VisionPoolOptions } from "./vision/vision-pool"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
@@ -62,6 +64,8 @@ export interface AppDependencies {
   ocrDownloadLimit?: PerIpLimit
   /** Told of every route as it is added: the generated bad-input and authorisation tests read the route table. */
   onRoute?: (route: RouteOptions) => void
+  /** The public API's pool of local models: tests make it small (threads, queue, time limit). */
+  visionPool?: VisionPoolOptions
   /** The e-mail outbox's poll, lease and retry times; tests shorten them. */
   outboxTimings?: Partial<OutboxTimings>
 }
@@ -195,10 +199,15 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(analyzeRoutes, dependencies.analyze ?? {})
   await app.register(policyRoutes)
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
-  await app.register(ocrRoutes, { operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir), downloadLimit: dependencies.ocrDownloadLimit })
+  // One catalogue for the packs the extension downloads and those the public API reads with.
+  const ocrCatalogue = new OcrLanguageCatalogue({ operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir) }, app.log)
+  await app.register(ocrRoutes, { catalogue: ocrCatalogue, downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
-  await app.register(publicApiRoutes, dependencies.analyze ?? {})
+  await app.register(publicApiRoutes, {
+    analyze: dependencies.analyze,
+    vision: { catalogue: ocrCatalogue, pool: { threads: config.visionThreads, ...dependencies.visionPool } }
+  })
   await app.register(adminRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 

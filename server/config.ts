@@ -20,6 +20,8 @@ export interface AppConfig {
   webRoot: string
   /** Folder of operator-supplied <code>.traineddata(.gz) OCR packs (a tessdata folder), served besides (and over) the npm ones; none when unset. */
   ocrLanguagesDir: string | undefined
+  /** Worker threads of the public API's local models (OCR, faces, objects); one per CPU when unset. */
+  visionThreads: number | undefined
   databaseUrl: string | undefined
   /** redis:// URL: the shared limits live there instead of the database. */
   redisUrl: string | undefined
@@ -127,6 +129,13 @@ const environmentSchema = z
     PUBLIC_URL: optionalUrl(["http:", "https:"], "https://app.example.com"),
     WEB_ROOT: optionalText,
     OCR_LANGUAGES_DIR: optionalText,
+    VISION_THREADS: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, "must be a whole number from 1 to 64")
+      .transform(Number)
+      .refine((threads) => threads >= 1 && threads <= 64, "must be a whole number from 1 to 64")
+      .optional(),
     DATABASE_URL: optionalUrl(["postgres:", "postgresql:"], "postgres://user:password@localhost:5432/imagequery"),
     SMTP_URL: optionalUrl(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465"),
     REDIS_URL: optionalUrl(["redis:", "rediss:"], "redis://localhost:6379"),
@@ -281,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
+    visionThreads: vars.VISION_THREADS,
     databaseUrl: vars.DATABASE_URL,
     redisUrl: vars.REDIS_URL,
     s3:

@@ -76,6 +76,9 @@ const RULES: Record<string, Rule> = {
   "POST /api/v1/ask": "key",
   "POST /api/v1/translate": "key",
   "GET /api/v1/usage": "key",
+  "POST /api/v1/ocr": "key",
+  "POST /api/v1/faces": "key",
+  "POST /api/v1/objects": "key",
   "GET /api/admin/overview": "admin",
   "PUT /api/admin/users/:id/request-limit": "admin",
   "GET /*": "public"

@@ -58,11 +58,11 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
   const callSlotWindowMs = 2 * providerTimeoutMs
 
   /**
-   * Downloads a caller's image URL. The attempt is counted as a failure before it starts, so parallel
-   * requests cannot all pass the limit, and taken back once the image arrived: a user has at most
-   * MAX_FAILED_IMAGE_FETCHES downloads failed or still running in the window.
+   * Downloads a caller's image URL through the SSRF guard, at most `maxBytes`. The attempt is counted as a failure
+   * before it starts, so parallel requests cannot all pass the limit, and taken back once the image arrived: a user
+   * has at most MAX_FAILED_IMAGE_FETCHES downloads failed or still running in the window.
    */
-  const downloadImage = async (userId: string, url: string): Promise<string> => {
+  const downloadImageBytes = async (userId: string, url: string, maxBytes: number): Promise<Buffer> => {
     const failedFetchesKey = `image-fetch-failures:${userId}`
     const reservation = await app.limits.take(failedFetchesKey, MAX_FAILED_IMAGE_FETCHES, FAILED_IMAGE_FETCH_WINDOW_MS, app.clock())
     if (!reservation.taken) {
@@ -75,11 +75,9 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
         { retryAfter }
       )
     }
-    const dataUrl = toImageDataUrl(
-      await fetchImageBytes(url, { allowLoopback, timeoutMs: imageFetchTimeoutMs, maxBytes: MAX_IMAGE_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS })
-    )
+    const bytes = await fetchImageBytes(url, { allowLoopback, timeoutMs: imageFetchTimeoutMs, maxBytes, maxRedirects: MAX_IMAGE_REDIRECTS })
     await app.limits.release(failedFetchesKey)
-    return dataUrl
+    return bytes
   }
 
   /**
@@ -120,6 +118,8 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
   }
 
   return {
+    downloadImageBytes,
+
     /** The month's use and limit of the caller's plan. */
     async usage(user: UserRow): Promise<VqaUsageReport> {
       const now = app.clock()
@@ -139,7 +139,8 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       const limit = monthlyLimitOf(user)
       // Refuse early, before downloading anything, when the month's quota is already spent.
       if (limit !== null && (await usedThisMonth(app.database.db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
-      const imageDataUrl = "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : await downloadImage(user.id, input.image.url)
+      const imageDataUrl =
+        "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : toImageDataUrl(await downloadImageBytes(user.id, input.image.url, MAX_IMAGE_BYTES))
       const { result: answer, usage } = await withReservedRequest(user, log, () =>
         askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history })
       )

@@ -3,8 +3,8 @@ import { MAX_IMAGE_BYTES } from "~core/vqa"
 
 import { ApiError } from "../http/errors"
 
-export function imageTooLarge(): ApiError {
-  return new ApiError(413, "IMAGE_TOO_LARGE", `The image is larger than ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`)
+export function imageTooLarge(maxBytes = MAX_IMAGE_BYTES): ApiError {
+  return new ApiError(413, "IMAGE_TOO_LARGE", `The image is larger than ${maxBytes / (1024 * 1024)} MB.`)
 }
 
 export function invalidImage(): ApiError {
@@ -23,6 +23,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** A base64 data URL from the caller: size checked before decoding, content checked by its bytes. */
 export function imageFromDataUrl(dataUrl: string): string {
+  return toImageDataUrl(imageBytesFromDataUrl(dataUrl, MAX_IMAGE_BYTES))
+}
+
+/** The bytes of a caller's base64 data URL, at most `maxBytes` (checked before decoding); their type is not checked. */
+export function imageBytesFromDataUrl(dataUrl: string, maxBytes: number): Buffer {
   const comma = dataUrl.indexOf(",")
   const header = comma === -1 ? "" : dataUrl.slice(0, comma)
   if (!/^data:[^,]*;base64$/i.test(header)) {
@@ -31,9 +36,9 @@ export function imageFromDataUrl(dataUrl: string): string {
   let payload = dataUrl.slice(comma + 1)
   if (/\s/.test(payload)) payload = payload.replace(/\s+/g, "")
   const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0
-  if (Math.floor((payload.length * 3) / 4) - padding > MAX_IMAGE_BYTES) throw imageTooLarge()
+  if (Math.floor((payload.length * 3) / 4) - padding > maxBytes) throw imageTooLarge(maxBytes)
   if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) {
     throw new ApiError(400, "INVALID_IMAGE", "The image data is not valid base64.")
   }
-  return toImageDataUrl(Buffer.from(payload, "base64"))
+  return Buffer.from(payload, "base64")
 }

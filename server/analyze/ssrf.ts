@@ -204,7 +204,7 @@ function requestOnce(target: CheckedTarget, options: ImageFetchOptions, signal: 
         }
         const declared = Number(response.headers["content-length"])
         if (Number.isFinite(declared) && declared > options.maxBytes) {
-          reject(imageTooLarge())
+          reject(imageTooLarge(options.maxBytes))
           response.destroy()
           return
         }
@@ -214,7 +214,7 @@ function requestOnce(target: CheckedTarget, options: ImageFetchOptions, signal: 
           size += chunk.length
           if (size > options.maxBytes) {
             // Rejected first: destroying emits "aborted" at once.
-            reject(imageTooLarge())
+            reject(imageTooLarge(options.maxBytes))
             response.destroy()
             return
           }

@@ -256,6 +256,11 @@ export class OcrLanguageCatalogue {
     this.compressed = new CompressedPackCache(folders.cacheFolder, log)
   }
 
+  /** An operator's folder may take a while to hash: worth starting at start. */
+  get hasOperatorFolder(): boolean {
+    return this.folders.operatorFolder !== undefined
+  }
+
   load(): Promise<OcrCatalogue> {
     if (!this.catalogue) {
       const building = buildCatalogue(this.folders, this.log, this.compressed)

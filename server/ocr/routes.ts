@@ -4,11 +4,12 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import { ocrLanguageCodeSchema, type OcrLanguageList } from "~core/ocr-languages"
+import { ocrLanguageCodeSchema, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr-languages"
 
-import { ApiError, notFound, parseInput } from "../http/errors"
+import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit, type PerIpLimit } from "../http/rate-limit"
-import { OcrLanguageCatalogue, publicPack, type CataloguedPack, type CatalogueFolders } from "./catalogue"
+import { documented, parseRequest } from "../openapi/route-docs"
+import { publicPack, type CataloguedPack, type OcrLanguageCatalogue } from "./catalogue"
 
 /** A pack never changes under the same hash, so browsers and proxies may keep it for 30 days. */
 const PACK_CACHE_CONTROL = "public, max-age=2592000"
@@ -20,12 +21,33 @@ export const DEFAULT_OCR_DOWNLOAD_LIMIT: PerIpLimit = {
   message: "Too many language pack downloads from this address. Please try again later."
 }
 
-export interface OcrRoutesOptions extends CatalogueFolders {
+export interface OcrRoutesOptions {
+  /** The packs offered: the public API reads with the same ones. */
+  catalogue: OcrLanguageCatalogue
   /** Tests lower it; DEFAULT_OCR_DOWNLOAD_LIMIT otherwise. */
   downloadLimit?: PerIpLimit
 }
 
 const packParamsSchema = z.object({ code: ocrLanguageCodeSchema })
+
+const listDoc = documented({
+  tag: "OCR languages",
+  summary: "The language packs this server offers",
+  description: "Each pack's size and SHA-256, which the download must match; the script-detection and vertical-text packs when the server has them.",
+  data: { 200: ocrLanguageListSchema }
+})
+
+const packDoc = documented({
+  tag: "OCR languages",
+  summary: "Download a language pack",
+  description: "tesseract's .traineddata, gzip-compressed; its ETag is the SHA-256 of the list, and it never changes under that tag. HEAD answers the headers only.",
+  params: packParamsSchema,
+  answers: {
+    200: { description: "The pack (application/gzip).", content: { "application/gzip": { schema: z.file().mime("application/gzip") } } },
+    304: z.null().describe("Not modified: If-None-Match holds the pack's ETag.")
+  },
+  errors: { 404: "NOT_FOUND: this server has no such pack.", 503: "SERVICE_UNAVAILABLE: the pack cannot be read on the server now." }
+})
 
 /** If-None-Match holds this entity tag (or "*"); weak tags count too, as for any GET. */
 function matchesEntityTag(ifNoneMatch: string | undefined, entityTag: string): boolean {
@@ -54,11 +76,10 @@ async function openPack(pack: CataloguedPack, log: FastifyBaseLogger): Promise<F
   throw packUnreadable()
 }
 
-export async function ocrRoutes(app: FastifyInstance, { operatorFolder, cacheFolder, downloadLimit = DEFAULT_OCR_DOWNLOAD_LIMIT }: OcrRoutesOptions) {
-  const catalogue = new OcrLanguageCatalogue({ operatorFolder, cacheFolder }, app.log)
+export async function ocrRoutes(app: FastifyInstance, { catalogue, downloadLimit = DEFAULT_OCR_DOWNLOAD_LIMIT }: OcrRoutesOptions) {
   // An operator's folder may hold hundreds of MB to compress: begun at start, in the background, so that the first
   // list asked for (the extension gives up after 8 s) finds it built or under way rather than starting it.
-  if (operatorFolder) {
+  if (catalogue.hasOperatorFolder) {
     app.addHook("onReady", async () => {
       const started = performance.now()
       catalogue.load().then(
@@ -68,7 +89,7 @@ export async function ocrRoutes(app: FastifyInstance, { operatorFolder, cacheFol
     })
   }
 
-  app.get("/api/ocr/languages", async () => {
+  app.get("/api/ocr/languages", { schema: listDoc }, async () => {
     const { languages, scriptDetection, verticalText } = await catalogue.load()
     const list: OcrLanguageList = {
       languages: languages.map(publicPack),
@@ -83,8 +104,9 @@ export async function ocrRoutes(app: FastifyInstance, { operatorFolder, cacheFol
     method: ["GET", "HEAD"],
     url: "/api/ocr/languages/:code",
     config: perIpRateLimit(downloadLimit),
+    schema: packDoc,
     handler: async (request, reply) => {
-      const { code } = parseInput(packParamsSchema, request.params)
+      const { code } = parseRequest(request, "params", packParamsSchema)
       const pack = (await catalogue.load()).byCode.get(code)
       if (!pack) throw notFound(`This server has no OCR language pack "${code}".`)
 

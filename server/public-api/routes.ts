@@ -18,6 +18,7 @@ import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
 import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
 import { monthlyLimitOf } from "../billing/plan"
 import { parseInput } from "../http/errors"
+import { visionRoutes, type VisionRoutesOptions } from "./vision-routes"
 import { callsOfMonth, countCall } from "./usage-store"
 
 declare module "fastify" {
@@ -27,8 +28,13 @@ declare module "fastify" {
   }
 }
 
-export async function publicApiRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
-  const analyze = analyzeService(app, options)
+export interface PublicApiRoutesOptions {
+  analyze?: AnalyzeRoutesOptions
+  vision: Omit<VisionRoutesOptions, "analyze">
+}
+
+export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRoutesOptions): Promise<void> {
+  const analyze = analyzeService(app, options.analyze)
   registerApiKeyCallers(app)
   app.addHook("onSend", async (request, reply, payload) => {
     if (!request.apiKey || reply.statusCode >= 400) return payload
@@ -69,4 +75,7 @@ export async function publicApiRoutes(app: FastifyInstance, options: AnalyzeRout
     const usage: ApiUsage = { month, quota: { used: await usedThisMonth(app.database.db, user.id, now), limit: monthlyLimitOf(user) }, byEndpoint, byKey: [...byKey.values()] }
     return ok(usage)
   })
+
+  // A child plugin: the key's hooks and the counting above apply to its routes too.
+  await app.register(visionRoutes, { ...options.vision, analyze: options.analyze })
 }

@@ -33,7 +33,8 @@ const roundScore = (value: number) => Math.round(value * 1000) / 1000
 // ---- Faces (@vladmandic/face-api) ----
 
 /** "ssd": SSD MobileNet v1 (accurate, default); "tiny": TinyFaceDetector (fast, misses faces turned aside). */
-export type FaceDetector = "tiny" | "ssd"
+export const FACE_DETECTORS = ["ssd", "tiny"] as const
+export type FaceDetector = (typeof FACE_DETECTORS)[number]
 
 export interface FacesOptions {
   detector: FaceDetector
