@@ -1,7 +1,8 @@
 /**
  * The dashboard's *API keys* (Pro and Enterprise): create a key (a name, and the password of an account that has
  * one), copy it the one time it is shown, with a ready curl call on this site's own origin; the active keys with
- * their last use, each revocable after a confirmation. A Free account sees what the feature is and how to get it.
+ * their last use, each revocable after a confirmation; the keys' calls of the last 30 days (ApiUsage.tsx). A Free
+ * account sees what the feature is and how to get it.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
@@ -9,8 +10,6 @@ import { Link } from "react-router"
 
 import { API_KEY_NAME_MAX_LENGTH, MAX_ACTIVE_API_KEYS, type CreatedApiKey } from "~core/api-keys"
 import { longDate } from "~core/format"
-import { ApiRequestError } from "~api/http-client"
-import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { copyText } from "~ui/clipboard"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { PasswordField, TextField } from "~ui/fields"
@@ -20,9 +19,8 @@ import { buttonStyles } from "~ui/styles"
 
 import { ProofMessage } from "../dashboard/ProofRefusal"
 import { useFormMutation } from "../use-form-mutation"
-import { API_KEYS_QUERY_KEY, createApiKey, listApiKeys, revokeApiKey } from "./api-keys-api"
-
-const failureText = (failure: unknown) => (failure instanceof ApiRequestError && !failure.isNetworkError ? failure.message : CONNECTION_ERROR_MESSAGE)
+import { API_KEYS_QUERY_KEY, createApiKey, failureText, listApiKeys, revokeApiKey } from "./api-keys-api"
+import { ApiUsage } from "./ApiUsage"
 
 /** The key just made: shown once, with Copy and a call to try it. */
 function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -167,6 +165,7 @@ export function ApiKeysCard({ hasApiAccess, needsPassword }: { hasApiAccess: boo
           ))}
         </ul>
       )}
+      <ApiUsage />
     </div>
   )
 }
