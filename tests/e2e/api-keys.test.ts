@@ -1,13 +1,17 @@
 /**
  * A Pro user's API key, end to end: made on the dashboard (with the password), shown once, used by a script
- * against the public API, then revoked on the dashboard, after which the same call is refused.
+ * against the public API, whose call the dashboard's usage chart and table then show on today's row; then revoked on
+ * the dashboard, after which the same call is refused.
  */
-import type { Browser, Page } from "puppeteer-core"
+import path from "node:path"
+
+import type { Browser, ElementHandle, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
+import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
-import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, SCREENSHOT_DIR, watchPageErrors } from "./browser"
 import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
@@ -17,6 +21,7 @@ const NAME = "Katherine Johnson"
 
 describe("API keys on the dashboard", () => {
   let server: RunningServer
+  let provider: Awaited<ReturnType<typeof startStandIn>>
   let browser: Browser
   let page: Page
   let errors: string[]
@@ -26,9 +31,21 @@ describe("API keys on the dashboard", () => {
   const usageWith = (key: string) => fetch(`${server.url}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` } }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data?: { month: string }; error?: { code: string } } }))
 
   const fill = (label: string, value: string) => fillField(page, label, value)
+  const usageSection = () => page.waitForSelector("xpath/.//section[h2[normalize-space()='API keys']]//section[.//h3[normalize-space()='API calls in the last 30 days']]")
+  /** The cells of the usage table's row for `day` ("Fri 27 Nov"), as read on the page. */
+  const tableRow = async (day: string) => {
+    const row = await page.waitForSelector(`xpath/.//table//tr[th[normalize-space()='${day}']]`, { timeout: 15_000 })
+    return row!.$$eval("th, td", (cells) => cells.map((cell) => cell.textContent?.trim()))
+  }
+  /** The card alone, as people see it at the viewport's width: centred in a viewport tall enough, clear of the sticky site header. */
+  const shootCard = async (card: ElementHandle, name: string) => {
+    await card.evaluate((element) => element.scrollIntoView({ block: "center" }))
+    await card.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png` })
+  }
 
   beforeAll(async () => {
-    server = await startServer()
+    provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Bonjour")))
+    server = await startServer({ OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_API_KEY: "sk-test" })
     await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: NAME })
     // Pro through the test-mode trial: API keys come with it.
     const api = apiOf(server)
@@ -43,6 +60,7 @@ describe("API keys on the dashboard", () => {
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
+    await provider?.close()
   })
 
   it("creates a key shown once, which a script uses; revoked, the same call is refused", async () => {
@@ -52,6 +70,9 @@ describe("API keys on the dashboard", () => {
     await page.click(button("Sign in"))
     await page.waitForFunction(() => location.pathname === "/dashboard", { timeout: 15_000 })
     await (await keysCard())!.waitForSelector("xpath/.//p[normalize-space()='You have no API keys yet.']")
+    await (await usageSection())!.waitForSelector("xpath/.//p[normalize-space()='No API calls in the last 30 days.']")
+    // The sign-in's toast fades first: it passes over the card while it shows, and takes a click meant for a field.
+    await page.waitForFunction(() => !document.querySelector("[data-sonner-toast]"), { timeout: 15_000 })
 
     await fill("Key name", "ci")
     await fill("Current password", PASSWORD)
@@ -60,17 +81,37 @@ describe("API keys on the dashboard", () => {
     const key = await shown!.evaluate((element) => element.textContent ?? "")
     expect(key).toMatch(/^iqa_[0-9A-Za-z]{43}$/)
     expect(await page.$eval("section[aria-label='API keys'] pre", (element) => element.textContent)).toBe(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/usage`)
-    // The sign-in's toast fades first: it passes over the card while it shows.
-    await page.waitForFunction(() => !document.querySelector("[data-sonner-toast]"), { timeout: 15_000 })
     await screenshot(page, "dashboard-api-key-created")
     expect(await seriousAxeViolations(page)).toEqual([])
 
     const used = await usageWith(key)
     expect([used.status, used.body.data?.month]).toEqual([200, new Date().toISOString().slice(0, 7)])
+    // A counted call (the usage above is not): the table names its UTC day as the site does.
+    const translated = await fetch(`${server.url}/api/v1/translate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: "Hello", targetLanguage: "fr" })
+    })
+    expect(translated.status).toBe(200)
+    const today = new Date().toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" })
 
     await page.click(button("I have copied it"))
     await page.waitForSelector("[data-testid='new-api-key']", { hidden: true })
-    await page.click("button[aria-label='Revoke ci']")
+
+    // Back on the dashboard later: the chart (its own chunk) shows the call, and its table the same figures.
+    await page.reload({ waitUntil: "networkidle0" })
+    const usage = (await usageSection())!
+    await usage.waitForSelector("figure svg.recharts-surface", { timeout: 15_000 })
+    expect(await usage.$$eval("figure li", (items) => items.map((item) => item.textContent))).toEqual(["OCR0", "Faces0", "Objects0", "Ask0", "Translate1"])
+    await shootCard((await keysCard())!, "dashboard-api-usage-chart-1280")
+    expect(await seriousAxeViolations(page)).toEqual([])
+    await page.click(button("Show as table"))
+    expect(await tableRow(today)).toEqual([today, "0", "0", "0", "0", "1", "1"])
+    await shootCard((await keysCard())!, "dashboard-api-usage-table-1280")
+    expect(await seriousAxeViolations(page)).toEqual([])
+    await page.click(button("Show as table"))
+    await usage.waitForSelector("figure svg.recharts-surface")
+    await (await page.waitForSelector("button[aria-label='Revoke ci']"))!.click()
     await (await page.waitForSelector(`xpath/.//*[@role='alertdialog']//button[normalize-space()='Revoke key']`))!.click()
     await (await keysCard())!.waitForSelector("xpath/.//p[normalize-space()='You have no API keys yet.']", { timeout: 15_000 })
     await eventually(usageWith.bind(null, key), (answer) => expect([answer.status, answer.body.error?.code]).toEqual([401, "INVALID_API_KEY"]))
@@ -78,6 +119,13 @@ describe("API keys on the dashboard", () => {
     await page.setViewport({ width: 375, height: 800 })
     await (await keysCard())!.scrollIntoView()
     await screenshot(page, "dashboard-api-keys-375")
+    // A revoked key's calls stay counted. At 375 px neither the chart nor its table makes the page scroll sideways.
+    await page.setViewport({ width: 375, height: 1400 })
+    await shootCard((await keysCard())!, "dashboard-api-usage-chart-375")
+    await page.click(button("Show as table"))
+    expect(await tableRow(today)).toEqual([today, "0", "0", "0", "0", "1", "1"])
+    await shootCard((await keysCard())!, "dashboard-api-usage-table-375")
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     expect(errors).toEqual([])
   }, 120_000)
 })
