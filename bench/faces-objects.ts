@@ -55,7 +55,7 @@ export function handCountedPhotos(): HandCountedPhoto[] {
 }
 
 /** The photo's file in node_modules (by folder: some packages' `exports` hide their files from require.resolve). */
-const photoFile = (photo: HandCountedPhoto) => path.join(root, "node_modules", photo.package, photo.path)
+export const photoFile = (photo: HandCountedPhoto) => path.join(root, "node_modules", photo.package, photo.path)
 
 /** Which analyses run on every hand-counted photo. */
 const PHOTO_KINDS = [

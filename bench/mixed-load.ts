@@ -18,7 +18,7 @@ import { runIfMain } from "./figures"
 import { nextClientAddress, type LoadFigures } from "./load"
 import { startServer, type RunningServer } from "./server-process"
 
-const PASSWORD = "Granite-Orbit-2026!"
+export const PASSWORD = "Granite-Orbit-2026!"
 const ADMIN = { email: "mixed-admin@example.com", password: PASSWORD }
 /** Sign-in checks of one address run at most rateLimitAttempts (5) at once: the sign-ins rotate over enough accounts to stay below. */
 const SIGN_IN_ACCOUNTS = 50
@@ -46,7 +46,7 @@ async function startModelStandIn(): Promise<{ url: string; close(): Promise<void
   return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-async function post(baseUrl: string, pathname: string, body: unknown, token?: string) {
+export async function post(baseUrl: string, pathname: string, body: unknown, token?: string) {
   const response = await fetch(baseUrl + pathname, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": nextClientAddress(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -58,10 +58,17 @@ async function post(baseUrl: string, pathname: string, body: unknown, token?: st
 }
 
 /** A verified account, made through the API; its verification e-mail is read from the outbox folders (any instance may send it). */
-async function verifiedAccount(baseUrl: string, dataDirs: string[], email: string): Promise<string> {
+export async function verifiedAccount(baseUrl: string, dataDirs: string[], email: string): Promise<string> {
   await post(baseUrl, "/api/auth/register", { email, password: PASSWORD, name: "Bench User", termsAccepted: true, privacyPolicyAccepted: true })
   await post(baseUrl, "/api/auth/verify-email", { oobCode: await verificationCode(dataDirs, email) })
   return (await post(baseUrl, "/api/auth/login", { email, password: PASSWORD })).token as string
+}
+
+/** Pays for Pro in the server's test mode, with Stripe's test card. */
+export async function subscribeToPro(baseUrl: string, token: string, email: string): Promise<void> {
+  const expiryYear = String(new Date().getFullYear() + 2)
+  const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear, cvc: "123", cardholderName: "Bench User" }
+  await post(baseUrl, "/api/billing/test-payment", { planId: "pro", annual: false, ...card, email, billingAddress: "1 Main Street", country: "US" }, token)
 }
 
 /** The five kinds of request, in turn on every connection; each from its own client address. */
@@ -116,7 +123,7 @@ async function measureSetup(count: number, settings: MixedLoadSettings, database
     for (let index = 0; index < settings.connections; index++) {
       const email = `mixed-pro${index}@example.com`
       const token = await verifiedAccount(first, dataDirs, email)
-      await post(first, "/api/billing/test-payment", { planId: "pro", annual: false, cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: "Bench User", email, billingAddress: "1 Main Street", country: "US" }, token)
+      await subscribeToPro(first, token, email)
       pro.push(token)
     }
     const signIns = [ADMIN]

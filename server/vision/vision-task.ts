@@ -43,6 +43,10 @@ export type VisionTask =
 /** A task's answer, or why the image could not be decoded (the caller's fault, not the engine's). */
 export type VisionTaskResult = { answer: V1OcrAnswer | V1FacesAnswer | V1ObjectsAnswer } | { unreadable: "damaged" | "too-many-pixels" }
 
+// One CPU per pool thread, libvips's own threads included; and no cache of decoded images between callers' images.
+sharp.concurrency(1)
+sharp.cache(false)
+
 const requireHere = createRequire(import.meta.url)
 const packageDir = (name: string) => path.dirname(requireHere.resolve(`${name}/package.json`))
 const FACE_MODELS = path.join(packageDir("@vladmandic/face-api"), "model")
