@@ -1,14 +1,14 @@
 /**
  * A Pro user's API key, end to end: made on the dashboard (with the password), shown once, used by a script
- * against the public API, whose call the dashboard's usage chart and table then show on today's row; then revoked on
+ * to read the text of an image through /api/v1/ocr, whose call the dashboard's usage chart and table then show on today's row; then revoked on
  * the dashboard, after which the same call is refused.
  */
 import path from "node:path"
 
 import type { Browser, ElementHandle, Page } from "puppeteer-core"
+import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
 import { eventually, launchBrowser, screenshot, SCREENSHOT_DIR, watchPageErrors } from "./browser"
@@ -21,14 +21,20 @@ const NAME = "Katherine Johnson"
 
 describe("API keys on the dashboard", () => {
   let server: RunningServer
-  let provider: Awaited<ReturnType<typeof startStandIn>>
+  let textImage: Buffer
   let browser: Browser
   let page: Page
   let errors: string[]
 
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
   const keysCard = () => page.waitForSelector("section[aria-label='API keys']")
-  const usageWith = (key: string) => fetch(`${server.url}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` } }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data?: { month: string }; error?: { code: string } } }))
+  /** What a customer's script does with the key: upload a picture of text to /api/v1/ocr. */
+  const readTextWith = async (key: string, image: Buffer) => {
+    const form = new FormData()
+    form.append("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "page.png")
+    const response = await fetch(`${server.url}/api/v1/ocr`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+    return { status: response.status, body: (await response.json()) as { data?: { text: string }; error?: { code: string } } }
+  }
 
   const fill = (label: string, value: string) => fillField(page, label, value)
   const usageSection = () => page.waitForSelector("xpath/.//section[h2[normalize-space()='API keys']]//section[.//h3[normalize-space()='API calls in the last 30 days']]")
@@ -44,8 +50,10 @@ describe("API keys on the dashboard", () => {
   }
 
   beforeAll(async () => {
-    provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Bonjour")))
-    server = await startServer({ OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_API_KEY: "sk-test" })
+    const lines = ["INVOICE 2026", "TOTAL DUE 120 EUR"].map((line, index) => `<text x="30" y="${70 + index * 70}" font-family="sans-serif" font-size="44">${line}</text>`)
+    textImage = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="180"><rect width="100%" height="100%" fill="#fff"/>${lines.join("")}</svg>`)).png().toBuffer()
+    // One worker thread for the API's models: the test makes two calls.
+    server = await startServer({ VISION_THREADS: "1" })
     await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: NAME })
     // Pro through the test-mode trial: API keys come with it.
     const api = apiOf(server)
@@ -60,7 +68,6 @@ describe("API keys on the dashboard", () => {
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
-    await provider?.close()
   })
 
   it("creates a key shown once, which a script uses; revoked, the same call is refused", async () => {
@@ -80,19 +87,15 @@ describe("API keys on the dashboard", () => {
     const shown = await page.waitForSelector("[data-testid='new-api-key']", { timeout: 15_000 })
     const key = await shown!.evaluate((element) => element.textContent ?? "")
     expect(key).toMatch(/^iqa_[0-9A-Za-z]{43}$/)
-    expect(await page.$eval("section[aria-label='API keys'] pre", (element) => element.textContent)).toBe(`curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/usage`)
+    expect(await page.$eval("section[aria-label='API keys'] pre", (element) => element.textContent)).toBe(
+      `curl -H "Authorization: Bearer ${key}" -F image=@picture.png ${server.url}/api/v1/ocr`
+    )
     await screenshot(page, "dashboard-api-key-created")
     expect(await seriousAxeViolations(page)).toEqual([])
 
-    const used = await usageWith(key)
-    expect([used.status, used.body.data?.month]).toEqual([200, new Date().toISOString().slice(0, 7)])
-    // A counted call (the usage above is not): the table names its UTC day as the site does.
-    const translated = await fetch(`${server.url}/api/v1/translate`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ text: "Hello", targetLanguage: "fr" })
-    })
-    expect(translated.status).toBe(200)
+    // The script reads the text of an image with the key; the call is counted on its UTC day, as the site shows it.
+    const read = await readTextWith(key, textImage)
+    expect([read.status, read.body.data?.text]).toEqual([200, "INVOICE 2026\nTOTAL DUE 120 EUR"])
     const today = new Date().toLocaleDateString("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" })
 
     await page.click(button("I have copied it"))
@@ -102,11 +105,11 @@ describe("API keys on the dashboard", () => {
     await page.reload({ waitUntil: "networkidle0" })
     const usage = (await usageSection())!
     await usage.waitForSelector("figure svg.recharts-surface", { timeout: 15_000 })
-    expect(await usage.$$eval("figure li", (items) => items.map((item) => item.textContent))).toEqual(["OCR0", "Faces0", "Objects0", "Ask0", "Translate1"])
+    expect(await usage.$$eval("figure li", (items) => items.map((item) => item.textContent))).toEqual(["OCR1", "Faces0", "Objects0", "Ask0", "Translate0"])
     await shootCard((await keysCard())!, "dashboard-api-usage-chart-1280")
     expect(await seriousAxeViolations(page)).toEqual([])
     await page.click(button("Show as table"))
-    expect(await tableRow(today)).toEqual([today, "0", "0", "0", "0", "1", "1"])
+    expect(await tableRow(today)).toEqual([today, "1", "0", "0", "0", "0", "1"])
     await shootCard((await keysCard())!, "dashboard-api-usage-table-1280")
     expect(await seriousAxeViolations(page)).toEqual([])
     await page.click(button("Show as table"))
@@ -114,7 +117,7 @@ describe("API keys on the dashboard", () => {
     await (await page.waitForSelector("button[aria-label='Revoke ci']"))!.click()
     await (await page.waitForSelector(`xpath/.//*[@role='alertdialog']//button[normalize-space()='Revoke key']`))!.click()
     await (await keysCard())!.waitForSelector("xpath/.//p[normalize-space()='You have no API keys yet.']", { timeout: 15_000 })
-    await eventually(usageWith.bind(null, key), (answer) => expect([answer.status, answer.body.error?.code]).toEqual([401, "INVALID_API_KEY"]))
+    await eventually(() => readTextWith(key, textImage), (answer) => expect([answer.status, answer.body.error?.code]).toEqual([401, "INVALID_API_KEY"]))
 
     await page.setViewport({ width: 375, height: 800 })
     await (await keysCard())!.scrollIntoView()
@@ -123,7 +126,7 @@ describe("API keys on the dashboard", () => {
     await page.setViewport({ width: 375, height: 1400 })
     await shootCard((await keysCard())!, "dashboard-api-usage-chart-375")
     await page.click(button("Show as table"))
-    expect(await tableRow(today)).toEqual([today, "0", "0", "0", "0", "1", "1"])
+    expect(await tableRow(today)).toEqual([today, "1", "0", "0", "0", "0", "1"])
     await shootCard((await keysCard())!, "dashboard-api-usage-table-375")
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     expect(errors).toEqual([])

@@ -25,7 +25,8 @@ import { ApiUsage } from "./ApiUsage"
 /** The key just made: shown once, with Copy and a call to try it. */
 function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   const [copied, setCopied] = useState<boolean | null>(null)
-  const curl = `curl -H "Authorization: Bearer ${created.key}" ${window.location.origin}/api/v1/usage`
+  // The call a script makes most: the text of an image, uploaded.
+  const curl = `curl -H "Authorization: Bearer ${created.key}" -F image=@picture.png ${window.location.origin}/api/v1/ocr`
   return (
     <div className="space-y-3 rounded-xl border border-green-200 bg-green-50 p-4 text-sm">
       <p className="font-semibold text-green-900">Your new key “{created.name}”. Copy it now: it is not shown again.</p>

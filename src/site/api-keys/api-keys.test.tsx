@@ -98,7 +98,7 @@ describe("the dashboard's API keys", () => {
     fireEvent.change(within(card).getByLabelText("Current password"), { target: { value: PASSWORD } })
     fireEvent.click(within(card).getByRole("button", { name: "Create key" }))
     expect((await within(card).findByTestId("new-api-key")).textContent).toBe(KEY)
-    expect(within(card).getByText(`curl -H "Authorization: Bearer ${KEY}" ${window.location.origin}/api/v1/usage`)).toBeTruthy()
+    expect(within(card).getByText(`curl -H "Authorization: Bearer ${KEY}" -F image=@picture.png ${window.location.origin}/api/v1/ocr`)).toBeTruthy()
     await within(card).findByText("ci")
     fireEvent.click(within(card).getByRole("button", { name: "I have copied it" }))
     await waitFor(() => expect(within(card).queryByTestId("new-api-key")).toBeNull())
