@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from "kysely"
 
 import { getPlan } from "~core/plans"
-import type { Role, User } from "~core/user"
+import type { PublicUser, Role } from "~core/user"
 
 import { planOf } from "../billing/plan"
 import type { DatabaseSchema, UsersTable } from "../db/schema"
@@ -131,7 +131,7 @@ export async function countUsers(db: Db, since: Date): Promise<UserCounts> {
 }
 
 /** The user as the API returns it: the shared user record plus id, verification state and creation time, never the password hash. */
-export function toPublicUser(row: UserRow): User & { id: string; emailVerified: boolean; createdAt: string } {
+export function toPublicUser(row: UserRow): PublicUser {
   const plan = getPlan(planOf(row))
   return {
     id: row.id,

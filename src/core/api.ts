@@ -1,6 +1,8 @@
 /** The backend response wrapper (success, data, error) and the catalogue of error codes. */
 
-import type { ServiceStatusEntry } from "./service-status"
+import * as z from "zod"
+
+import { serviceStatusEntrySchema } from "./service-status"
 
 export const RESEND_COOLDOWN_SECONDS = 60
 
@@ -89,16 +91,22 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
 /** A catalogue code, or the code of an admin-defined custom password rule. */
 export type ApiErrorCode = ErrorCode | (string & Record<never, never>)
 
-export interface ApiErrorBody {
-  code: ApiErrorCode
-  message: string
-  details?: string[]
-  retryAfter?: number
-  remainingAttempts?: number
-  nextAttemptDelay?: number
+/** The error of a refused call; the zod schema is what the API reference documents (server/openapi). */
+export const apiErrorBodySchema = z.object({
+  code: z.string().meta({ description: "One of ERROR_CODES, or the code of an admin-defined password rule" }),
+  message: z.string(),
+  /** VALIDATION_FAILED: each problem of the input, as "field: what is wrong". */
+  details: z.array(z.string()).optional(),
+  retryAfter: z.number().optional(),
+  remainingAttempts: z.number().optional(),
+  nextAttemptDelay: z.number().optional(),
   /** EMAIL_NOT_VERIFIED: lets this browser ask check-verification whether the address is verified now. */
-  verificationToken?: string
-}
+  verificationToken: z.string().optional()
+})
+
+export type ApiErrorBody = Omit<z.infer<typeof apiErrorBodySchema>, "code"> & { code: ApiErrorCode }
+
+export const apiFailureSchema = z.object({ success: z.literal(false), error: apiErrorBodySchema })
 
 export interface ApiSuccess<T> {
   success: true
@@ -110,6 +118,12 @@ export interface ApiFailure {
   error: ApiErrorBody
 }
 
+/** The success wrapper around a call's data, as `ok` makes it. */
+export const apiSuccessSchema = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data })
+
+/** The answer of a call that only confirms what it did: `{ loggedOut: true }`, `{ deleted: true }`. */
+export const confirmationSchema = <K extends string>(field: K) => z.object({ [field]: z.literal(true) } as Record<K, z.ZodLiteral<true>>)
+
 export function ok<T>(data: T): ApiSuccess<T> {
   return { success: true, data }
 }
@@ -118,18 +132,23 @@ export function fail(code: ApiErrorCode, message: string, extra: Omit<ApiErrorBo
   return { success: false, error: { code, message, ...extra } }
 }
 
-export type HealthState = "ok" | "error"
+export const HEALTH_STATES = ["ok", "error"] as const
+export type HealthState = (typeof HEALTH_STATES)[number]
 
 /** GET /api/status */
-export interface StatusReport {
-  name: string
-  version: string
-  uptimeSeconds: number
-  checks: {
-    database: { status: HealthState; latencyMs?: number; message?: string }
-  }
+export const statusReportSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  uptimeSeconds: z.number().int(),
+  checks: z.object({
+    database: z.object({ status: z.enum(HEALTH_STATES), latencyMs: z.number().optional(), message: z.string().optional() })
+  }),
   /** One real check per service of the status page, rather than every service shown as operational. */
-  services?: ServiceStatusEntry[]
+  services: z.array(serviceStatusEntrySchema).optional(),
   /** ISO time the checks ran. */
-  checkedAt?: string
-}
+  checkedAt: z.string().optional()
+})
+export type StatusReport = z.infer<typeof statusReportSchema>
+
+/** GET /api/status when a critical service is down: 503 SERVICE_UNAVAILABLE, with the report all the same. */
+export const statusUnavailableAnswerSchema = apiFailureSchema.extend({ data: statusReportSchema })

@@ -1,7 +1,9 @@
-/** Request bodies of the auth calls, checked by the server and usable by the forms. */
+/** Request bodies of the auth calls, checked by the server and usable by the forms, and the answers of those calls. */
 import * as z from "zod"
 
+import { confirmationSchema } from "./api"
 import { PASSWORD_POLICY_LENGTH_CAP } from "./password-policy"
+import { publicUserSchema } from "./user"
 
 export const MAX_EMAIL_LENGTH = 254
 export const MAX_NAME_LENGTH = 100
@@ -64,9 +66,36 @@ export const googleAcceptTermsRequestSchema = z.strictObject({
 })
 
 /** GET /api/auth/firebase-config: the web client's public Firebase settings, read at run time. */
-export interface FirebaseWebConfig {
-  enabled: boolean
-  config: { apiKey: string; authDomain: string; projectId: string } | null
+export const firebaseWebConfigSchema = z.object({
+  enabled: z.boolean(),
+  config: z.object({ apiKey: z.string(), authDomain: z.string(), projectId: z.string() }).nullable(),
   /** http://host:port of the Auth emulator (tests only), else null. */
-  emulatorUrl: string | null
-}
+  emulatorUrl: z.string().nullable()
+})
+export type FirebaseWebConfig = z.infer<typeof firebaseWebConfigSchema>
+
+/** A signed-in session: login, Google sign-in, the extension's session. expiresAt: the access token's end, in Unix seconds. */
+export const sessionAnswerSchema = z.object({ user: publicUserSchema, token: z.string(), refreshToken: z.string(), expiresAt: z.number().int() })
+/** POST /api/auth/register: the account, signed in only once its address is verified. */
+export const registrationAnswerSchema = z.object({
+  user: publicUserSchema,
+  token: z.null(),
+  refreshToken: z.null(),
+  verificationRequired: z.literal(true),
+  /** For check-verification and sync-verification from this browser. */
+  verificationToken: z.string()
+})
+/** POST /api/auth/refresh: the new access token and the next refresh token (the one sent is used up). */
+export const tokenRefreshAnswerSchema = z.object({ token: z.string(), refreshToken: z.string(), expiresAt: z.number().int() })
+/** The answers that carry the account: the profile, a changed name, an added or removed sign-in method. */
+export const userAnswerSchema = z.object({ user: publicUserSchema })
+/** resend-verification and forgot-password: the same answer whether or not the address has an account. */
+export const emailLinkAnswerSchema = z.object({ sent: z.literal(true), message: z.string() })
+export const emailVerifiedAnswerSchema = z.object({ email: z.string(), verified: z.literal(true) })
+/** check-verification and sync-verification: false unless this browser holds the address's verification token. */
+export const verificationStateSchema = z.object({ verified: z.boolean() })
+export const authStatusSchema = z.object({ hasEmailAuth: z.boolean(), hasGoogleAuth: z.boolean(), providers: z.array(z.enum(SIGN_IN_METHODS)) })
+export const loggedOutAnswerSchema = confirmationSchema("loggedOut")
+export const accountDeletedAnswerSchema = confirmationSchema("deleted")
+export const passwordResetAnswerSchema = confirmationSchema("reset")
+export const passwordChangedAnswerSchema = confirmationSchema("changed")

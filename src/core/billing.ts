@@ -61,6 +61,15 @@ export const subscriptionSchema = z.object({
 })
 export type Subscription = z.infer<typeof subscriptionSchema>
 
+/** The answer of the calls that change a subscription: the subscription as it is now. */
+export const subscriptionAnswerSchema = z.object({ subscription: subscriptionSchema })
+
+/** POST /api/billing/checkout and /portal: the page of the payment provider to send the browser to. */
+export const providerPageSchema = z.object({ url: z.string() })
+
+/** POST /api/billing/webhook: the event was read; processed is false when it had been applied already. */
+export const webhookReceiptSchema = z.object({ received: z.literal(true), processed: z.boolean() })
+
 /** GET /api/billing/config, public: how the payment page takes payments. */
 export const billingConfigSchema = z.object({ mode: z.enum(BILLING_MODES), trialDays: z.number().int() })
 export type BillingConfig = z.infer<typeof billingConfigSchema>

@@ -5,6 +5,7 @@
 import * as z from "zod"
 
 import { imageTypeOf } from "./image-type"
+import { PLAN_IDS } from "./plans"
 
 export const FEEDBACK_MESSAGE_MIN_LENGTH = 10
 
@@ -17,36 +18,47 @@ export const FEEDBACK_MAX_IMAGE_BYTES = 5 * 1024 * 1024
 export const FEEDBACK_STATUSES = ["pending", "replied", "closed"] as const
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number]
 
-export interface FeedbackReply {
-  id: string
-  message: string
+export const feedbackReplyEntrySchema = z.object({
+  id: z.string(),
+  message: z.string(),
   /** Who replied; 'Admin' when the reply named nobody. */
-  adminEmail: string
-  createdAt: string
-}
+  adminEmail: z.string(),
+  createdAt: z.string()
+})
+export type FeedbackReply = z.infer<typeof feedbackReplyEntrySchema>
 
-export interface Feedback {
-  id: string
-  email: string
-  message: string
-  status: FeedbackStatus
+export const feedbackSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  message: z.string(),
+  status: z.enum(FEEDBACK_STATUSES),
   /** URLs of the attached images (admin only: they need the bearer token). */
-  images: string[]
-  replies: FeedbackReply[]
-  createdAt: string
-  updatedAt: string
-}
+  images: z.array(z.string()),
+  replies: z.array(feedbackReplyEntrySchema),
+  createdAt: z.string(),
+  updatedAt: z.string()
+})
+export type Feedback = z.infer<typeof feedbackSchema>
 
-export type FeedbackCounts = Record<"all" | FeedbackStatus, number>
+const count = z.number().int().min(0)
+export const feedbackCountsSchema = z.object({ all: count, pending: count, replied: count, closed: count }) satisfies z.ZodType<Record<"all" | FeedbackStatus, number>>
+export type FeedbackCounts = z.infer<typeof feedbackCountsSchema>
 
 /** What travels beside `data` (the list) in the answer of the list calls. */
-export interface FeedbackListMeta {
-  page: number
-  pageSize: number
+export const feedbackListMetaSchema = z.object({
+  page: z.number().int(),
+  pageSize: z.number().int(),
   /** Feedback matching the filter. */
-  total: number
-  counts: FeedbackCounts
-}
+  total: count,
+  counts: feedbackCountsSchema
+})
+export type FeedbackListMeta = z.infer<typeof feedbackListMetaSchema>
+
+/** GET /api/feedback and GET /api/feedback/status/:status: the whole answer, the page of feedback and its meta. */
+export const feedbackListAnswerSchema = z.object({ success: z.literal(true), data: z.array(feedbackSchema), meta: feedbackListMetaSchema })
+
+/** DELETE /api/feedback/:id */
+export const feedbackDeletedAnswerSchema = z.object({ deleted: z.literal(true), id: z.string() })
 
 export const FEEDBACK_PAGE_SIZE_DEFAULT = 50
 export const FEEDBACK_PAGE_SIZE_MAX = 100
@@ -137,10 +149,30 @@ export const feedbackReplySchema = z.strictObject({
   adminEmail: z.string().trim().max(FEEDBACK_EMAIL_MAX_LENGTH).optional()
 })
 
-export const feedbackListQuerySchema = z.strictObject({
-  status: feedbackStatusSchema.optional(),
+/** GET /api/feedback/status/:status: the page asked for. */
+export const feedbackPageQuerySchema = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(FEEDBACK_PAGE_SIZE_MAX).default(FEEDBACK_PAGE_SIZE_DEFAULT)
+})
+
+/** GET /api/feedback: the page, and the status to show. */
+export const feedbackListQuerySchema = feedbackPageQuerySchema.extend({ status: feedbackStatusSchema.optional() })
+
+export const feedbackStatusParamsSchema = z.strictObject({ status: z.enum(FEEDBACK_STATUSES, { message: "use pending, replied or closed" }) })
+
+/**
+ * POST /api/feedback, multipart/form-data, as the reference describes it. The server reads the form as a stream
+ * (server/feedback/feedback-form.ts), field by field and image by image as they arrive, with the checks above
+ * (feedbackTextProblem, the image checks): a schema over the whole body would mean holding 25 MB of images first.
+ */
+export const feedbackFormSchema = z.object({
+  email: z.string().max(FEEDBACK_EMAIL_MAX_LENGTH).meta({ format: "email" }),
+  message: z.string().min(FEEDBACK_MESSAGE_MIN_LENGTH).max(FEEDBACK_MESSAGE_DISPLAY_MAX),
+  images: z
+    .array(z.file().max(FEEDBACK_MAX_IMAGE_BYTES).mime(Object.keys(FEEDBACK_IMAGE_TYPES) as FeedbackImageType[]))
+    .max(FEEDBACK_MAX_IMAGES)
+    .optional()
+    .meta({ description: "JPEG, PNG or GIF images, when the server takes uploads." })
 })
 
 /** The feedback feature flags: e-mail notifications and image uploads. */
@@ -149,17 +181,35 @@ export interface FeedbackFlags {
   fileUploads: boolean
 }
 
+const healthCheckSchema = z.object({ ok: z.boolean(), latencyMs: z.number().optional(), message: z.string().optional() })
+
 /** GET /api/admin/overview: the admin dashboard's Quick Overview, from real figures. */
-export interface AdminOverview {
-  users: { total: number; admins: number; verified: number; newLast30Days: number }
-  policies: { enabledRules: number; customRules: number }
-  violations: { last30Days: number }
-  feedback: FeedbackCounts
-  billing: { subscribers: { pro: number; enterprise: number }; trialing: number; pastDue: number; monthlyRecurringRevenue: number }
-  health: { percent: number; checks: Record<string, { ok: boolean; latencyMs?: number; message?: string }> }
-}
+export const adminOverviewSchema = z.object({
+  users: z.object({ total: count, admins: count, verified: count, newLast30Days: count }),
+  policies: z.object({ enabledRules: count, customRules: count }),
+  violations: z.object({ last30Days: count }),
+  feedback: feedbackCountsSchema,
+  billing: z.object({
+    subscribers: z.object({ pro: count, enterprise: count }),
+    trialing: count,
+    pastDue: count,
+    monthlyRecurringRevenue: z.number()
+  }),
+  health: z.object({ percent: z.number(), checks: z.record(z.string(), healthCheckSchema) })
+})
+export type AdminOverview = z.infer<typeof adminOverviewSchema>
 
 /** PUT /api/admin/users/:id/request-limit: a positive whole number, or null for unlimited. */
 export const requestLimitSchema = z.strictObject({
   limit: z.number().int("The limit must be a whole number").positive("The limit must be a positive number").max(10_000_000).nullable()
+})
+
+/** The answer of PUT /api/admin/users/:id/request-limit. */
+export const requestLimitAnswerSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  plan: z.enum(PLAN_IDS),
+  requestLimit: z.number().int().nullable(),
+  /** The limit is what an Enterprise account gets; other plans keep their plan's quota. */
+  appliesToPlan: z.boolean()
 })

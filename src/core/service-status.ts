@@ -3,6 +3,7 @@
  * operational, GET /api/status reports a real check for each one, and the status page shows what
  * the server reports.
  */
+import * as z from "zod"
 
 export const SERVICE_STATES = ["operational", "degraded", "outage", "maintenance"] as const
 export type ServiceState = (typeof SERVICE_STATES)[number]
@@ -18,17 +19,20 @@ export const STATUS_SERVICES = [
 
 export type ServiceId = (typeof STATUS_SERVICES)[number]["id"]
 
-export interface ServiceStatusEntry {
-  id: ServiceId
-  name: string
-  status: ServiceState
+const SERVICE_IDS = STATUS_SERVICES.map((service) => service.id) as [ServiceId, ...ServiceId[]]
+
+export const serviceStatusEntrySchema = z.object({
+  id: z.enum(SERVICE_IDS),
+  name: z.string(),
+  status: z.enum(SERVICE_STATES),
   /** What the check found, in plain words. */
-  message: string
+  message: z.string(),
   /** How long the check took, when it did real work. */
-  latencyMs?: number
+  latencyMs: z.number().optional(),
   /** ISO time of the last failed check this server process saw, if any. */
-  lastIncident?: string
-}
+  lastIncident: z.string().optional()
+})
+export type ServiceStatusEntry = z.infer<typeof serviceStatusEntrySchema>
 
 export type OverallStatus = "operational" | "partial" | "major"
 

@@ -4,6 +4,8 @@
  */
 import * as z from "zod"
 
+import { vqaUsageSchema } from "./vqa"
+
 /** Longest text translated in one request, counted as the trimmed text's length (for lines: all lines together). */
 export const MAX_TRANSLATE_TEXT_LENGTH = 5000
 /** Most lines one request translates: an image's text lines, each translated in its place. */
@@ -152,7 +154,7 @@ export const translateAnswerSchema = z.object({
   /** The listed code the request's tag named. */
   targetLanguage: z.string(),
   sourceLanguage: z.string().nullable(),
-  usage: z.object({ used: z.number(), limit: z.number().nullable(), resetsAt: z.string() })
+  usage: vqaUsageSchema
 })
 
 export type TranslateAnswer = z.infer<typeof translateAnswerSchema>

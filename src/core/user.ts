@@ -25,6 +25,10 @@ export const userSchema = z.object({
 
 export type User = z.infer<typeof userSchema>
 
+/** The user as the API answers it: the shared record plus its id, verification state and creation time (ISO). */
+export const publicUserSchema = userSchema.extend({ id: z.string(), emailVerified: z.boolean(), createdAt: z.string() })
+export type PublicUser = z.infer<typeof publicUserSchema>
+
 /** The plan the stored user object says the account has: Free when it carries none, or a cancelled one. */
 export function planIdOfUser(user: User): PlanId {
   return user.subscription ? effectivePlanOf(user.subscription.plan.id, user.subscription.status) : "free"

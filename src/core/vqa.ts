@@ -1,6 +1,8 @@
 /** Questions to the vision model (visual question answering): request and answer shapes, limits, models. */
 import * as z from "zod"
 
+import { PLAN_IDS } from "./plans"
+
 /** Largest image, decoded, the server accepts or downloads: 8 MiB. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024
 export const MAX_QUESTION_LENGTH = 2000
@@ -61,23 +63,19 @@ export const vqaAskRequestSchema = z.strictObject({
   model: z.string().trim().min(1).max(100).optional()
 })
 
-
-export interface VqaUsage {
-  used: number
+export const vqaUsageSchema = z.object({
+  used: z.number().int(),
   /** null: unlimited. */
-  limit: number | null
+  limit: z.number().int().nullable(),
   /** ISO time of the first instant of the next UTC month, when the count starts again. */
-  resetsAt: string
-}
+  resetsAt: z.string()
+})
+export type VqaUsage = z.infer<typeof vqaUsageSchema>
 
 /** GET /api/analyze/usage */
-export interface VqaUsageReport extends VqaUsage {
-  plan: "free" | "pro" | "enterprise"
-}
+export const vqaUsageReportSchema = vqaUsageSchema.extend({ plan: z.enum(PLAN_IDS) })
+export type VqaUsageReport = z.infer<typeof vqaUsageReportSchema>
 
 /** POST /api/analyze/ask */
-export interface VqaAnswer {
-  answer: string
-  model: string
-  usage: VqaUsage
-}
+export const vqaAnswerSchema = z.object({ answer: z.string(), model: z.string(), usage: vqaUsageSchema })
+export type VqaAnswer = z.infer<typeof vqaAnswerSchema>

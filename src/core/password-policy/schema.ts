@@ -133,24 +133,26 @@ const messagesSchema = z
 
 const rulesSchema = z.strictObject(builtInRuleSchemas)
 
+/** The fields of the whole policy, without the checks across fields (the answers' views pick from them). */
+const passwordPolicyFields = z.strictObject({
+  rules: rulesSchema,
+  customRules: z
+    .array(customRuleSchema)
+    .max(BOUNDS.customRules.max, `At most ${BOUNDS.customRules.max} custom rules are allowed`),
+  messages: messagesSchema,
+  strictMode: z.boolean(),
+  allowOverride: z.boolean(),
+  logViolations: z.boolean(),
+  rateLimitAttempts: integer("Rate limit attempts", BOUNDS.rateLimitAttempts),
+  lockoutDuration: integer("Lockout duration", BOUNDS.lockoutDuration)
+})
+
 /**
  * The whole policy. Besides each field's bounds: maxLength's value is at least minLength's (even
  * while one of them is disabled, so enabling it later cannot produce an impossible policy), and the
  * custom rule ids are unique.
  */
-export const passwordPolicyConfigSchema = z
-  .strictObject({
-    rules: rulesSchema,
-    customRules: z
-      .array(customRuleSchema)
-      .max(BOUNDS.customRules.max, `At most ${BOUNDS.customRules.max} custom rules are allowed`),
-    messages: messagesSchema,
-    strictMode: z.boolean(),
-    allowOverride: z.boolean(),
-    logViolations: z.boolean(),
-    rateLimitAttempts: integer("Rate limit attempts", BOUNDS.rateLimitAttempts),
-    lockoutDuration: integer("Lockout duration", BOUNDS.lockoutDuration)
-  })
+export const passwordPolicyConfigSchema = passwordPolicyFields
   .superRefine((config, ctx) => {
     const min = config.rules.minLength.value
     const max = config.rules.maxLength.value
@@ -169,6 +171,15 @@ export const passwordPolicyConfigSchema = z
       seen.add(rule.id)
     })
   }) satisfies z.ZodType<PasswordPolicyConfig>
+
+/** GET /api/password-policy/config for everyone: what the password hint is built from (strictMode makes every rule required). */
+export const publicPolicyViewSchema = z.object({ config: passwordPolicyFields.pick({ rules: true, customRules: true, strictMode: true }) })
+
+/** What the admin screen reads and writes: the rules, the refusal messages and the options. */
+export const adminPolicyViewSchema = publicPolicyViewSchema.extend({
+  messages: passwordPolicyFields.shape.messages,
+  options: passwordPolicyFields.pick({ strictMode: true, allowOverride: true, logViolations: true, rateLimitAttempts: true, lockoutDuration: true })
+})
 
 const UPDATABLE_FIELDS = ["enabled", "required", "value", "message", "regex"] as const
 
