@@ -38,6 +38,7 @@ import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbo
 import { OcrLanguageCatalogue } from "./ocr/catalogue"
 import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
+import { registerOpenApi } from "./openapi/openapi"
 import { policyRoutes } from "./policy/routes"
 import { publicApiRoutes } from "./public-api/routes"
 import type { VisionPoolOptions } from "./vision/vision-pool"
@@ -191,6 +192,8 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
     store: sharedRateLimitStore(app.limits, clock)
   })
   registerAuthentication(app)
+  // Before every route: the reference is generated from the routes added after it.
+  await registerOpenApi(app)
 
   await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })
   await app.register(authRoutes)
