@@ -1,20 +1,30 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { requestLimitSchema } from "~core/feedback"
+import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/feedback"
 
 import { planOf } from "../billing/plan"
 import { setRequestLimit } from "../billing/request-limits"
 import { requireAdmin } from "../auth/authenticate"
-import { notFound, parseInput } from "../http/errors"
+import { notFound } from "../http/errors"
+import { documented, parseRequest } from "../openapi/route-docs"
 import { adminOverview } from "./overview"
 
 /** GET /api/admin/overview and PUT /api/admin/users/:id/request-limit. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/api/admin/overview", { preHandler: requireAdmin }, async () => ok(await adminOverview(app)))
+  const overview = documented({ tag: "Admin", summary: "The dashboard's figures: accounts, policy, feedback, billing and health", data: { 200: adminOverviewSchema } })
+  app.get("/api/admin/overview", { preHandler: requireAdmin, schema: overview }, async () => ok(await adminOverview(app)))
 
-  app.put<{ Params: { id: string } }>("/api/admin/users/:id/request-limit", { preHandler: requireAdmin }, async (request) => {
-    const { limit } = parseInput(requestLimitSchema, request.body)
+  const requestLimit = documented({
+    tag: "Admin",
+    summary: "Set an account's monthly request limit",
+    description: "What an Enterprise account gets (appliesToPlan); other plans keep their plan's quota. null: unlimited.",
+    body: requestLimitSchema,
+    data: { 200: requestLimitAnswerSchema },
+    errors: { 404: "NOT_FOUND: no account has this id." }
+  })
+  app.put<{ Params: { id: string } }>("/api/admin/users/:id/request-limit", { preHandler: requireAdmin, schema: requestLimit }, async (request) => {
+    const { limit } = parseRequest(request, "body", requestLimitSchema)
     const user = await setRequestLimit(app.database.db, request.params.id, limit, app.clock())
     if (!user) throw notFound("This user does not exist.")
     const plan = planOf(user)

@@ -5,11 +5,19 @@
 import type { FastifyError, FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateRequestSchema } from "~core/translate"
-import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_IMAGE_DATA_URL_LENGTH, MAX_QUESTION_LENGTH, vqaAskRequestSchema } from "~core/vqa"
+import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateAnswerSchema, translateRequestSchema } from "~core/translate"
+import {
+  MAX_HISTORY_ANSWER_LENGTH,
+  MAX_HISTORY_TURNS,
+  MAX_IMAGE_DATA_URL_LENGTH,
+  MAX_QUESTION_LENGTH,
+  vqaAnswerSchema,
+  vqaAskRequestSchema,
+  vqaUsageReportSchema
+} from "~core/vqa"
 
 import { requireUser } from "../auth/authenticate"
-import { parseInput } from "../http/errors"
+import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { analyzeService, type AnalyzeRoutesOptions } from "./analyze-service"
 import { imageTooLarge } from "./image"
 
@@ -25,22 +33,52 @@ export function oversizedBodyAsImage(error: FastifyError): never {
   throw error
 }
 
+/** What a question and a translation are refused for, here and on /api/v1 (the same service answers both). */
+const MODEL_REFUSALS = {
+  429: "QUOTA_EXCEEDED: the plan's monthly quota is spent (retryAfter: until the next month); RATE_LIMIT_EXCEEDED: 3 calls of this account are running already.",
+  502: "PROVIDER_ERROR: the vision model failed; the call is not counted.",
+  503: "VQA_NOT_CONFIGURED: this server has no vision model."
+}
+
+/** The reference of POST /api/analyze/ask and POST /api/v1/ask: the same body, answer and refusals. */
+export const ASK_DOC: Omit<RouteDoc, "tag"> = {
+  summary: "Ask a question about an image",
+  description: "The image as a data URL or an https URL the server downloads; earlier turns of the chat may come along. Counts one request of the plan's monthly quota.",
+  body: vqaAskRequestSchema,
+  data: { 200: vqaAnswerSchema },
+  errors: {
+    ...MODEL_REFUSALS,
+    400: "INVALID_IMAGE, URL_NOT_ALLOWED (not a public https address), IMAGE_FETCH_FAILED, or MODEL_NOT_ALLOWED.",
+    413: "IMAGE_TOO_LARGE: more than 8 MB."
+  }
+}
+
+/** The reference of POST /api/analyze/translate and POST /api/v1/translate. */
+export const TRANSLATE_DOC: Omit<RouteDoc, "tag"> = {
+  summary: "Translate a text, or an image's lines",
+  description: "Into one of the listed languages; lines come back translated one for one. Counts one request of the plan's monthly quota.",
+  body: translateRequestSchema,
+  data: { 200: translateAnswerSchema },
+  errors: MODEL_REFUSALS
+}
+
 export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
   const analyze = analyzeService(app, options)
 
-  app.get("/api/analyze/usage", { preHandler: requireUser }, async (request) => ok(await analyze.usage(request.auth!.user)))
+  const usage = documented({ tag: "Analysis", summary: "The month's questions and translations, and the plan's limit", data: { 200: vqaUsageReportSchema } })
+  app.get("/api/analyze/usage", { preHandler: requireUser, schema: usage }, async (request) => ok(await analyze.usage(request.auth!.user)))
 
   app.post(
     "/api/analyze/ask",
     // Before the body is read: an anonymous caller must not make us receive and parse up to ASK_BODY_LIMIT bytes.
-    { onRequest: requireUser, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage },
-    async (request) => ok(await analyze.ask(request.auth!.user, request.log, parseInput(vqaAskRequestSchema, request.body)))
+    { onRequest: requireUser, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage, schema: documented({ tag: "Analysis", ...ASK_DOC }) },
+    async (request) => ok(await analyze.ask(request.auth!.user, request.log, parseRequest(request, "body", vqaAskRequestSchema)))
   )
 
   app.post(
     "/api/analyze/translate",
     // Before the body is read, as for questions.
-    { onRequest: requireUser, bodyLimit: TRANSLATE_BODY_LIMIT },
-    async (request) => ok(await analyze.translate(request.auth!.user, request.log, parseInput(translateRequestSchema, request.body)))
+    { onRequest: requireUser, bodyLimit: TRANSLATE_BODY_LIMIT, schema: documented({ tag: "Analysis", ...TRANSLATE_DOC }) },
+    async (request) => ok(await analyze.translate(request.auth!.user, request.log, parseRequest(request, "body", translateRequestSchema)))
   )
 }

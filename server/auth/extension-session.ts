@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
+import { sessionAnswerSchema } from "~core/auth-schemas"
+
+import { documented } from "../openapi/route-docs"
 
 import { signInExtension } from "./account-service"
 import { requireUser } from "./authenticate"
@@ -12,7 +15,14 @@ import { requireUser } from "./authenticate"
  * though: it ends when that one ends, and a new one from the same site session replaces it.
  */
 export async function extensionSessionRoutes(app: FastifyInstance) {
-  app.post("/api/auth/extension-session", { preHandler: requireUser }, async (request) => {
+  const schema = documented({
+    tag: "Accounts",
+    summary: "Open the extension's session from a website session",
+    description: "The extension's own session and refresh tokens; it ends when the website session ends.",
+    data: { 200: sessionAnswerSchema },
+    errors: { 403: "FORBIDDEN: the bearer token is not a website session's." }
+  })
+  app.post("/api/auth/extension-session", { preHandler: requireUser, schema }, async (request) => {
     return ok(await signInExtension(app, request.auth!))
   })
 }

@@ -2,24 +2,37 @@ import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
 import {
+  accountDeletedAnswerSchema,
+  authStatusSchema,
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
+  emailLinkAnswerSchema,
   emailOnlyRequestSchema,
+  emailVerifiedAnswerSchema,
   linkEmailRequestSchema,
+  loggedOutAnswerSchema,
   loginRequestSchema,
   logoutRequestSchema,
+  passwordChangedAnswerSchema,
+  passwordResetAnswerSchema,
   profileUpdateSchema,
   refreshRequestSchema,
   registerRequestSchema,
+  registrationAnswerSchema,
   resetPasswordRequestSchema,
+  sessionAnswerSchema,
+  tokenRefreshAnswerSchema,
   unlinkRequestSchema,
+  userAnswerSchema,
   verificationCheckRequestSchema,
+  verificationStateSchema,
   verifyEmailRequestSchema
 } from "~core/auth-schemas"
 
-import { ApiError, parseInput } from "../http/errors"
+import { ApiError } from "../http/errors"
 import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
+import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { codeEmailRequests } from "./account-emails"
 import { changePassword, deleteAccount, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
@@ -36,6 +49,20 @@ export const AUTH_RATE_LIMITS = {
   emailLookup: perIpRateLimit({ max: 30, timeWindow: 15 * 60_000 })
 }
 
+const accounts = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Accounts", ...doc })
+
+/** What the link e-mail calls answer while the address's cooldown or hourly count runs. */
+const EMAIL_COOLDOWN = { 429: "TOO_MANY_REQUESTS: a link was sent to this address a moment ago, or it had its links for the hour (retryAfter in seconds)." }
+const BAD_CODE = { 400: "INVALID_OR_EXPIRED_CODE: the link's code is unknown, used or expired." }
+const POLICY_REFUSAL = "A PASSWORD_* code: the new password breaks a rule of the password policy (details lists them)."
+/** The current password, or a recent sign-in for an account without one (sign-in-methods.ts), counted like sign-in. */
+const PROOF_OF_PERSON = {
+  400: "INVALID_CREDENTIALS: the current password is wrong.",
+  403: "REAUTHENTICATION_REQUIRED: an account without a password signed in too long ago.",
+  423: "ACCOUNT_LOCKED: too many wrong passwords (retryAfter in seconds).",
+  429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
+}
+
 const sessionExpired = () => new ApiError(401, "SESSION_EXPIRED", "Your session has expired. Please sign in again.")
 
 export async function authRoutes(app: FastifyInstance) {
@@ -43,8 +70,15 @@ export async function authRoutes(app: FastifyInstance) {
   const verificationEmails = codeEmailRequests(app, "verify_email")
   const passwordResetEmails = codeEmailRequests(app, "reset_password")
 
-  app.post("/api/auth/register", { config: AUTH_RATE_LIMITS.register }, async (request, reply) => {
-    const input = parseInput(registerRequestSchema, request.body)
+  const register = accounts({
+    summary: "Create an account with a password",
+    description: "Sends the address a verification link; the account signs in once the address is verified, so no session is opened yet.",
+    body: registerRequestSchema,
+    data: { 201: registrationAnswerSchema },
+    errors: { 400: POLICY_REFUSAL, 409: "EMAIL_ALREADY_EXISTS." }
+  })
+  app.post("/api/auth/register", { config: AUTH_RATE_LIMITS.register, schema: register }, async (request, reply) => {
+    const input = parseRequest(request, "body", registerRequestSchema)
     // The account and its verification e-mail are made together: an acknowledged registration always gets its link.
     const user = await registerAccount(app, input, (trx, created) => verificationEmails.queueFor(trx, created))
     await verificationEmails.countSent(user, clientAddressKey(request.ip))
@@ -53,14 +87,22 @@ export async function authRoutes(app: FastifyInstance) {
     return reply.status(201).send(ok({ user: toPublicUser(user), token: null, refreshToken: null, verificationRequired: true, verificationToken }))
   })
 
-  app.post("/api/auth/verify-email", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { oobCode } = parseInput(verifyEmailRequestSchema, request.body)
+  const verify = accounts({ summary: "Verify an address with the code of its link", body: verifyEmailRequestSchema, data: { 200: emailVerifiedAnswerSchema }, errors: BAD_CODE })
+  app.post("/api/auth/verify-email", { config: AUTH_RATE_LIMITS.emailLookup, schema: verify }, async (request) => {
+    const { oobCode } = parseRequest(request, "body", verifyEmailRequestSchema)
     const user = await verifyEmail(app, oobCode)
     return ok({ email: user.email, verified: true })
   })
 
-  app.post("/api/auth/resend-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { email } = parseInput(emailOnlyRequestSchema, request.body)
+  const resend = accounts({
+    summary: "Send a new verification link",
+    description: "Answers the same whether or not the address has an account to verify.",
+    body: emailOnlyRequestSchema,
+    data: { 200: emailLinkAnswerSchema },
+    errors: EMAIL_COOLDOWN
+  })
+  app.post("/api/auth/resend-verification", { config: AUTH_RATE_LIMITS.emailLookup, schema: resend }, async (request) => {
+    const { email } = parseRequest(request, "body", emailOnlyRequestSchema)
     return ok(await verificationEmails.request(email, clientAddressKey(request.ip)))
   })
 
@@ -72,16 +114,32 @@ export async function authRoutes(app: FastifyInstance) {
     return ok({ verified: Boolean(user?.email_verified_at) })
   }
 
-  app.get("/api/auth/check-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    return verificationState(parseInput(verificationCheckRequestSchema, request.query))
+  const verificationStateDoc = {
+    summary: "Whether an address is verified yet",
+    description: "Only the browser holding the address's verificationToken (from registration or from login's EMAIL_NOT_VERIFIED) learns it; to anyone else every address is unverified.",
+    data: { 200: verificationStateSchema }
+  }
+  app.get("/api/auth/check-verification", { config: AUTH_RATE_LIMITS.emailLookup, schema: accounts({ ...verificationStateDoc, querystring: verificationCheckRequestSchema }) }, async (request) => {
+    return verificationState(parseRequest(request, "querystring", verificationCheckRequestSchema))
   })
 
-  app.post("/api/auth/sync-verification", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    return verificationState(parseInput(verificationCheckRequestSchema, request.body))
+  app.post("/api/auth/sync-verification", { config: AUTH_RATE_LIMITS.emailLookup, schema: accounts({ ...verificationStateDoc, body: verificationCheckRequestSchema }) }, async (request) => {
+    return verificationState(parseRequest(request, "body", verificationCheckRequestSchema))
   })
 
-  app.post("/api/auth/login", { config: AUTH_RATE_LIMITS.login }, async (request) => {
-    const { email, password } = parseInput(loginRequestSchema, request.body)
+  const login = accounts({
+    summary: "Sign in with an address and a password",
+    body: loginRequestSchema,
+    data: { 200: sessionAnswerSchema },
+    errors: {
+      401: "INVALID_CREDENTIALS, with remainingAttempts and nextAttemptDelay.",
+      403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification.",
+      423: "ACCOUNT_LOCKED: too many wrong passwords (retryAfter in seconds).",
+      429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
+    }
+  })
+  app.post("/api/auth/login", { config: AUTH_RATE_LIMITS.login, schema: login }, async (request) => {
+    const { email, password } = parseRequest(request, "body", loginRequestSchema)
     const user = await checkPasswordSignIn(app, email, password)
     if (!user.email_verified_at) {
       // Only after the right password: whoever knows it may follow the verification.
@@ -93,8 +151,15 @@ export async function authRoutes(app: FastifyInstance) {
     return ok(await signIn(app, user))
   })
 
-  app.post("/api/auth/refresh", async (request) => {
-    const { refreshToken } = parseInput(refreshRequestSchema, request.body)
+  const refresh = accounts({
+    summary: "Renew the access token",
+    description: "The refresh token sent is used up: the answer carries the next one. A used one presented again ends its session.",
+    body: refreshRequestSchema,
+    data: { 200: tokenRefreshAnswerSchema },
+    errors: { 401: "SESSION_EXPIRED: the refresh token is unknown, used or expired." }
+  })
+  app.post("/api/auth/refresh", { schema: refresh }, async (request) => {
+    const { refreshToken } = parseRequest(request, "body", refreshRequestSchema)
     const now = app.clock()
     const rotation = await rotateRefreshToken(db, refreshToken, now)
     if (rotation.outcome !== "rotated") {
@@ -107,8 +172,15 @@ export async function authRoutes(app: FastifyInstance) {
     return ok({ token, refreshToken: rotation.refreshToken, expiresAt })
   })
 
-  app.post("/api/auth/logout", async (request) => {
-    const body = parseInput(logoutRequestSchema, request.body ?? undefined)
+  const logout = accounts({
+    summary: "Sign out",
+    description: "Ends the session of the bearer token, and that of the refresh token when one is sent. Answers the same without either.",
+    body: logoutRequestSchema,
+    data: { 200: loggedOutAnswerSchema },
+    optionalSession: true
+  })
+  app.post("/api/auth/logout", { schema: logout }, async (request) => {
+    const body = parseRequest(request, "body", logoutRequestSchema, request.body ?? undefined)
     const now = app.clock()
     const auth = await authenticate(app, request)
     if (auth) await revokeSession(db, auth.sessionId, now)
@@ -120,54 +192,102 @@ export async function authRoutes(app: FastifyInstance) {
   })
 
   // "Sign out everywhere": every session of the account ends, this one and the extension's included.
-  app.post("/api/auth/logout-all", { preHandler: requireUser }, async (request) => {
+  const logoutAll = accounts({ summary: "Sign out everywhere", description: "Ends every session of the account, the extension's included.", data: { 200: loggedOutAnswerSchema } })
+  app.post("/api/auth/logout-all", { preHandler: requireUser, schema: logoutAll }, async (request) => {
     await revokeUserSessions(db, request.auth!.user.id, app.clock())
     return ok({ loggedOut: true })
   })
 
   for (const path of ["/api/auth/profile", "/api/users/profile"]) {
-    app.get(path, { preHandler: requireUser }, async (request) => ok({ user: toPublicUser(request.auth!.user) }))
-    app.put(path, { preHandler: requireUser }, async (request) => {
-      const { name } = parseInput(profileUpdateSchema, request.body)
+    const readProfile = accounts({ summary: "The signed-in account", data: { 200: userAnswerSchema } })
+    app.get(path, { preHandler: requireUser, schema: readProfile }, async (request) => ok({ user: toPublicUser(request.auth!.user) }))
+    const rename = accounts({ summary: "Change the account's name", description: "Only the name can change here: role, address and plan cannot.", body: profileUpdateSchema, data: { 200: userAnswerSchema } })
+    app.put(path, { preHandler: requireUser, schema: rename }, async (request) => {
+      const { name } = parseRequest(request, "body", profileUpdateSchema)
       const user = await renameUser(db, request.auth!.user.id, name, new Date(app.clock()))
       return ok({ user: toPublicUser(user!) })
     })
   }
 
-  app.delete("/api/auth/account", { preHandler: requireUser }, async (request) => {
-    const body = parseInput(deleteAccountRequestSchema, request.body ?? undefined)
+  const deletion = accounts({
+    summary: "Delete the account",
+    description: "With the current password; an account without one (Google only) sends no body and must have signed in recently.",
+    body: deleteAccountRequestSchema,
+    data: { 200: accountDeletedAnswerSchema },
+    errors: PROOF_OF_PERSON
+  })
+  app.delete("/api/auth/account", { preHandler: requireUser, schema: deletion }, async (request) => {
+    const body = parseRequest(request, "body", deleteAccountRequestSchema, request.body ?? undefined)
     await deleteAccount(app, request.auth!, body?.password)
     return ok({ deleted: true })
   })
 
-  app.post("/api/auth/forgot-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { email } = parseInput(emailOnlyRequestSchema, request.body)
+  const forgot = accounts({
+    summary: "Send a password reset link",
+    description: "Answers the same whether or not the address has an account.",
+    body: emailOnlyRequestSchema,
+    data: { 200: emailLinkAnswerSchema },
+    errors: EMAIL_COOLDOWN
+  })
+  app.post("/api/auth/forgot-password", { config: AUTH_RATE_LIMITS.emailLookup, schema: forgot }, async (request) => {
+    const { email } = parseRequest(request, "body", emailOnlyRequestSchema)
     return ok(await passwordResetEmails.request(email, clientAddressKey(request.ip)))
   })
 
-  app.post("/api/auth/reset-password", { config: AUTH_RATE_LIMITS.emailLookup }, async (request) => {
-    const { oobCode, newPassword } = parseInput(resetPasswordRequestSchema, request.body)
+  const reset = accounts({
+    summary: "Set a new password with the code of a reset link",
+    description: "Ends every session of the account.",
+    body: resetPasswordRequestSchema,
+    data: { 200: passwordResetAnswerSchema },
+    errors: { 400: `${BAD_CODE[400]} ${POLICY_REFUSAL}` }
+  })
+  app.post("/api/auth/reset-password", { config: AUTH_RATE_LIMITS.emailLookup, schema: reset }, async (request) => {
+    const { oobCode, newPassword } = parseRequest(request, "body", resetPasswordRequestSchema)
     await resetPassword(app, oobCode, newPassword)
     return ok({ reset: true })
   })
 
-  app.post("/api/auth/change-password", { preHandler: requireUser }, async (request) => {
-    const { currentPassword, newPassword } = parseInput(changePasswordRequestSchema, request.body)
+  const change = accounts({
+    summary: "Change the password",
+    description: "Ends the account's other sessions.",
+    body: changePasswordRequestSchema,
+    data: { 200: passwordChangedAnswerSchema },
+    errors: { ...PROOF_OF_PERSON, 400: `${PROOF_OF_PERSON[400]} ${POLICY_REFUSAL}` }
+  })
+  app.post("/api/auth/change-password", { preHandler: requireUser, schema: change }, async (request) => {
+    const { currentPassword, newPassword } = parseRequest(request, "body", changePasswordRequestSchema)
     await changePassword(app, request.auth!, currentPassword, newPassword)
     return ok({ changed: true })
   })
 
-  app.post("/api/auth/link-email", { preHandler: requireUser }, async (request) => {
-    const input = parseInput(linkEmailRequestSchema, request.body)
+  const linkEmail = accounts({
+    summary: "Add a password sign-in to a Google account",
+    body: linkEmailRequestSchema,
+    data: { 200: userAnswerSchema },
+    errors: {
+      400: `VALIDATION_FAILED: the address is not the account's. ${POLICY_REFUSAL}`,
+      403: "FORBIDDEN from the extension's session; REAUTHENTICATION_REQUIRED when the sign-in is too old.",
+      409: "BAD_REQUEST: the account has a password already."
+    }
+  })
+  app.post("/api/auth/link-email", { preHandler: requireUser, schema: linkEmail }, async (request) => {
+    const input = parseRequest(request, "body", linkEmailRequestSchema)
     return ok({ user: toPublicUser(await addPasswordSignIn(app, request.auth!, input)) })
   })
 
-  app.post("/api/auth/unlink", { preHandler: requireUser }, async (request) => {
-    const { provider, currentPassword } = parseInput(unlinkRequestSchema, request.body)
+  const unlink = accounts({
+    summary: "Remove a sign-in method while another remains",
+    body: unlinkRequestSchema,
+    data: { 200: userAnswerSchema },
+    errors: { ...PROOF_OF_PERSON, 403: `FORBIDDEN from the extension's session. ${PROOF_OF_PERSON[403]}`, 409: "NOT_LINKED: the account has no such method; LAST_SIGN_IN_METHOD: it is the only one left." }
+  })
+  app.post("/api/auth/unlink", { preHandler: requireUser, schema: unlink }, async (request) => {
+    const { provider, currentPassword } = parseRequest(request, "body", unlinkRequestSchema)
     return ok({ user: toPublicUser(await removeSignInMethod(app, request.auth!, provider, currentPassword)) })
   })
 
-  app.get("/api/auth/auth-status", { preHandler: requireUser }, async (request) => {
+  const authStatus = accounts({ summary: "The account's sign-in methods", data: { 200: authStatusSchema } })
+  app.get("/api/auth/auth-status", { preHandler: requireUser, schema: authStatus }, async (request) => {
     const { user } = request.auth!
     const providers = [...(user.password_hash ? ["email"] : []), ...(user.google_uid ? ["google"] : [])]
     return ok({ hasEmailAuth: Boolean(user.password_hash), hasGoogleAuth: Boolean(user.google_uid), providers })

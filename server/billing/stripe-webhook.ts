@@ -7,13 +7,16 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type Stripe from "stripe"
+import * as z from "zod"
 
 import { ok } from "~core/api"
+import { webhookReceiptSchema } from "~core/billing"
 
 import { findUserById } from "../auth/users"
 import type { StripeConfig } from "../config"
 import { isUuid } from "../db/uuid"
 import { ApiError } from "../http/errors"
+import { documented } from "../openapi/route-docs"
 import { isEventRecorded, recordEvent } from "./billing-events"
 import { providerFailed, wrongMode } from "./billing-errors"
 import { idOf, readStripeSubscription } from "./providers/stripe"
@@ -24,6 +27,25 @@ import { findUserIdByCustomer } from "./subscriptions"
 /** Stripe's own default: a signed event older than this is refused, so a captured one cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
 const WEBHOOK_BODY_LIMIT = 1024 * 1024
+
+/**
+ * A Stripe event as the reference shows it. The route does not parse the body with it: the signature covers the bytes
+ * as sent, so they are verified and read by Stripe's library (constructEvent), which knows every event's shape.
+ */
+const stripeEventSchema = z.looseObject({ id: z.string(), type: z.string(), created: z.number().int(), data: z.looseObject({ object: z.looseObject({}) }) })
+
+const webhookDoc = documented({
+  tag: "Billing",
+  summary: "Stripe's events (Stripe mode)",
+  description: "Called by Stripe, signed in the Stripe-Signature header. Each event is applied once; the subscription is read from Stripe as it is now.",
+  body: stripeEventSchema,
+  data: { 200: webhookReceiptSchema },
+  errors: {
+    400: "INVALID_SIGNATURE: the signature is missing or wrong, or the event is too old.",
+    409: "WRONG_BILLING_MODE: this server does not take payments through Stripe.",
+    502: "BILLING_PROVIDER_ERROR: Stripe could not be reached; Stripe sends the event again later."
+  }
+})
 
 /** What an event asks of an account: its customer id, the subscription as Stripe has it now, a failed renewal. */
 interface EventEffect {
@@ -37,7 +59,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, { stripe, config
   // The signature covers the body as sent: it is kept as bytes, not parsed.
   app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body))
 
-  app.post("/api/billing/webhook", async (request) => {
+  app.post("/api/billing/webhook", { schema: webhookDoc }, async (request) => {
     if (!stripe || !config) throw wrongMode(app.config.billingMode)
     const signature = request.headers["stripe-signature"]
     if (typeof signature !== "string" || !Buffer.isBuffer(request.body)) throw new ApiError(400, "INVALID_SIGNATURE", "The Stripe-Signature header is missing.")

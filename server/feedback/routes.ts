@@ -1,15 +1,32 @@
 import multipart from "@fastify/multipart"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
+import * as z from "zod"
+
 import { ok } from "~core/api"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
-import { DEFAULT_REPLY_AUTHOR, feedbackListQuerySchema, feedbackReplySchema, feedbackStatusSchema, feedbackUpdateSchema, type FeedbackFlags } from "~core/feedback"
+import {
+  DEFAULT_REPLY_AUTHOR,
+  FEEDBACK_IMAGE_TYPES,
+  feedbackDeletedAnswerSchema,
+  feedbackFormSchema,
+  feedbackListAnswerSchema,
+  feedbackListQuerySchema,
+  feedbackPageQuerySchema,
+  feedbackReplySchema,
+  feedbackSchema,
+  feedbackStatusParamsSchema,
+  feedbackUpdateSchema,
+  type FeedbackFlags,
+  type FeedbackStatus
+} from "~core/feedback"
 
 import { requireAdmin } from "../auth/authenticate"
 import { capRequestBody } from "../http/body-cap"
-import { ApiError, notFound, parseInput, validationFailed } from "../http/errors"
+import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
 import { queueEmail } from "../mail/outbox"
+import { documented, jsonAnswer, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { StorageUnavailableError } from "../storage/object-storage"
 import { ConfirmationLimit } from "./confirmation-limit"
 import {
@@ -44,6 +61,15 @@ const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
 
 const feedbackNotFound = () => notFound("This feedback does not exist.")
 
+const feedbackDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Feedback", ...doc })
+const NO_SUCH_FEEDBACK = { 404: "NOT_FOUND: no feedback has this id." }
+const LIST_ANSWER = { 200: jsonAnswer("OK: a page of feedback, newest first, and the counts per status in meta.", feedbackListAnswerSchema) }
+/** An uploaded image, as it was sent (its type checked from its bytes). */
+const IMAGE_ANSWER = {
+  description: "The image, as a download.",
+  content: Object.fromEntries(Object.keys(FEEDBACK_IMAGE_TYPES).map((type) => [type, { schema: z.file().mime(type) }]))
+}
+
 /** POST /api/feedback (anyone) and the admin calls that list, read, answer, close and delete feedback. */
 export async function feedbackRoutes(app: FastifyInstance, { flags, limits: overrides }: FeedbackRoutesOptions): Promise<void> {
   const limits = { ...DEFAULT_FEEDBACK_LIMITS, ...overrides }
@@ -60,7 +86,21 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     if (Number(request.headers["content-length"]) > limits.bodyBytes) throw bodyTooLarge(reply)
   }
 
-  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT, onRequest: refuseDeclaredOversize }, async (request, reply) => {
+  const submit = feedbackDoc({
+    summary: "Send feedback",
+    description: "The landing page's form: an address, a message and up to 5 images. A confirmation is e-mailed when the server sends them.",
+    consumes: ["multipart/form-data"],
+    body: feedbackFormSchema,
+    data: { 201: feedbackSchema },
+    errors: {
+      400: "VALIDATION_FAILED: a field breaks the form's rules; INVALID_IMAGE: not a JPEG, PNG or GIF, or too many pixels.",
+      413: "PAYLOAD_TOO_LARGE: the form is too large; IMAGE_TOO_LARGE: an image is over 5 MB.",
+      415: "UNSUPPORTED_MEDIA_TYPE: not multipart/form-data.",
+      503: "SERVICE_UNAVAILABLE: the images cannot be stored now; nothing was saved.",
+      507: "INSUFFICIENT_STORAGE: no room for more images now."
+    }
+  })
+  app.post("/api/feedback", { config: FEEDBACK_RATE_LIMIT, onRequest: refuseDeclaredOversize, schema: submit }, async (request, reply) => {
     if (!request.isMultipart()) throw refusal(415, "UNSUPPORTED_MEDIA_TYPE", "Send the feedback as multipart/form-data.")
     // A chunked body declares no length: it is counted as it arrives.
     const cap = capRequestBody(request.raw, limits.bodyBytes)
@@ -104,22 +144,22 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     return reply.status(201).send(ok(feedback))
   })
 
-  const list = async (status: string | undefined, query: unknown) => {
-    const input = parseInput(feedbackListQuerySchema, { ...(query as object), ...(status === undefined ? {} : { status }) })
+  const list = async (input: { status?: FeedbackStatus; page: number; pageSize: number }) => {
     const { items, counts, total } = await listFeedback(db, input)
     return { success: true as const, data: items, meta: { page: input.page, pageSize: input.pageSize, total, counts } }
   }
 
-  app.get("/api/feedback", { preHandler: requireAdmin }, async (request) => list(undefined, request.query))
+  const listAll = feedbackDoc({ summary: "List feedback", querystring: feedbackListQuerySchema, answers: LIST_ANSWER })
+  app.get("/api/feedback", { preHandler: requireAdmin, schema: listAll }, async (request) => list(parseRequest(request, "querystring", feedbackListQuerySchema)))
 
-  app.get<{ Params: { status: string } }>("/api/feedback/status/:status", { preHandler: requireAdmin }, async (request) => {
-    if (!feedbackStatusSchema.safeParse(request.params.status).success) {
-      throw validationFailed(["status: use pending, replied or closed"])
-    }
-    return list(request.params.status, request.query)
+  const listByStatus = feedbackDoc({ summary: "List feedback of one status", params: feedbackStatusParamsSchema, querystring: feedbackPageQuerySchema, answers: LIST_ANSWER })
+  app.get("/api/feedback/status/:status", { preHandler: requireAdmin, schema: listByStatus }, async (request) => {
+    const { status } = parseRequest(request, "params", feedbackStatusParamsSchema)
+    return list({ ...parseRequest(request, "querystring", feedbackPageQuerySchema), status })
   })
 
-  app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin }, async (request, reply) => {
+  const image = feedbackDoc({ summary: "An image of a feedback", answers: { 200: IMAGE_ANSWER }, errors: { 404: "NOT_FOUND: no image has this name." } })
+  app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin, schema: image }, async (request, reply) => {
     const row = await findFeedbackImage(db, request.params.name)
     const bytes = row ? await store.read(request.params.name) : null
     if (!row || !bytes) throw notFound("This image does not exist.")
@@ -134,21 +174,30 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
       .send(bytes)
   })
 
-  app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
+  const read = feedbackDoc({ summary: "One feedback, with its replies", data: { 200: feedbackSchema }, errors: NO_SUCH_FEEDBACK })
+  app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: read }, async (request) => {
     const feedback = await findFeedback(db, request.params.id)
     if (!feedback) throw feedbackNotFound()
     return ok(feedback)
   })
 
-  app.put<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
-    const { status } = parseInput(feedbackUpdateSchema, request.body)
+  const setStatus = feedbackDoc({ summary: "Set a feedback's status", body: feedbackUpdateSchema, data: { 200: feedbackSchema }, errors: NO_SUCH_FEEDBACK })
+  app.put<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: setStatus }, async (request) => {
+    const { status } = parseRequest(request, "body", feedbackUpdateSchema)
     const feedback = await setFeedbackStatus(db, request.params.id, status, new Date(app.clock()))
     if (!feedback) throw feedbackNotFound()
     return ok(feedback)
   })
 
-  app.post<{ Params: { id: string } }>("/api/feedback/:id/reply", { preHandler: requireAdmin }, async (request) => {
-    const input = parseInput(feedbackReplySchema, request.body)
+  const answer = feedbackDoc({
+    summary: "Reply to a feedback",
+    description: "The reply is e-mailed to the sender when the server sends e-mails; the feedback becomes replied.",
+    body: feedbackReplySchema,
+    data: { 200: feedbackSchema },
+    errors: NO_SUCH_FEEDBACK
+  })
+  app.post<{ Params: { id: string } }>("/api/feedback/:id/reply", { preHandler: requireAdmin, schema: answer }, async (request) => {
+    const input = parseRequest(request, "body", feedbackReplySchema)
     const admin = request.auth!.user
     const feedback = await addReply(
       db,
@@ -165,7 +214,8 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     return ok(feedback)
   })
 
-  app.delete<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin }, async (request) => {
+  const remove = feedbackDoc({ summary: "Delete a feedback and its images", data: { 200: feedbackDeletedAnswerSchema }, errors: NO_SUCH_FEEDBACK })
+  app.delete<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: remove }, async (request) => {
     const files = await deleteFeedback(db, request.params.id)
     if (!files) throw feedbackNotFound()
     await store.remove(files)

@@ -3,14 +3,17 @@ import * as z from "zod"
 
 import { ok } from "~core/api"
 import {
+  adminPolicyViewSchema,
   applyRuleUpdate,
   passwordPolicyConfigSchema,
   policyRuleUpdateSchema,
+  publicPolicyViewSchema,
   type PasswordPolicyConfig
 } from "~core/password-policy"
 
 import { authenticate, requireAdmin } from "../auth/authenticate"
 import { ApiError, parseInput, validationFailed } from "../http/errors"
+import { documented, parseRequest } from "../openapi/route-docs"
 import { loadPasswordPolicy, savePasswordPolicy } from "./policy-store"
 
 /** What everyone may read: what the password hint is built from (strictMode makes every rule required). */
@@ -24,6 +27,7 @@ function adminView(policy: PasswordPolicyConfig) {
   return { ...publicView(policy), messages: policy.messages, options: { strictMode, allowOverride, logViolations, rateLimitAttempts, lockoutDuration } }
 }
 
+/** PUT /api/password-policy/config: the admin screen's form; the policy it makes is checked whole (passwordPolicyConfigSchema). */
 const policyUpdateSchema = z.strictObject({
   config: z.strictObject({ rules: z.unknown(), customRules: z.unknown().optional(), strictMode: z.boolean().optional() }),
   messages: z.unknown().optional(),
@@ -31,14 +35,28 @@ const policyUpdateSchema = z.strictObject({
 })
 
 export async function policyRoutes(app: FastifyInstance) {
-  app.get("/api/password-policy/config", async (request) => {
+  const read = documented({
+    tag: "Password policy",
+    summary: "The password policy",
+    description: "What the password hint is built from; an admin's session also gets the refusal messages and the options.",
+    data: { 200: z.union([adminPolicyViewSchema, publicPolicyViewSchema]) },
+    optionalSession: true
+  })
+  app.get("/api/password-policy/config", { schema: read }, async (request) => {
     const policy = await loadPasswordPolicy(app)
     const auth = await authenticate(app, request)
     return ok(auth?.user.role === "admin" ? adminView(policy) : publicView(policy))
   })
 
-  app.put("/api/password-policy/config", { preHandler: requireAdmin }, async (request) => {
-    const update = parseInput(policyUpdateSchema, request.body)
+  const replace = documented({
+    tag: "Password policy",
+    summary: "Replace the password policy",
+    description: "The rules, custom rules, messages and options; the resulting policy must hold as a whole (VALIDATION_FAILED with details otherwise).",
+    body: policyUpdateSchema,
+    data: { 200: adminPolicyViewSchema }
+  })
+  app.put("/api/password-policy/config", { preHandler: requireAdmin, schema: replace }, async (request) => {
+    const update = parseRequest(request, "body", policyUpdateSchema)
     const current = await loadPasswordPolicy(app)
     const next = parseInput(passwordPolicyConfigSchema, {
       ...current,
@@ -52,8 +70,14 @@ export async function policyRoutes(app: FastifyInstance) {
     return ok(adminView(next))
   })
 
-  app.put("/api/password-policy/rules", { preHandler: requireAdmin }, async (request) => {
-    const update = parseInput(policyRuleUpdateSchema, request.body)
+  const updateRule = documented({
+    tag: "Password policy",
+    summary: "Change one built-in rule",
+    body: policyRuleUpdateSchema,
+    data: { 200: adminPolicyViewSchema }
+  })
+  app.put("/api/password-policy/rules", { preHandler: requireAdmin, schema: updateRule }, async (request) => {
+    const update = parseRequest(request, "body", policyRuleUpdateSchema)
     const current = await loadPasswordPolicy(app)
     let next: PasswordPolicyConfig
     try {

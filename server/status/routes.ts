@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify"
 
-import { fail, ok, type StatusReport } from "~core/api"
+import { fail, ok, statusReportSchema, statusUnavailableAnswerSchema, type StatusReport } from "~core/api"
 import { PRODUCT_NAME } from "~core/company"
 import { STATUS_SERVICES, type ServiceId, type ServiceStatusEntry } from "~core/service-status"
 import { APP_VERSION } from "~core/version"
 
 import type { Database } from "../db/database"
+import { documented, jsonAnswer } from "../openapi/route-docs"
 import {
   apiCheck,
   authenticationCheck,
@@ -29,7 +30,15 @@ export async function statusRoutes(app: FastifyInstance, { database, startedAt, 
   // The last failure each service had while this process runs: shown as the service's last incident.
   const lastIncident = new Map<ServiceId, string>()
 
-  app.get("/api/status", async (request, reply) => {
+  const schema = documented({
+    tag: "Status",
+    summary: "The health of each service",
+    description: "Runs a real check of each service of the status page. Never cached.",
+    data: { 200: statusReportSchema },
+    answers: { 503: jsonAnswer("SERVICE_UNAVAILABLE: a critical service is down; the report comes all the same.", statusUnavailableAnswerSchema) }
+  })
+
+  app.get("/api/status", { schema }, async (request, reply) => {
     const requestStartedAt = performance.now()
     const checks: Record<ServiceId, ServiceCheck> = {
       website: websiteCheck(webRoot),

@@ -1,15 +1,31 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { googleAcceptTermsRequestSchema, googleTokenRequestSchema, linkGoogleRequestSchema } from "~core/auth-schemas"
+import {
+  firebaseWebConfigSchema,
+  googleAcceptTermsRequestSchema,
+  googleTokenRequestSchema,
+  linkGoogleRequestSchema,
+  sessionAnswerSchema,
+  userAnswerSchema
+} from "~core/auth-schemas"
 
-import { ApiError, parseInput } from "../../http/errors"
+import { ApiError } from "../../http/errors"
+import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
 import { requireUser } from "../authenticate"
 import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods"
 import { AUTH_RATE_LIMITS } from "../routes"
 import { toPublicUser } from "../users"
 import { acceptTermsWithGoogle, linkGoogleIdentity, signInWithGoogle } from "./google-accounts"
 import { createGoogleIdentityVerifier, firebaseWebConfig, type GoogleIdentity } from "./google-identity"
+
+const google = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Google sign-in", ...doc })
+
+/** The refusals of every call that verifies a Google ID token. */
+const TOKEN_REFUSALS = {
+  401: "INVALID_TOKEN: the ID token is not a valid, current Firebase token of this project.",
+  503: "GOOGLE_NOT_CONFIGURED: this server has no Firebase project; SERVICE_UNAVAILABLE: Google's keys cannot be read now."
+}
 
 /** Google sign-in through Firebase: sign-in, sign-up with the terms, linking to a signed-in account. */
 export async function googleAuthRoutes(app: FastifyInstance) {
@@ -21,21 +37,56 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     return verifier.verify(idToken)
   }
 
-  app.get("/api/auth/firebase-config", async () => ok(firebaseWebConfig(app.config.firebase)))
+  const firebaseConfig = google({ summary: "The web client's Firebase settings", description: "Public values, read at run time; enabled is false when Google sign-in is not configured.", data: { 200: firebaseWebConfigSchema } })
+  app.get("/api/auth/firebase-config", { schema: firebaseConfig }, async () => ok(firebaseWebConfig(app.config.firebase)))
 
-  app.post("/api/auth/google", { config: AUTH_RATE_LIMITS.login }, async (request) => {
-    const { idToken } = parseInput(googleTokenRequestSchema, request.body)
+  const signIn = google({
+    summary: "Sign in with a Google ID token",
+    description: "For a known Google user. A new one is answered TERMS_NOT_ACCEPTED and signs up through accept-terms.",
+    body: googleTokenRequestSchema,
+    data: { 200: sessionAnswerSchema },
+    errors: {
+      ...TOKEN_REFUSALS,
+      403: "TERMS_NOT_ACCEPTED: a new Google user, who must accept the terms first; EMAIL_NOT_VERIFIED: Google has not verified the address.",
+      409: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: the address belongs to another account."
+    }
+  })
+  app.post("/api/auth/google", { config: AUTH_RATE_LIMITS.login, schema: signIn }, async (request) => {
+    const { idToken } = parseRequest(request, "body", googleTokenRequestSchema)
     return ok(await signInWithGoogle(app, await verifiedIdentity(idToken)))
   })
 
-  app.post("/api/auth/google/accept-terms", { config: AUTH_RATE_LIMITS.login }, async (request, reply) => {
-    const { idToken } = parseInput(googleAcceptTermsRequestSchema, request.body)
+  const acceptTerms = google({
+    summary: "Sign up with Google, accepting the terms",
+    description: "Creates the account (201) and signs in; a Google user already known just signs in (200).",
+    body: googleAcceptTermsRequestSchema,
+    data: { 200: sessionAnswerSchema, 201: sessionAnswerSchema },
+    errors: {
+      ...TOKEN_REFUSALS,
+      403: "EMAIL_NOT_VERIFIED: Google has not verified the address.",
+      409: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: the address belongs to another account."
+    }
+  })
+  app.post("/api/auth/google/accept-terms", { config: AUTH_RATE_LIMITS.login, schema: acceptTerms }, async (request, reply) => {
+    const { idToken } = parseRequest(request, "body", googleAcceptTermsRequestSchema)
     const { created, session } = await acceptTermsWithGoogle(app, await verifiedIdentity(idToken))
     return reply.status(created ? 201 : 200).send(ok(session))
   })
 
-  app.post("/api/auth/link-google", { config: AUTH_RATE_LIMITS.login, preHandler: requireUser }, async (request) => {
-    const { idToken, currentPassword } = parseInput(linkGoogleRequestSchema, request.body)
+  const link = google({
+    summary: "Link a Google account to the signed-in account",
+    description: "With the current password, where the account has one.",
+    body: linkGoogleRequestSchema,
+    data: { 200: userAnswerSchema },
+    errors: {
+      ...TOKEN_REFUSALS,
+      400: "INVALID_CREDENTIALS: the current password is wrong.",
+      403: "FORBIDDEN from the extension's session; REAUTHENTICATION_REQUIRED when an account without a password signed in too long ago.",
+      409: "PROVIDER_ALREADY_LINKED: the account has a Google account already; CREDENTIAL_ALREADY_IN_USE: this Google account belongs to another."
+    }
+  })
+  app.post("/api/auth/link-google", { config: AUTH_RATE_LIMITS.login, preHandler: requireUser, schema: link }, async (request) => {
+    const { idToken, currentPassword } = parseRequest(request, "body", linkGoogleRequestSchema)
     const identity = await verifiedIdentity(idToken)
     const auth = request.auth!
     refuseExtensionSession(auth)
