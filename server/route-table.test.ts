@@ -18,6 +18,14 @@ type Rule = "public" | "user" | "admin" | "key"
 /** Every route of the API and who may call it; HEAD follows its GET. */
 const RULES: Record<string, Rule> = {
   "GET /api/status": "public",
+  "GET /api/openapi.json": "public",
+  // The API reference's page and its files (server/openapi).
+  "GET /api/docs": "public",
+  "GET /api/docs/static/index.html": "public",
+  "GET /api/docs/static/swagger-initializer.js": "public",
+  "GET /api/docs/json": "public",
+  "GET /api/docs/yaml": "public",
+  "GET /api/docs/static/*": "public",
   "POST /api/auth/register": "public",
   "POST /api/auth/verify-email": "public",
   "POST /api/auth/resend-verification": "public",
@@ -262,7 +270,9 @@ describe("bad input at every route", () => {
           ])
           const context = `${route.method} ${route.url} as ${identity}: ${response.statusCode} ${response.body.slice(0, 300)}`
           const isApi = route.url.startsWith("/api/")
-          const answer = isApi ? (JSON.parse(response.body) as { success?: boolean; error?: { code?: string } }) : null
+          // Under /api, the reference's page and files are not JSON; a refusal is, as everywhere (checked below).
+          const isJson = String(response.headers["content-type"]).includes("json")
+          const answer = isApi && isJson ? (JSON.parse(response.body) as { success?: boolean; error?: { code?: string } }) : null
           if (response.statusCode >= 500) expect(response.statusCode === 503 && DELIBERATE_503.has(answer?.error?.code ?? ""), context).toBe(true)
           if (response.statusCode >= 400 && isApi) {
             expect(answer?.success, context).toBe(false)
