@@ -102,8 +102,9 @@ const COMPONENTS_ID = "https://reference.invalid/components"
  */
 export function schemaCompiler(document: OpenApiDocument, { strict = true } = {}) {
   const Ajv2020 = loadAjv2020()
-  // A type may be a list of types (zod writes ["number", "string"] for such a union): JSON Schema allows it.
-  const ajv = new Ajv2020({ strict, allowUnionTypes: true, allErrors: true, validateFormats: false })
+  // JSON Schema allows what strict mode would refuse here: a list of types (zod's ["number", "string"] for such a
+  // union), and required names without properties (zod's record with enum keys: every key present).
+  const ajv = new Ajv2020({ strict, strictRequired: false, allowUnionTypes: true, allErrors: true, validateFormats: false })
   const pointing = (schema: unknown, to: string) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${to}#/$defs/`)) as object
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointing(document.components?.schemas ?? {}, "") })
   return (schema: unknown) => ajv.compile(pointing(schema, COMPONENTS_ID))
