@@ -10,6 +10,9 @@
  *   gives the security and the 401/403 refusals), its per-IP limit (429), and bad input (400) when it takes any. Every
  *   answer is the {success, data?, error?} wrapper: `data` is wrapped here, refusals are the ApiFailure component.
  *
+ * Two bodies are documented but not parsed with their schema, for reasons given beside them: the feedback form
+ * (multipart, read as a stream) and Stripe's webhook (verified and read by Stripe's library from the bytes as sent).
+ *
  * Why the schemas are documentation and not Fastify's validation: Fastify validates a body before the preHandler
  * hooks, where most routes authorise, so an anonymous caller would get 400 instead of 401; and its refusals would not
  * carry our codes and details. So the compilers below compile nothing, and the routes keep parsing after authorising.
