@@ -13,7 +13,7 @@ import { ok } from "~core/api"
 import { registerErrorHandling, signInRequired } from "../http/errors"
 import type { TestApp } from "../test-kit"
 import { DOCS_PREFIX, UNDOCUMENTED_ROUTES, setDocumentationCompilers } from "./openapi"
-import { AWAITING_THEIR_SCHEMAS, isAwaiting, openApiPath, schemaCompiler, startDocumentedApp, type OpenApiDocument, type Operation, type RegisteredRoute } from "./openapi-test-kit"
+import { openApiPath, schemaCompiler, startDocumentedApp, type OpenApiDocument, type Operation, type RegisteredRoute } from "./openapi-test-kit"
 import { API_TAGS, documented, parseRequest } from "./route-docs"
 
 let subject: TestApp
@@ -50,7 +50,7 @@ describe("GET /api/openapi.json against the route table", () => {
     const incomplete: string[] = []
     for (const route of routes) {
       const operation = operationOf(route)
-      if (!operation || isAwaiting(route.url)) continue
+      if (!operation) continue
       const problems = [
         !operation.summary && "no summary",
         !(operation.tags?.length === 1 && (API_TAGS as readonly string[]).includes(operation.tags[0]!)) && `tags ${JSON.stringify(operation.tags)}`,
@@ -75,13 +75,6 @@ describe("GET /api/openapi.json against the route table", () => {
     // A bare session route can refuse with 401 and nothing about admins.
     expect(document.paths["/api/auth/profile"]!.get!.responses["403"]).toBeUndefined()
     expect(document.paths["/api/auth/login"]!.post!.responses["429"]!.description).toContain("RATE_LIMIT_EXCEEDED")
-  })
-
-  it("waits for the schemas of /api/keys and /api/v1 only while a route there has none", () => {
-    for (const prefix of AWAITING_THEIR_SCHEMAS) {
-      const undescribed = routes.filter((route) => isAwaiting(route.url) && route.url.startsWith(prefix) && !operationOf(route)?.summary)
-      expect(undescribed.length, `every route under ${prefix} is described now: remove it from AWAITING_THEIR_SCHEMAS`).toBeGreaterThan(0)
-    }
   })
 })
 

@@ -7,17 +7,17 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { PUBLIC_API_ENDPOINTS, type ApiUsage, type PublicApiEndpoint } from "~core/api-keys"
+import { apiUsageSchema, PUBLIC_API_ENDPOINTS, type ApiUsage, type PublicApiEndpoint } from "~core/api-keys"
 import { translateRequestSchema } from "~core/translate"
 import { vqaAskRequestSchema } from "~core/vqa"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { monthKey, usedThisMonth } from "../analyze/quota"
-import { ASK_BODY_LIMIT, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT } from "../analyze/routes"
+import { ASK_BODY_LIMIT, ASK_DOC, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT, TRANSLATE_DOC } from "../analyze/routes"
 import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
 import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
 import { monthlyLimitOf } from "../billing/plan"
-import { parseInput } from "../http/errors"
+import { documented, parseRequest } from "../openapi/route-docs"
 import { visionRoutes, type VisionRoutesOptions } from "./vision-routes"
 import { callsOfMonth, countCall } from "./usage-store"
 
@@ -49,17 +49,23 @@ export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRo
 
   app.post(
     "/api/v1/ask",
-    { onRequest: requireApiKey, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage, config: { apiEndpoint: "ask" } },
-    async (request) => ok(await analyze.ask(request.apiKey!.user, request.log, parseInput(vqaAskRequestSchema, request.body)))
+    { onRequest: requireApiKey, bodyLimit: ASK_BODY_LIMIT, errorHandler: oversizedBodyAsImage, config: { apiEndpoint: "ask" }, schema: documented({ tag: "Public API", ...ASK_DOC }) },
+    async (request) => ok(await analyze.ask(request.apiKey!.user, request.log, parseRequest(request, "body", vqaAskRequestSchema)))
   )
 
   app.post(
     "/api/v1/translate",
-    { onRequest: requireApiKey, bodyLimit: TRANSLATE_BODY_LIMIT, config: { apiEndpoint: "translate" } },
-    async (request) => ok(await analyze.translate(request.apiKey!.user, request.log, parseInput(translateRequestSchema, request.body)))
+    { onRequest: requireApiKey, bodyLimit: TRANSLATE_BODY_LIMIT, config: { apiEndpoint: "translate" }, schema: documented({ tag: "Public API", ...TRANSLATE_DOC }) },
+    async (request) => ok(await analyze.translate(request.apiKey!.user, request.log, parseRequest(request, "body", translateRequestSchema)))
   )
 
-  app.get("/api/v1/usage", { onRequest: requireApiKey }, async (request) => {
+  const usageDoc = documented({
+    tag: "Public API",
+    summary: "This month's answered calls by endpoint and key, and the plan's quota",
+    description: "Refused calls and /usage itself are not counted. The quota is the plan's monthly questions and translations, which ask and translate draw from.",
+    data: { 200: apiUsageSchema }
+  })
+  app.get("/api/v1/usage", { onRequest: requireApiKey, schema: usageDoc }, async (request) => {
     const { user } = request.apiKey!
     const now = app.clock()
     const month = monthKey(now)

@@ -1,7 +1,9 @@
 /**
  * How a /api/v1 analysis receives its image: a multipart upload (a file field `image`, the options as text fields
  * next to it) or JSON `{image: {dataUrl} | {url}, ...options}`. Either way the options are parsed by the endpoint's
- * one zod schema (core/public-api.ts), and a URL is downloaded through the SSRF guard. The image's type and size are
+ * one zod schema (core/public-api.ts): the JSON body with the very schema the route declares for the reference, the
+ * form's text fields with the same schema less its image (the file is read from the stream, as the feedback form's
+ * are). A URL is downloaded through the SSRF guard. The image's type and size are
  * checked by the vision service, whatever way it came.
  */
 import type { MultipartFile, MultipartValue } from "@fastify/multipart"
@@ -12,7 +14,8 @@ import { V1_MAX_IMAGE_BYTES, V1_MULTIPART_FIELDS } from "~core/public-api"
 import type { vqaImageSchema } from "~core/vqa"
 
 import { imageBytesFromDataUrl, imageTooLarge } from "../analyze/image"
-import { parseInput, validationFailed } from "../http/errors"
+import { ApiError, parseInput, validationFailed } from "../http/errors"
+import { parseRequest } from "../openapi/route-docs"
 
 /** @fastify/multipart's limits for a /api/v1 upload: one image and the few option fields. */
 export const V1_MULTIPART_OPTIONS = {
@@ -54,8 +57,10 @@ async function readUpload(request: FastifyRequest): Promise<{ image: Buffer | nu
     if (code === "FST_REQ_FILE_TOO_LARGE") throw imageTooLarge(V1_MAX_IMAGE_BYTES)
     if (code === "FST_FILES_LIMIT") throw validationFailed(["image: send one image per call"])
     if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT" || code === "FST_PROTO_VIOLATION") throw validationFailed(["the form has too many fields"])
-    if (typeof code === "string" && code.startsWith("FST_")) throw validationFailed(["the form data could not be read"])
-    throw error
+    if (error instanceof ApiError) throw error
+    // Everything here is read into memory: whatever else the parser throws ("Unexpected end of multipart data",
+    // a bad boundary) is a body that is not a well-formed form.
+    throw validationFailed(["the form data could not be read: send multipart/form-data with the image as a file field named \"image\""])
   }
   // Unknown fields are kept, so the strict schema names them.
   const fields = Object.fromEntries([...values].map(([name, list]) => [name, (V1_MULTIPART_FIELDS as readonly string[]).includes(name) ? optionValue(name, list) : list[0]]))
@@ -75,7 +80,7 @@ export async function readImageCall<Schema extends ImageCallSchema>(
     return { image, options }
   }
   if (request.body === undefined || request.body === null) throw validationFailed([NO_IMAGE])
-  const { image, ...options } = parseInput(schema, request.body) as z.infer<Schema>
+  const { image, ...options } = parseRequest(request, "body", schema) as z.infer<Schema>
   const bytes = "dataUrl" in image ? imageBytesFromDataUrl(image.dataUrl, V1_MAX_IMAGE_BYTES) : await download(image.url)
   return { image: bytes, options: options as Omit<z.infer<Schema>, "image"> }
 }

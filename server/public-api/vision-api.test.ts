@@ -151,6 +151,16 @@ describe("the public API's local models", () => {
       [() => postJson("/api/v1/ocr", { image: { url: "http://10.0.0.1/image.png" } }), 400, "URL_NOT_ALLOWED"],
       [() => postJson("/api/v1/faces", { image: { dataUrl: dataUrl(photo, "image/jpeg") }, detector: "best" }), 400, "VALIDATION_FAILED"]
     ]
+    const truncatedForm = () =>
+      subject.app
+        .inject({
+          method: "POST",
+          url: "/api/v1/faces",
+          headers: { authorization: `Bearer ${key}`, "content-type": "multipart/form-data; boundary=cut" },
+          payload: '--cut\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG'
+        })
+        .then((response) => ({ status: response.statusCode, body: response.json() }))
+    cases.push([truncatedForm, 400, "VALIDATION_FAILED"])
     for (const [call, status, code] of cases) {
       const { status: answered, body } = await call()
       expect([answered, body.error?.code]).toEqual([status, code])

@@ -7,12 +7,23 @@ import multipart from "@fastify/multipart"
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { ok } from "~core/api"
-import { V1_JSON_BODY_LIMIT, V1_MAX_IMAGE_BYTES, v1FacesRequestSchema, v1ObjectsRequestSchema, v1OcrRequestSchema } from "~core/public-api"
+import {
+  V1_JSON_BODY_LIMIT,
+  V1_MAX_IMAGE_BYTES,
+  V1_MAX_IMAGE_PIXELS,
+  v1FacesAnswerSchema,
+  v1FacesRequestSchema,
+  v1ObjectsAnswerSchema,
+  v1ObjectsRequestSchema,
+  v1OcrAnswerSchema,
+  v1OcrRequestSchema
+} from "~core/public-api"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { imageTooLarge } from "../analyze/image"
 import { requireApiKey } from "../api-keys/key-auth"
 import type { OcrLanguageCatalogue } from "../ocr/catalogue"
+import { documented, type RouteDoc } from "../openapi/route-docs"
 import { OcrPackLinks } from "../vision/ocr-pack-links"
 import { VisionPool, type VisionPoolOptions } from "../vision/vision-pool"
 import { visionService } from "../vision/vision-service"
@@ -41,6 +52,43 @@ function oversizedJsonAsImage(error: FastifyError): never {
   throw error
 }
 
+const UPLOAD = `Send the image as JSON ({"image": {"dataUrl": …} or {"url": …}} with the options), or upload it as multipart/form-data: a file field "image" and the options as text fields.`
+
+/** The three endpoints' reference: the JSON body, and the refusals of an image, theirs alone. */
+const visionDoc = (doc: Pick<RouteDoc, "summary" | "description" | "body" | "data">) =>
+  documented({
+    tag: "Public API",
+    ...doc,
+    description: `${doc.description} ${UPLOAD}`,
+    consumes: ["application/json", "multipart/form-data"],
+    errors: {
+      400: "VALIDATION_FAILED: no image, or an option breaks its rule; URL_NOT_ALLOWED: the URL names a private or loopback address.",
+      413: `IMAGE_TOO_LARGE: the image is over ${V1_MAX_IMAGE_BYTES / (1024 * 1024)} MiB or ${V1_MAX_IMAGE_PIXELS / 1_000_000} million pixels.`,
+      415: "INVALID_IMAGE: the bytes are not a PNG, JPEG, GIF or WebP picture, or do not decode.",
+      429: "RATE_LIMIT_EXCEEDED: the key's limits, or the server's queue of images is full (retryAfter says when to come back).",
+      503: "SERVICE_UNAVAILABLE: the analysis took longer than 60 seconds and was stopped."
+    }
+  })
+
+const OCR_DOC = visionDoc({
+  summary: "Read the text of an image",
+  description: "tesseract.js on the server, with the language packs GET /api/ocr/languages lists (English when none are named). Lines in reading order, each with its box in the image's pixels.",
+  body: v1OcrRequestSchema,
+  data: { 200: v1OcrAnswerSchema }
+})
+const FACES_DOC = visionDoc({
+  summary: "Find the faces in an image",
+  description: "face-api with the extension's models and thresholds; faces numbered left to right; age, gender and expression when attributes is true.",
+  body: v1FacesRequestSchema,
+  data: { 200: v1FacesAnswerSchema }
+})
+const OBJECTS_DOC = visionDoc({
+  summary: "Find the objects in an image",
+  description: "Human's CenterNet (the 80 COCO labels) with the extension's thresholds; best first, at most 20.",
+  body: v1ObjectsRequestSchema,
+  data: { 200: v1ObjectsAnswerSchema }
+})
+
 export async function visionRoutes(app: FastifyInstance, options: VisionRoutesOptions): Promise<void> {
   const pool = new VisionPool(options.pool)
   const packLinks = new OcrPackLinks()
@@ -55,17 +103,17 @@ export async function visionRoutes(app: FastifyInstance, options: VisionRoutesOp
   const routeOptions = { onRequest: [requireApiKey, refuseDeclaredOversize], bodyLimit: V1_JSON_BODY_LIMIT, errorHandler: oversizedJsonAsImage }
   const downloadFor = (request: FastifyRequest) => (url: string) => downloadImageBytes(request.apiKey!.user.id, url, V1_MAX_IMAGE_BYTES)
 
-  app.post("/api/v1/ocr", { ...routeOptions, config: { apiEndpoint: "ocr" } }, async (request) => {
+  app.post("/api/v1/ocr", { ...routeOptions, config: { apiEndpoint: "ocr" }, schema: OCR_DOC }, async (request) => {
     const { image, options: { languages } } = await readImageCall(request, v1OcrRequestSchema, downloadFor(request))
     return ok(await vision.ocr(image, languages))
   })
 
-  app.post("/api/v1/faces", { ...routeOptions, config: { apiEndpoint: "faces" } }, async (request) => {
+  app.post("/api/v1/faces", { ...routeOptions, config: { apiEndpoint: "faces" }, schema: FACES_DOC }, async (request) => {
     const { image, options: faceOptions } = await readImageCall(request, v1FacesRequestSchema, downloadFor(request))
     return ok(await vision.faces(image, faceOptions))
   })
 
-  app.post("/api/v1/objects", { ...routeOptions, config: { apiEndpoint: "objects" } }, async (request) => {
+  app.post("/api/v1/objects", { ...routeOptions, config: { apiEndpoint: "objects" }, schema: OBJECTS_DOC }, async (request) => {
     const { image } = await readImageCall(request, v1ObjectsRequestSchema, downloadFor(request))
     return ok(await vision.objects(image))
   })
