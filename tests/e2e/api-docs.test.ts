@@ -11,7 +11,7 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, watchForeignRequests, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 describe("the API reference at /api/docs", () => {
@@ -20,7 +20,7 @@ describe("the API reference at /api/docs", () => {
   let page: Page
   let errors: string[]
   let webRoot: string
-  const foreignRequests: string[] = []
+  let foreignRequests: string[] = []
 
   beforeAll(async () => {
     // The reference needs no site: an empty web root spares the web build.
@@ -39,10 +39,7 @@ describe("the API reference at /api/docs", () => {
     await page.evaluateOnNewDocument(() => {
       document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))
     })
-    page.on("request", (request) => {
-      const url = request.url()
-      if (!url.startsWith(server.url) && !url.startsWith("data:")) foreignRequests.push(url)
-    })
+    foreignRequests = watchForeignRequests(page, server.url)
   }, 120_000)
 
   afterAll(async () => {

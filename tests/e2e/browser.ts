@@ -139,6 +139,16 @@ export function openExtensionSession(worker: WebWorker, origin: string, siteToke
 }
 
 /** Collects console errors and uncaught exceptions of a page, for assertions. */
+/** Every request the page makes to another origin than `origin` (data: URLs aside): a page of ours should make none. */
+export function watchForeignRequests(page: Page, origin: string): string[] {
+  const foreign: string[] = []
+  page.on("request", (request) => {
+    const url = request.url()
+    if (!url.startsWith(origin) && !url.startsWith("data:")) foreign.push(url)
+  })
+  return foreign
+}
+
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = []
   page.on("console", (message) => {

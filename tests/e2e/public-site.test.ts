@@ -2,7 +2,7 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
-import { eventually, launchBrowser, screenshot, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, watchForeignRequests, watchPageErrors } from "./browser"
 import { startServer, type RunningServer } from "./server"
 
 
@@ -36,17 +36,14 @@ describe("the public site served by npm start", () => {
   let browser: Browser
   let page: Page
   let errors: string[]
-  const foreignRequests: string[] = []
+  let foreignRequests: string[] = []
 
   beforeAll(async () => {
     server = await startServer()
     browser = await launchBrowser()
     page = await browser.newPage()
     errors = watchPageErrors(page)
-    page.on("request", (request) => {
-      const url = request.url()
-      if (!url.startsWith(server.url) && !url.startsWith("data:")) foreignRequests.push(url)
-    })
+    foreignRequests = watchForeignRequests(page, server.url)
   }, 120_000)
 
   afterAll(async () => {
