@@ -40,6 +40,7 @@ import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
 import { registerOpenApi } from "./openapi/openapi"
 import { policyRoutes } from "./policy/routes"
+import { organizationRoutes } from "./organizations/routes"
 import { publicApiRoutes } from "./public-api/routes"
 import type { VisionPoolOptions } from "./vision/vision-pool"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
@@ -207,6 +208,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(ocrRoutes, { catalogue: ocrCatalogue, downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
+  await app.register(organizationRoutes)
   await app.register(publicApiRoutes, {
     analyze: dependencies.analyze,
     vision: { catalogue: ocrCatalogue, pool: { threads: config.visionThreads, ...dependencies.visionPool } }

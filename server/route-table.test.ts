@@ -87,6 +87,19 @@ const RULES: Record<string, Rule> = {
   "POST /api/v1/ocr": "key",
   "POST /api/v1/faces": "key",
   "POST /api/v1/objects": "key",
+  "POST /api/organizations": "user",
+  "GET /api/organizations/current": "user",
+  "PATCH /api/organizations/current": "user",
+  "DELETE /api/organizations/current": "user",
+  "PUT /api/organizations/current/logo": "user",
+  "GET /api/organizations/:id/logo/:name": "public",
+  "POST /api/organizations/current/invitations": "user",
+  "GET /api/organizations/current/invitations": "user",
+  "DELETE /api/organizations/current/invitations/:id": "user",
+  "POST /api/organizations/invitations/accept": "user",
+  "PATCH /api/organizations/current/members/:userId": "user",
+  "DELETE /api/organizations/current/members/:userId": "user",
+  "POST /api/organizations/current/transfer": "user",
   "GET /api/admin/overview": "admin",
   "PUT /api/admin/users/:id/request-limit": "admin",
   "GET /*": "public"
@@ -96,7 +109,7 @@ const RULES: Record<string, Rule> = {
 const DELIBERATE_503 = new Set(["VQA_NOT_CONFIGURED", "GOOGLE_NOT_CONFIGURED"])
 
 /** What a refused request may not change: the rows people and payments depend on (limits and failure counts may move). */
-const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events"] as const
+const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage"] as const
 
 interface Route {
   method: string

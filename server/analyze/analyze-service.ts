@@ -10,12 +10,13 @@ import type { TranslateAnswer, translateRequestSchema } from "~core/translate"
 import { MAX_IMAGE_BYTES, VQA_MODELS, type VqaAnswer, type vqaAskRequestSchema, type VqaUsage, type VqaUsageReport } from "~core/vqa"
 
 import type { UserRow } from "../auth/users"
-import { monthlyLimitOf, planOf } from "../billing/plan"
+import { planOf } from "../billing/plan"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { quotaExceeded, releaseRequest, reserveRequest, usageSummary, usedThisMonth } from "./quota"
+import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf } from "../organizations/quota-source"
+import { usageSummary } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
 export const MAX_MODEL_CALLS_IN_FLIGHT = 3
@@ -96,13 +97,14 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       })
     }
     try {
-      const limit = monthlyLimitOf(user)
+      // The member's organisation's pool, or the caller's own plan: read on each request, so a removal counts at once.
+      const source = await quotaSourceOf(db, user)
       const now = app.clock()
-      const reservation = await reserveRequest(db, user.id, limit, now)
+      const reservation = await reserveFrom(db, user.id, source, now)
       try {
-        return { result: await call(), usage: usageSummary(reservation.used, limit, now) }
+        return { result: await call(), usage: usageSummary(reservation.used, source.limit, now) }
       } catch (error) {
-        if (error instanceof ProviderFailure && !error.billed) await releaseRequest(db, user.id, reservation)
+        if (error instanceof ProviderFailure && !error.billed) await releaseTo(db, user.id, source, reservation)
         if (!(error instanceof ApiError)) log.error({ err: error }, "model call failed")
         throw error
       }
@@ -123,9 +125,10 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
     /** The month's use and limit of the caller's plan. */
     async usage(user: UserRow): Promise<VqaUsageReport> {
       const now = app.clock()
-      const limit = monthlyLimitOf(user)
-      const used = await usedThisMonth(app.database.db, user.id, now)
-      return { ...usageSummary(used, limit, now), plan: planOf(user) }
+      const source = await quotaSourceOf(app.database.db, user)
+      const used = await usedOf(app.database.db, user.id, source, now)
+      const pool = source.kind === "pool" ? { organizationId: source.organizationId, name: source.name, limit: source.limit, used } : null
+      return { ...usageSummary(used, source.limit, now), plan: planOf(user), pool }
     },
 
     async ask(user: UserRow, log: FastifyBaseLogger, input: z.infer<typeof vqaAskRequestSchema>): Promise<VqaAnswer> {
@@ -136,9 +139,9 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       if (!models.includes(model)) {
         throw new ApiError(400, "MODEL_NOT_ALLOWED", `The model ${JSON.stringify(model)} is not available. Choose one of: ${models.join(", ")}.`)
       }
-      const limit = monthlyLimitOf(user)
       // Refuse early, before downloading anything, when the month's quota is already spent.
-      if (limit !== null && (await usedThisMonth(app.database.db, user.id, app.clock())) >= limit) throw quotaExceeded(limit, app.clock())
+      const source = await quotaSourceOf(app.database.db, user)
+      if (source.limit !== null && (await usedOf(app.database.db, user.id, source, app.clock())) >= source.limit) throw quotaExhausted(source, app.clock())
       const imageDataUrl =
         "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : toImageDataUrl(await downloadImageBytes(user.id, input.image.url, MAX_IMAGE_BYTES))
       const { result: answer, usage } = await withReservedRequest(user, log, () =>

@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from "kysely"
 
 import type { FeedbackImageType, FeedbackStatus } from "~core/feedback"
 import type { BillingInterval, SubscriptionStatus } from "~core/billing"
+import type { AssignableRole, OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/plans"
 import type { Role } from "~core/user"
 
@@ -231,7 +232,47 @@ export interface AuditEventsTable {
   created_at: Timestamp
 }
 
+export interface OrganizationsTable {
+  id: Generated<string>
+  name: string
+  subscriber_id: string
+  request_limit: number | null
+  accent_color: string | null
+  logo_key: string | null
+  created_at: Timestamp
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string
+  user_id: string
+  role: OrganizationRole
+  joined_at: Timestamp
+}
+
+export interface OrganizationInvitationsTable {
+  id: Generated<string>
+  organization_id: string
+  email: string
+  role: AssignableRole
+  code_hash: string
+  invited_by: string | null
+  created_at: Timestamp
+  expires_at: Timestamp
+  accepted_at: Timestamp | null
+  revoked_at: Timestamp | null
+}
+
+export interface OrganizationUsageTable {
+  organization_id: string
+  month: string
+  used: number
+}
+
 export interface DatabaseSchema {
+  organizations: OrganizationsTable
+  organization_members: OrganizationMembersTable
+  organization_invitations: OrganizationInvitationsTable
+  organization_usage: OrganizationUsageTable
   api_keys: ApiKeysTable
   api_call_days: ApiCallDaysTable
   audit_events: AuditEventsTable

@@ -12,7 +12,7 @@ import { completion, PNG_1PX, PNG_DATA_URL, readOutbox, sendJson, signedInUser, 
 import { answerChecker, startDocumentedApp, type OpenApiDocument } from "./openapi-test-kit"
 
 type StandIn = Awaited<ReturnType<typeof startStandIn>>
-type Method = "GET" | "POST" | "PUT" | "DELETE" | "HEAD"
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD"
 
 const PASSWORD = "Blue-Harbor-42!"
 const NEW_PASSWORD = "Quiet-Meadow-73?"
@@ -194,6 +194,20 @@ describe("answers against the reference", () => {
     expect((await call("POST", "/api/v1/ocr", { token: key.key, body: { image: { dataUrl: "data:text/plain;base64,aGVsbG8=" } } })).statusCode).toBe(415)
     expect((await call("GET", "/api/keys/usage", { token: owner.token, query: { days: "7" } })).statusCode).toBe(200)
     expect((await call("DELETE", "/api/keys/:id", { token: owner.token, params: { id: key.id } })).statusCode).toBe(200)
+  })
+
+  it("an organisation: made, read, renamed, an invitation sent, listed and withdrawn, then deleted", async () => {
+    const owner = await signedInUser(subject.app, "enterprise")
+    expect((await call("POST", "/api/organizations", { token: owner.token, body: { name: "Acme" } })).statusCode).toBe(201)
+    expect((await call("GET", "/api/organizations/current", { token: owner.token })).statusCode).toBe(200)
+    expect((await call("PATCH", "/api/organizations/current", { token: owner.token, body: { accentColor: "#224466" } })).statusCode).toBe(200)
+    const invited = await call("POST", "/api/organizations/current/invitations", { token: owner.token, body: { email: "invitee@example.com", role: "member" } })
+    expect(invited.statusCode).toBe(201)
+    expect((await call("GET", "/api/organizations/current/invitations", { token: owner.token })).statusCode).toBe(200)
+    expect((await call("DELETE", "/api/organizations/current/invitations/:id", { token: owner.token, params: { id: dataOf<{ id: string }>(invited).id } })).statusCode).toBe(200)
+    expect((await call("POST", "/api/organizations/invitations/accept", { token: owner.token, body: { code: "no-such-code" } })).statusCode).toBe(400)
+    expect((await call("DELETE", "/api/organizations/current", { token: owner.token })).statusCode).toBe(200)
+    expect((await call("GET", "/api/organizations/current", { token: owner.token })).statusCode).toBe(404)
   })
 
   it("checked every route it called against the document", () => {

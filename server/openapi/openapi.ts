@@ -65,6 +65,7 @@ const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   "OCR languages": "The language packs the extension downloads to read text in images.",
   Billing: "Plans and subscriptions, and the payment provider's webhook.",
   "API keys": "Personal API keys of Pro and Enterprise accounts, managed on the website.",
+  Organizations: "Teams of the Enterprise plan: members, invitations, roles, one pooled monthly limit and the brand its members' extension shows.",
   "Public API": "/api/v1, called with an API key (Authorization: Bearer iqa_…).",
   Feedback: "The feedback form, and its handling by admins.",
   "Password policy": "The rules new passwords follow.",

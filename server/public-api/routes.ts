@@ -12,12 +12,12 @@ import { translateRequestSchema } from "~core/translate"
 import { vqaAskRequestSchema } from "~core/vqa"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
-import { monthKey, usedThisMonth } from "../analyze/quota"
+import { monthKey } from "../analyze/quota"
 import { ASK_BODY_LIMIT, ASK_DOC, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT, TRANSLATE_DOC } from "../analyze/routes"
 import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
 import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
-import { monthlyLimitOf } from "../billing/plan"
 import { documented, parseRequest } from "../openapi/route-docs"
+import { quotaSourceOf, usedOf } from "../organizations/quota-source"
 import { visionRoutes, type VisionRoutesOptions } from "./vision-routes"
 import { callsOfMonth, countCall } from "./usage-store"
 
@@ -78,7 +78,10 @@ export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRo
       entry.calls += row.calls
       byKey.set(row.key_id, entry)
     }
-    const usage: ApiUsage = { month, quota: { used: await usedThisMonth(app.database.db, user.id, now), limit: monthlyLimitOf(user) }, byEndpoint, byKey: [...byKey.values()] }
+    // The quota ask and translate draw from: the organisation's pool for a member.
+    const source = await quotaSourceOf(app.database.db, user)
+    const quota = { used: await usedOf(app.database.db, user.id, source, now), limit: source.limit }
+    const usage: ApiUsage = { month, quota, byEndpoint, byKey: [...byKey.values()] }
     return ok(usage)
   })
 

@@ -191,6 +191,26 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  /** An invitation to an organisation: its name (an owner's text, one line by its schema) and the one-time link. */
+  organizationInvitation({ organizationName, inviterName, role, link, validDays }: { organizationName: string; inviterName: string; role: string; link: string; validDays: number }): EmailContent {
+    return {
+      subject: `${inviterName} invited you to ${organizationName} on ${PRODUCT_NAME}`,
+      text: [
+        "Hello,",
+        "",
+        `${inviterName} invited you to join ${organizationName} on ${PRODUCT_NAME} as ${role === "admin" ? "an admin" : "a member"}. Its members share one plan: questions, translations and API calls draw from ${organizationName}'s monthly pool.`,
+        "",
+        "Accept the invitation here (sign in or create an account with this e-mail address first):",
+        "",
+        link,
+        "",
+        `The link works once and expires in ${validDays} days. If you did not expect this, ignore this message.`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
   /**
    * Anyone can have this sent to any address, so it carries no text of the sender's: quoting the
    * message would let strangers mail their own words from our address.

@@ -1,6 +1,7 @@
 /** Questions to the vision model (visual question answering): request and answer shapes, limits, models. */
 import * as z from "zod"
 
+import { poolUsageSchema } from "./organizations"
 import { PLAN_IDS } from "./plans"
 
 /** Largest image, decoded, the server accepts or downloads: 8 MiB. */
@@ -72,8 +73,8 @@ export const vqaUsageSchema = z.object({
 })
 export type VqaUsage = z.infer<typeof vqaUsageSchema>
 
-/** GET /api/analyze/usage */
-export const vqaUsageReportSchema = vqaUsageSchema.extend({ plan: z.enum(PLAN_IDS) })
+/** GET /api/analyze/usage: a member of an organisation draws from its pool, which `used` and `limit` then count. */
+export const vqaUsageReportSchema = vqaUsageSchema.extend({ plan: z.enum(PLAN_IDS), pool: poolUsageSchema.nullable().optional() })
 export type VqaUsageReport = z.infer<typeof vqaUsageReportSchema>
 
 /** POST /api/analyze/ask */

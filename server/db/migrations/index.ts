@@ -13,6 +13,7 @@ import * as identityTraces from "./010-identity-traces"
 import * as billingIntegrity from "./011-billing-integrity"
 import * as apiKeys from "./012-api-keys"
 import * as apiCallDays from "./013-api-call-days"
+import * as organizations from "./014-organizations"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,7 +29,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "010-identity-traces": identityTraces,
   "011-billing-integrity": billingIntegrity,
   "012-api-keys": apiKeys,
-  "013-api-call-days": apiCallDays
+  "013-api-call-days": apiCallDays,
+  "014-organizations": organizations
 }
 
 export const migrationProvider: MigrationProvider = {

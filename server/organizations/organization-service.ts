@@ -1,0 +1,253 @@
+/**
+ * Organisations: who may do what (core's roles), the seats and invitations, and each membership change written to
+ * the audit log in the change's own transaction. The invitation's e-mail goes through the durable outbox in the same
+ * transaction as its row: an invitation acknowledged is never lost with its mail.
+ */
+import { createHash, randomBytes } from "node:crypto"
+
+import type { FastifyInstance } from "fastify"
+
+import type { AuditEventKind } from "~core/audit"
+import { EMAIL_TEMPLATES } from "~core/email-templates"
+import {
+  INVITATION_VALID_DAYS,
+  managesMembers,
+  MAX_ORGANIZATION_MEMBERS,
+  type AssignableRole,
+  type Invitation,
+  type Organization,
+  type OrganizationRole
+} from "~core/organizations"
+
+import { monthKey } from "../analyze/quota"
+import { recordAuditEvent } from "../audit/audit-log"
+import type { Authenticated } from "../auth/authenticate"
+import { planOf } from "../billing/plan"
+import { inTransaction, type Db } from "../db/transaction"
+import { ApiError, notFound } from "../http/errors"
+import { queueEmail } from "../mail/outbox"
+import * as store from "./organization-store"
+import { quotaSourceOf, usedOf } from "./quota-source"
+
+const forbidden = (message: string) => new ApiError(403, "FORBIDDEN", message)
+const noOrganization = () => notFound("You are not a member of an organisation.")
+const alreadyMember = (message = "You already belong to an organisation. Leave it first.") => new ApiError(409, "ALREADY_IN_ORGANIZATION", message)
+
+export const hashInvitationCode = (code: string) => createHash("sha256").update(code).digest("hex")
+
+/** A unique-constraint violation: the row another request made at the same time. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505"
+
+interface Change {
+  actorId: string
+  subjectId: string | null
+  ip: string
+  now: Date
+}
+
+const audit = (db: Db, kind: AuditEventKind, change: Change, detail: Record<string, string | null>) =>
+  recordAuditEvent(db, { kind, actorId: change.actorId, subjectId: change.subjectId, detail, ip: change.ip }, change.now)
+
+export function organizationService(app: FastifyInstance) {
+  const db = app.database.db
+  const now = () => new Date(app.clock())
+
+  /** The caller's membership, or 404; with `manage`, 403 unless they are its owner or an admin. */
+  const membershipOf = async (auth: Authenticated, need: "member" | "manage" | "owner" = "member") => {
+    const membership = await store.findMembership(db, auth.user.id)
+    if (!membership) throw noOrganization()
+    if (need === "manage" && !managesMembers(membership.role)) throw forbidden("Only the organisation's owner and admins can do this.")
+    if (need === "owner" && membership.role !== "owner") throw forbidden("Only the organisation's owner can do this.")
+    return membership
+  }
+
+  const logoUrlOf = (organizationId: string, logoKey: string | null) =>
+    logoKey ? `${app.config.publicUrl}/api/organizations/${organizationId}/logo/${logoKey.slice(logoKey.lastIndexOf("/") + 1)}` : null
+
+  const view = async (auth: Authenticated): Promise<Organization> => {
+    const membership = await membershipOf(auth)
+    const at = app.clock()
+    const members = await store.listMembers(db, membership.organization_id, monthKey(at))
+    const source = await quotaSourceOf(db, auth.user)
+    const poolUsed = source.kind === "pool" ? await usedOf(db, auth.user.id, source, at) : await store.poolUsed(db, membership.organization_id, monthKey(at))
+    return {
+      id: membership.organization_id,
+      name: membership.name,
+      role: membership.role,
+      members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 })),
+      pool: { limit: membership.request_limit, used: poolUsed },
+      brand: { name: membership.name, logoUrl: logoUrlOf(membership.organization_id, membership.logo_key), accentColor: membership.accent_color }
+    }
+  }
+
+  return {
+    view,
+    logoUrlOf,
+
+    async create(auth: Authenticated, input: { name: string }, ip: string): Promise<Organization> {
+      if (planOf(auth.user) !== "enterprise") throw new ApiError(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan. Upgrade to create one.")
+      if (await store.findMembership(db, auth.user.id)) throw alreadyMember()
+      const at = now()
+      try {
+        await inTransaction(db, async (trx) => {
+          // The Enterprise limit an admin set for this account becomes the pool's.
+          const organizationId = await store.insertOrganization(trx, { name: input.name, subscriberId: auth.user.id, requestLimit: auth.user.request_limit, now: at })
+          await store.insertMember(trx, { organizationId, userId: auth.user.id, role: "owner", now: at })
+          await audit(trx, "organization.created", { actorId: auth.user.id, subjectId: auth.user.id, ip, now: at }, { organizationId, name: input.name })
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw alreadyMember()
+        throw error
+      }
+      return view(auth)
+    },
+
+    async update(auth: Authenticated, input: { name?: string; accentColor?: string | null }, ip: string): Promise<Organization> {
+      const membership = await membershipOf(auth, "manage")
+      await inTransaction(db, async (trx) => {
+        await store.updateOrganization(trx, membership.organization_id, { name: input.name, accent_color: input.accentColor })
+        if (input.name !== undefined && input.name !== membership.name) {
+          await audit(trx, "organization.renamed", { actorId: auth.user.id, subjectId: null, ip, now: now() }, { organizationId: membership.organization_id, from: membership.name, to: input.name })
+        }
+      })
+      return view(auth)
+    },
+
+    async setLogo(auth: Authenticated, logoKey: string): Promise<{ previous: string | null; organization: Organization }> {
+      const membership = await membershipOf(auth, "manage")
+      await store.updateOrganization(db, membership.organization_id, { logo_key: logoKey })
+      return { previous: membership.logo_key, organization: await view(auth) }
+    },
+
+    async invite(auth: Authenticated, input: { email: string; role: AssignableRole }, ip: string): Promise<Invitation> {
+      const membership = await membershipOf(auth, "manage")
+      const known = await store.userByEmail(db, input.email)
+      if (known && (await store.findMembership(db, known.id))) {
+        throw alreadyMember(known.id === auth.user.id ? "You are already a member." : `${input.email} already belongs to an organisation.`)
+      }
+      const code = randomBytes(32).toString("base64url")
+      const at = now()
+      const expiresAt = new Date(at.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60_000)
+      const row = await inTransaction(db, async (trx) => {
+        await store.lockOrganization(trx, membership.organization_id)
+        // Sending again replaces the pending one: one live link per address.
+        const pending = await store.findPendingInvitationTo(trx, membership.organization_id, input.email, at)
+        if (pending) await store.markInvitation(trx, pending.id, { revoked_at: at })
+        else if ((await store.countSeats(trx, membership.organization_id, at)) >= MAX_ORGANIZATION_MEMBERS) {
+          throw new ApiError(409, "ORGANIZATION_FULL", `An organisation has at most ${MAX_ORGANIZATION_MEMBERS} members, invitations pending included.`)
+        }
+        const invitation = await store.insertInvitation(trx, { organizationId: membership.organization_id, email: input.email, role: input.role, codeHash: hashInvitationCode(code), invitedBy: auth.user.id, now: at, expiresAt })
+        const link = `${app.config.publicUrl}/organization/join?code=${code}`
+        const content = EMAIL_TEMPLATES.organizationInvitation({ organizationName: membership.name, inviterName: auth.user.name, role: input.role, link, validDays: INVITATION_VALID_DAYS })
+        await queueEmail(app, trx, { to: input.email, what: "organisation invitation", content })
+        await audit(trx, "organization.member_invited", { actorId: auth.user.id, subjectId: known?.id ?? null, ip, now: at }, { organizationId: membership.organization_id, email: input.email, role: input.role })
+        return invitation
+      })
+      return { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() }
+    },
+
+    async invitations(auth: Authenticated): Promise<Invitation[]> {
+      const membership = await membershipOf(auth, "manage")
+      const rows = await store.listPendingInvitations(db, membership.organization_id, now())
+      return rows.map((row) => ({ id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() }))
+    },
+
+    async revokeInvitation(auth: Authenticated, id: string, ip: string): Promise<void> {
+      const membership = await membershipOf(auth, "manage")
+      const at = now()
+      await inTransaction(db, async (trx) => {
+        const pending = (await store.listPendingInvitations(trx, membership.organization_id, at)).find((invitation) => invitation.id === id)
+        if (!pending || !(await store.markInvitation(trx, id, { revoked_at: at }))) throw notFound("No pending invitation of your organisation has this id.")
+        await audit(trx, "organization.invitation_revoked", { actorId: auth.user.id, subjectId: null, ip, now: at }, { organizationId: membership.organization_id, email: pending.email })
+      })
+    },
+
+    async accept(auth: Authenticated, code: string, ip: string): Promise<Organization> {
+      const at = now()
+      const refused = (message: string) => new ApiError(400, "INVALID_OR_EXPIRED_CODE", message)
+      await inTransaction(db, async (trx) => {
+        const invitation = await store.findInvitationByCode(trx, hashInvitationCode(code))
+        if (!invitation) throw refused("This invitation link is not valid. Ask for a new invitation.")
+        if (invitation.revoked_at) throw refused("This invitation was withdrawn. Ask for a new invitation.")
+        if (invitation.accepted_at) throw refused("This invitation has been used already.")
+        if (invitation.expires_at.getTime() <= at.getTime()) throw refused(`This invitation expired: links work for ${INVITATION_VALID_DAYS} days. Ask for a new invitation.`)
+        if (invitation.email !== auth.user.email.toLowerCase()) {
+          throw new ApiError(403, "INVITATION_NOT_FOR_YOU", `This invitation was sent to another e-mail address. Sign in as ${invitation.email} to accept it.`)
+        }
+        if (await store.findMembership(trx, auth.user.id)) throw alreadyMember()
+        if (planOf(auth.user) !== "free") {
+          throw new ApiError(409, "CANCEL_SUBSCRIPTION_FIRST", `You have a plan of your own. Cancel it first; once it has ended you can join ${invitation.organization_name}.`)
+        }
+        if (!(await store.lockOrganization(trx, invitation.organization_id))) throw refused("This organisation no longer exists.")
+        if ((await store.countMembers(trx, invitation.organization_id)) >= MAX_ORGANIZATION_MEMBERS) {
+          throw new ApiError(409, "ORGANIZATION_FULL", `${invitation.organization_name} has ${MAX_ORGANIZATION_MEMBERS} members already.`)
+        }
+        await store.markInvitation(trx, invitation.id, { accepted_at: at })
+        try {
+          await store.insertMember(trx, { organizationId: invitation.organization_id, userId: auth.user.id, role: invitation.role, now: at })
+        } catch (error) {
+          if (isUniqueViolation(error)) throw alreadyMember()
+          throw error
+        }
+        await audit(trx, "organization.member_joined", { actorId: auth.user.id, subjectId: auth.user.id, ip, now: at }, { organizationId: invitation.organization_id, role: invitation.role })
+      })
+      return view(auth)
+    },
+
+    async changeRole(auth: Authenticated, userId: string, role: AssignableRole, ip: string): Promise<Organization> {
+      const membership = await membershipOf(auth, "manage")
+      await inTransaction(db, async (trx) => {
+        await store.lockOrganization(trx, membership.organization_id)
+        const target = await targetMember(trx, membership.organization_id, userId)
+        if (target.role === "owner") throw forbidden("The owner's role changes only by a transfer of ownership.")
+        await store.setMemberRole(trx, membership.organization_id, userId, role)
+        await audit(trx, "organization.role_changed", { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id, from: target.role, to: role })
+      })
+      return view(auth)
+    },
+
+    async removeMember(auth: Authenticated, userId: string, ip: string): Promise<void> {
+      const leaving = userId === auth.user.id
+      const membership = await membershipOf(auth, leaving ? "member" : "manage")
+      await inTransaction(db, async (trx) => {
+        await store.lockOrganization(trx, membership.organization_id)
+        const target = await targetMember(trx, membership.organization_id, userId)
+        if (target.role === "owner") {
+          throw forbidden(leaving ? "The owner cannot leave: transfer the ownership first, or delete the organisation." : "The owner cannot be removed.")
+        }
+        await store.removeMember(trx, membership.organization_id, userId)
+        const kind = leaving ? "organization.member_left" : "organization.member_removed"
+        await audit(trx, kind, { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id, role: target.role })
+      })
+    },
+
+    async transfer(auth: Authenticated, userId: string, ip: string): Promise<Organization> {
+      const membership = await membershipOf(auth, "owner")
+      if (userId === auth.user.id) throw new ApiError(400, "VALIDATION_FAILED", "You own the organisation already.", { details: ["userId: name another member"] })
+      await inTransaction(db, async (trx) => {
+        await store.lockOrganization(trx, membership.organization_id)
+        await targetMember(trx, membership.organization_id, userId)
+        // One owner at a time (a unique index): the former owner steps down first.
+        await store.setMemberRole(trx, membership.organization_id, auth.user.id, "admin")
+        await store.setMemberRole(trx, membership.organization_id, userId, "owner")
+        await audit(trx, "organization.ownership_transferred", { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id })
+      })
+      return view(auth)
+    },
+
+    async delete(auth: Authenticated, ip: string): Promise<{ logoKey: string | null }> {
+      const membership = await membershipOf(auth, "owner")
+      await inTransaction(db, async (trx) => {
+        await store.deleteOrganization(trx, membership.organization_id)
+        await audit(trx, "organization.deleted", { actorId: auth.user.id, subjectId: auth.user.id, ip, now: now() }, { organizationId: membership.organization_id, name: membership.name })
+      })
+      return { logoKey: membership.logo_key }
+    }
+  }
+}
+
+async function targetMember(db: Db, organizationId: string, userId: string): Promise<{ role: OrganizationRole }> {
+  const target = await store.memberRole(db, organizationId, userId)
+  if (!target) throw notFound("This person is not a member of your organisation.")
+  return target
+}

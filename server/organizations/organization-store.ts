@@ -1,0 +1,186 @@
+/** The queries of organisations: members, invitations and the pool's counter (tables of migration 014). */
+import { sql } from "kysely"
+
+import type { AssignableRole, OrganizationRole } from "~core/organizations"
+
+import type { Db } from "../db/transaction"
+
+export interface MembershipRow {
+  organization_id: string
+  role: OrganizationRole
+  name: string
+  subscriber_id: string
+  request_limit: number | null
+  accent_color: string | null
+  logo_key: string | null
+}
+
+/** The organisation `userId` belongs to and their role there, or undefined. */
+export function findMembership(db: Db, userId: string): Promise<MembershipRow | undefined> {
+  return db
+    .selectFrom("organization_members")
+    .innerJoin("organizations", "organizations.id", "organization_members.organization_id")
+    .select([
+      "organization_members.organization_id",
+      "organization_members.role",
+      "organizations.name",
+      "organizations.subscriber_id",
+      "organizations.request_limit",
+      "organizations.accent_color",
+      "organizations.logo_key"
+    ])
+    .where("organization_members.user_id", "=", userId)
+    .executeTakeFirst()
+}
+
+/** Holds the organisation's row until the transaction ends: member counts and role changes wait for one another. */
+export async function lockOrganization(db: Db, organizationId: string): Promise<boolean> {
+  const row = await db.selectFrom("organizations").select("id").where("id", "=", organizationId).forUpdate().executeTakeFirst()
+  return row !== undefined
+}
+
+export async function insertOrganization(db: Db, values: { name: string; subscriberId: string; requestLimit: number | null; now: Date }): Promise<string> {
+  const { id } = await db
+    .insertInto("organizations")
+    .values({ name: values.name, subscriber_id: values.subscriberId, request_limit: values.requestLimit, created_at: values.now })
+    .returning("id")
+    .executeTakeFirstOrThrow()
+  return id
+}
+
+export async function insertMember(db: Db, member: { organizationId: string; userId: string; role: OrganizationRole; now: Date }): Promise<void> {
+  await db.insertInto("organization_members").values({ organization_id: member.organizationId, user_id: member.userId, role: member.role, joined_at: member.now }).execute()
+}
+
+/** Members with their name, address and this month's requests, the owner first, then by when they joined. */
+export function listMembers(db: Db, organizationId: string, month: string) {
+  return db
+    .selectFrom("organization_members")
+    .innerJoin("users", "users.id", "organization_members.user_id")
+    .leftJoin("usage_counters", (join) => join.onRef("usage_counters.user_id", "=", "organization_members.user_id").on("usage_counters.month", "=", month))
+    .select(["organization_members.user_id", "organization_members.role", "users.email", "users.name", "usage_counters.used"])
+    .where("organization_members.organization_id", "=", organizationId)
+    .orderBy(sql`case organization_members.role when 'owner' then 0 when 'admin' then 1 else 2 end`)
+    .orderBy("organization_members.joined_at")
+    .execute()
+}
+
+export async function countSeats(db: Db, organizationId: string, now: Date): Promise<number> {
+  const members = await db.selectFrom("organization_members").select((eb) => eb.fn.countAll<number>().as("count")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow()
+  const invited = await pendingInvitationsQuery(db, organizationId, now).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()
+  return Number(members.count) + Number(invited.count)
+}
+
+const pendingInvitationsQuery = (db: Db, organizationId: string, now: Date) =>
+  db
+    .selectFrom("organization_invitations")
+    .where("organization_id", "=", organizationId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now)
+
+export function listPendingInvitations(db: Db, organizationId: string, now: Date) {
+  return pendingInvitationsQuery(db, organizationId, now).select(["id", "email", "role", "expires_at"]).orderBy("created_at", "desc").execute()
+}
+
+export async function findPendingInvitationTo(db: Db, organizationId: string, email: string, now: Date) {
+  return pendingInvitationsQuery(db, organizationId, now).select("id").where("email", "=", email).executeTakeFirst()
+}
+
+export async function insertInvitation(
+  db: Db,
+  invitation: { organizationId: string; email: string; role: AssignableRole; codeHash: string; invitedBy: string; now: Date; expiresAt: Date }
+) {
+  return db
+    .insertInto("organization_invitations")
+    .values({
+      organization_id: invitation.organizationId,
+      email: invitation.email,
+      role: invitation.role,
+      code_hash: invitation.codeHash,
+      invited_by: invitation.invitedBy,
+      created_at: invitation.now,
+      expires_at: invitation.expiresAt
+    })
+    .returning(["id", "email", "role", "expires_at"])
+    .executeTakeFirstOrThrow()
+}
+
+/** The invitation with this code, locked until the transaction ends (two accepts of one code wait for each other). */
+export function findInvitationByCode(db: Db, codeHash: string) {
+  return db
+    .selectFrom("organization_invitations")
+    .innerJoin("organizations", "organizations.id", "organization_invitations.organization_id")
+    .selectAll("organization_invitations")
+    .select("organizations.name as organization_name")
+    .where("code_hash", "=", codeHash)
+    .forUpdate("organization_invitations")
+    .executeTakeFirst()
+}
+
+export async function markInvitation(db: Db, id: string, change: { accepted_at: Date } | { revoked_at: Date }): Promise<boolean> {
+  const result = await db.updateTable("organization_invitations").set(change).where("id", "=", id).where("accepted_at", "is", null).where("revoked_at", "is", null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function updateOrganization(db: Db, organizationId: string, change: { name?: string; accent_color?: string | null; logo_key?: string | null }): Promise<void> {
+  await db.updateTable("organizations").set(change).where("id", "=", organizationId).execute()
+}
+
+export async function setMemberRole(db: Db, organizationId: string, userId: string, role: OrganizationRole): Promise<void> {
+  await db.updateTable("organization_members").set({ role }).where("organization_id", "=", organizationId).where("user_id", "=", userId).execute()
+}
+
+export async function removeMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom("organization_members").where("organization_id", "=", organizationId).where("user_id", "=", userId).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+export async function deleteOrganization(db: Db, organizationId: string): Promise<void> {
+  await db.deleteFrom("organizations").where("id", "=", organizationId).execute()
+}
+
+export async function poolUsed(db: Db, organizationId: string, month: string): Promise<number> {
+  const row = await db.selectFrom("organization_usage").select("used").where("organization_id", "=", organizationId).where("month", "=", month).executeTakeFirst()
+  return row?.used ?? 0
+}
+
+/**
+ * One request of the pool's month, taken only while it stays within `limit` (null: unlimited), in one statement, so
+ * that members asking at once on any instance never pass it together. Returns the count after, or null when full.
+ */
+export async function takePoolRequest(db: Db, organizationId: string, month: string, limit: number | null): Promise<number | null> {
+  if (limit !== null && limit <= 0) return null
+  const row = await db
+    .insertInto("organization_usage")
+    .values({ organization_id: organizationId, month, used: 1 })
+    .onConflict((conflict) => {
+      const update = conflict.columns(["organization_id", "month"]).doUpdateSet({ used: sql<number>`organization_usage.used + 1` })
+      return limit === null ? update : update.where("organization_usage.used", "<", limit)
+    })
+    .returning("used")
+    .executeTakeFirst()
+  return row?.used ?? null
+}
+
+export async function givePoolRequestBack(db: Db, organizationId: string, month: string): Promise<void> {
+  await db.updateTable("organization_usage").set({ used: sql<number>`greatest(used - 1, 0)` }).where("organization_id", "=", organizationId).where("month", "=", month).execute()
+}
+
+/** The plan columns of the organisation's subscriber, whose Enterprise plan keeps the pool open. */
+export function subscriberPlanRow(db: Db, subscriberId: string) {
+  return db.selectFrom("users").select(["plan_id", "subscription_status"]).where("id", "=", subscriberId).executeTakeFirst()
+}
+
+export function memberRole(db: Db, organizationId: string, userId: string) {
+  return db.selectFrom("organization_members").select("role").where("organization_id", "=", organizationId).where("user_id", "=", userId).executeTakeFirst()
+}
+
+export async function countMembers(db: Db, organizationId: string): Promise<number> {
+  const row = await db.selectFrom("organization_members").select((eb) => eb.fn.countAll<number>().as("count")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export function userByEmail(db: Db, email: string) {
+  return db.selectFrom("users").select("id").where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst()
+}

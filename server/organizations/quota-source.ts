@@ -1,0 +1,59 @@
+/**
+ * Which monthly quota a request draws from: the member's organisation's pool while its subscriber's Enterprise plan
+ * lasts, else the caller's own plan. Removing a member ends their draw on the pool with their next request: nothing
+ * is cached. A pool request is counted twice in one transaction: against the pool (with its limit, atomically) and
+ * on the member's own counter (without one), which the organisation page shows as their use of the month.
+ */
+import type { UserRow } from "../auth/users"
+import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
+import { monthlyLimitOf, planOf } from "../billing/plan"
+import { inTransaction, type Db } from "../db/transaction"
+import { ApiError } from "../http/errors"
+import { findMembership, givePoolRequestBack, poolUsed, subscriberPlanRow, takePoolRequest } from "./organization-store"
+
+export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
+
+export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource> {
+  const membership = await findMembership(db, user.id)
+  if (membership) {
+    const subscriber = await subscriberPlanRow(db, membership.subscriber_id)
+    if (subscriber && planOf(subscriber) === "enterprise") {
+      return { kind: "pool", organizationId: membership.organization_id, name: membership.name, limit: membership.request_limit }
+    }
+  }
+  return { kind: "own", limit: monthlyLimitOf(user) }
+}
+
+/** This month's use of the source: the pool's, or the caller's own. */
+export function usedOf(db: Db, userId: string, source: QuotaSource, now: number): Promise<number> {
+  return source.kind === "pool" ? poolUsed(db, source.organizationId, monthKey(now)) : usedThisMonth(db, userId, now)
+}
+
+/** QUOTA_EXCEEDED in the source's words: the pool's names the organisation. */
+export function quotaExhausted(source: QuotaSource, now: number): ApiError {
+  const refused = quotaExceeded(source.limit ?? 0, now)
+  if (source.kind === "own") return refused
+  const resets = refused.message.slice(refused.message.lastIndexOf(". ") + 2)
+  return new ApiError(429, "QUOTA_EXCEEDED", `${source.name} has used all ${source.limit ?? 0} AI requests of its plan this month. ${resets}`, refused.extra)
+}
+
+/** Takes one request of the source, or throws QUOTA_EXCEEDED; `used` is the source's count with it. */
+export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number): Promise<Reservation> {
+  if (source.kind === "own") return reserveRequest(db, userId, source.limit, now)
+  const month = monthKey(now)
+  return inTransaction(db, async (trx) => {
+    const used = await takePoolRequest(trx, source.organizationId, month, source.limit)
+    if (used === null) throw quotaExhausted(source, now)
+    await reserveRequest(trx, userId, null, now)
+    return { month, used }
+  })
+}
+
+/** Gives a reserved request back (the provider billed nothing for it). */
+export async function releaseTo(db: Db, userId: string, source: QuotaSource, reservation: Reservation): Promise<void> {
+  if (source.kind === "own") return releaseRequest(db, userId, reservation)
+  await inTransaction(db, async (trx) => {
+    await givePoolRequestBack(trx, source.organizationId, reservation.month)
+    await releaseRequest(trx, userId, reservation)
+  })
+}
