@@ -26,12 +26,14 @@ import {
   type NewUser,
   type UserRow
 } from "./users"
+import { membershipOf } from "../organizations/membership"
 
 const emailAlreadyExists = () => new ApiError(409, "EMAIL_ALREADY_EXISTS", "An account with this email address already exists.")
 
 async function sessionAnswer(app: FastifyInstance, user: UserRow, session: { sessionId: string; refreshToken: string }, now: number) {
   const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId: session.sessionId }, app.tokenSecret, now)
-  return { user: toPublicUser(await settleDueSubscription(app, user)), token, refreshToken: session.refreshToken, expiresAt }
+  const organization = await membershipOf(app.database.db, app.config.publicUrl, user.id)
+  return { user: { ...toPublicUser(await settleDueSubscription(app, user)), organization }, token, refreshToken: session.refreshToken, expiresAt }
 }
 
 /** Opens a site session and answers what login, refresh-free sign-ins and terms acceptance return. */

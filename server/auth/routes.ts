@@ -40,6 +40,7 @@ import { authenticate, requireUser } from "./authenticate"
 import { revokeSession, revokeUserSessions, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
+import { membershipOf } from "../organizations/membership"
 import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
@@ -200,7 +201,10 @@ export async function authRoutes(app: FastifyInstance) {
 
   for (const path of ["/api/auth/profile", "/api/users/profile"]) {
     const readProfile = accounts({ summary: "The signed-in account", data: { 200: userAnswerSchema } })
-    app.get(path, { preHandler: requireUser, schema: readProfile }, async (request) => ok({ user: toPublicUser(request.auth!.user) }))
+    app.get(path, { preHandler: requireUser, schema: readProfile }, async (request) => {
+      const { user } = request.auth!
+      return ok({ user: { ...toPublicUser(user), organization: await membershipOf(db, app.config.publicUrl, user.id) } })
+    })
     const rename = accounts({ summary: "Change the account's name", description: "Only the name can change here: role, address and plan cannot.", body: profileUpdateSchema, data: { 200: userAnswerSchema } })
     app.put(path, { preHandler: requireUser, schema: rename }, async (request) => {
       const { name } = parseRequest(request, "body", profileUpdateSchema)

@@ -26,6 +26,7 @@ import { planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import { queueEmail } from "../mail/outbox"
+import { logoUrlOf } from "./membership"
 import * as store from "./organization-store"
 import { quotaSourceOf, usedOf } from "./quota-source"
 
@@ -61,9 +62,6 @@ export function organizationService(app: FastifyInstance) {
     return membership
   }
 
-  const logoUrlOf = (organizationId: string, logoKey: string | null) =>
-    logoKey ? `${app.config.publicUrl}/api/organizations/${organizationId}/logo/${logoKey.slice(logoKey.lastIndexOf("/") + 1)}` : null
-
   const view = async (auth: Authenticated): Promise<Organization> => {
     const membership = await membershipOf(auth)
     const at = app.clock()
@@ -76,13 +74,12 @@ export function organizationService(app: FastifyInstance) {
       role: membership.role,
       members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 })),
       pool: { limit: membership.request_limit, used: poolUsed },
-      brand: { name: membership.name, logoUrl: logoUrlOf(membership.organization_id, membership.logo_key), accentColor: membership.accent_color }
+      brand: { name: membership.name, logoUrl: logoUrlOf(app.config.publicUrl, membership.organization_id, membership.logo_key), accentColor: membership.accent_color }
     }
   }
 
   return {
     view,
-    logoUrlOf,
 
     async create(auth: Authenticated, input: { name: string }, ip: string): Promise<Organization> {
       if (planOf(auth.user) !== "enterprise") throw new ApiError(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan. Upgrade to create one.")

@@ -81,6 +81,10 @@ describe("organisations", () => {
     const badColour = await call("PATCH", "/api/organizations/current", owner, { accentColor: "red" })
     expect([badColour.status, badColour.body.error.code]).toEqual([400, "VALIDATION_FAILED"])
     expect((await call("PATCH", "/api/organizations/current", owner, { accentColor: "#12AB34" })).body.data.brand.accentColor).toBe("#12ab34")
+    // The profile carries the membership and its brand, for the dashboard and the extension's header.
+    const profile = (await call("GET", "/api/auth/profile", owner)).body.data.user
+    expect(profile.organization).toEqual({ id: organization.id, name: "Acme", role: "owner", brand: { name: "Acme", logoUrl: null, accentColor: "#12ab34" } })
+    expect((await call("GET", "/api/auth/profile", await person())).body.data.user.organization).toBeNull()
   })
 
   it("lets the invited address accept once, and refuses another address, a withdrawn, an expired code and a plan of one's own", async () => {

@@ -1,6 +1,7 @@
 import * as z from "zod"
 
 import { effectivePlanOf } from "./billing"
+import { membershipSchema } from "./organizations"
 import { PLAN_IDS, type PlanId } from "./plans"
 
 export const ROLES = ["admin", "user"] as const
@@ -20,7 +21,9 @@ export const userSchema = z.object({
       plan: z.object({ id: z.enum(PLAN_IDS), name: z.string() }),
       status: z.string()
     })
-    .optional()
+    .optional(),
+  /** The organisation the account belongs to, with the brand its members' extension shows; null for none. */
+  organization: membershipSchema.nullable().optional()
 })
 
 export type User = z.infer<typeof userSchema>
