@@ -101,6 +101,8 @@ const RULES: Record<string, Rule> = {
   "DELETE /api/organizations/current/members/:userId": "user",
   "POST /api/organizations/current/transfer": "user",
   "GET /api/admin/overview": "admin",
+  "GET /api/admin/organizations/:id": "admin",
+  "PUT /api/admin/organizations/:id/request-limit": "admin",
   "PUT /api/admin/users/:id/request-limit": "admin",
   "GET /*": "public"
 }

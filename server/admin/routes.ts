@@ -2,15 +2,17 @@ import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
 import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/feedback"
+import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organizations"
 
 import { planOf } from "../billing/plan"
 import { setRequestLimit } from "../billing/request-limits"
 import { requireAdmin } from "../auth/authenticate"
 import { notFound } from "../http/errors"
 import { documented, parseRequest } from "../openapi/route-docs"
+import { adminOrganizationService } from "../organizations/admin-organizations"
 import { adminOverview } from "./overview"
 
-/** GET /api/admin/overview and PUT /api/admin/users/:id/request-limit. */
+/** GET /api/admin/overview, PUT /api/admin/users/:id/request-limit, and an organisation's members and pool limit. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const overview = documented({ tag: "Admin", summary: "The dashboard's figures: accounts, policy, feedback, billing and health", data: { 200: adminOverviewSchema } })
   app.get("/api/admin/overview", { preHandler: requireAdmin, schema: overview }, async () => ok(await adminOverview(app)))
@@ -36,5 +38,32 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       // The limit is what an Enterprise account gets; other plans keep their plan's quota.
       appliesToPlan: plan === "enterprise"
     })
+  })
+
+  const organizations = adminOrganizationService(app)
+  const NO_ORGANIZATION = { 404: "NOT_FOUND: no organisation has this id." }
+  const readOrganization = documented({
+    tag: "Admin",
+    summary: "An organisation: its subscriber, members and pool",
+    params: organizationIdParamsSchema,
+    data: { 200: adminOrganizationSchema },
+    errors: NO_ORGANIZATION
+  })
+  app.get("/api/admin/organizations/:id", { preHandler: requireAdmin, schema: readOrganization }, async (request) =>
+    ok(await organizations.read(parseRequest(request, "params", organizationIdParamsSchema).id))
+  )
+  const organizationLimit = documented({
+    tag: "Admin",
+    summary: "Set an organisation's monthly request limit",
+    description: "The pool every member's questions, translations and API calls draw from. null: unlimited.",
+    params: organizationIdParamsSchema,
+    body: requestLimitSchema,
+    data: { 200: adminOrganizationSchema },
+    errors: NO_ORGANIZATION
+  })
+  app.put("/api/admin/organizations/:id/request-limit", { preHandler: requireAdmin, schema: organizationLimit }, async (request) => {
+    const { id } = parseRequest(request, "params", organizationIdParamsSchema)
+    const { limit } = parseRequest(request, "body", requestLimitSchema)
+    return ok(await organizations.setLimit(request.auth!.user.id, id, limit, request.ip))
   })
 }

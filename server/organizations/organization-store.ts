@@ -184,3 +184,16 @@ export async function countMembers(db: Db, organizationId: string): Promise<numb
 export function userByEmail(db: Db, email: string) {
   return db.selectFrom("users").select("id").where(sql`lower(email)`, "=", email.toLowerCase()).executeTakeFirst()
 }
+
+export function organizationForAdmin(db: Db, organizationId: string) {
+  return db
+    .selectFrom("organizations")
+    .innerJoin("users", "users.id", "organizations.subscriber_id")
+    .select(["organizations.id", "organizations.name", "organizations.subscriber_id", "organizations.request_limit", "users.email as subscriber_email"])
+    .where("organizations.id", "=", organizationId)
+    .executeTakeFirst()
+}
+
+export async function setRequestLimit(db: Db, organizationId: string, limit: number | null): Promise<void> {
+  await db.updateTable("organizations").set({ request_limit: limit }).where("id", "=", organizationId).execute()
+}

@@ -34,7 +34,7 @@ async function person(plan: "free" | "pro" | "enterprise" = "free"): Promise<Per
   return { ...user, email }
 }
 
-async function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, who: Person, body?: unknown) {
+async function call(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, who: Person, body?: unknown) {
   const response = await subject.app.inject({ method, url, headers: { authorization: `Bearer ${who.token}` }, ...(body === undefined ? {} : { payload: body as object }) })
   return { status: response.statusCode, body: response.json() }
 }
@@ -198,6 +198,18 @@ describe("organisations", () => {
     const view = (await call("GET", "/api/organizations/current", owner)).body.data as Organization
     expect(view.pool).toEqual({ limit: 12, used: 12 })
     expect(view.members.reduce((total, member) => total + member.usedThisMonth, 0)).toBe(12)
+
+    // A site admin raises the pool's limit: the next request passes, and the change is audited.
+    const admin = await person()
+    await subject.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
+    expect((await call("PUT", `/api/admin/organizations/${organization.id}/request-limit`, owner, { limit: 13 })).status).toBe(403)
+    const raised = await call("PUT", `/api/admin/organizations/${organization.id}/request-limit`, admin, { limit: 13 })
+    expect(raised.body.data).toMatchObject({ id: organization.id, name: "Hooli", subscriber: { id: owner.id, email: owner.email }, pool: { limit: 13, used: 12 } })
+    expect(raised.body.data.members).toHaveLength(20)
+    expect((await translate(members[1]!)).status).toBe(200)
+    expect((await translate(members[2]!)).body.error.code).toBe("QUOTA_EXCEEDED")
+    const limitSet = await subject.database.db.selectFrom("audit_events").select(["actor_id", "detail"]).where("kind", "=", "organization.limit_set").where("actor_id", "=", admin.id).executeTakeFirst()
+    expect(limitSet?.detail).toMatchObject({ organizationId: organization.id, from: 12, to: 13 })
 
     // Removed: the next request is the member's own (Free: its monthly quota), at once.
     const removed = members[0]!

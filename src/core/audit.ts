@@ -14,6 +14,7 @@ export const AUDIT_EVENT_KINDS = [
   "organization.member_removed",
   "organization.member_left",
   "organization.role_changed",
-  "organization.ownership_transferred"
+  "organization.ownership_transferred",
+  "organization.limit_set"
 ] as const
 export type AuditEventKind = (typeof AUDIT_EVENT_KINDS)[number]

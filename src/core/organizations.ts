@@ -93,3 +93,14 @@ export type Membership = z.infer<typeof membershipSchema>
 /** What the usage answer says of the pool a member draws from. */
 export const poolUsageSchema = z.object({ organizationId: z.string(), name: z.string(), limit: z.number().int().nullable(), used: z.number().int() })
 export type PoolUsage = z.infer<typeof poolUsageSchema>
+
+/** What a site admin sees of an organisation: its subscriber, limit, pool and members. */
+export const adminOrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  subscriber: z.object({ id: z.string(), email: z.string() }),
+  pool: organizationPoolSchema,
+  members: z.array(organizationMemberSchema)
+})
+export type AdminOrganization = z.infer<typeof adminOrganizationSchema>
+export const organizationIdParamsSchema = z.strictObject({ id: z.uuid({ message: "Not an organisation's id" }) })

@@ -1,0 +1,45 @@
+/**
+ * A site admin's view of an organisation and the pool's monthly limit they set (the admin panel's pages read these;
+ * issue 27 builds them). Setting a limit is audited: who, which organisation, from what to what.
+ */
+import type { FastifyInstance } from "fastify"
+
+import type { AdminOrganization } from "~core/organizations"
+
+import { monthKey } from "../analyze/quota"
+import { recordAuditEvent } from "../audit/audit-log"
+import { inTransaction } from "../db/transaction"
+import { notFound } from "../http/errors"
+import * as store from "./organization-store"
+
+export function adminOrganizationService(app: FastifyInstance) {
+  const db = app.database.db
+
+  const read = async (organizationId: string): Promise<AdminOrganization> => {
+    const organization = await store.organizationForAdmin(db, organizationId)
+    if (!organization) throw notFound("No organisation has this id.")
+    const month = monthKey(app.clock())
+    const members = await store.listMembers(db, organizationId, month)
+    return {
+      id: organization.id,
+      name: organization.name,
+      subscriber: { id: organization.subscriber_id, email: organization.subscriber_email },
+      pool: { limit: organization.request_limit, used: await store.poolUsed(db, organizationId, month) },
+      members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 }))
+    }
+  }
+
+  return {
+    read,
+
+    async setLimit(adminId: string, organizationId: string, limit: number | null, ip: string): Promise<AdminOrganization> {
+      const before = await read(organizationId)
+      await inTransaction(db, async (trx) => {
+        await store.setRequestLimit(trx, organizationId, limit)
+        const detail = { organizationId, from: before.pool.limit, to: limit }
+        await recordAuditEvent(trx, { kind: "organization.limit_set", actorId: adminId, subjectId: before.subscriber.id, detail, ip }, new Date(app.clock()))
+      })
+      return read(organizationId)
+    }
+  }
+}
