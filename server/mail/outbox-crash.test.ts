@@ -4,16 +4,19 @@
  * one process is killed and restarted on its DATA_DIR; on PostgreSQL two instances share the database, both are
  * killed while they hold claimed e-mails, and both restarted: their claims run out and the e-mails are taken over.
  * The mail server is a local SMTP stand-in that answers slowly during the burst, so that e-mails are still waiting
- * when the servers die.
+ * when the servers die. Invitations to an organisation, sent in the same burst, arrive alike.
  */
 import fs from "node:fs/promises"
 import { afterAll, beforeAll, expect, it } from "vitest"
+
+import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { copyPostgresTemplate, makeTempDir, spawnServer, type SpawnedServer } from "../test-kit"
 
 const PASSWORD = "Copper-Kettle-37!"
 const ACCOUNTS = 30
+const INVITATIONS = 5
 
 let slow = false
 let smtp: SmtpStandIn
@@ -31,9 +34,21 @@ const received = () =>
     return { to: mail.to[0]!, subject: /^Subject: (.*)$/m.exec(mail.data)?.[1]?.trim() ?? "", link: /https?:\/\/\S+/.exec(body)?.[0] ?? "" }
   })
 
-async function post(server: SpawnedServer, path: string, body: unknown, ip: string) {
-  const response = await fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(body) })
+async function post(server: SpawnedServer, path: string, body: unknown, ip: string, token?: string) {
+  const headers = { "content-type": "application/json", "x-forwarded-for": ip, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+  const response = await fetch(server.url + path, { method: "POST", headers, body: JSON.stringify(body) })
   return response.status
+}
+
+/** The first account signs in, pays for Enterprise in test mode and makes an organisation; its session token. */
+async function organizationOwner(server: SpawnedServer, email: string): Promise<string> {
+  const ip = "192.0.2.200"
+  const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify({ email, password: PASSWORD }) })
+  const token = ((await login.json()) as { data: { token: string } }).data.token
+  const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: "Crash Test" }
+  expect(await post(server, "/api/billing/test-payment", { planId: "enterprise", annual: false, ...card, email, billingAddress: "1 Main Street", country: "US" }, ip, token)).toBe(201)
+  expect(await post(server, "/api/organizations", { name: "Crashworks" }, ip, token)).toBe(201)
+  return token
 }
 
 async function waitFor<T>(read: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
@@ -65,10 +80,16 @@ it(`sends all ${ACCOUNTS} password resets acknowledged right before a SIGKILL, a
     }
     await waitFor(() => (received().filter((mail) => mail.subject.startsWith("Welcome")).length === ACCOUNTS ? true : undefined), "the welcome e-mails")
 
+    const owner = await organizationOwner(servers[0]!, emails[0]!)
+    const invitees = Array.from({ length: INVITATIONS }, (_, index) => `invitee${index}@example.com`)
+
     slow = true
-    const answers = await Promise.all(emails.map((email, index) => post(servers[index % instances]!, "/api/auth/forgot-password", { email }, `203.0.113.${index + 1}`)))
+    const resetAnswers = emails.map((email, index) => post(servers[index % instances]!, "/api/auth/forgot-password", { email }, `203.0.113.${index + 1}`))
+    const invitationAnswers = invitees.map((email, index) => post(servers[index % instances]!, "/api/organizations/current/invitations", { email, role: "member" }, "192.0.2.200", owner))
+    const [answers, invited] = await Promise.all([Promise.all(resetAnswers), Promise.all(invitationAnswers)])
     for (const server of servers) server.child.kill("SIGKILL")
     expect(answers).toEqual(Array(ACCOUNTS).fill(200))
+    expect(invited).toEqual(Array(INVITATIONS).fill(201))
     await Promise.all(servers.map((server) => server.exited))
     slow = false
     const sentBeforeTheCrash = received().filter((mail) => mail.subject.startsWith("Reset")).length
@@ -82,6 +103,9 @@ it(`sends all ${ACCOUNTS} password resets acknowledged right before a SIGKILL, a
     // Time for a duplicate to show, had any row been sent twice.
     await new Promise((resolve) => setTimeout(resolve, 1500))
     expect(resets().map((mail) => mail.to).sort()).toEqual([...emails].sort())
+    const invitations = () => received().filter((mail) => mail.subject.includes("invited you to Crashworks"))
+    await waitFor(() => (new Set(invitations().map((mail) => mail.to)).size === INVITATIONS ? true : undefined), `${INVITATIONS} invitations`, 30_000)
+    expect(invitations().map((mail) => mail.to).sort()).toEqual([...invitees].sort())
     expect(sentBeforeTheCrash).toBeLessThan(ACCOUNTS)
   } finally {
     for (const server of servers) {
