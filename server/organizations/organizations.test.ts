@@ -176,6 +176,26 @@ describe("organisations", () => {
     )
   })
 
+  it("gives another organisation's owner nothing of this one: its members and invitations are not found", async () => {
+    const owner = await person("enterprise")
+    await organizationWith(owner, "Wayne")
+    const member = await person()
+    await join(owner, member)
+    const pending = (await call("POST", "/api/organizations/current/invitations", owner, { email: "later@example.com", role: "member" })).body.data as Invitation
+    const rival = await person("enterprise")
+    await organizationWith(rival, "Oscorp")
+    expect((await call("PATCH", `/api/organizations/current/members/${member.id}`, rival, { role: "admin" })).status).toBe(404)
+    expect((await call("DELETE", `/api/organizations/current/members/${member.id}`, rival)).status).toBe(404)
+    expect((await call("POST", "/api/organizations/current/transfer", rival, { userId: member.id })).status).toBe(404)
+    expect((await call("DELETE", `/api/organizations/current/invitations/${pending.id}`, rival)).status).toBe(404)
+    const wayne = (await call("GET", "/api/organizations/current", owner)).body.data as Organization
+    expect(wayne.members.map((item) => [item.userId, item.role])).toEqual([
+      [owner.id, "owner"],
+      [member.id, "member"]
+    ])
+    expect((await call("GET", "/api/organizations/current/invitations", owner)).body.data).toHaveLength(1)
+  })
+
   it("draws members' requests from one pool that 20 at once never pass, and a removed member's next request from their own plan", async () => {
     const owner = await person("enterprise")
     const organization = await organizationWith(owner, "Hooli")
