@@ -9,7 +9,7 @@ import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 import { SECOND_MS } from "~core/time"
 
-import type { LoginRedirectState } from "../guard/RouteGuard"
+import { afterSignInPath } from "../guard/RouteGuard"
 import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
 import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
@@ -17,15 +17,6 @@ import { GoogleSignInButton } from "./GoogleSignInButton"
 import { ResendVerification } from "./ResendVerification"
 
 export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
-
-const DEFAULT_AFTER_LOGIN = "/dashboard"
-
-/** Where to go after signing in: the page the guard sent the user from, else the dashboard. */
-function destinationOf(state: unknown): string {
-  const from = (state as LoginRedirectState | null)?.from
-  if (!from || from.pathname === "/login") return DEFAULT_AFTER_LOGIN
-  return `${from.pathname}${from.search}${from.hash}`
-}
 
 /** Sign-in started from the extension (?source=extension): say so, then close the tab after 2 s. */
 function ExtensionSignedIn() {
@@ -57,7 +48,7 @@ export default function LoginPage() {
   const signingIn = useFormMutation({
     mutationFn: (credentials: { email: string; password: string }) => login(credentials.email, credentials.password),
     onSuccess: () => {
-      if (!fromExtension) navigate(destinationOf(location.state), { replace: true })
+      if (!fromExtension) navigate(afterSignInPath(location.state), { replace: true })
     },
     // The address as sent: the field may have changed while the request was on its way.
     onError: (failure, { email: sentEmail }) => {
@@ -72,7 +63,7 @@ export default function LoginPage() {
 
   if (status === "loggedIn") {
     if (fromExtension) return <ExtensionSignedIn />
-    if (!submitting) return <Navigate to={destinationOf(location.state)} replace />
+    if (!submitting) return <Navigate to={afterSignInPath(location.state)} replace />
   }
 
   const submit = (event: FormEvent) => {
@@ -91,7 +82,7 @@ export default function LoginPage() {
       footer={
         <>
           Don&apos;t have an account?{" "}
-          <Link to="/register" className="font-medium text-blue-700 hover:underline">
+          <Link to="/register" state={location.state as unknown} className="font-medium text-blue-700 hover:underline">
             Sign up
           </Link>
         </>

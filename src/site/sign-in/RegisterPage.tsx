@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react"
-import { Link, Navigate } from "react-router"
+import { Link, Navigate, useLocation } from "react-router"
 
 import { register } from "~site-session/account-api"
 import { registerErrorView } from "~site-session/error-messages"
@@ -10,6 +10,7 @@ import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
+import { afterSignInPath } from "../guard/RouteGuard"
 import { TermsModal } from "../legal/TermsModal"
 import { useFormMutation } from "../use-form-mutation"
 import { AuthCard } from "./AuthCard"
@@ -49,6 +50,8 @@ function MatchIndicator({ password, confirmPassword }: { password: string; confi
 
 export default function RegisterPage() {
   const status = useSession((state) => state.status)
+  // Where the sign-in that follows returns to (an invitation's page): passed on to every link to /login.
+  const returnState = useLocation().state as unknown
   const [form, setForm] = useState(EMPTY_FORM)
   const [error, setError] = useState<{ text: string; accountExists?: boolean } | null>(null)
   const [termsOpen, setTermsOpen] = useState(false)
@@ -72,7 +75,7 @@ export default function RegisterPage() {
   })
   const submitting = creating.isPending
 
-  if (status === "loggedIn") return <Navigate to="/dashboard" replace />
+  if (status === "loggedIn") return <Navigate to={afterSignInPath(returnState)} replace />
 
   const update = (field: keyof RegisterForm) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setForm((current) => ({ ...current, [field]: field === "termsChecked" ? event.target.checked : event.target.value }))
@@ -92,7 +95,7 @@ export default function RegisterPage() {
   if (created && verified) {
     return (
       <AuthCard title="Email verified" subtitle={<>Your address <strong>{created.email}</strong> is verified.</>}>
-        <Link to="/login" className={`${buttonStyles.primary} w-full`}>
+        <Link to="/login" state={returnState} className={`${buttonStyles.primary} w-full`}>
           Sign in
         </Link>
       </AuthCard>
@@ -105,7 +108,7 @@ export default function RegisterPage() {
         <div className="space-y-4 text-sm text-gray-700">
           <p>Open the link in that email to verify your address, then sign in. The link works once and expires in 24 hours.</p>
           <ResendVerification email={created.email} startWithCooldown />
-          <Link to="/login" className={`${buttonStyles.primary} w-full`}>
+          <Link to="/login" state={returnState} className={`${buttonStyles.primary} w-full`}>
             Go to sign in
           </Link>
         </div>
@@ -120,7 +123,7 @@ export default function RegisterPage() {
       footer={
         <>
           Already have an account?{" "}
-          <Link to="/login" className="font-medium text-blue-700 hover:underline">
+          <Link to="/login" state={returnState} className="font-medium text-blue-700 hover:underline">
             Sign in
           </Link>
         </>
@@ -151,7 +154,7 @@ export default function RegisterPage() {
             {error.accountExists && (
               <>
                 {" "}
-                <Link to="/login" className="font-medium underline">
+                <Link to="/login" state={returnState} className="font-medium underline">
                   Sign in instead
                 </Link>
               </>
