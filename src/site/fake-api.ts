@@ -38,12 +38,14 @@ export function createFakeApi(initialRoutes: Array<[string, Handler]>) {
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init)
     const url = new URL(request.url)
-    const text = await request.clone().text()
+    // A multipart body (an upload) is seen as its FormData; any other as the JSON it carries.
+    const multipart = request.headers.get("content-type")?.startsWith("multipart/form-data") ?? false
+    const text = multipart ? "" : await request.clone().text()
     const seen: SeenRequest = {
       method: request.method.toUpperCase(),
       path: url.pathname,
       query: url.search,
-      body: text ? (JSON.parse(text) as unknown) : undefined,
+      body: multipart ? await request.clone().formData() : text ? (JSON.parse(text) as unknown) : undefined,
       authorization: request.headers.get("authorization")
     }
     requests.push(seen)
