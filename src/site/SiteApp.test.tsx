@@ -126,7 +126,7 @@ describe("the route table", () => {
 })
 
 describe("the route guard", () => {
-  it.each(["/dashboard", "/change-password", "/admin", "/admin/password-policy", "/admin/feedback"])(
+  it.each(["/dashboard", "/organization", "/change-password", "/admin", "/admin/password-policy", "/admin/feedback"])(
     "sends a visitor from %s to the login page",
     async (path) => {
       renderAt(path)

@@ -1,0 +1,155 @@
+/**
+ * The organisation's members: name, e-mail, role and this month's AI requests. The owner may change the role of,
+ * or remove, anyone but themself; an admin the members and the other admins, never the owner; a member nobody. One's
+ * own row is marked "you"; leaving is offered beside the table (LeaveOrganization).
+ */
+import type { Organization, OrganizationMember } from "~core/organizations"
+import { ConfirmDialog } from "~ui/ConfirmDialog"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { failureText } from "../api-keys/api-keys-api"
+import { useFormMutation } from "../use-form-mutation"
+import { changeMemberRole, removeMember, useOrganizationChanged } from "./organization-api"
+import { canManage, figure, isSelf, ROLE_LABELS } from "./organization-view"
+
+const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
+
+function RoleButton({ member }: { member: OrganizationMember }) {
+  const organizationChanged = useOrganizationChanged()
+  const next = member.role === "admin" ? "member" : "admin"
+  const changing = useFormMutation({
+    mutationFn: () => changeMemberRole(member.userId, next),
+    onSettled: () => void organizationChanged()
+  })
+  const label = next === "admin" ? "Make admin" : "Make member"
+  return (
+    <div className="space-y-1">
+      <button
+        type="button"
+        className={smallButton}
+        disabled={changing.isPending}
+        aria-label={`${label}: ${member.name}`}
+        onClick={() => !changing.isRunning() && changing.mutate()}
+      >
+        {changing.isPending ? "Changing..." : label}
+      </button>
+      {changing.isError && (
+        <p role="alert" className="max-w-56 text-xs text-red-700">
+          {failureText(changing.error)}
+        </p>
+      )}
+    </div>
+  )
+}
+
+function RemoveButton({ member, organizationName }: { member: OrganizationMember; organizationName: string }) {
+  const organizationChanged = useOrganizationChanged()
+  const removing = useFormMutation({ mutationFn: () => removeMember(member.userId) })
+  return (
+    <ConfirmDialog
+      trigger={{ label: "Remove", className: smallButton, accessibleName: `Remove ${member.name}` }}
+      title={`Remove ${member.name} from ${organizationName}?`}
+      description={`${member.email} loses access to the organisation's requests at once: their next requests count against their own Free plan. You can invite them again later.`}
+      keepLabel="Keep them"
+      confirm={{ label: "Remove member", busyLabel: "Removing...", className: buttonStyles.primary }}
+      onConfirm={async () => {
+        try {
+          await removing.mutateAsync()
+        } catch (failure) {
+          return failureText(failure)
+        }
+        await organizationChanged()
+        return null
+      }}
+    />
+  )
+}
+
+/** A member's or an admin's way out; the owner transfers ownership or deletes the organisation instead. */
+export function LeaveOrganization({ organization, userId }: { organization: Organization; userId: string }) {
+  const organizationChanged = useOrganizationChanged()
+  const leaving = useFormMutation({ mutationFn: () => removeMember(userId) })
+  return (
+    <ConfirmDialog
+      trigger={{ label: "Leave organisation", className: buttonStyles.secondary }}
+      title={`Leave ${organization.name}?`}
+      description="Your requests stop counting in the organisation's pool at once and fall back to your own Free plan. To come back you need a new invitation."
+      keepLabel="Stay"
+      confirm={{ label: "Leave organisation", busyLabel: "Leaving...", className: buttonStyles.primary }}
+      onConfirm={async (close) => {
+        try {
+          await leaving.mutateAsync()
+        } catch (failure) {
+          return failureText(failure)
+        }
+        close()
+        toast.success(`You left ${organization.name}.`)
+        await organizationChanged(null)
+        return null
+      }}
+    />
+  )
+}
+
+export function MembersTable({ organization, email }: { organization: Organization; email: string }) {
+  const manages = organization.members.some((member) => canManage(organization.role, member, isSelf(member, email)))
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Members of {organization.name}, with their role and their AI requests this month</caption>
+        <thead className="border-b border-gray-200 text-gray-600">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Member
+            </th>
+            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
+              Role
+            </th>
+            <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
+              This month
+            </th>
+            {manages && (
+              <th scope="col" className="py-2 pl-3 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-100">
+          {organization.members.map((member) => {
+            const self = isSelf(member, email)
+            const actions = canManage(organization.role, member, self)
+            return (
+              <tr key={member.userId}>
+                <th scope="row" className="py-3 pr-3 text-left font-normal">
+                  <span className="block font-medium text-gray-900">
+                    {member.name}
+                    {self && <span className="ml-1 text-xs font-normal text-gray-500">(you)</span>}
+                  </span>
+                  <span className="block break-all text-gray-600">{member.email}</span>
+                  {/* On a narrow screen the role and the usage join the member's cell; their columns are hidden. */}
+                  <span className="mt-1 block text-gray-600 sm:hidden" data-narrow-only>
+                    {ROLE_LABELS[member.role]} · {figure(member.usedThisMonth)} this month
+                  </span>
+                </th>
+                <td className="hidden px-3 py-3 sm:table-cell">{ROLE_LABELS[member.role]}</td>
+                <td className="hidden px-3 py-3 text-right tabular-nums sm:table-cell">{figure(member.usedThisMonth)}</td>
+                {manages && (
+                  <td className="py-3 pl-3">
+                    {actions && (
+                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
+                        <RoleButton member={member} />
+                        <RemoveButton member={member} organizationName={organization.name} />
+                      </div>
+                    )}
+                  </td>
+                )}
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}

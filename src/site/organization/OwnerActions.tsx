@@ -1,0 +1,109 @@
+/**
+ * The owner's two irreversible acts, each behind a confirmation: passing ownership to another member (the owner
+ * becomes an admin) and deleting the organisation (the Enterprise subscription goes back to the owner's own account).
+ */
+import { useState } from "react"
+
+import type { Organization } from "~core/organizations"
+import { ConfirmDialog } from "~ui/ConfirmDialog"
+import { SelectField } from "~ui/fields"
+import { buttonStyles } from "~ui/styles"
+import { toast } from "~ui/toast"
+
+import { failureText } from "../api-keys/api-keys-api"
+import { useFormMutation } from "../use-form-mutation"
+import { deleteOrganization, transferOwnership, useOrganizationChanged } from "./organization-api"
+
+/** As the dashboard's account deletion: an outlined red trigger, a filled red confirmation. */
+const dangerTrigger =
+  "inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-ring focus-visible:outline-offset-2"
+const dangerButton =
+  "inline-flex items-center justify-center gap-2 rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-red-700 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
+
+function TransferOwnership({ organization }: { organization: Organization }) {
+  const organizationChanged = useOrganizationChanged()
+  const [userId, setUserId] = useState("")
+  const transferring = useFormMutation({ mutationFn: transferOwnership })
+  const others = organization.members.filter((member) => member.role !== "owner")
+  const chosen = others.find((member) => member.userId === userId)
+
+  return (
+    <ConfirmDialog
+      trigger={{ label: "Transfer ownership", className: buttonStyles.secondary }}
+      title="Transfer the ownership"
+      description="The new owner holds the subscription's team and may delete the organisation. You stay in it as an admin. Only the new owner can give the ownership back."
+      keepLabel="Keep the ownership"
+      confirm={{ label: chosen ? `Make ${chosen.name} the owner` : "Make them the owner", busyLabel: "Transferring...", className: buttonStyles.primary }}
+      confirmDisabled={!chosen}
+      onConfirm={async (close) => {
+        if (!chosen) return "Choose the member who becomes the owner."
+        try {
+          await transferring.mutateAsync(chosen.userId)
+        } catch (failure) {
+          return failureText(failure)
+        }
+        close()
+        toast.success(`${chosen.name} is now the owner of ${organization.name}.`)
+        setUserId("")
+        await organizationChanged()
+        return null
+      }}
+    >
+      <SelectField label="New owner" value={userId} onChange={(event) => setUserId(event.target.value)}>
+        <option value="">Choose a member</option>
+        {others.map((member) => (
+          <option key={member.userId} value={member.userId}>
+            {member.name} ({member.email})
+          </option>
+        ))}
+      </SelectField>
+    </ConfirmDialog>
+  )
+}
+
+function DeleteOrganization({ organization }: { organization: Organization }) {
+  const organizationChanged = useOrganizationChanged()
+  const deleting = useFormMutation({ mutationFn: deleteOrganization })
+  return (
+    <ConfirmDialog
+      trigger={{ label: "Delete organisation", className: dangerTrigger }}
+      title={`Delete ${organization.name}?`}
+      description="Every member loses access to the organisation's requests at once and falls back to their own Free plan; pending invitations stop working. Your Enterprise subscription goes back to your own account. This cannot be undone."
+      keepLabel="Keep the organisation"
+      confirm={{ label: "Delete organisation", busyLabel: "Deleting...", className: dangerButton }}
+      onConfirm={async (close) => {
+        try {
+          await deleting.mutateAsync()
+        } catch (failure) {
+          return failureText(failure)
+        }
+        close()
+        toast.success(`${organization.name} is deleted.`)
+        await organizationChanged(null)
+        return null
+      }}
+    />
+  )
+}
+
+export function OwnerActions({ organization }: { organization: Organization }) {
+  const alone = organization.members.every((member) => member.role === "owner")
+  return (
+    <div className="space-y-5 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        {alone ? (
+          <p className="max-w-prose">To pass the ownership to someone else, first invite them: you then become an admin.</p>
+        ) : (
+          <>
+            <p className="max-w-prose">Pass the ownership to another member. You become an admin.</p>
+            <TransferOwnership organization={organization} />
+          </>
+        )}
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-5">
+        <p className="max-w-prose">Delete the organisation and end every membership. This cannot be undone.</p>
+        <DeleteOrganization organization={organization} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,175 @@
+/**
+ * What the organisation page tests share: an in-memory organisation ("Acme": Ada the owner, Grace an admin, Alan a
+ * member) behind the site's fake API, answering /api/organizations as the server does, and the whole app opened
+ * signed in as one of them. Test-only: imported by the *.test.tsx files of this folder, never by the app.
+ */
+import { render, screen } from "@testing-library/react"
+
+import type { Subscription } from "~core/billing"
+import type { Invitation, Organization, OrganizationMember, OrganizationRole } from "~core/organizations"
+import type { PlanId } from "~core/plans"
+import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+
+import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-support"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { SiteApp } from "../SiteApp"
+
+export const ADA: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000a", email: "ada@example.com", name: "Ada Lovelace", role: "owner", usedThisMonth: 40 }
+export const GRACE: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000b", email: "grace@example.com", name: "Grace Hopper", role: "admin", usedThisMonth: 12 }
+export const ALAN: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000c", email: "alan@example.com", name: "Alan Turing", role: "member", usedThisMonth: 3 }
+
+export const PENDING: Invitation = { id: "00000000-0000-4000-8000-0000000000e1", email: "edsger@example.com", role: "member", expiresAt: "2030-01-08T00:00:00.000Z" }
+
+export const subscriptionOn = (plan: PlanId): Subscription =>
+  plan === "free" ? FREE_SUBSCRIPTION : { ...FREE_SUBSCRIPTION, plan, interval: "month", currentPeriodEnd: PERIOD_END, trialAvailable: false }
+
+export interface World {
+  /** Who is signed in. */
+  me: { name: string; email: string; plan: PlanId }
+  /** The organisation, or null when there is none (GET answers 404). */
+  organization: { id: string; name: string; members: OrganizationMember[]; pool: Organization["pool"]; brand: Organization["brand"] } | null
+  invitations: Invitation[]
+}
+
+export function acmeWorld(me: OrganizationMember = ADA): World {
+  return {
+    me: { name: me.name, email: me.email, plan: me.role === "owner" ? "enterprise" : "free" },
+    organization: {
+      id: "org-1",
+      name: "Acme",
+      members: [{ ...ADA }, { ...GRACE }, { ...ALAN }],
+      pool: { limit: 1000, used: 55 },
+      brand: { name: "Acme", logoUrl: null, accentColor: "#1d4ed8" }
+    },
+    invitations: [{ ...PENDING }]
+  }
+}
+
+/** The organisation as the signed-in person is answered it: with their role. */
+function organizationOf(world: World): Organization | null {
+  const organization = world.organization
+  if (!organization) return null
+  const role: OrganizationRole = organization.members.find((member) => member.email === world.me.email)?.role ?? "member"
+  return { ...organization, role, members: organization.members.map((member) => ({ ...member })) }
+}
+
+const NONE = () => refuse(404, "NOT_FOUND", "You are not in an organisation.")
+
+export function createOrganizationServer(world: World) {
+  const current = () => {
+    const organization = organizationOf(world)
+    return organization ? answer(organization) : NONE()
+  }
+  const members = () => world.organization?.members ?? []
+  const user = () => ({
+    name: world.me.name,
+    email: world.me.email,
+    role: "user",
+    provider: "email",
+    id: "user-1",
+    emailVerified: true,
+    createdAt: "2030-01-01T00:00:00.000Z",
+    organization: world.organization
+      ? { id: world.organization.id, name: world.organization.name, role: organizationOf(world)!.role, brand: world.organization.brand }
+      : null
+  })
+  const server = createFakeApi([
+    ["GET /api/auth/profile", () => answer({ user: user() })],
+    ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
+    ["GET /api/billing/subscription", () => answer(subscriptionOn(world.me.plan))],
+    ["GET /api/organizations/current", current],
+    [
+      "POST /api/organizations",
+      (request) => {
+        if (world.me.plan !== "enterprise") return refuse(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan.")
+        const { name } = request.body as { name: string }
+        const owner = { ...ADA, name: world.me.name, email: world.me.email, usedThisMonth: 0 }
+        world.organization = { id: "org-2", name, members: [owner], pool: { limit: null, used: 0 }, brand: { name, logoUrl: null, accentColor: null } }
+        return answer(organizationOf(world), 201)
+      }
+    ],
+    [
+      "PATCH /api/organizations/current",
+      (request) => {
+        const { name, accentColor } = request.body as { name?: string; accentColor?: string | null }
+        const organization = world.organization!
+        if (name !== undefined) organization.name = organization.brand.name = name
+        if (accentColor !== undefined) organization.brand.accentColor = accentColor
+        return answer(organizationOf(world))
+      }
+    ],
+    [
+      "PUT /api/organizations/current/logo",
+      (request) => {
+        const logo = (request.body as FormData).get("logo")
+        if (!(logo instanceof Blob)) return refuse(400, "VALIDATION_FAILED", "Send the logo in the field logo.")
+        world.organization!.brand.logoUrl = "/api/organizations/org-1/logo?v=2"
+        return answer(organizationOf(world))
+      }
+    ],
+    ["GET /api/organizations/current/invitations", () => answer(world.invitations)],
+    [
+      "POST /api/organizations/current/invitations",
+      (request) => {
+        const { email, role } = request.body as { email: string; role: "admin" | "member" }
+        if (members().some((member) => member.email === email)) return refuse(409, "ALREADY_IN_ORGANIZATION", `${email} is already in an organisation.`)
+        const invitation: Invitation = { id: "00000000-0000-4000-8000-0000000000e2", email, role, expiresAt: "2030-01-09T00:00:00.000Z" }
+        world.invitations.push(invitation)
+        return answer(invitation, 201)
+      }
+    ],
+    [
+      `DELETE /api/organizations/current/invitations/${PENDING.id}`,
+      () => {
+        world.invitations = world.invitations.filter((invitation) => invitation.id !== PENDING.id)
+        return answer({ revoked: true })
+      }
+    ],
+    [
+      "DELETE /api/organizations/current",
+      () => {
+        world.organization = null
+        return answer({ deleted: true })
+      }
+    ],
+    [
+      "POST /api/organizations/current/transfer",
+      (request) => {
+        const { userId } = request.body as { userId: string }
+        for (const member of members()) member.role = member.userId === userId ? "owner" : member.role === "owner" ? "admin" : member.role
+        return answer(organizationOf(world))
+      }
+    ]
+  ])
+  for (const member of [ADA, GRACE, ALAN]) {
+    server.on(`PATCH /api/organizations/current/members/${member.userId}`, (request) => {
+      const found = members().find((candidate) => candidate.userId === member.userId)!
+      found.role = (request.body as { role: "admin" | "member" }).role
+      return answer(organizationOf(world))
+    })
+    server.on(`DELETE /api/organizations/current/members/${member.userId}`, () => {
+      const organization = world.organization!
+      organization.members = organization.members.filter((candidate) => candidate.userId !== member.userId)
+      if (member.email === world.me.email) world.organization = null
+      return answer({ removed: true })
+    })
+  }
+  return server
+}
+
+export type OrganizationServer = ReturnType<typeof createOrganizationServer>
+
+/** Signs `me` in through storage, as a returning visitor, and opens the app at `path`. */
+export function openAs(world: World, path = "/organization") {
+  const server = createOrganizationServer(world)
+  resetSiteForTest(server.fetch)
+  const user: User = { name: world.me.name, email: world.me.email, role: "user", provider: "email" }
+  window.localStorage.setItem(SESSION_STORAGE_KEYS.authToken, "access-0")
+  window.localStorage.setItem(SESSION_STORAGE_KEYS.refreshToken, "refresh-0")
+  window.localStorage.setItem(SESSION_STORAGE_KEYS.user, JSON.stringify(user))
+  render(<SiteApp router="memory" initialPath={path} />)
+  return server
+}
+
+/** The section of the page named `name` (each card is a region). */
+export const region = (name: string) => screen.getByRole("region", { name })
