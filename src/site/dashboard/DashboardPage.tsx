@@ -17,6 +17,8 @@ import { PageTitle } from "../PageTitle"
 import { ApiKeysCard } from "../api-keys/ApiKeysCard"
 import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { effectivePlanId, hasPaidSubscription } from "../billing/subscription-view"
+import { membershipOf, PROFILE_QUERY_KEY } from "../organization/organization-api"
+import { ROLE_LABELS } from "../organization/organization-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
 import { RemoveSignInMethodDialog } from "./RemoveSignInMethodDialog"
@@ -62,7 +64,7 @@ export default function DashboardPage() {
   const storedUser = useSession((state) => state.user)
   const [params] = useSearchParams()
   const queryClient = useQueryClient()
-  const profile = useQuery({ queryKey: ["profile"], queryFn: fetchProfile })
+  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: fetchProfile })
   const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
   const [openedAt] = useState(() => Date.now())
   const paymentDone = params.get("subscription") === "success"
@@ -74,6 +76,8 @@ export default function DashboardPage() {
 
   if (!storedUser) return <Spinner />
   const user = profile.data?.user
+  // The profile's when it came, else the stored user's (kept from the last sign-in or profile).
+  const membership = membershipOf(user ?? storedUser)
   const name = user?.name ?? storedUser.name
   const plan = getPlan(record ? effectivePlanId(record) : planIdOfUser(user ?? storedUser))
   const methods = authStatus.data?.providers ?? []
@@ -86,6 +90,15 @@ export default function DashboardPage() {
       <header>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
         <p className="mt-1 text-gray-600">Welcome back, {name}.</p>
+        {membership && (
+          <p className="mt-1 text-sm text-gray-700" data-testid="membership">
+            Member of{" "}
+            <Link to="/organization" className={buttonStyles.link}>
+              {membership.name}
+            </Link>{" "}
+            ({ROLE_LABELS[membership.role]})
+          </p>
+        )}
       </header>
 
       {paymentDone && isConfirmed(record) && <Notice tone="success">{thanksFor(record)}</Notice>}
@@ -147,6 +160,11 @@ export default function DashboardPage() {
             <li>
               <Link to="/image-query" className={`${buttonStyles.secondary} w-full`}>
                 Open Image Query AI
+              </Link>
+            </li>
+            <li>
+              <Link to="/organization" className={`${buttonStyles.secondary} w-full`}>
+                {membership ? "Your organisation" : "Teams"}
               </Link>
             </li>
             <li>

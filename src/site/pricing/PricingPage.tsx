@@ -11,6 +11,7 @@ import { buttonStyles } from "~ui/styles"
 import { useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { CallToActionBand } from "../page-parts/CallToAction"
 import { PageSection } from "../page-parts/PageSection"
+import { useOrganization } from "../organization/organization-api"
 import { PageTitle } from "../PageTitle"
 import { FaqAccordion } from "./FaqAccordion"
 import { currentPlanIdOf, planAction, priceView, PRICING_FAQ, type Billing } from "./pricing"
@@ -47,6 +48,8 @@ export default function PricingPage() {
   const subscription = useSubscription()
   useStoredPlanFollows(subscription.data)
   const currentPlanId = currentPlanIdOf(user, subscription.data)
+  // Asked only of an Enterprise subscriber, whose card leads to creating (or managing) the organisation.
+  const organization = useOrganization({ enabled: currentPlanId === "enterprise" })
 
   return (
     <>
@@ -63,7 +66,7 @@ export default function PricingPage() {
         <ul className="mx-auto mt-12 grid max-w-6xl gap-6 lg:grid-cols-3">
           {PLANS.map((plan) => {
             const price = priceView(plan, billing)
-            const action = planAction(plan, currentPlanId, billing)
+            const action = planAction(plan, currentPlanId, billing, Boolean(organization.data))
             const headingId = `plan-${plan.id}`
             return (
               <li

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query"
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
@@ -91,13 +91,34 @@ describe("the pricing page's plan buttons", () => {
   it.each([
     ["free", { Free: "Current Plan", Pro: "Upgrade", Enterprise: "Upgrade" }],
     ["pro", { Free: "Downgrade", Pro: "Current Plan", Enterprise: "Upgrade" }],
-    ["enterprise", { Free: "Downgrade", Pro: "Downgrade", Enterprise: "Current Plan" }]
-  ] as const)("labels the buttons by rank for a %s user, the current one disabled", (plan, expected) => {
+    ["enterprise", { Free: "Downgrade", Pro: "Downgrade", Enterprise: "Create your organisation" }]
+  ] as const)("labels the buttons by rank for a %s user, the current one disabled but Enterprise's", (plan, expected) => {
     renderPricing(userOn(plan))
     const labels = buttonLabels()
     for (const [name, text] of Object.entries(expected)) {
       expect(labels[name]).toEqual({ text, disabled: text === "Current Plan" })
     }
+  })
+
+  it("leads an Enterprise subscriber to /organization: to create the organisation, or to manage it once made", async () => {
+    renderPricing(userOn("enterprise"))
+    const create = within(card("Enterprise")).getByRole("link", { name: "Create your organisation: Enterprise" })
+    expect(create.getAttribute("href")).toBe("/organization")
+    await waitFor(() => expect(server.calls("GET /api/organizations/current")).toHaveLength(1))
+    cleanup()
+
+    server.on("GET /api/organizations/current", () =>
+      answer({ id: "org-1", name: "Acme", role: "owner", members: [], pool: { limit: null, used: 0 }, brand: { name: "Acme", logoUrl: null, accentColor: null } })
+    )
+    renderPricing(userOn("enterprise"))
+    const manage = await within(card("Enterprise")).findByRole("link", { name: "Manage your organisation: Enterprise" })
+    expect(manage.getAttribute("href")).toBe("/organization")
+  })
+
+  it("asks a Free or Pro account nothing of organisations", async () => {
+    renderPricing(userOn("pro"))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(server.calls("GET /api/organizations/current")).toHaveLength(0)
   })
 
   it("treats a signed-in user without a subscription record as Free", () => {

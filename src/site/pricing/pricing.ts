@@ -40,11 +40,16 @@ export interface PlanAction {
 
 /**
  * The button of a plan card. Paid plans lead to the payment form with the chosen billing. The Free plan
- * needs no payment: an anonymous visitor signs up, a paying user manages the plan from the dashboard.
+ * needs no payment: an anonymous visitor signs up, a paying user manages the plan from the dashboard. An Enterprise
+ * subscriber's own card leads to the organisation page: to create the team the plan sells, or to manage it once
+ * `inOrganization`.
  */
-export function planAction(plan: Plan, currentPlanId: PlanId | null, billing: Billing): PlanAction {
+export function planAction(plan: Plan, currentPlanId: PlanId | null, billing: Billing, inOrganization = false): PlanAction {
   const change = planChangeFor(plan, currentPlanId)
   const label = PLAN_CHANGE_LABELS[change]
+  if (change === "current" && plan.id === "enterprise") {
+    return { label: inOrganization ? "Manage your organisation" : "Create your organisation", disabled: false, to: "/organization" }
+  }
   if (change === "current") return { label, disabled: true }
   if (plan.price === 0) return { label, disabled: false, to: currentPlanId === null ? "/register" : "/dashboard" }
   return { label, disabled: false, to: `/payment?plan=${plan.id}&annual=${billing === "annual"}` }
