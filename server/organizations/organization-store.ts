@@ -65,10 +65,10 @@ export function listMembers(db: Db, organizationId: string, month: string) {
     .execute()
 }
 
+/** Members and pending invitations: an invitation holds its seat until it is accepted, withdrawn or expired. */
 export async function countSeats(db: Db, organizationId: string, now: Date): Promise<number> {
-  const members = await db.selectFrom("organization_members").select((eb) => eb.fn.countAll<number>().as("count")).where("organization_id", "=", organizationId).executeTakeFirstOrThrow()
   const invited = await pendingInvitationsQuery(db, organizationId, now).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()
-  return Number(members.count) + Number(invited.count)
+  return (await countMembers(db, organizationId)) + Number(invited.count)
 }
 
 const pendingInvitationsQuery = (db: Db, organizationId: string, now: Date) =>
