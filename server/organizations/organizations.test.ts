@@ -196,6 +196,17 @@ describe("organisations", () => {
     expect((await call("GET", "/api/organizations/current/invitations", owner)).body.data).toHaveLength(1)
   })
 
+  it("holds its 25 seats when 30 invitations are sent at once", async () => {
+    const owner = await person("enterprise")
+    await organizationWith(owner, "Cyberdyne")
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => call("POST", "/api/organizations/current/invitations", owner, { email: `seat${index}@cyberdyne.example`, role: "member" }))
+    )
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(24)
+    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.code)).toEqual(Array(6).fill("ORGANIZATION_FULL"))
+    expect((await call("GET", "/api/organizations/current/invitations", owner)).body.data).toHaveLength(24)
+  })
+
   it("draws members' requests from one pool that 20 at once never pass, and a removed member's next request from their own plan", async () => {
     const owner = await person("enterprise")
     const organization = await organizationWith(owner, "Hooli")
