@@ -22,7 +22,7 @@ export const SENT_LEDGER_LIMIT = 500
 /** Web Locks name shared by every extension context that writes the ledger. */
 const SENT_LEDGER_LOCK = "image-query-ai-sent-ledger"
 
-export const SENT_KINDS = ["question", "translation", "languagePack", "languageList", "signIn", "signOut", "sessionRenewal", "usage", "serviceStatus", "other"] as const
+export const SENT_KINDS = ["question", "translation", "languagePack", "languageList", "signIn", "signOut", "sessionRenewal", "usage", "profile", "organizationLogo", "serviceStatus", "other"] as const
 export type SentKind = (typeof SENT_KINDS)[number]
 
 export const SENT_KIND_LABELS: Record<SentKind, string> = {
@@ -34,6 +34,8 @@ export const SENT_KIND_LABELS: Record<SentKind, string> = {
   signOut: "Sign-out",
   sessionRenewal: "Session renewal",
   usage: "Usage check",
+  profile: "Account check",
+  organizationLogo: "Organisation logo",
   serviceStatus: "Service status",
   other: "Other request"
 }
@@ -86,6 +88,7 @@ type SentRequest = Pick<OutgoingRequest, "method" | "path" | "json">
 type SentContent = Pick<SentEntry, "kind" | "imageBytes" | "textChars" | "detail">
 
 const PACK_PATH = /^\/api\/ocr\/languages\/([^/]+)$/
+const LOGO_PATH = /^\/api\/organizations\/[^/]+\/logo\/[^/]+$/
 
 /** What a request to our server is, and how much of the user's content it carries. */
 export function describeSent({ method, path, json }: SentRequest): SentContent {
@@ -111,11 +114,14 @@ export function describeSent({ method, path, json }: SentRequest): SentContent {
       return { kind: "sessionRenewal" }
     case "GET /api/analyze/usage":
       return { kind: "usage" }
+    case "GET /api/auth/profile":
+      return { kind: "profile" }
     case "GET /api/status":
       return { kind: "serviceStatus" }
   }
   const pack = method === "GET" ? PACK_PATH.exec(path) : null
   if (pack) return { kind: "languagePack", detail: decodeURIComponent(pack[1]!) }
+  if (method === "GET" && LOGO_PATH.test(path)) return { kind: "organizationLogo" }
   return { kind: "other", detail: route }
 }
 
@@ -175,7 +181,7 @@ export function noteSent(request: SentRequest): void {
 /** Empties the record; under the lock, so an entry being written is not brought back by its writer. */
 export const clearSentLedger = (): Promise<void> => withLedgerLock(() => sentLedgerItem.remove())
 
-/** The one request to our server that does not go through the API client: a language pack's streamed download. */
+/** The requests to our server that do not go through the API client: a language pack's streamed download, the organisation's logo. */
 export const fetchRecorded: typeof fetch = (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input))
   noteSent({ method: (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase() as OutgoingRequest["method"], path: url.pathname })
