@@ -6,8 +6,10 @@ import type { StatusReport } from "~core/api"
 import { getApiOrigin } from "~extension/api-origin"
 import { openSignIn, openSitePage } from "~extension/account"
 import { AccountCard } from "~extension/AccountLine"
+import { BrandIdentity, brandSurfaceStyle } from "~extension/BrandIdentity"
 import { endExtensionSession, extensionApi } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
+import { useBrand } from "~extension/use-brand"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
@@ -20,6 +22,7 @@ type ServiceState = { kind: "checking" } | { kind: "online"; report: StatusRepor
 function Popup() {
   const [service, setService] = useState<ServiceState>({ kind: "checking" })
   const { account, reloadAccount } = useAccount()
+  const brand = useBrand()
 
   useEffect(() => {
     const controller = new AbortController()
@@ -46,7 +49,14 @@ function Popup() {
 
   return (
     <div className="w-80 space-y-4 bg-white p-4 font-sans text-brand-secondary">
-      <Logo />
+      {brand ? (
+        // An organisation's members see its brand, on its accent colour as a band across the top.
+        <div className={brandSurfaceStyle(brand) ? "-mx-4 -mt-4 flex px-4 py-3" : "flex"} style={brandSurfaceStyle(brand)} data-testid="popup-brand">
+          <BrandIdentity brand={brand} />
+        </div>
+      ) : (
+        <Logo />
+      )}
       <p className="text-sm text-gray-600" role="status">
         {service.kind === "checking" && "Checking the service…"}
         {service.kind === "online" && `Service online · version ${service.report.version}`}

@@ -10,15 +10,22 @@ type SignedIn = Extract<AccountState, { kind: "signedIn" }>
 const planNameOf = (account: SignedIn) => account.user.subscription?.plan.name ?? "Free"
 const usageOf = (account: SignedIn) => account.usage ?? "Usage unavailable"
 
-/** The side panel's line: "Ada · 3 of 10 AI requests used this month", or signed out with a Sign in link. */
-export function AccountLine({ account }: { account: AccountState }) {
+/**
+ * The side panel's line: "Ada · 3 of 10 AI requests used this month", or signed out with a Sign in link. On an
+ * organisation's accent colour (`onAccent`) it takes the header's text colour, chosen to read on it.
+ */
+export function AccountLine({ account, onAccent = false }: { account: AccountState; onAccent?: boolean }) {
   return (
-    <div className="flex items-center justify-between gap-2 text-xs text-gray-600" data-testid="panel-account">
+    <div className={`flex items-center justify-between gap-2 text-xs ${onAccent ? "" : "text-gray-600"}`} data-testid="panel-account">
       {account.kind === "checking" && <span>Checking your account…</span>}
       {account.kind === "signedOut" && (
         <>
           <span>Not signed in: local analyses only.</span>
-          <button type="button" onClick={openSignIn} className="shrink-0 whitespace-nowrap font-semibold text-blue-700 hover:underline focus-ring">
+          <button
+            type="button"
+            onClick={openSignIn}
+            className={`shrink-0 whitespace-nowrap font-semibold hover:underline focus-ring ${onAccent ? "underline focus-visible:outline-current" : "text-blue-700"}`}
+          >
             Sign in
           </button>
         </>

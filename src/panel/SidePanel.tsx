@@ -9,6 +9,7 @@ import { apiOriginItem } from "~extension/api-origin"
 import { changeApiOrigin } from "~extension/extension-session"
 import { setSentFromPage } from "~extension/sent-ledger"
 import { useAccount } from "~extension/use-account"
+import { useBrand } from "~extension/use-brand"
 import { useStorageItem } from "~extension/use-storage-item"
 
 import { ChatTab } from "./ChatTab"
@@ -40,6 +41,7 @@ export function SidePanel() {
   const [apiOrigin] = useStorageItem(apiOriginItem)
   const [history] = useStorageItem(historyItem)
   const { account, reloadAccount } = useAccount()
+  const brand = useBrand()
   const { focused, lastOpened, focus } = useFocusedImage()
   /** An image brought to the panel (picked on the page, pasted, dropped, captured) opens in the Images tab. */
   const show = (image: FocusedImage) => {
@@ -79,7 +81,7 @@ export function SidePanel() {
 
   return (
     <PanelTabs current={tab} onChange={setTab} className="min-h-screen bg-gray-50 pb-16 font-sans text-brand-secondary">
-      <PanelHeader account={account} capturing={capture.status.kind === "selecting"} onCapture={capture.start} onRescan={rescan} />
+      <PanelHeader account={account} brand={brand} capturing={capture.status.kind === "selecting"} onCapture={capture.start} onRescan={rescan} />
       {pasted.dragging && <DropOverlay />}
       <main className="p-4">
         <PanelNotices capture={capture} pasted={pasted} />
