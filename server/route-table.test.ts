@@ -95,6 +95,7 @@ const RULES: Record<string, Rule> = {
   "GET /api/organizations/:id/logo/:name": "public",
   "POST /api/organizations/current/invitations": "user",
   "GET /api/organizations/current/invitations": "user",
+  "GET /api/organizations/current/activity": "user",
   "DELETE /api/organizations/current/invitations/:id": "user",
   "POST /api/organizations/invitations/accept": "user",
   "PATCH /api/organizations/current/members/:userId": "user",

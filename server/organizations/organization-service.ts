@@ -13,9 +13,11 @@ import {
   INVITATION_VALID_DAYS,
   managesMembers,
   MAX_ORGANIZATION_MEMBERS,
+  ORGANIZATION_ACTIVITY_SHOWN,
   type AssignableRole,
   type Invitation,
   type Organization,
+  type OrganizationActivity,
   type OrganizationRole
 } from "~core/organizations"
 
@@ -141,6 +143,19 @@ export function organizationService(app: FastifyInstance) {
         return invitation
       })
       return { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() }
+    },
+
+    async activity(auth: Authenticated): Promise<OrganizationActivity[]> {
+      const membership = await membershipOf(auth)
+      const rows = await store.latestActivity(db, membership.organization_id, ORGANIZATION_ACTIVITY_SHOWN)
+      const personOf = (name: string | null, email: string | null) => (name !== null && email !== null ? { name, email } : null)
+      return rows.map((row) => ({
+        kind: row.kind,
+        actor: personOf(row.actor_name, row.actor_email),
+        subject: personOf(row.subject_name, row.subject_email),
+        detail: row.detail as OrganizationActivity["detail"],
+        at: row.created_at.toISOString()
+      }))
     },
 
     async invitations(auth: Authenticated): Promise<Invitation[]> {

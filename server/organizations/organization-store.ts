@@ -197,3 +197,18 @@ export function organizationForAdmin(db: Db, organizationId: string) {
 export async function setRequestLimit(db: Db, organizationId: string, limit: number | null): Promise<void> {
   await db.updateTable("organizations").set({ request_limit: limit }).where("id", "=", organizationId).execute()
 }
+
+/** The organisation's latest audited changes, newest first, with who made them and whom they were about. */
+export function latestActivity(db: Db, organizationId: string, limit: number) {
+  return db
+    .selectFrom("audit_events")
+    .leftJoin("users as actor", "actor.id", "audit_events.actor_id")
+    .leftJoin("users as subject", "subject.id", "audit_events.subject_id")
+    .select(["audit_events.kind", "audit_events.detail", "audit_events.created_at", "actor.name as actor_name", "actor.email as actor_email", "subject.name as subject_name", "subject.email as subject_email"])
+    .where("audit_events.kind", "like", "organization.%")
+    .where(sql<string>`audit_events.detail->>'organizationId'`, "=", organizationId)
+    .orderBy("audit_events.created_at", "desc")
+    .orderBy("audit_events.id", "desc")
+    .limit(limit)
+    .execute()
+}

@@ -160,6 +160,11 @@ describe("organisations", () => {
       [member, "DELETE", `/api/organizations/current/members/${member.id}`, undefined, 200]
     ]
     for (const [who, method, url, body, status] of table) expect([method, url, (await call(method, url, who, body)).status]).toEqual([method, url, status])
+    // Every member sees the changes: who, what, whom, when; newest first.
+    const activity = (await call("GET", "/api/organizations/current/activity", admin)).body.data as { kind: string; actor: { email: string } | null; subject: { email: string } | null }[]
+    expect(activity[0]).toMatchObject({ kind: "organization.member_left", actor: { email: member.email }, subject: { email: member.email } })
+    expect(activity.map((event) => event.kind)).toContain("organization.role_changed")
+    expect(activity.at(-1)!.kind).toBe("organization.created")
     const after = (await call("GET", "/api/organizations/current", owner)).body.data as Organization
     expect(after.name).toBe("Umbrella Corp")
     expect(after.members.map((item) => [item.userId, item.role])).toEqual([

@@ -12,6 +12,7 @@ import {
   invitationSchema,
   inviteMemberSchema,
   memberParamsSchema,
+  organizationActivitySchema,
   organizationSchema,
   transferOwnershipSchema,
   updateOrganizationSchema
@@ -59,6 +60,12 @@ const inviteDoc = orgDoc({
   body: inviteMemberSchema,
   data: { 201: invitationSchema },
   errors: { ...MANAGERS_ONLY, 409: "ALREADY_IN_ORGANIZATION: the address belongs to a member of an organisation; ORGANIZATION_FULL: 25 members and invitations." }
+})
+const activityDoc = orgDoc({
+  summary: "The latest membership changes",
+  description: "Who did what, to whom and when: made, renamed, invited, withdrawn, joined, left, removed, role, transfer, limit. Newest first, at most 50.",
+  data: { 200: z.array(organizationActivitySchema) },
+  errors: NOT_MEMBER
 })
 const invitationsDoc = orgDoc({ summary: "Pending invitations", data: { 200: z.array(invitationSchema) }, errors: MANAGERS_ONLY })
 const revokeDoc = orgDoc({ summary: "Withdraw an invitation", params: invitationParamsSchema, data: { 200: confirmationSchema("revoked") }, errors: MANAGERS_ONLY })
@@ -130,6 +137,8 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
     const input = parseRequest(request, "body", inviteMemberSchema)
     return reply.status(201).send(ok(await organizations.invite(request.auth!, input, request.ip)))
   })
+
+  app.get("/api/organizations/current/activity", { onRequest: requireUser, schema: activityDoc }, async (request) => ok(await organizations.activity(request.auth!)))
 
   app.get("/api/organizations/current/invitations", { onRequest: requireUser, schema: invitationsDoc }, async (request) => ok(await organizations.invitations(request.auth!)))
 

@@ -104,3 +104,16 @@ export const adminOrganizationSchema = z.object({
 })
 export type AdminOrganization = z.infer<typeof adminOrganizationSchema>
 export const organizationIdParamsSchema = z.strictObject({ id: z.uuid({ message: "Not an organisation's id" }) })
+
+/** The organisation page's activity: the latest membership changes, newest first. */
+export const ORGANIZATION_ACTIVITY_SHOWN = 50
+const activityPerson = z.object({ name: z.string(), email: z.string() }).nullable()
+export const organizationActivitySchema = z.object({
+  kind: z.string(),
+  actor: activityPerson,
+  subject: activityPerson,
+  /** What changed: role, from and to, the invited address. */
+  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  at: z.string()
+})
+export type OrganizationActivity = z.infer<typeof organizationActivitySchema>
