@@ -4,9 +4,8 @@
  * A picture of the header, not the header: its buttons are words only, out of the keyboard's way.
  */
 import { PRODUCT_NAME } from "~core/company"
+import { textColorOn } from "~ui/contrast"
 import { LogoMark } from "~ui/Logo"
-
-import { textColorOn } from "./organization-view"
 
 export interface BrandPreviewProps {
   name: string

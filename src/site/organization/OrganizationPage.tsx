@@ -16,6 +16,7 @@ import { failureText } from "../api-keys/api-keys-api"
 import { useSubscription } from "../billing/billing-api"
 import { effectivePlanId } from "../billing/subscription-view"
 import { PageTitle } from "../PageTitle"
+import { ActivityLog } from "./ActivityLog"
 import { BrandEditor } from "./BrandEditor"
 import { BrandPreview } from "./BrandPreview"
 import { Invitations } from "./Invitations"
@@ -107,6 +108,10 @@ function OrganizationView({ organization, email, userName }: { organization: Org
             />
           </div>
         )}
+      </Card>
+
+      <Card title="Activity">
+        <ActivityLog />
       </Card>
 
       {organization.role === "owner" && (

@@ -19,7 +19,7 @@ const CODE = "inv_Abc123"
 const JOIN = `/organization/join?code=${CODE}`
 
 /** Alan, invited to Acme, not in it yet. */
-const invitedWorld = (): World => ({ ...acmeWorld(ALAN), organization: null, invitations: [] })
+const invitedWorld = (): World => ({ ...acmeWorld(ALAN), organization: null, invitations: [], activity: [] })
 
 /** The server's accept: with the right code, Alan is in Acme (its three members, him included). */
 function acceptInto(world: World) {

@@ -13,11 +13,13 @@ import { useSession } from "~site-session/session-store"
 import {
   invitationSchema,
   membershipSchema,
+  organizationActivitySchema,
   organizationSchema,
   type AssignableRole,
   type Invitation,
   type Membership,
-  type Organization
+  type Organization,
+  type OrganizationActivity
 } from "~core/organizations"
 
 export const ORGANIZATION_PATH = "/api/organizations/current"
@@ -26,7 +28,8 @@ export const ORGANIZATION_PATH = "/api/organizations/current"
 export const ORGANIZATION_QUERY_KEY = ["organization"] as const
 export const organizationKeys = {
   current: (email: string) => [...ORGANIZATION_QUERY_KEY, "current", email] as const,
-  invitations: (email: string) => [...ORGANIZATION_QUERY_KEY, "invitations", email] as const
+  invitations: (email: string) => [...ORGANIZATION_QUERY_KEY, "invitations", email] as const,
+  activity: (email: string) => [...ORGANIZATION_QUERY_KEY, "activity", email] as const
 }
 /** The dashboard's profile query, which carries the account's membership. */
 export const PROFILE_QUERY_KEY = ["profile"] as const
@@ -93,6 +96,14 @@ export function useOrganization({ enabled = true }: { enabled?: boolean } = {}) 
 export function useInvitations(enabled: boolean) {
   const email = useAccountEmail()
   return useQuery({ queryKey: organizationKeys.invitations(email), queryFn: fetchInvitations, enabled: enabled && Boolean(email) })
+}
+
+const fetchActivity = async (): Promise<OrganizationActivity[]> => parse(z.array(organizationActivitySchema), await getApiClient().get(`${ORGANIZATION_PATH}/activity`))
+
+/** The organisation's latest membership changes, newest first (refreshed with the organisation after each change). */
+export function useActivity() {
+  const email = useAccountEmail()
+  return useQuery({ queryKey: organizationKeys.activity(email), queryFn: fetchActivity, enabled: Boolean(email) })
 }
 
 /**

@@ -6,7 +6,7 @@
 import { render, screen } from "@testing-library/react"
 
 import type { Subscription } from "~core/billing"
-import type { Invitation, Organization, OrganizationMember, OrganizationRole } from "~core/organizations"
+import type { Invitation, Organization, OrganizationActivity, OrganizationMember, OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
@@ -29,6 +29,7 @@ export interface World {
   /** The organisation, or null when there is none (GET answers 404). */
   organization: { id: string; name: string; members: OrganizationMember[]; pool: Organization["pool"]; brand: Organization["brand"] } | null
   invitations: Invitation[]
+  activity: OrganizationActivity[]
 }
 
 export function acmeWorld(me: OrganizationMember = ADA): World {
@@ -41,7 +42,11 @@ export function acmeWorld(me: OrganizationMember = ADA): World {
       pool: { limit: 1000, used: 55 },
       brand: { name: "Acme", logoUrl: null, accentColor: "#1d4ed8" }
     },
-    invitations: [{ ...PENDING }]
+    invitations: [{ ...PENDING }],
+    activity: [
+      { kind: "organization.member_invited", actor: { name: ADA.name, email: ADA.email }, subject: null, detail: { email: PENDING.email, role: "member" }, at: "2026-11-20T10:00:00.000Z" },
+      { kind: "organization.created", actor: { name: ADA.name, email: ADA.email }, subject: { name: ADA.name, email: ADA.email }, detail: { name: "Acme" }, at: "2026-11-02T09:00:00.000Z" }
+    ]
   }
 }
 
@@ -108,6 +113,7 @@ export function createOrganizationServer(world: World) {
       }
     ],
     ["GET /api/organizations/current/invitations", () => answer(world.invitations)],
+    ["GET /api/organizations/current/activity", () => (world.organization ? answer(world.activity) : NONE())],
     [
       "POST /api/organizations/current/invitations",
       (request) => {

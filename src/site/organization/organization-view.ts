@@ -45,20 +45,6 @@ export function accentColorOf(text: string): string | null {
   return ACCENT_COLOR_PATTERN.test(color) ? color : null
 }
 
-/**
- * The header's text on the accent colour: white or black, whichever contrasts more by WCAG 2's relative luminance —
- * the rule the extension's header follows (src/ui/contrast.ts there), so the preview shows the colour it will use.
- */
-export function textColorOn(color: string): "#ffffff" | "#000000" {
-  const channel = (offset: number) => {
-    const value = parseInt(color.slice(offset, offset + 2), 16) / 255
-    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4
-  }
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
-  // Contrast with white (luminance 1) against contrast with black (luminance 0).
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#ffffff" : "#000000"
-}
-
 export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"] as const
 export const LOGO_MAX_BYTES = 256 * 1024
 export const LOGO_RULES = "PNG, JPEG or WebP, at most 256 KB. We crop it to a square from its centre, so keep what matters in the middle."

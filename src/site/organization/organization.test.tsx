@@ -48,6 +48,12 @@ describe("the owner's organisation page", () => {
     expect(within(region("Ownership")).getByRole("button", { name: "Delete organisation" })).toBeTruthy()
   })
 
+  it("lists the latest changes in words, newest first", async () => {
+    openAs(acmeWorld(ADA))
+    const log = await screen.findByRole("list", { name: "Latest changes, newest first" })
+    await waitFor(() => expect(within(log).getAllByRole("listitem").map((item) => item.firstChild?.textContent)).toEqual(["Ada Lovelace invited edsger@example.com as member", "Ada Lovelace created Acme"]))
+  })
+
   it("changes a member's role and removes an admin after confirming, refreshing the table from the server", async () => {
     const server = openAs(acmeWorld(ADA))
     await screen.findByRole("heading", { level: 1, name: "Acme" })
@@ -163,7 +169,7 @@ describe("a member's organisation page", () => {
 })
 
 describe("no organisation", () => {
-  const alone = (plan: World["me"]["plan"]): World => ({ me: { name: "Ada Lovelace", email: "ada@example.com", plan }, organization: null, invitations: [] })
+  const alone = (plan: World["me"]["plan"]): World => ({ me: { name: "Ada Lovelace", email: "ada@example.com", plan }, organization: null, invitations: [], activity: [] })
 
   it("offers an Enterprise subscriber to create one, which they then own, its pool Unlimited", async () => {
     const server = openAs(alone("enterprise"))
@@ -208,7 +214,7 @@ describe("the dashboard", () => {
   })
 
   it("shows no membership for a profile without one, and links to teams", async () => {
-    openAs({ me: { name: "Ada Lovelace", email: "ada@example.com", plan: "free" }, organization: null, invitations: [] }, "/dashboard")
+    openAs({ me: { name: "Ada Lovelace", email: "ada@example.com", plan: "free" }, organization: null, invitations: [], activity: [] }, "/dashboard")
     await screen.findByRole("heading", { level: 1, name: "Dashboard" })
     expect(await screen.findByRole("link", { name: "Teams" })).toBeTruthy()
     await waitFor(() => expect(screen.getByText("Member for").nextSibling?.textContent).not.toBe("…"))

@@ -1,0 +1,64 @@
+/**
+ * The organisation's activity: its latest membership changes from the audit log, in words (who did what, to whom),
+ * newest first, each with its date. Names and addresses are people's own text: rendered as text.
+ */
+import type { OrganizationActivity } from "~core/organizations"
+import { longDate } from "~core/format"
+import { Notice } from "~ui/Notice"
+import { Spinner } from "~ui/Spinner"
+
+import { failureText } from "../api-keys/api-keys-api"
+import { useActivity } from "./organization-api"
+
+const who = (person: OrganizationActivity["actor"]) => person?.name || person?.email || "Someone"
+const text = (value: unknown) => (typeof value === "string" ? value : "")
+
+/** One change in a sentence. */
+export function describeActivity(event: OrganizationActivity): string {
+  const actor = who(event.actor)
+  const subject = who(event.subject)
+  const { detail } = event
+  switch (event.kind) {
+    case "organization.created":
+      return `${actor} created ${text(detail.name)}`
+    case "organization.renamed":
+      return `${actor} renamed it from ${text(detail.from)} to ${text(detail.to)}`
+    case "organization.member_invited":
+      return `${actor} invited ${text(detail.email)} as ${text(detail.role)}`
+    case "organization.invitation_revoked":
+      return `${actor} withdrew the invitation to ${text(detail.email)}`
+    case "organization.member_joined":
+      return `${actor} joined as ${text(detail.role)}`
+    case "organization.member_left":
+      return `${actor} left`
+    case "organization.member_removed":
+      return `${actor} removed ${subject}`
+    case "organization.role_changed":
+      return `${actor} made ${subject} ${text(detail.to)}`
+    case "organization.ownership_transferred":
+      return `${actor} handed the ownership to ${subject}`
+    case "organization.limit_set":
+      return detail.to === null ? "The monthly limit was lifted" : `The monthly limit was set to ${String(detail.to)} requests`
+    default:
+      return event.kind
+  }
+}
+
+export function ActivityLog() {
+  const activity = useActivity()
+  if (activity.isPending) return <Spinner label="Loading the activity" />
+  if (activity.isError) return <Notice tone="error">{failureText(activity.error)}</Notice>
+  if (activity.data.length === 0) return <p className="text-sm text-gray-600">Nothing has happened yet.</p>
+  return (
+    <ol className="divide-y divide-gray-100 text-sm" aria-label="Latest changes, newest first">
+      {activity.data.map((event, index) => (
+        <li key={`${event.at}-${index}`} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+          <span className="min-w-0 break-words">{describeActivity(event)}</span>
+          <time dateTime={event.at} className="shrink-0 text-xs text-gray-500">
+            {longDate(event.at)}
+          </time>
+        </li>
+      ))}
+    </ol>
+  )
+}
