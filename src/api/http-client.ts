@@ -290,6 +290,8 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** POST multipart/form-data with any fields and files (the feedback form's email, message and images). */
     postForm: <T = unknown>(path: string, form: FormData, init: RequestOptions = {}) => write<T>("post", path, { body: form, ...init }),
+    /** PUT multipart/form-data (an organisation's logo, which replaces the one before). */
+    putForm: <T = unknown>(path: string, form: FormData, init: RequestOptions = {}) => write<T>("put", path, { body: form, ...init }),
     /** GET of a paginated list: `data` and the `meta` the server sends beside it. */
     getPage<T = unknown, M = unknown>(path: string, { params, ...init }: GetOptions = {}): Promise<{ data: T; meta: M }> {
       return send("get", path, { query: toQuery(params), ...init }, readPage<T, M>)

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useCallback } from "react"
 import * as z from "zod"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE, type RequestOptions } from "~api/http-client"
+import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
 import { getApiClient } from "~site-session/site-api"
 import { useSession } from "~site-session/session-store"
 import {
@@ -67,7 +67,7 @@ export const updateOrganization = (update: { name?: string; accentColor?: string
 export function uploadLogo(file: File): Promise<Organization> {
   const form = new FormData()
   form.append("logo", file, file.name)
-  return organizationAnswer(getApiClient().put(`${ORGANIZATION_PATH}/logo`, undefined, { body: form } as RequestOptions))
+  return organizationAnswer(getApiClient().putForm(`${ORGANIZATION_PATH}/logo`, form))
 }
 
 export const fetchInvitations = async (): Promise<Invitation[]> =>
