@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from "~api/http-client"
 import { publicUserSchema } from "~core/user"
-import type { VqaUsage } from "~core/vqa"
+import type { VqaUsageReport } from "~core/vqa"
 
 import { getApiOrigin } from "./api-origin"
 import { extensionApi, readExtensionSession, saveExtensionSession, type ExtensionSession, type SessionUser } from "./extension-session"
@@ -53,7 +53,7 @@ export async function loadAccount(): Promise<AccountState> {
   }
   const api = extensionApi()
   // Unreachable or refused: show what is stored, without usage.
-  const [usage] = await Promise.all([api.get<VqaUsage>("/api/analyze/usage").then((answer) => usageText(answer)).catch(() => null), refreshStoredProfile(api)])
+  const [usage] = await Promise.all([api.get<VqaUsageReport>("/api/analyze/usage").then((answer) => usageText(answer)).catch(() => null), refreshStoredProfile(api)])
   const current = await readExtensionSession()
   void keepBrandLogo(membershipOfUser(current?.user))
   return current ? { kind: "signedIn", user: current.user, usage } : { kind: "signedOut" }
