@@ -18,7 +18,7 @@ describe("asking the vision model", () => {
     const user = await signedInUser(subject.app)
     expect((await usage(user.token)).body).toEqual({
       success: true,
-      data: { used: 0, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free" }
+      data: { used: 0, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free", pool: null }
     })
     const before = provider.requests.length
 
@@ -197,7 +197,7 @@ describe("sign-in and configuration", () => {
         error: { code: "VQA_NOT_CONFIGURED", message: "The vision model is not configured on this server." }
       })
       const report = await plain.app.inject({ method: "GET", url: "/api/analyze/usage", headers: { authorization: `Bearer ${user.token}` } })
-      expect(report.json().data).toEqual({ used: 0, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free" })
+      expect(report.json().data).toEqual({ used: 0, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free", pool: null })
     })
 
     it("answers with the configured provider and the default model", async () => {

@@ -29,13 +29,13 @@ describe("plan quotas", () => {
         retryAfter: 1800
       })
       expect(provider.requests.length).toBe(before)
-      expect((await usage(user.token)).body.data).toEqual({ used: 10, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free" })
+      expect((await usage(user.token)).body.data).toEqual({ used: 10, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z", plan: "free", pool: null })
 
       now = Date.UTC(2026, 11, 1, 0, 0, 0) - 1
       expect((await ask(user.token, question())).status).toBe(429)
 
       now = Date.UTC(2026, 11, 1, 0, 0, 0)
-      expect((await usage(user.token)).body.data).toEqual({ used: 0, limit: 10, resetsAt: "2027-01-01T00:00:00.000Z", plan: "free" })
+      expect((await usage(user.token)).body.data).toEqual({ used: 0, limit: 10, resetsAt: "2027-01-01T00:00:00.000Z", plan: "free", pool: null })
       const allowed = await ask(user.token, question())
       expect(allowed.status).toBe(200)
       expect(allowed.body.data.usage).toEqual({ used: 1, limit: 10, resetsAt: "2027-01-01T00:00:00.000Z" })
