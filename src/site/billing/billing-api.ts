@@ -10,7 +10,7 @@ import { useQuery, useQueryClient, type Query } from "@tanstack/react-query"
 import { useCallback, useEffect, useRef } from "react"
 import * as z from "zod"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
+import { ApiRequestError } from "~api/http-client"
 import { getApiClient } from "~site-session/site-api"
 import { useSession } from "~site-session/session-store"
 import {
@@ -25,6 +25,7 @@ import {
 import type { PlanId } from "~core/plans"
 import { planIdOfUser } from "~core/user"
 
+import { parseAnswer, unexpectedAnswer } from "../parse-answer"
 import { effectivePlanId } from "./subscription-view"
 
 export const BILLING_CONFIG_PATH = "/api/billing/config"
@@ -36,23 +37,15 @@ export const billingKeys = {
   subscription: (email: string) => ["billing", "subscription", email] as const
 }
 
-const unexpectedAnswer = () =>
-  new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: "The server sent an unexpected answer. Please try again later." })
-
-function parse<T>(schema: z.ZodType<T>, data: unknown): T {
-  const parsed = schema.safeParse(data)
-  if (!parsed.success) throw unexpectedAnswer()
-  return parsed.data
-}
 
 const subscriptionAnswer = z.object({ subscription: subscriptionSchema })
 const urlAnswer = z.object({ url: z.string() })
 
-export const fetchBillingConfig = async (): Promise<BillingConfig> => parse(billingConfigSchema, await getApiClient().get(BILLING_CONFIG_PATH))
-export const fetchSubscription = async (): Promise<Subscription> => parse(subscriptionSchema, await getApiClient().get(SUBSCRIPTION_PATH))
+export const fetchBillingConfig = async (): Promise<BillingConfig> => parseAnswer(billingConfigSchema, await getApiClient().get(BILLING_CONFIG_PATH))
+export const fetchSubscription = async (): Promise<Subscription> => parseAnswer(subscriptionSchema, await getApiClient().get(SUBSCRIPTION_PATH))
 
 const postForSubscription = async (path: string, body?: unknown): Promise<Subscription> =>
-  parse(subscriptionAnswer, await getApiClient().post(path, body)).subscription
+  parseAnswer(subscriptionAnswer, await getApiClient().post(path, body)).subscription
 
 /** Test mode only. The card fields go in this one request and nowhere else. */
 export const payInTestMode = (payment: TestPayment) => postForSubscription("/api/billing/test-payment", payment)
@@ -63,9 +56,9 @@ export const startTrial = () => postForSubscription("/api/billing/trial", { plan
 
 /** Stripe mode: the hosted Checkout page of a new Checkout Session. */
 export const createCheckout = async (choice: PlanChoice): Promise<string> =>
-  parse(urlAnswer, await getApiClient().post("/api/billing/checkout", choice)).url
+  parseAnswer(urlAnswer, await getApiClient().post("/api/billing/checkout", choice)).url
 /** Stripe mode: the customer portal. */
-export const createPortalSession = async (): Promise<string> => parse(urlAnswer, await getApiClient().post("/api/billing/portal")).url
+export const createPortalSession = async (): Promise<string> => parseAnswer(urlAnswer, await getApiClient().post("/api/billing/portal")).url
 
 /** Leaving the site for the payment provider; an object so tests can replace `assign`. */
 export const providerNavigation = {

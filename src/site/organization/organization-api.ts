@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useCallback } from "react"
 import * as z from "zod"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
+import { ApiRequestError } from "~api/http-client"
 import { getApiClient } from "~site-session/site-api"
 import { useSession } from "~site-session/session-store"
 import {
@@ -22,6 +22,8 @@ import {
   type OrganizationActivity
 } from "~core/organizations"
 
+import { parseAnswer } from "../parse-answer"
+
 export const ORGANIZATION_PATH = "/api/organizations/current"
 
 /** Under ORGANIZATION_QUERY_KEY, keyed by the account's e-mail so another account never sees this one's organisation. */
@@ -34,16 +36,8 @@ export const organizationKeys = {
 /** The dashboard's profile query, which carries the account's membership. */
 export const PROFILE_QUERY_KEY = ["profile"] as const
 
-const unexpectedAnswer = () =>
-  new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: "The server sent an unexpected answer. Please try again later." })
 
-function parse<T>(schema: z.ZodType<T>, data: unknown): T {
-  const parsed = schema.safeParse(data)
-  if (!parsed.success) throw unexpectedAnswer()
-  return parsed.data
-}
-
-const organizationAnswer = async (call: Promise<unknown>): Promise<Organization> => parse(organizationSchema, await call)
+const organizationAnswer = async (call: Promise<unknown>): Promise<Organization> => parseAnswer(organizationSchema, await call)
 const memberPath = (userId: string) => `${ORGANIZATION_PATH}/members/${encodeURIComponent(userId)}`
 
 /** The caller's organisation, or null when they belong to none (the server answers 404). */
@@ -71,9 +65,9 @@ export function uploadLogo(file: File): Promise<Organization> {
 }
 
 export const fetchInvitations = async (): Promise<Invitation[]> =>
-  parse(z.array(invitationSchema), await getApiClient().get(`${ORGANIZATION_PATH}/invitations`))
+  parseAnswer(z.array(invitationSchema), await getApiClient().get(`${ORGANIZATION_PATH}/invitations`))
 export const inviteMember = async (invitation: { email: string; role: AssignableRole }): Promise<Invitation> =>
-  parse(invitationSchema, await getApiClient().post(`${ORGANIZATION_PATH}/invitations`, invitation))
+  parseAnswer(invitationSchema, await getApiClient().post(`${ORGANIZATION_PATH}/invitations`, invitation))
 export const revokeInvitation = (id: string) => getApiClient().delete(`${ORGANIZATION_PATH}/invitations/${encodeURIComponent(id)}`)
 
 export const acceptInvitation = (code: string) => organizationAnswer(getApiClient().post("/api/organizations/invitations/accept", { code }))
@@ -98,7 +92,7 @@ export function useInvitations(enabled: boolean) {
   return useQuery({ queryKey: organizationKeys.invitations(email), queryFn: fetchInvitations, enabled: enabled && Boolean(email) })
 }
 
-const fetchActivity = async (): Promise<OrganizationActivity[]> => parse(z.array(organizationActivitySchema), await getApiClient().get(`${ORGANIZATION_PATH}/activity`))
+const fetchActivity = async (): Promise<OrganizationActivity[]> => parseAnswer(z.array(organizationActivitySchema), await getApiClient().get(`${ORGANIZATION_PATH}/activity`))
 
 /** The organisation's latest membership changes, newest first (refreshed with the organisation after each change). */
 export function useActivity() {
