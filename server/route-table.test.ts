@@ -112,7 +112,7 @@ const RULES: Record<string, Rule> = {
 const DELIBERATE_503 = new Set(["VQA_NOT_CONFIGURED", "GOOGLE_NOT_CONFIGURED"])
 
 /** What a refused request may not change: the rows people and payments depend on (limits and failure counts may move). */
-const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage"] as const
+const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage", "organization_member_usage"] as const
 
 interface Route {
   method: string

@@ -268,7 +268,15 @@ export interface OrganizationUsageTable {
   used: number
 }
 
+export interface OrganizationMemberUsageTable {
+  organization_id: string
+  user_id: string
+  month: string
+  used: number
+}
+
 export interface DatabaseSchema {
+  organization_member_usage: OrganizationMemberUsageTable
   organizations: OrganizationsTable
   organization_members: OrganizationMembersTable
   organization_invitations: OrganizationInvitationsTable

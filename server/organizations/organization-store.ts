@@ -52,13 +52,15 @@ export async function insertMember(db: Db, member: { organizationId: string; use
   await db.insertInto("organization_members").values({ organization_id: member.organizationId, user_id: member.userId, role: member.role, joined_at: member.now }).execute()
 }
 
-/** Members with their name, address and this month's requests, the owner first, then by when they joined. */
+/** Members with their name, address and this month's requests from the pool, the owner first, then by when they joined. */
 export function listMembers(db: Db, organizationId: string, month: string) {
   return db
     .selectFrom("organization_members")
     .innerJoin("users", "users.id", "organization_members.user_id")
-    .leftJoin("usage_counters", (join) => join.onRef("usage_counters.user_id", "=", "organization_members.user_id").on("usage_counters.month", "=", month))
-    .select(["organization_members.user_id", "organization_members.role", "users.email", "users.name", "usage_counters.used"])
+    .leftJoin("organization_member_usage as share", (join) =>
+      join.onRef("share.organization_id", "=", "organization_members.organization_id").onRef("share.user_id", "=", "organization_members.user_id").on("share.month", "=", month)
+    )
+    .select(["organization_members.user_id", "organization_members.role", "users.email", "users.name", "share.used"])
     .where("organization_members.organization_id", "=", organizationId)
     .orderBy(sql`case organization_members.role when 'owner' then 0 when 'admin' then 1 else 2 end`)
     .orderBy("organization_members.joined_at")
@@ -163,8 +165,25 @@ export async function takePoolRequest(db: Db, organizationId: string, month: str
   return row?.used ?? null
 }
 
-export async function givePoolRequestBack(db: Db, organizationId: string, month: string): Promise<void> {
+/** A member's share of the pool's month, one more (no limit of its own: the pool's holds). */
+export async function countMemberShare(db: Db, organizationId: string, userId: string, month: string): Promise<void> {
+  await db
+    .insertInto("organization_member_usage")
+    .values({ organization_id: organizationId, user_id: userId, month, used: 1 })
+    .onConflict((conflict) => conflict.columns(["organization_id", "user_id", "month"]).doUpdateSet({ used: sql<number>`organization_member_usage.used + 1` }))
+    .execute()
+}
+
+/** Gives a pool request back (the provider billed nothing): to the pool and to the member's share. */
+export async function givePoolRequestBack(db: Db, organizationId: string, userId: string, month: string): Promise<void> {
   await db.updateTable("organization_usage").set({ used: sql<number>`greatest(used - 1, 0)` }).where("organization_id", "=", organizationId).where("month", "=", month).execute()
+  await db
+    .updateTable("organization_member_usage")
+    .set({ used: sql<number>`greatest(used - 1, 0)` })
+    .where("organization_id", "=", organizationId)
+    .where("user_id", "=", userId)
+    .where("month", "=", month)
+    .execute()
 }
 
 /** The plan columns of the organisation's subscriber, whose Enterprise plan keeps the pool open. */

@@ -2,14 +2,15 @@
  * Which monthly quota a request draws from: the member's organisation's pool while its subscriber's Enterprise plan
  * lasts, else the caller's own plan. Removing a member ends their draw on the pool with their next request: nothing
  * is cached. A pool request is counted twice in one transaction: against the pool (with its limit, atomically) and
- * on the member's own counter (without one), which the organisation page shows as their use of the month.
+ * in the member's share of it, which the organisation page shows. It never touches the member's own plan's counter:
+ * a member who leaves finds their own quota as they left it.
  */
 import type { UserRow } from "../auth/users"
 import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
-import { findMembership, givePoolRequestBack, poolUsed, subscriberPlanRow, takePoolRequest } from "./organization-store"
+import { countMemberShare, findMembership, givePoolRequestBack, poolUsed, subscriberPlanRow, takePoolRequest } from "./organization-store"
 
 export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
 
@@ -44,7 +45,7 @@ export async function reserveFrom(db: Db, userId: string, source: QuotaSource, n
   return inTransaction(db, async (trx) => {
     const used = await takePoolRequest(trx, source.organizationId, month, source.limit)
     if (used === null) throw quotaExhausted(source, now)
-    await reserveRequest(trx, userId, null, now)
+    await countMemberShare(trx, source.organizationId, userId, month)
     return { month, used }
   })
 }
@@ -52,8 +53,5 @@ export async function reserveFrom(db: Db, userId: string, source: QuotaSource, n
 /** Gives a reserved request back (the provider billed nothing for it). */
 export async function releaseTo(db: Db, userId: string, source: QuotaSource, reservation: Reservation): Promise<void> {
   if (source.kind === "own") return releaseRequest(db, userId, reservation)
-  await inTransaction(db, async (trx) => {
-    await givePoolRequestBack(trx, source.organizationId, reservation.month)
-    await releaseRequest(trx, userId, reservation)
-  })
+  await inTransaction(db, (trx) => givePoolRequestBack(trx, source.organizationId, userId, reservation.month))
 }

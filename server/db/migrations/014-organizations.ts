@@ -50,9 +50,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("used", "integer", (column) => column.notNull())
     .addPrimaryKeyConstraint("organization_usage_pkey", ["organization_id", "month"])
     .execute()
+
+  // Each member's share of the pool, shown on the organisation page; apart from their own plan's counter
+  // (usage_counters), which a member who leaves finds as they left it.
+  await db.schema
+    .createTable("organization_member_usage")
+    .addColumn("organization_id", "uuid", (column) => column.notNull().references("organizations.id").onDelete("cascade"))
+    .addColumn("user_id", "uuid", (column) => column.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("month", "text", (column) => column.notNull())
+    .addColumn("used", "integer", (column) => column.notNull())
+    .addPrimaryKeyConstraint("organization_member_usage_pkey", ["organization_id", "user_id", "month"])
+    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable("organization_member_usage").execute()
   await db.schema.dropTable("organization_usage").execute()
   await db.schema.dropTable("organization_invitations").execute()
   await db.schema.dropTable("organization_members").execute()
