@@ -15,7 +15,7 @@ import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf } from "../organizations/quota-source"
+import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf, type QuotaSource } from "../organizations/quota-source"
 import { usageSummary } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
@@ -87,7 +87,12 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
    * together. The request is given back only when the provider bills nothing for the call (it was never sent, or the
    * provider refused it); a call it answered, however badly, counts.
    */
-  const withReservedRequest = async <T>(user: UserRow, log: FastifyBaseLogger, call: () => Promise<T>): Promise<{ result: T; usage: VqaUsage }> => {
+  const withReservedRequest = async <T>(
+    user: UserRow,
+    log: FastifyBaseLogger,
+    call: () => Promise<T>,
+    knownSource?: QuotaSource
+  ): Promise<{ result: T; usage: VqaUsage }> => {
     const db = app.database.db
     const slotKey = `model-calls:${user.id}`
     const slot = await app.limits.take(slotKey, maxCallsInFlight, callSlotWindowMs, app.clock())
@@ -98,7 +103,7 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
     }
     try {
       // The member's organisation's pool, or the caller's own plan: read on each request, so a removal counts at once.
-      const source = await quotaSourceOf(db, user)
+      const source = knownSource ?? (await quotaSourceOf(db, user))
       const now = app.clock()
       const reservation = await reserveFrom(db, user.id, source, now)
       try {
@@ -144,8 +149,12 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       if (source.limit !== null && (await usedOf(app.database.db, user.id, source, app.clock())) >= source.limit) throw quotaExhausted(source, app.clock())
       const imageDataUrl =
         "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : toImageDataUrl(await downloadImageBytes(user.id, input.image.url, MAX_IMAGE_BYTES))
-      const { result: answer, usage } = await withReservedRequest(user, log, () =>
-        askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history })
+      const { result: answer, usage } = await withReservedRequest(
+        user,
+        log,
+        () => askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history }),
+        // Read once above, before the download: the same request's quota.
+        source
       )
       return { answer, model, usage }
     },

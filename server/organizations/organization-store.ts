@@ -186,9 +186,18 @@ export async function givePoolRequestBack(db: Db, organizationId: string, userId
     .execute()
 }
 
-/** The plan columns of the organisation's subscriber, whose Enterprise plan keeps the pool open. */
-export function subscriberPlanRow(db: Db, subscriberId: string) {
-  return db.selectFrom("users").select(["plan_id", "subscription_status"]).where("id", "=", subscriberId).executeTakeFirst()
+/**
+ * On every request that draws from a quota: the caller's organisation's pool with its subscriber's plan columns, in
+ * one query (the subscriber's Enterprise plan keeps the pool open), or undefined for someone in none.
+ */
+export function findPoolOf(db: Db, userId: string) {
+  return db
+    .selectFrom("organization_members")
+    .innerJoin("organizations", "organizations.id", "organization_members.organization_id")
+    .innerJoin("users as subscriber", "subscriber.id", "organizations.subscriber_id")
+    .select(["organizations.id", "organizations.name", "organizations.request_limit", "subscriber.plan_id", "subscriber.subscription_status"])
+    .where("organization_members.user_id", "=", userId)
+    .executeTakeFirst()
 }
 
 export function memberRole(db: Db, organizationId: string, userId: string) {

@@ -10,18 +10,13 @@ import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth,
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
-import { countMemberShare, findMembership, givePoolRequestBack, poolUsed, subscriberPlanRow, takePoolRequest } from "./organization-store"
+import { countMemberShare, findPoolOf, givePoolRequestBack, poolUsed, takePoolRequest } from "./organization-store"
 
 export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
 
 export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource> {
-  const membership = await findMembership(db, user.id)
-  if (membership) {
-    const subscriber = await subscriberPlanRow(db, membership.subscriber_id)
-    if (subscriber && planOf(subscriber) === "enterprise") {
-      return { kind: "pool", organizationId: membership.organization_id, name: membership.name, limit: membership.request_limit }
-    }
-  }
+  const pool = await findPoolOf(db, user.id)
+  if (pool && planOf(pool) === "enterprise") return { kind: "pool", organizationId: pool.id, name: pool.name, limit: pool.request_limit }
   return { kind: "own", limit: monthlyLimitOf(user) }
 }
 
