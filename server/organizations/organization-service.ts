@@ -112,6 +112,11 @@ export function organizationService(app: FastifyInstance) {
       return view(auth)
     },
 
+    /** The id of the organisation the caller may manage (or 403/404): checked before a logo is written anywhere. */
+    async managedOrganizationId(auth: Authenticated): Promise<string> {
+      return (await membershipOf(auth, "manage")).organization_id
+    },
+
     async setLogo(auth: Authenticated, logoKey: string): Promise<{ previous: string | null; organization: Organization }> {
       const membership = await membershipOf(auth, "manage")
       await store.updateOrganization(db, membership.organization_id, { logo_key: logoKey })

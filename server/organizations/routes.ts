@@ -109,7 +109,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
 
   app.put("/api/organizations/current/logo", { onRequest: requireUser, schema: logoDoc }, async (request) => {
     if (!request.isMultipart()) throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", 'Send the logo as multipart/form-data, in the file field "logo".')
-    const current = await organizations.view(request.auth!)
+    const organizationId = await organizations.managedOrganizationId(request.auth!)
     let bytes: Buffer | null = null
     try {
       const file = await request.file()
@@ -119,7 +119,7 @@ export async function organizationRoutes(app: FastifyInstance): Promise<void> {
       throw validationFailed(['logo: the form could not be read; send the file in the field "logo"'])
     }
     if (!bytes) throw validationFailed(['logo: send the picture in the file field "logo"'])
-    const name = await storeLogo(logos, current.id, bytes)
+    const name = await storeLogo(logos, organizationId, bytes)
     const { previous, organization } = await organizations.setLogo(request.auth!, name)
     if (previous) await logos.remove(previous).catch((error: unknown) => request.log.warn({ err: error }, "an organisation's former logo could not be removed"))
     return ok(organization)
