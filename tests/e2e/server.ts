@@ -17,12 +17,16 @@ export interface RunningServer {
   stop(): Promise<number | null>
 }
 
-/** Starts the product exactly as `npm start` does (scripts/start.mjs) on a free port and a fresh DATA_DIR. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the product exactly as `npm start` does (scripts/start.mjs) on a free port and a fresh DATA_DIR. With
+ * `publicUrlIsServer`, PUBLIC_URL is the address the tests browse (http://127.0.0.1:port), as in production, where the
+ * site's own pages show what the server links to (an organisation's logo) under the site's CSP.
+ */
+export async function startServer(env: Record<string, string> = {}, { publicUrlIsServer = false } = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-e2e-data-"))
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(publicUrlIsServer ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
