@@ -9,11 +9,12 @@ import fs from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { API_KEY_RATE_LIMIT } from "~core/api-keys"
+import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
 import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/analyze-service"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
-import { verificationCode } from "../tests/outbox"
+import { mailedLink, verificationCode } from "../tests/outbox"
 import {
   completion,
   copyPostgresTemplate,
@@ -26,6 +27,7 @@ import {
 } from "./test-kit"
 
 const PASSWORD = "Quiet-Lantern-58!"
+const SITE_ADMIN = { email: "pair.admin@example.com", password: "Amber-Falcon-27!" }
 const onPostgres = inject("postgresTemplate") !== null
 if (!onPostgres) console.warn("Two-instance tests skipped in the embedded project: they need PostgreSQL (the api-postgres project).")
 const redisSkip = onPostgres ? redisUnavailableReason() : null
@@ -90,6 +92,9 @@ describe.each([
       TRUST_PROXY: "1",
       OPENAI_API_KEY: "sk-test",
       OPENAI_BASE_URL: provider.url,
+      // Both make sure of the same admin account as they start: neither may fail for the other's.
+      ADMIN_EMAIL: SITE_ADMIN.email,
+      ADMIN_PASSWORD: SITE_ADMIN.password,
       ...(redis ? { REDIS_URL: redis.url } : {})
     })
     for (let index = 0; index < 2; index++) dataDirs.push(await makeTempDir("iqa-instance-"))
@@ -230,4 +235,37 @@ describe.each([
     const refused = await call(instances[1], "/api/auth/profile", { ip, token })
     expect(refused.status).toBe(401)
   })
+
+  // The pool is one row in PostgreSQL whatever holds the other limits: once is enough.
+  it.skipIf(skip || limits === "Redis")("an organisation's pool holds across both: 20 members asking at once, split across both, get exactly its 12", async () => {
+    const [a, b] = instances
+    const owner = await verifiedUser()
+    const ownerToken = await signIn(a, owner.email, owner.ip)
+    const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: "Pair User" }
+    const paid = await call(a, "/api/billing/test-payment", { ip: owner.ip, token: ownerToken, body: { planId: "enterprise", annual: false, ...card, email: owner.email, billingAddress: "1 Main Street", country: "US" } })
+    expect(paid.status).toBeLessThan(300)
+    const created = await call(b, "/api/organizations", { ip: owner.ip, token: ownerToken, body: { name: "Pied Piper" } })
+    expect(created.status).toBe(201)
+    const adminToken = (await call(a, "/api/auth/login", { ip: newIp(), body: SITE_ADMIN })).body.data!.token as string
+    expect((await call(b, `/api/admin/organizations/${created.body.data!.id as string}/request-limit`, { ip: newIp(), method: "PUT", token: adminToken, body: { limit: 12 } })).status).toBe(200)
+
+    const members = await Promise.all(
+      Array.from({ length: 19 }, async (_, index) => {
+        const member = await verifiedUser()
+        const server = instances[index % 2]!
+        expect((await call(server, "/api/organizations/current/invitations", { ip: owner.ip, token: ownerToken, body: { email: member.email, role: "member" } })).status).toBe(201)
+        const code = new URL(await mailedLink(dataDirs, member.email, "Pair User invited you")).searchParams.get("code")
+        const token = await signIn(instances[(index + 1) % 2]!, member.email, member.ip)
+        expect((await call(server, "/api/organizations/invitations/accept", { ip: member.ip, token, body: { code } })).status).toBe(200)
+        return { token, ip: member.ip }
+      })
+    )
+    const everyone = [{ token: ownerToken, ip: owner.ip }, ...members]
+    const answers = await Promise.all(everyone.map((who, index) => call(instances[index % 2]!, "/api/analyze/translate", { ip: who.ip, token: who.token, body: { text: "Hello", targetLanguage: "de" } })))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(12)
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body.error?.code)).toEqual(Array(8).fill("QUOTA_EXCEEDED"))
+    for (const server of instances) {
+      expect((await call(server, "/api/organizations/current", { ip: owner.ip, token: ownerToken })).body.data!.pool).toEqual({ limit: 12, used: 12 })
+    }
+  }, 90_000)
 })

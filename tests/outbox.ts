@@ -37,17 +37,22 @@ export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
 }
 
 /**
- * The code of the verification e-mail sent to `email`, waiting for it: the server writes queued mail after it has
- * answered. With several instances sharing one database, any of them may send it: give all their DATA_DIRs. Throws
- * when none arrives within `timeoutMs`.
+ * The link of the newest e-mail to `email` whose subject starts with `subjectStart`, waiting for it: the server writes
+ * queued mail after it has answered. With several instances sharing one database, any of them may send it: give all
+ * their DATA_DIRs. Throws when none arrives within `timeoutMs`.
  */
-export async function verificationCode(dataDirs: string | string[], email: string, timeoutMs = 10_000): Promise<string> {
+export async function mailedLink(dataDirs: string | string[], email: string, subjectStart: string, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const messages = (await Promise.all([dataDirs].flat().map(readOutbox))).flat()
-    const link = messages.find((mail) => mail.to.includes(email) && mail.subject.startsWith("Verify"))?.link
-    if (link) return new URL(link).searchParams.get("oobCode") ?? ""
-    if (Date.now() > deadline) throw new Error(`No verification e-mail for ${email} in the outbox`)
+    const link = messages.filter((mail) => mail.to.includes(email) && mail.subject.startsWith(subjectStart)).at(-1)?.link
+    if (link) return link
+    if (Date.now() > deadline) throw new Error(`No "${subjectStart}…" e-mail for ${email} in the outbox`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
+}
+
+/** The code of the verification e-mail sent to `email` (see mailedLink). */
+export async function verificationCode(dataDirs: string | string[], email: string, timeoutMs = 10_000): Promise<string> {
+  return new URL(await mailedLink(dataDirs, email, "Verify", timeoutMs)).searchParams.get("oobCode") ?? ""
 }

@@ -12,7 +12,7 @@ import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./users"
  * The password must meet the policy unless the policy's allowOverride lets the operator through,
  * with a warning in the log.
  */
-export async function ensureAdminAccount(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
+export async function ensureAdminAccount(app: FastifyInstance, admin: { email: string; password: string }, attempt = 1): Promise<void> {
   const db = app.database.db
   const email = normaliseEmail(admin.email)
   const existing = await findUserByEmail(db, email)
@@ -40,6 +40,11 @@ export async function ensureAdminAccount(app: FastifyInstance, admin: { email: s
     return
   }
   const created = await createPasswordAccount(app, { email, name: "Admin", role: "admin", emailVerifiedAt: now, password: admin.password })
-  if (!created) throw new Error(`ADMIN_EMAIL ${email}: an account with this address appeared while the admin account was being created`)
+  if (!created) {
+    // Another instance starting at the same moment made it (several share one database): it exists now, so go on as
+    // for an existing account. Twice in a row means something else is wrong.
+    if (attempt === 1) return ensureAdminAccount(app, admin, 2)
+    throw new Error(`ADMIN_EMAIL ${email}: an account with this address appeared while the admin account was being created`)
+  }
   app.log.info({ email }, "admin account created from ADMIN_EMAIL")
 }
