@@ -52,21 +52,24 @@ function QuickOverview() {
   if (overview.isError) return <Notice>Failed to load the overview. {overview.error.message}</Notice>
   const { users, policies, violations, billing, health } = overview.data
   const figures = [
-    { label: "Users", value: number.format(users.total), note: `${number.format(users.newLast30Days)} new in 30 days` },
-    { label: "Policies", value: number.format(policies.enabledRules), note: `enabled password rules, ${policies.customRules} custom` },
-    { label: "Violations", value: number.format(violations.last30Days), note: "refused passwords in 30 days" },
+    { label: "Users", to: "/admin/users", value: number.format(users.total), note: `${number.format(users.newLast30Days)} new in 30 days` },
+    { label: "Policies", to: "/admin/password-policy", value: number.format(policies.enabledRules), note: `enabled password rules, ${policies.customRules} custom` },
+    { label: "Violations", to: "/admin/security", value: number.format(violations.last30Days), note: "refused passwords in 30 days" },
     {
       label: "Subscribers",
+      to: "/admin/billing",
       value: number.format(billing.subscribers.pro + billing.subscribers.enterprise),
       note: `Pro ${number.format(billing.subscribers.pro)}, Enterprise ${number.format(billing.subscribers.enterprise)}; ${number.format(billing.trialing)} on trial`
     },
     {
       label: "MRR",
+      to: "/admin/billing",
       value: `$${billing.monthlyRecurringRevenue.toLocaleString("en-US", { maximumFractionDigits: 2 })}`,
       note: `monthly recurring revenue${billing.pastDue ? `, ${number.format(billing.pastDue)} payment failed` : ""}`
     },
     {
       label: "Health",
+      to: "/status",
       value: `${health.percent}%`,
       note: Object.entries(health.checks)
         .map(([name, check]) => `${name} ${check.ok ? "ok" : "failing"}`)
@@ -75,9 +78,14 @@ function QuickOverview() {
   ]
   return (
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      {figures.map(({ label, value, note }) => (
-        <div key={label} className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
-          <dt className="text-sm text-gray-500">{label}</dt>
+      {figures.map(({ label, to, value, note }) => (
+        // The whole card is the link's target (its ::after covers the card); the link's name is the figure's label.
+        <div key={label} className="relative rounded-2xl border border-gray-200 bg-white p-5 shadow-sm transition focus-within:ring-2 focus-within:ring-brand-primary hover:border-brand-primary hover:shadow">
+          <dt className="text-sm text-gray-500">
+            <Link to={to} className="after:absolute after:inset-0 after:rounded-2xl after:content-[''] hover:underline focus:outline-none">
+              {label}
+            </Link>
+          </dt>
           <dd className="mt-1 text-2xl font-semibold" data-testid={`overview-${label.toLowerCase()}`}>
             {value}
           </dd>

@@ -9,6 +9,7 @@ import { fail, ok } from "~core/api"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 
 import AdminPage, { ADMIN_LINKS } from "./AdminPage"
+import { answer, createFakeApi, resetSiteForTest } from "../fake-api"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
 import PasswordPolicyPage from "./password-policy/PasswordPolicyPage"
 import { policyFileContent, readPolicyFile } from "./policy-file"
@@ -26,6 +27,43 @@ describe("the admin dashboard", () => {
     expect(screen.getByRole("heading", { name: "Access Denied" })).toBeTruthy()
     expect(screen.getByText("You don't have permission to access the admin panel.")).toBeTruthy()
     expect(screen.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/dashboard")
+  })
+
+  it("links each Quick Overview figure to the page it summarises", async () => {
+    const api = createFakeApi([
+      [
+        "GET /api/admin/overview",
+        () =>
+          answer({
+            users: { total: 1200, admins: 2, verified: 1100, newLast30Days: 40 },
+            policies: { enabledRules: 6, customRules: 1 },
+            violations: { last30Days: 3 },
+            feedback: { all: 5, pending: 1, replied: 3, closed: 1 },
+            billing: { subscribers: { pro: 30, enterprise: 2 }, trialing: 4, pastDue: 1, monthlyRecurringRevenue: 1234.5 },
+            health: { percent: 100, checks: { database: { ok: true } } }
+          })
+      ]
+    ])
+    resetSiteForTest(api.fetch)
+    useSession.setState({ status: "loggedIn", user: { name: "Ada", email: "ada@example.com", role: "admin", provider: "email" } })
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <AdminPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    )
+    const overview = within(await screen.findByRole("region", { name: "Quick Overview" }))
+    await overview.findByText("1,200")
+    const targets = Object.fromEntries(overview.getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")]))
+    expect(targets).toEqual({
+      Users: "/admin/users",
+      Policies: "/admin/password-policy",
+      Violations: "/admin/security",
+      Subscribers: "/admin/billing",
+      MRR: "/admin/billing",
+      Health: "/status"
+    })
   })
 
   it("links the seven admin areas", () => {
