@@ -32,7 +32,10 @@ const API_TEST = {
   hookTimeout: 30_000
 }
 
-/** API test files that open no database (or only an embedded one of their own): once, in the api project, is enough. */
+/**
+ * API test files run once, in the api project: those that open no database (or only an embedded one of their own),
+ * and those whose database use is incidental to what they test.
+ */
 const WITHOUT_DATABASE = [
   "server/config.test.ts",
   "server/mail/mailer.test.ts",
@@ -42,7 +45,10 @@ const WITHOUT_DATABASE = [
   "server/billing/subscription-rules.test.ts",
   "server/billing/plan.test.ts",
   "server/production-start.test.ts",
-  "server/status/checks.test.ts"
+  "server/status/checks.test.ts",
+  // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries
+  // server/api-keys and the route tables already run on PostgreSQL.
+  "server/public-api/vision-api.test.ts"
 ]
 
 const postgresRuns = await postgresProjects()
