@@ -18,7 +18,7 @@ const ROUTES: PublicRoute[] = [
   { path: "/", name: "home", heading: "Understand every image on the web with Image Query AI", content: ["Install Extension", "How it works"] },
   { path: "/pricing", name: "pricing", heading: "Pricing", content: ["Most popular", "Select Plan", "Frequently asked questions"] },
   { path: "/payment?plan=pro&annual=true", name: "payment", heading: "Payment: Pro plan", content: ["₹190 / year", "Sign in to continue"] },
-  { path: "/blog", name: "blog", heading: "Blog", content: ["Introducing Image Query AI: ask questions about any image on the web", "Load more", "Get new posts by e-mail"] },
+  { path: "/blog", name: "blog", heading: "Blog", content: ["Free, Pro or Enterprise: choosing the right plan", "Load more", "Get new posts by e-mail"] },
   { path: "/blog/how-ocr-works", name: "blog-post", heading: "How on-device text extraction works", content: ["Related articles", "#ocr", "Copy link"] },
   { path: "/image-query", name: "image-query", heading: "Image Query AI", content: ["Hide small images", "Ask about selected", "The real Image Query AI lives in the browser extension"] },
   { path: "/terms", name: "terms", heading: "Terms of Service", content: ["Go Back"] },

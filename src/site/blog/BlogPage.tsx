@@ -1,6 +1,8 @@
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import { Link } from "react-router"
 
+import { BLOG_CATEGORIES, categoryName } from "~core/blog"
+import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
 import { InertSubscribeForm } from "../layout/InertSubscribeForm"
@@ -8,36 +10,40 @@ import { FilterChips, type ChipOption } from "../page-parts/FilterChips"
 import { FilteredResults } from "../page-parts/FilteredResults"
 import { SearchField } from "../page-parts/SearchField"
 import { PageTitle } from "../PageTitle"
-import { PostByline, PostCard } from "./BlogPieces"
-import { coverImage } from "./cover"
-import { BLOG_CATEGORIES, BLOG_POSTS, searchPosts, sortedPosts } from "./posts"
+import { usePosts } from "./blog-api"
+import { PostByline, PostCard, PostImage } from "./BlogPieces"
 
-export const POSTS_PER_PAGE = 3
+/** How long typing rests before the search is asked of the server: one request per word, not per key. */
+export const SEARCH_DELAY_MS = 250
 
-const CATEGORY_CHIPS: readonly ChipOption<string>[] = [
-  { value: null, label: "All" },
-  ...Object.values(BLOG_CATEGORIES).map((item) => ({ value: item.slug, label: item.name }))
-]
+const CATEGORY_CHIPS: readonly ChipOption<string>[] = [{ value: null, label: "All" }, ...BLOG_CATEGORIES.map((item) => ({ value: item.slug, label: item.name }))]
+
+function useSettled(value: string, delay: number): string {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay)
+    return () => clearTimeout(timer)
+  }, [value, delay])
+  return value === "" ? "" : settled
+}
 
 export default function BlogPage() {
   const [query, setQuery] = useState("")
   const [category, setCategory] = useState<string | null>(null)
-  const [shown, setShown] = useState(POSTS_PER_PAGE)
+  const search = useSettled(query, SEARCH_DELAY_MS)
+  const posts = usePosts({ query: search, category })
 
-  const all = sortedPosts(BLOG_POSTS)
-  const featured = all.find((post) => post.featured)
-  const filtering = query.trim() !== "" || category !== null
-  // The featured post has its own place above the list while nothing is filtered.
-  const matches = searchPosts(filtering || !featured ? all : all.filter((post) => post !== featured), query, category)
-  const visible = matches.slice(0, shown)
+  const all = posts.data?.pages.flatMap((page) => page.posts) ?? []
+  const total = posts.data?.pages[0]?.total ?? 0
+  const filtering = search.trim() !== "" || category !== null
+  // The newest post has its own place above the list while nothing is filtered.
+  const featured = filtering ? undefined : all[0]
+  const listed = featured ? all.slice(1) : all
+  const count = featured ? total - 1 : total
 
-  const choose = (slug: string | null) => {
-    setCategory(slug)
-    setShown(POSTS_PER_PAGE)
-  }
   const clearFilters = () => {
     setQuery("")
-    choose(null)
+    setCategory(null)
   }
 
   return (
@@ -48,23 +54,16 @@ export default function BlogPage() {
         <p className="mx-auto mt-3 max-w-2xl text-lg text-gray-600">News, guides and engineering notes from the Image Query AI team.</p>
       </div>
 
-      <SearchField
-        label="Search posts"
-        value={query}
-        onChange={(value) => {
-          setQuery(value)
-          setShown(POSTS_PER_PAGE)
-        }}
-      />
+      <SearchField label="Search posts" value={query} onChange={setQuery} />
 
-      <FilterChips options={CATEGORY_CHIPS} selected={category} onSelect={choose} className="mt-6 flex flex-wrap justify-center gap-2" />
+      <FilterChips options={CATEGORY_CHIPS} selected={category} onSelect={setCategory} className="mt-6 flex flex-wrap justify-center gap-2" />
 
-      {!filtering && featured && (
+      {featured && (
         <section aria-label="Featured post" className="mt-12">
           <article className="grid overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm lg:grid-cols-2">
-            <img src={coverImage(featured)} alt="" width={1200} height={630} className="aspect-[1200/630] h-full w-full object-cover" />
+            <PostImage post={featured} className="aspect-[1200/630] h-full w-full object-cover" />
             <div className="flex flex-col justify-center p-8">
-              <p className="text-xs font-semibold uppercase tracking-wide text-emerald-800">Featured · {featured.category.name}</p>
+              <p className="text-xs font-semibold uppercase tracking-wide text-emerald-800">Featured · {categoryName(featured.category)}</p>
               <h2 className="mt-2 text-2xl font-bold leading-tight sm:text-3xl">
                 <Link to={`/blog/${featured.slug}`} className="hover:underline focus-visible:underline">
                   {featured.title}
@@ -78,24 +77,36 @@ export default function BlogPage() {
       )}
 
       <section aria-label="Posts" className="mt-12">
-        <FilteredResults
-          count={matches.length}
-          nouns={["post", "posts"]}
-          countClassName="sr-only"
-          noResults={{ title: "No posts found", hint: "Try another word or category.", onClear: clearFilters }}
-        >
-          <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-            {visible.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} headingLevel={2} />
-              </li>
-            ))}
-          </ul>
-        </FilteredResults>
-        {visible.length < matches.length && (
+        {posts.isPending ? (
+          <Spinner label="Loading posts" />
+        ) : posts.isError && !posts.data ? (
+          <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-8 text-center">
+            <h2 className="text-lg font-semibold">The posts could not be loaded</h2>
+            <p className="mt-2 text-sm text-gray-700">Check your connection and try again.</p>
+            <button type="button" onClick={() => void posts.refetch()} className={`mt-4 ${buttonStyles.secondary}`}>
+              Try again
+            </button>
+          </div>
+        ) : featured && count === 0 ? null : (
+          <FilteredResults
+            count={count}
+            nouns={["post", "posts"]}
+            countClassName="sr-only"
+            noResults={{ title: "No posts found", hint: "Try another word or category.", onClear: clearFilters }}
+          >
+            <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+              {listed.map((post) => (
+                <li key={post.id}>
+                  <PostCard post={post} headingLevel={2} />
+                </li>
+              ))}
+            </ul>
+          </FilteredResults>
+        )}
+        {posts.hasNextPage && (
           <div className="mt-10 text-center">
-            <button type="button" onClick={() => setShown((count) => count + POSTS_PER_PAGE)} className={buttonStyles.secondary}>
-              Load more
+            <button type="button" disabled={posts.isFetchingNextPage} onClick={() => void posts.fetchNextPage()} className={buttonStyles.secondary}>
+              {posts.isFetchingNextPage ? "Loading…" : "Load more"}
             </button>
           </div>
         )}

@@ -1,12 +1,12 @@
 import { Link } from "react-router"
 
+import { categoryName, type PostSummary } from "~core/blog"
 import { longDate } from "~core/format"
 
 import { initialsOf } from "../page-parts/initials"
-import { coverImage } from "./cover"
-import { readTimeMinutes, type BlogPost } from "./posts"
+import { postImage } from "./cover"
 
-export const formatPostDate = (iso: string) => longDate(`${iso}T00:00:00Z`)
+export const formatPostDate = (iso: string) => longDate(iso)
 
 export function AuthorAvatar({ name, size = "h-10 w-10" }: { name: string; size?: string }) {
   return (
@@ -16,35 +16,45 @@ export function AuthorAvatar({ name, size = "h-10 w-10" }: { name: string; size?
   )
 }
 
-export function PostMeta({ post }: { post: BlogPost }) {
+export function PostMeta({ post }: { post: PostSummary }) {
   return (
     <p className="text-sm text-gray-600">
-      <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time> · {readTimeMinutes(post)} min read
+      {post.publishedAt && (
+        <>
+          <time dateTime={post.publishedAt}>{formatPostDate(post.publishedAt)}</time> ·{" "}
+        </>
+      )}
+      {post.readMinutes} min read
     </p>
   )
 }
 
 /** Under a post in a list: its author's avatar and name over the date and reading time. */
-export function PostByline({ post, className, avatarSize }: { post: BlogPost; className: string; avatarSize?: string }) {
+export function PostByline({ post, className, avatarSize }: { post: PostSummary; className: string; avatarSize?: string }) {
   return (
     <div className={`${className} flex items-center gap-3`}>
-      <AuthorAvatar name={post.author.name} size={avatarSize} />
+      {post.author.name && <AuthorAvatar name={post.author.name} size={avatarSize} />}
       <div>
-        <p className="text-sm font-medium">{post.author.name}</p>
+        {post.author.name && <p className="text-sm font-medium">{post.author.name}</p>}
         <PostMeta post={post} />
       </div>
     </div>
   )
 }
 
+/** The post's picture: its uploaded featured image, or the cover the site draws for it. Decorative beside the title. */
+export function PostImage({ post, className }: { post: PostSummary; className: string }) {
+  return <img src={postImage(post)} alt="" width={1200} height={630} className={className} />
+}
+
 /** A post in a list: cover, category, title (the link), excerpt, author and date. */
-export function PostCard({ post, headingLevel = 3 }: { post: BlogPost; headingLevel?: 2 | 3 }) {
+export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm">
-      <img src={coverImage(post)} alt="" width={1200} height={630} className="aspect-[1200/630] w-full object-cover" />
+      <PostImage post={post} className="aspect-[1200/630] w-full object-cover" />
       <div className="flex flex-1 flex-col p-6">
-        <p className="text-xs font-semibold uppercase tracking-wide text-emerald-800">{post.category.name}</p>
+        <p className="text-xs font-semibold uppercase tracking-wide text-emerald-800">{categoryName(post.category)}</p>
         <Heading className="mt-2 text-lg font-semibold leading-snug">
           <Link to={`/blog/${post.slug}`} className="hover:underline focus-visible:underline">
             {post.title}

@@ -1,7 +1,28 @@
-import type { BlogPost } from "./posts"
+/**
+ * The covers the site draws for a post without an uploaded featured image: a gradient and a motif, chosen from the
+ * post's id so a post keeps its cover through edits.
+ */
+type Motif = "scan" | "shield" | "grid" | "bubbles" | "faces" | "tiers" | "spark"
+const MOTIFS: readonly Motif[] = ["spark", "scan", "shield", "grid", "bubbles", "faces", "tiers"]
+const PALETTES: ReadonlyArray<{ from: string; to: string }> = [
+  { from: "#3B82F6", to: "#1E3A8A" },
+  { from: "#10B981", to: "#065F46" },
+  { from: "#1F2937", to: "#3B82F6" },
+  { from: "#6366F1", to: "#312E81" },
+  { from: "#F59E0B", to: "#B45309" },
+  { from: "#EC4899", to: "#9D174D" },
+  { from: "#0EA5E9", to: "#0C4A6E" }
+]
+
+/** A small stable hash of the id (FNV-1a), to pick the palette and the motif. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (const character of text) hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193) >>> 0
+  return hash
+}
 
 /** Shapes drawn over the cover's gradient, one set per motif, on a 1200×630 canvas. */
-function motifShapes(motif: BlogPost["cover"]["motif"]): string {
+function motifShapes(motif: Motif): string {
   const white = (opacity: number) => `fill="#fff" fill-opacity="${opacity}"`
   switch (motif) {
     case "scan":
@@ -37,11 +58,17 @@ function motifShapes(motif: BlogPost["cover"]["motif"]): string {
 }
 
 /** The post's cover, generated as an SVG data URL: no image is fetched from anywhere. */
-export function coverImage({ id, cover }: BlogPost): string {
+export function coverImage({ id }: { id: string }): string {
+  const hash = hashOf(id)
+  const cover = PALETTES[hash % PALETTES.length]!
+  const motif = MOTIFS[Math.floor(hash / PALETTES.length) % MOTIFS.length]!
   const gradient = `cover-${id}`
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 630" width="1200" height="630">` +
     `<defs><linearGradient id="${gradient}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${cover.from}"/><stop offset="1" stop-color="${cover.to}"/></linearGradient></defs>` +
-    `<rect width="1200" height="630" fill="url(#${gradient})"/>${motifShapes(cover.motif)}</svg>`
+    `<rect width="1200" height="630" fill="url(#${gradient})"/>${motifShapes(motif)}</svg>`
   return `data:image/svg+xml,${encodeURIComponent(svg)}`
 }
+
+/** The uploaded featured image, else the drawn cover. */
+export const postImage = (post: { id: string; featuredImage: string | null }) => post.featuredImage ?? coverImage(post)

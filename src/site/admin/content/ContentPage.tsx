@@ -1,0 +1,135 @@
+/** /admin/content: the blog's posts, drafts too, the latest edited first, with their status; "New post" opens the editor. */
+import { useState } from "react"
+import { Link } from "react-router"
+
+import { categoryName, type PostStatus } from "~core/blog"
+import { longDate } from "~core/format"
+import { CompactSelect, CompactTextField } from "~ui/fields"
+import { Notice } from "~ui/Notice"
+import { Spinner } from "~ui/Spinner"
+import { buttonStyles } from "~ui/styles"
+
+import { PageTitle } from "../../PageTitle"
+import { useAdminPosts } from "./content-api"
+
+const STATUS_LOOKS: Record<PostStatus, { label: string; className: string }> = {
+  draft: { label: "Draft", className: "bg-amber-100 text-amber-900" },
+  published: { label: "Published", className: "bg-emerald-100 text-emerald-900" }
+}
+
+export default function ContentPage() {
+  const [query, setQuery] = useState("")
+  const [status, setStatus] = useState<PostStatus | null>(null)
+  const [page, setPage] = useState(1)
+  const posts = useAdminPosts({ query, status, page })
+  const pages = posts.data ? Math.max(1, Math.ceil(posts.data.total / posts.data.pageSize)) : 1
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-10 sm:px-6 lg:px-8">
+      <PageTitle title="Content" />
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <Link to="/admin" className={buttonStyles.link}>
+            Admin Dashboard
+          </Link>
+          <h1 className="mt-1 text-3xl font-bold tracking-tight">Content</h1>
+          <p className="mt-1 text-gray-600">The blog&apos;s posts. Drafts are seen here only; published posts are on /blog.</p>
+        </div>
+        <Link to="/admin/content/new" className={buttonStyles.primary}>
+          New post
+        </Link>
+      </header>
+
+      <div className="flex flex-wrap gap-4">
+        <div className="w-full sm:w-72">
+          <CompactTextField
+            label="Search posts"
+            type="search"
+            value={query}
+            onChange={(event) => {
+              setQuery(event.target.value)
+              setPage(1)
+            }}
+          />
+        </div>
+        <div className="w-full sm:w-48">
+          <CompactSelect
+            label="Status"
+            value={status ?? ""}
+            onChange={(event) => {
+              setStatus((event.target.value || null) as PostStatus | null)
+              setPage(1)
+            }}
+          >
+            <option value="">All</option>
+            <option value="draft">Drafts</option>
+            <option value="published">Published</option>
+          </CompactSelect>
+        </div>
+      </div>
+
+      {posts.isPending ? (
+        <Spinner label="Loading the posts" />
+      ) : posts.isError ? (
+        <Notice>The posts could not be loaded. {posts.error.message}</Notice>
+      ) : posts.data.posts.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-gray-300 p-8 text-center text-gray-600">No posts match. Write one with New post.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Posts, the latest edited first</caption>
+            <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Title
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">
+                  Category
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Updated
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {posts.data.posts.map((post) => (
+                <tr key={post.id}>
+                  <th scope="row" className="px-4 py-3 font-medium">
+                    <Link to={`/admin/content/${post.id}`} className={buttonStyles.link}>
+                      {post.title}
+                    </Link>
+                    <span className="block text-xs font-normal text-gray-500">/blog/{post.slug}</span>
+                  </th>
+                  <td className="px-4 py-3">
+                    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_LOOKS[post.status].className}`}>{STATUS_LOOKS[post.status].label}</span>
+                  </td>
+                  <td className="hidden px-4 py-3 sm:table-cell">{categoryName(post.category)}</td>
+                  <td className="px-4 py-3">
+                    <time dateTime={post.updatedAt}>{longDate(post.updatedAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {pages > 1 && (
+        <nav aria-label="Pages" className="flex items-center justify-center gap-4">
+          <button type="button" className={buttonStyles.secondary} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span className="text-sm text-gray-600">
+            Page {page} of {pages}
+          </span>
+          <button type="button" className={buttonStyles.secondary} disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
+    </div>
+  )
+}
