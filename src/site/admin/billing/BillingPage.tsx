@@ -1,0 +1,194 @@
+/**
+ * /admin/billing: who pays for what. Subscribers per plan and status, the MRR and its change over 30 days (from the
+ * recorded history of subscriptions), and the subscriptions, 50 a page, failed payments first and marked; a Stripe
+ * subscription links to its customer in Stripe's dashboard (a new tab). Loading and failures are said in words.
+ */
+import { useState } from "react"
+import { Link } from "react-router"
+
+import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin-analytics"
+import { SUBSCRIPTION_STATUSES } from "~core/billing"
+import { Notice } from "~ui/Notice"
+import { buttonStyles } from "~ui/styles"
+
+import { PageTitle } from "../../PageTitle"
+import { failureText } from "../analytics/analytics-api"
+import { useAdminBilling } from "./billing-api"
+import { isFailedPayment, money, planName, shortDate, signedMoney, STATUS_LABELS } from "./billing-view"
+
+const number = (count: number) => count.toLocaleString("en-GB")
+const CARD = "rounded-2xl border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
+
+function Figures({ billing }: { billing: AdminBilling }) {
+  const { mrr, subscribers, statuses } = billing
+  const trend = mrr.change > 0 ? "text-green-700" : mrr.change < 0 ? "text-red-700" : "text-gray-600"
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <div className={CARD}>
+        <dt className="text-sm font-medium text-gray-600">Monthly recurring revenue</dt>
+        <dd className="mt-1 text-3xl font-bold tabular-nums">{money(mrr.now)}</dd>
+        <dd className={`mt-1 text-sm ${trend}`}>
+          {signedMoney(mrr.change)}
+          {mrr.changePercent !== null && ` (${mrr.changePercent > 0 ? "+" : ""}${mrr.changePercent}%)`} in 30 days, from {money(mrr.thirtyDaysAgo)}
+        </dd>
+      </div>
+      <div className={CARD}>
+        <dt className="text-sm font-medium text-gray-600">Paying subscribers</dt>
+        <dd className="mt-1 text-3xl font-bold tabular-nums">{number(subscribers.pro + subscribers.enterprise)}</dd>
+        <dd className="mt-1 text-sm text-gray-600">
+          Pro {number(subscribers.pro)}, Enterprise {number(subscribers.enterprise)}
+        </dd>
+      </div>
+      <div className={CARD}>
+        <dt className="text-sm font-medium text-gray-600">Subscriptions by status</dt>
+        <dd className="mt-2">
+          <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+            {SUBSCRIPTION_STATUSES.map((status) => (
+              <li key={status} className="flex justify-between gap-2">
+                <span className={isFailedPayment(status) && statuses[status] > 0 ? "font-semibold text-red-700" : "text-gray-700"}>{STATUS_LABELS[status]}</span>
+                <span className="font-semibold tabular-nums">{number(statuses[status])}</span>
+              </li>
+            ))}
+          </ul>
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+function StatusBadge({ status }: { status: AdminSubscription["status"] }) {
+  if (isFailedPayment(status)) {
+    return <span className="inline-flex rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">Payment failed: {STATUS_LABELS[status].toLowerCase()}</span>
+  }
+  return <span className="text-sm text-gray-700">{STATUS_LABELS[status]}</span>
+}
+
+function StripeLink({ subscription }: { subscription: AdminSubscription }) {
+  if (!subscription.stripeCustomerUrl) return null
+  return (
+    <a href={subscription.stripeCustomerUrl} target="_blank" rel="noopener noreferrer" className={`block ${buttonStyles.link}`}>
+      Open in Stripe<span className="sr-only"> (customer of {subscription.email}, opens in a new tab)</span>
+    </a>
+  )
+}
+
+function SubscriptionRow({ subscription }: { subscription: AdminSubscription }) {
+  const failed = isFailedPayment(subscription.status)
+  const interval = subscription.interval === "year" ? "Yearly" : subscription.interval === "month" ? "Monthly" : "—"
+  const periodEnd = subscription.periodEnd ? <time dateTime={subscription.periodEnd}>{shortDate(subscription.periodEnd)}</time> : "—"
+  const provider = subscription.provider === "stripe" ? "Stripe" : "Test mode"
+  const cancelled = subscription.cancelAtPeriodEnd && <span className="block text-xs text-gray-600">Cancelled at period end</span>
+  return (
+    <tr className={`border-t border-gray-100 align-top ${failed ? "bg-red-50" : ""}`}>
+      <td className="px-3 py-2 text-sm">
+        <span className="block font-medium text-gray-900">{subscription.name}</span>
+        <span className="block break-all text-gray-600">{subscription.email}</span>
+        {/* A narrow screen reads the other columns here, under the customer. */}
+        <span className="mt-1 block space-y-1 md:hidden" data-narrow-only>
+          <StatusBadge status={subscription.status} />
+          {cancelled}
+          <span className="block text-gray-700">
+            {planName(subscription.plan)}, {interval.toLowerCase()} · ends {periodEnd} · {provider}
+          </span>
+          <StripeLink subscription={subscription} />
+        </span>
+      </td>
+      <td className="hidden px-3 py-2 text-sm md:table-cell">
+        {planName(subscription.plan)}
+        <span className="block text-gray-600">{interval}</span>
+      </td>
+      <td className="hidden px-3 py-2 md:table-cell">
+        <StatusBadge status={subscription.status} />
+        {cancelled}
+      </td>
+      <td className="hidden whitespace-nowrap px-3 py-2 text-sm text-gray-700 md:table-cell">{periodEnd}</td>
+      <td className="hidden px-3 py-2 text-sm text-gray-700 md:table-cell">
+        {provider}
+        <StripeLink subscription={subscription} />
+      </td>
+    </tr>
+  )
+}
+
+function Subscriptions({ billing, page, onPage }: { billing: AdminBilling; page: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(billing.total / BILLING_PAGE_SIZE))
+  return (
+    <section aria-labelledby="subscriptions-heading" className="rounded-2xl border border-gray-200 bg-white shadow-sm">
+      <h2 id="subscriptions-heading" className="border-b border-gray-200 p-3 text-sm font-semibold text-gray-700">
+        Subscriptions ({number(billing.total)})
+      </h2>
+      {billing.subscriptions.length === 0 ? (
+        <p className="p-6 text-center text-sm text-gray-500">No one has subscribed yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left">
+            <caption className="sr-only">Subscriptions, failed payments first, then by the end of their period</caption>
+            <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-500">
+              <tr>
+                {["Customer", "Plan", "Status", "Period end", "Provider"].map((column, index) => (
+                  <th key={column} scope="col" className={`px-3 py-2 ${index > 0 ? "hidden md:table-cell" : ""}`}>
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {billing.subscriptions.map((subscription) => (
+                <SubscriptionRow key={subscription.userId} subscription={subscription} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pages" className="flex items-center justify-between border-t border-gray-200 p-2 text-sm">
+          <button type="button" className={buttonStyles.ghost} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+            Previous
+          </button>
+          <span className="text-gray-600">
+            Page {page} of {pages}
+          </span>
+          <button type="button" className={buttonStyles.ghost} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  )
+}
+
+export default function BillingPage() {
+  const [page, setPage] = useState(1)
+  const billing = useAdminBilling(page)
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-10 sm:px-6 lg:px-8">
+      <PageTitle title="Billing" />
+      <header>
+        <Link to="/admin" className={`${buttonStyles.link} text-sm`}>
+          ← Admin
+        </Link>
+        <h1 className="mt-1 text-3xl font-bold tracking-tight">Billing</h1>
+        <p className="mt-1 text-gray-600">Subscribers, revenue and subscriptions. Amounts in US dollars; yearly plans count a twelfth of their price a month, trials nothing.</p>
+      </header>
+      {billing.isPending && (
+        <p role="status" className="text-gray-600">
+          Loading the billing figures…
+        </p>
+      )}
+      {billing.isError && (
+        <div className="space-y-3">
+          <Notice>We could not load the billing figures. {failureText(billing.error)}</Notice>
+          <button type="button" className={buttonStyles.secondary} onClick={() => void billing.refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {billing.data && (
+        <>
+          <Figures billing={billing.data} />
+          <Subscriptions billing={billing.data} page={page} onPage={setPage} />
+        </>
+      )}
+    </div>
+  )
+}

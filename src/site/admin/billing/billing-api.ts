@@ -1,0 +1,16 @@
+/** The billing page's call: GET /api/admin/billing (one page of the subscriptions), checked against its schema at run time. */
+import { keepPreviousData, useQuery } from "@tanstack/react-query"
+
+import { getApiClient } from "~site-session/site-api"
+import { adminBillingSchema, type AdminBilling } from "~core/admin-analytics"
+
+import { parseAnswer } from "../../parse-answer"
+
+export async function fetchAdminBilling(page: number, signal?: AbortSignal): Promise<AdminBilling> {
+  return parseAnswer(adminBillingSchema, await getApiClient().get("/api/admin/billing", { params: { page }, signal }))
+}
+
+/** The figures and a page of the subscriptions; the page shown stays while the next one loads. */
+export function useAdminBilling(page: number) {
+  return useQuery({ queryKey: ["admin", "billing", page], queryFn: ({ signal }) => fetchAdminBilling(page, signal), staleTime: 0, placeholderData: keepPreviousData })
+}
