@@ -15,7 +15,7 @@ import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
 import { imageFromDataUrl, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf, type QuotaSource } from "../organizations/quota-source"
+import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf, type CountedRequest, type QuotaSource } from "../organizations/quota-source"
 import { usageSummary } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
@@ -90,6 +90,7 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
   const withReservedRequest = async <T>(
     user: UserRow,
     log: FastifyBaseLogger,
+    kind: CountedRequest,
     call: () => Promise<T>,
     knownSource?: QuotaSource
   ): Promise<{ result: T; usage: VqaUsage }> => {
@@ -105,11 +106,11 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       // The member's organisation's pool, or the caller's own plan: read on each request, so a removal counts at once.
       const source = knownSource ?? (await quotaSourceOf(db, user))
       const now = app.clock()
-      const reservation = await reserveFrom(db, user.id, source, now)
+      const reservation = await reserveFrom(db, user.id, source, now, kind)
       try {
         return { result: await call(), usage: usageSummary(reservation.used, source.limit, now) }
       } catch (error) {
-        if (error instanceof ProviderFailure && !error.billed) await releaseTo(db, user.id, source, reservation)
+        if (error instanceof ProviderFailure && !error.billed) await releaseTo(db, user.id, source, reservation, kind)
         if (!(error instanceof ApiError)) log.error({ err: error }, "model call failed")
         throw error
       }
@@ -152,6 +153,7 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       const { result: answer, usage } = await withReservedRequest(
         user,
         log,
+        "questions",
         () => askVisionModel(settings, { model, question: input.question, imageDataUrl, history: input.history }),
         // Read once above, before the download: the same request's quota.
         source
@@ -164,7 +166,7 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       const { targetLanguage, sourceLanguage } = input
       const languages = { model: app.config.openai.model, targetLanguageName: targetLanguage.name, sourceLanguageName: sourceLanguage?.name ?? null }
       // The schema lets exactly one of text and lines through.
-      const { result: translated, usage } = await withReservedRequest(user, log, () =>
+      const { result: translated, usage } = await withReservedRequest(user, log, "translations", () =>
         translateWithModel(settings, input.lines ? { ...languages, lines: input.lines } : { ...languages, text: input.text! })
       )
       return { ...translated, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { API_KEY_MAX_IN_FLIGHT, API_KEY_PREFIX, API_KEY_RATE_LIMIT } from "~core/api-keys"
 
-import { bearerToken } from "../auth/authenticate"
+import { accountDisabled, bearerToken } from "../auth/authenticate"
 import type { UserRow } from "../auth/users"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError } from "../http/errors"
@@ -45,6 +45,8 @@ export async function requireApiKey(this: FastifyInstance, request: FastifyReque
   const found = await findActiveKeyWithOwner(this.database.db, hashApiKey(token))
   if (!found) throw invalidKey("This API key is not valid: it may have been revoked. Create a new one on your dashboard.")
   const { key } = found
+  // Read with the key on every call: a key of an account an admin disabled stops at once, on every instance.
+  if (found.owner.disabled_at) throw accountDisabled()
   const user = await settleDueSubscription(this, found.owner)
   if (!hasApiAccess(user)) throw planRequired()
 

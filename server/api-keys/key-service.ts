@@ -98,7 +98,7 @@ export function apiKeyService(app: FastifyInstance) {
     async create(auth: Authenticated, input: CreateApiKeyRequest, ip: string): Promise<CreatedApiKey> {
       refuseExtension(auth)
       if (!hasApiAccess(auth.user)) throw planRequired()
-      await requireProofOfPerson(app, auth, input.currentPassword, { field: "currentPassword", action: "create an API key" })
+      await requireProofOfPerson(app, auth, input.currentPassword, { field: "currentPassword", action: "create an API key", ip })
       const generated = generateApiKey()
       const now = new Date(app.clock())
       const row = await app.database.db.transaction().execute(async (trx) => {

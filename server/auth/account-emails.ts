@@ -53,6 +53,11 @@ async function codeEmail(app: FastifyInstance, db: Db, user: UserRow, purpose: O
   return { to: user.email, what: kind.what, content: kind.content(user.name, emailLink(app.config.publicUrl, kind.mode, code)) }
 }
 
+/** A new verification link for this account, queued in `db`, the caller's transaction (an admin's resend). */
+export async function queueVerificationEmail(app: FastifyInstance, db: Db, user: UserRow): Promise<void> {
+  await queueEmail(app, db, await codeEmail(app, db, user, "verify_email"))
+}
+
 /** The welcome e-mail of an account whose address was just verified, queued in that change's transaction. */
 export function queueWelcomeEmail(app: FastifyInstance, db: Db, user: UserRow): Promise<void> {
   return queueEmail(app, db, { to: user.email, what: "welcome", content: EMAIL_TEMPLATES.welcome({ name: user.name, dashboardUrl: `${app.config.publicUrl}/dashboard` }) })

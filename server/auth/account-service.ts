@@ -1,14 +1,17 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
+import { countEvent, dayKey } from "../admin/analytics/analytics-store"
+import { recordAuditEvent } from "../audit/audit-log"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError, signInRequired } from "../http/errors"
 import { enforcePasswordPolicy } from "../policy/policy-service"
+import { auditPassword, auditSessionsEnded } from "./account-audit"
 import { queueWelcomeEmail } from "./account-emails"
 import { carryTraces, keepTraces } from "./account-traces"
 import { requireProofOfPerson } from "./sign-in-methods"
-import type { Authenticated } from "./authenticate"
+import { accountDisabled, type Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
 import { hashPassword } from "./passwords"
 import { createSession, openExtensionSession, revokeUserSessions } from "./sessions"
@@ -20,6 +23,7 @@ import {
   findUserById,
   insertUser,
   markEmailVerified,
+  markSignedIn,
   normaliseEmail,
   replacePasswordHash,
   toPublicUser,
@@ -36,10 +40,18 @@ async function sessionAnswer(app: FastifyInstance, user: UserRow, session: { ses
   return { user: { ...toPublicUser(await settleDueSubscription(app, user)), organization }, token, refreshToken: session.refreshToken, expiresAt }
 }
 
-/** Opens a site session and answers what login, refresh-free sign-ins and terms acceptance return. */
+/**
+ * Opens a site session and answers what login, refresh-free sign-ins and terms acceptance return: every sign-in
+ * (password, Google) comes here, which records it as the account's last and refuses a disabled account (403
+ * ACCOUNT_DISABLED), in the transaction that makes the session.
+ */
 export async function signIn(app: FastifyInstance, user: UserRow) {
   const now = app.clock()
-  return sessionAnswer(app, user, await createSession(app.database.db, user.id, now), now)
+  const session = await app.database.db.transaction().execute(async (trx) => {
+    if (!(await markSignedIn(trx, user.id, new Date(now)))) throw accountDisabled()
+    return createSession(trx, user.id, now)
+  })
+  return sessionAnswer(app, user, session, now)
 }
 
 /**
@@ -86,14 +98,26 @@ export async function registerAccount(
   const email = normaliseEmail(input.email)
   if (await findUserByEmail(app.database.db, email)) throw emailAlreadyExists()
   await enforcePasswordPolicy(app, input.password, { email, name: input.name }, "register")
-  const user = await createPasswordAccount(app, { email, name: input.name, password: input.password }, within)
+  const user = await createPasswordAccount(app, { email, name: input.name, password: input.password }, async (trx, created) => {
+    // A sign-up of the day, counted with the account (the admin's analytics).
+    await countEvent(trx, "signUps", dayKey(app.clock()))
+    await within(trx, created)
+  })
   if (!user) throw emailAlreadyExists()
   return user
 }
 
-/** Sets a new password and keeps it in the history the recent-password rule reads. */
+/**
+ * Sets the password ADMIN_PASSWORD gives the admin account at start, keeps it in the history the recent-password rule
+ * reads, and writes the change to the audit log as the system's, in the same transaction.
+ */
 export async function setPassword(app: FastifyInstance, userId: string, password: string): Promise<void> {
-  await replacePasswordHash(app.database.db, userId, await hashPassword(password), new Date(app.clock()))
+  const passwordHash = await hashPassword(password)
+  await app.database.db.transaction().execute(async (trx) => {
+    const now = new Date(app.clock())
+    await replacePasswordHash(trx, userId, passwordHash, now)
+    await recordAuditEvent(trx, { kind: "password.changed", actorId: null, subjectId: userId, detail: { by: "ADMIN_PASSWORD" }, ip: null }, now)
+  })
 }
 
 /** Spends a verification code: the address counts as proven and a welcome e-mail is queued, all in one transaction. */
@@ -112,46 +136,70 @@ export async function verifyEmail(app: FastifyInstance, code: string): Promise<U
 /**
  * Sets the password of a reset link. Following the link proves the address; the reset also lifts
  * a sign-in lock and ends every session. The policy is checked before the code is spent, so a
- * refused password leaves the link usable.
+ * refused password leaves the link usable. The code, the password, the lock, the sessions and the
+ * audit log's entries change in one transaction: all of them, or none.
  */
-export async function resetPassword(app: FastifyInstance, code: string, newPassword: string): Promise<void> {
+export async function resetPassword(app: FastifyInstance, code: string, newPassword: string, ip: string | null): Promise<void> {
   const db = app.database.db
   const invalidLink = () => new ApiError(400, "INVALID_OR_EXPIRED_CODE", "Invalid password reset link. Please request a new password reset.")
   const userId = await findUsableCode(db, code, "reset_password", app.clock())
   const user = userId ? await findUserById(db, userId) : undefined
   if (!user) throw invalidLink()
   await enforcePasswordPolicy(app, newPassword, { email: user.email, name: user.name, userId: user.id }, "reset")
-  const consumed = await consumeCode(db, code, "reset_password", app.clock())
-  if (!consumed.ok) throw invalidLink()
-  await setPassword(app, consumed.userId, newPassword)
-  const now = app.clock()
-  await markEmailVerified(db, consumed.userId, new Date(now))
-  await clearSignInFailures(db, user.email)
-  await revokeUserSessions(db, consumed.userId, now)
+  const passwordHash = await hashPassword(newPassword)
+  await db.transaction().execute(async (trx) => {
+    const now = app.clock()
+    const consumed = await consumeCode(trx, code, "reset_password", now)
+    if (!consumed.ok) throw invalidLink()
+    await replacePasswordHash(trx, consumed.userId, passwordHash, new Date(now))
+    await markEmailVerified(trx, consumed.userId, new Date(now))
+    await clearSignInFailures(trx, user.email)
+    const ended = await revokeUserSessions(trx, consumed.userId, now)
+    const change = { userId: consumed.userId, ip, now: new Date(now) }
+    await auditPassword(trx, change, "reset")
+    await auditSessionsEnded(trx, change, ended, "password_reset")
+  })
 }
 
 /**
  * A signed-in user's new password: the current one must be right. Every other session ends, the extension's
  * included, even the one opened from this site session: a password change is what a user does after a theft, and
  * which copy of a token was stolen cannot be told. The extension finds its session refused at its next call, and
- * the site's next page load opens it a new one from this session.
+ * the site's next page load opens it a new one from this session. The password, the sessions and the audit log's
+ * entries change in one transaction.
  */
-export async function changePassword(app: FastifyInstance, { user, sessionId }: Authenticated, currentPassword: string, newPassword: string): Promise<void> {
-  await checkCurrentPassword(app, user, currentPassword)
+export async function changePassword(app: FastifyInstance, { user, sessionId }: Authenticated, currentPassword: string, newPassword: string, ip: string | null): Promise<void> {
+  await checkCurrentPassword(app, user, currentPassword, ip)
   if (currentPassword === newPassword) {
     throw new ApiError(400, "PASSWORD_RECENTLY_USED", "New password must be different from current password")
   }
   await enforcePasswordPolicy(app, newPassword, { email: user.email, name: user.name, userId: user.id }, "change")
-  await setPassword(app, user.id, newPassword)
-  await revokeUserSessions(app.database.db, user.id, app.clock(), { except: sessionId })
+  const passwordHash = await hashPassword(newPassword)
+  await app.database.db.transaction().execute(async (trx) => {
+    const now = app.clock()
+    await replacePasswordHash(trx, user.id, passwordHash, new Date(now))
+    const ended = await revokeUserSessions(trx, user.id, now, { except: sessionId })
+    const change = { userId: user.id, ip, now: new Date(now) }
+    await auditPassword(trx, change, "changed")
+    await auditSessionsEnded(trx, change, ended, "password_changed")
+  })
+}
+
+/** "Sign out everywhere": every session of the account ends, the extension's included, with its audit entry. */
+export async function signOutEverywhere(app: FastifyInstance, userId: string, ip: string | null): Promise<void> {
+  await app.database.db.transaction().execute(async (trx) => {
+    const now = app.clock()
+    const ended = await revokeUserSessions(trx, userId, now)
+    await auditSessionsEnded(trx, { userId, ip, now: new Date(now) }, ended, "sign_out_everywhere")
+  })
 }
 
 /**
  * Deletes the account of the signed-in user once they prove again that it is theirs: the current password, or, for
  * an account without one (Google sign-in only), a sign-in at most FRESH_SIGN_IN_MS old. Sessions go with the account.
  */
-export async function deleteAccount(app: FastifyInstance, auth: Authenticated, password: string | undefined): Promise<void> {
-  await requireProofOfPerson(app, auth, password, { field: "password", action: "delete your account" })
+export async function deleteAccount(app: FastifyInstance, auth: Authenticated, password: string | undefined, ip: string | null): Promise<void> {
+  await requireProofOfPerson(app, auth, password, { field: "password", action: "delete your account", ip })
   // Sessions, codes, the record and the count go with the account; its traces are kept, in the same transaction.
   await app.database.db.transaction().execute(async (trx) => {
     await keepTraces(app, trx, auth.user)

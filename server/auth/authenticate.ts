@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
+
+import { noteActiveUser } from "../admin/analytics/activity"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired } from "../http/errors"
 import { activeSessionClient, type SessionClient } from "./sessions"
@@ -27,9 +30,13 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null
 }
 
+/** 403 ACCOUNT_DISABLED: what a disabled account's sign-in, refresh and API keys are answered. */
+export const accountDisabled = () => new ApiError(403, "ACCOUNT_DISABLED", ACCOUNT_DISABLED_MESSAGE)
+
 /**
  * Reads the bearer token of a request: a valid signature, an unexpired token, a live session of the token's user and
- * an existing user. Roles come from the database, so a changed role applies at once.
+ * an existing, enabled user. Roles and the disabled mark come from the database, so a change applies at once on every
+ * instance: a disabled account's sessions end with it, and a token signed a moment before is refused here too.
  */
 export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<Authenticated | null> {
   const token = bearerToken(request)
@@ -40,7 +47,10 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   const client = await activeSessionClient(app.database.db, claims.sid, claims.sub, now)
   if (!client) return null
   const user = await findUserById(app.database.db, claims.sub)
-  return user ? { user: await settleDueSubscription(app, user), sessionId: claims.sid, client } : null
+  if (!user || user.disabled_at) return null
+  // Analytics: the account was active today (one write per account, day and instance).
+  await noteActiveUser(app, user.id, now)
+  return { user: await settleDueSubscription(app, user), sessionId: claims.sid, client }
 }
 
 export function registerAuthentication(app: FastifyInstance): void {

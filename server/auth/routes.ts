@@ -34,10 +34,10 @@ import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
 import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { codeEmailRequests } from "./account-emails"
-import { changePassword, deleteAccount, registerAccount, resetPassword, signIn, verifyEmail } from "./account-service"
+import { changePassword, deleteAccount, registerAccount, resetPassword, signIn, signOutEverywhere, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
-import { authenticate, requireUser } from "./authenticate"
-import { revokeSession, revokeUserSessions, rotateRefreshToken } from "./sessions"
+import { accountDisabled, authenticate, requireUser } from "./authenticate"
+import { revokeSession, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
 import { membershipOf } from "../organizations/membership"
@@ -134,14 +134,16 @@ export async function authRoutes(app: FastifyInstance) {
     data: { 200: sessionAnswerSchema },
     errors: {
       401: "INVALID_CREDENTIALS, with remainingAttempts and nextAttemptDelay.",
-      403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification.",
+      403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification; ACCOUNT_DISABLED: an admin disabled the account (told only after the right password).",
       423: "ACCOUNT_LOCKED: too many wrong passwords (retryAfter in seconds).",
       429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
     }
   })
   app.post("/api/auth/login", { config: AUTH_RATE_LIMITS.login, schema: login }, async (request) => {
     const { email, password } = parseRequest(request, "body", loginRequestSchema)
-    const user = await checkPasswordSignIn(app, email, password)
+    const user = await checkPasswordSignIn(app, email, password, request.ip)
+    // Only after the right password, so a disabled account's address reveals nothing to whoever does not know it.
+    if (user.disabled_at) throw accountDisabled()
     if (!user.email_verified_at) {
       // Only after the right password: whoever knows it may follow the verification.
       const verificationToken = await signVerificationCheckToken(user.email, app.tokenSecret, app.clock())
@@ -157,7 +159,7 @@ export async function authRoutes(app: FastifyInstance) {
     description: "The refresh token sent is used up: the answer carries the next one. A used one presented again ends its session.",
     body: refreshRequestSchema,
     data: { 200: tokenRefreshAnswerSchema },
-    errors: { 401: "SESSION_EXPIRED: the refresh token is unknown, used or expired." }
+    errors: { 401: "SESSION_EXPIRED: the refresh token is unknown, used or expired.", 403: "ACCOUNT_DISABLED: an admin disabled the account." }
   })
   app.post("/api/auth/refresh", { schema: refresh }, async (request) => {
     const { refreshToken } = parseRequest(request, "body", refreshRequestSchema)
@@ -169,6 +171,7 @@ export async function authRoutes(app: FastifyInstance) {
     }
     const user = await findUserById(db, rotation.userId)
     if (!user) throw sessionExpired()
+    if (user.disabled_at) throw accountDisabled()
     const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId: rotation.sessionId }, app.tokenSecret, now)
     return ok({ token, refreshToken: rotation.refreshToken, expiresAt })
   })
@@ -195,7 +198,7 @@ export async function authRoutes(app: FastifyInstance) {
   // "Sign out everywhere": every session of the account ends, this one and the extension's included.
   const logoutAll = accounts({ summary: "Sign out everywhere", description: "Ends every session of the account, the extension's included.", data: { 200: loggedOutAnswerSchema } })
   app.post("/api/auth/logout-all", { preHandler: requireUser, schema: logoutAll }, async (request) => {
-    await revokeUserSessions(db, request.auth!.user.id, app.clock())
+    await signOutEverywhere(app, request.auth!.user.id, request.ip)
     return ok({ loggedOut: true })
   })
 
@@ -222,7 +225,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.delete("/api/auth/account", { preHandler: requireUser, schema: deletion }, async (request) => {
     const body = parseRequest(request, "body", deleteAccountRequestSchema, request.body ?? undefined)
-    await deleteAccount(app, request.auth!, body?.password)
+    await deleteAccount(app, request.auth!, body?.password, request.ip)
     return ok({ deleted: true })
   })
 
@@ -247,7 +250,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/reset-password", { config: AUTH_RATE_LIMITS.emailLookup, schema: reset }, async (request) => {
     const { oobCode, newPassword } = parseRequest(request, "body", resetPasswordRequestSchema)
-    await resetPassword(app, oobCode, newPassword)
+    await resetPassword(app, oobCode, newPassword, request.ip)
     return ok({ reset: true })
   })
 
@@ -260,7 +263,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/change-password", { preHandler: requireUser, schema: change }, async (request) => {
     const { currentPassword, newPassword } = parseRequest(request, "body", changePasswordRequestSchema)
-    await changePassword(app, request.auth!, currentPassword, newPassword)
+    await changePassword(app, request.auth!, currentPassword, newPassword, request.ip)
     return ok({ changed: true })
   })
 
@@ -276,7 +279,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/link-email", { preHandler: requireUser, schema: linkEmail }, async (request) => {
     const input = parseRequest(request, "body", linkEmailRequestSchema)
-    return ok({ user: toPublicUser(await addPasswordSignIn(app, request.auth!, input)) })
+    return ok({ user: toPublicUser(await addPasswordSignIn(app, request.auth!, input, request.ip)) })
   })
 
   const unlink = accounts({
@@ -287,7 +290,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/unlink", { preHandler: requireUser, schema: unlink }, async (request) => {
     const { provider, currentPassword } = parseRequest(request, "body", unlinkRequestSchema)
-    return ok({ user: toPublicUser(await removeSignInMethod(app, request.auth!, provider, currentPassword)) })
+    return ok({ user: toPublicUser(await removeSignInMethod(app, request.auth!, provider, currentPassword, request.ip)) })
   })
 
   const authStatus = accounts({ summary: "The account's sign-in methods", data: { 200: authStatusSchema } })

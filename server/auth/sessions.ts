@@ -35,7 +35,7 @@ async function insertSession(
 }
 
 /** A site sign-in: a session of its own, ending SESSION_ABSOLUTE_LIFETIME_MS from now at the latest. */
-export async function createSession(db: Db, userId: string, now: number) {
+export async function createSession(db: Db | Transaction<DatabaseSchema>, userId: string, now: number) {
   return insertSession(db, { userId, client: "site", absoluteExpiresAt: new Date(now + SESSION_ABSOLUTE_LIFETIME_MS) }, now)
 }
 
@@ -149,12 +149,13 @@ export async function revokeSession(db: Db, sessionId: string, now: number): Pro
 /**
  * Revokes every session of a user, extension sessions included, except the one named (a password change keeps the
  * current one). Only a site session can be kept: an extension session kept while its site session ends would
- * outlive it.
+ * outlive it. Answers how many sessions it ended (the audit log records the number).
  */
-export async function revokeUserSessions(db: Db | Transaction<DatabaseSchema>, userId: string, now: number, { except }: { except?: string } = {}): Promise<void> {
+export async function revokeUserSessions(db: Db | Transaction<DatabaseSchema>, userId: string, now: number, { except }: { except?: string } = {}): Promise<number> {
   let query = db.updateTable("sessions").set({ revoked_at: new Date(now) }).where("user_id", "=", userId).where("revoked_at", "is", null)
   if (except) query = query.where((eb) => eb.or([eb("id", "!=", except), eb("parent_session_id", "is not", null)]))
-  await query.execute()
+  const result = await query.executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }
 
 /**

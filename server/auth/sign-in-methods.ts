@@ -15,6 +15,7 @@ import type { DatabaseSchema } from "../db/schema"
 import { ApiError, validationFailed } from "../http/errors"
 import { queueEmail } from "../mail/outbox"
 import { enforcePasswordPolicy } from "../policy/policy-service"
+import { auditSessionsEnded, auditSignInMethod } from "./account-audit"
 import { FRESH_SIGN_IN_MS } from "./auth-timers"
 import type { Authenticated } from "./authenticate"
 import { hashPassword } from "./passwords"
@@ -28,10 +29,15 @@ const METHOD_NAMES = { google: "Google", email: "a password" } as const
  * Proof that the person is the account's owner: the current password when the account has one, else a sign-in at most
  * FRESH_SIGN_IN_MS old. `field` names the body's password field in the refusal.
  */
-export async function requireProofOfPerson(app: FastifyInstance, auth: Authenticated, password: string | undefined, { field, action }: { field: string; action: string }): Promise<void> {
+export async function requireProofOfPerson(
+  app: FastifyInstance,
+  auth: Authenticated,
+  password: string | undefined,
+  { field, action, ip }: { field: string; action: string; ip: string | null }
+): Promise<void> {
   if (auth.user.password_hash) {
     if (password === undefined) throw validationFailed([`${field}: Current password is required`])
-    await checkCurrentPassword(app, auth.user, password)
+    await checkCurrentPassword(app, auth.user, password, ip)
     return
   }
   const signedInAt = await sessionSignedInAt(app.database.db, auth.sessionId)
@@ -53,13 +59,13 @@ export function queueMethodEmail(app: FastifyInstance, trx: Transaction<Database
   return queueEmail(app, trx, { to: user.email, what: `sign-in method ${change}`, content })
 }
 
-/** Adds e-mail and password sign-in to an account that signs in with Google only, for its own address. */
-export async function addPasswordSignIn(app: FastifyInstance, auth: Authenticated, input: { email: string; password: string; name?: string }): Promise<UserRow> {
+/** Adds e-mail and password sign-in to an account that signs in with Google only, for its own address; audited. */
+export async function addPasswordSignIn(app: FastifyInstance, auth: Authenticated, input: { email: string; password: string; name?: string }, ip: string | null): Promise<UserRow> {
   refuseExtensionSession(auth)
   const { user } = auth
   if (user.password_hash) throw new ApiError(409, "BAD_REQUEST", "This account already signs in with email and password.")
   if (normaliseEmail(input.email) !== user.email) throw validationFailed(["email: must be the email address of this account"])
-  await requireProofOfPerson(app, auth, undefined, { field: "currentPassword", action: "add a password" })
+  await requireProofOfPerson(app, auth, undefined, { field: "currentPassword", action: "add a password", ip })
   await enforcePasswordPolicy(app, input.password, { email: user.email, name: input.name ?? user.name, userId: user.id }, "link")
   const passwordHash = await hashPassword(input.password)
   const now = new Date(app.clock())
@@ -68,20 +74,22 @@ export async function addPasswordSignIn(app: FastifyInstance, auth: Authenticate
     if (!added) throw new ApiError(409, "BAD_REQUEST", "This account already signs in with email and password.")
     const updated = input.name ? (await renameUser(trx, user.id, input.name, now))! : added
     await queueMethodEmail(app, trx, updated, "email", "added")
+    await auditSignInMethod(trx, { userId: user.id, ip, now }, "email", "added")
     return updated
   })
 }
 
 /**
  * Removes a sign-in method while another remains, with proof of the person, and ends every other session. One
- * conditional update: of parallel removals of both methods, one succeeds and the other finds the last one.
+ * conditional update: of parallel removals of both methods, one succeeds and the other finds the last one. Audited,
+ * with the sessions it ended.
  */
-export async function removeSignInMethod(app: FastifyInstance, auth: Authenticated, method: SignInMethod, currentPassword: string | undefined): Promise<UserRow> {
+export async function removeSignInMethod(app: FastifyInstance, auth: Authenticated, method: SignInMethod, currentPassword: string | undefined, ip: string | null): Promise<UserRow> {
   refuseExtensionSession(auth)
   const { user } = auth
   const has = method === "google" ? Boolean(user.google_uid) : Boolean(user.password_hash)
   if (!has) throw new ApiError(409, "NOT_LINKED", method === "google" ? "This account does not sign in with Google." : "This account has no password to remove.")
-  await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "remove a sign-in method" })
+  await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "remove a sign-in method", ip })
   const now = app.clock()
   return app.database.db.transaction().execute(async (trx) => {
     const removed = await trx
@@ -93,8 +101,11 @@ export async function removeSignInMethod(app: FastifyInstance, auth: Authenticat
       .returningAll()
       .executeTakeFirst()
     if (!removed) throw new ApiError(409, "LAST_SIGN_IN_METHOD", "This is the only way left to sign in to your account, so it cannot be removed.")
-    await revokeUserSessions(trx, user.id, now, { except: auth.sessionId })
+    const ended = await revokeUserSessions(trx, user.id, now, { except: auth.sessionId })
     await queueMethodEmail(app, trx, removed, method, "removed")
+    const change = { userId: user.id, ip, now: new Date(now) }
+    await auditSignInMethod(trx, change, method, "removed")
+    await auditSessionsEnded(trx, change, ended, "sign_in_method_removed")
     return removed
   })
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify"
 import { sql, type Kysely } from "kysely"
 
+import { recordAuditEvent } from "../audit/audit-log"
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
 import { loadPasswordPolicy } from "../policy/policy-store"
@@ -78,8 +79,12 @@ async function reserveCheck(db: Db, email: string, limits: SignInLimits, now: nu
   })
 }
 
-/** Records a failed check and gives its slot back; the failure that uses up the attempts locks the address. */
-async function recordFailedCheck(db: Db, email: string, limits: SignInLimits, now: number): Promise<FailureOutcome> {
+/**
+ * Records a failed check and gives its slot back; the failure that uses up the attempts locks the address, and the
+ * audit log records the lockout in the same transaction (by the system, from the address that tried; the account when
+ * the address has one, and the address either way).
+ */
+async function recordFailedCheck(db: Db, email: string, limits: SignInLimits, now: number, ip: string | null): Promise<FailureOutcome> {
   const key = normaliseEmail(email)
   const failures = await db.transaction().execute(async (trx) => {
     // An upsert: a success in between may have cleared the row, and this failure still counts.
@@ -97,6 +102,9 @@ async function recordFailedCheck(db: Db, email: string, limits: SignInLimits, no
       .executeTakeFirstOrThrow()
     if (row.failures >= limits.attempts) {
       await trx.updateTable("sign_in_failures").set({ locked_until: new Date(now + limits.lockoutMs) }).where("email", "=", key).execute()
+      const account = await trx.selectFrom("users").select("id").where("email", "=", key).executeTakeFirst()
+      const detail = { email: key, failures: row.failures, lockedForSeconds: Math.ceil(limits.lockoutMs / 1000) }
+      await recordAuditEvent(trx, { kind: "account.locked", actorId: null, subjectId: account?.id ?? null, target: key, detail, ip }, new Date(now))
     }
     return row.failures
   })
@@ -118,6 +126,7 @@ export async function clearSignInFailures(db: Db, email: string): Promise<void> 
 async function countedPasswordCheck(
   app: FastifyInstance,
   email: string,
+  ip: string | null,
   check: () => Promise<boolean>
 ): Promise<{ matches: true } | { matches: false; outcome: FailureOutcome }> {
   const db = app.database.db
@@ -136,7 +145,7 @@ async function countedPasswordCheck(
       nextAttemptDelay: reservation.retryAfterSeconds
     })
   }
-  if (!(await check())) return { matches: false, outcome: await recordFailedCheck(db, email, limits, app.clock()) }
+  if (!(await check())) return { matches: false, outcome: await recordFailedCheck(db, email, limits, app.clock(), ip) }
   await clearSignInFailures(db, email)
   return { matches: true }
 }
@@ -147,9 +156,9 @@ async function countedPasswordCheck(
  * must wait, and 401 INVALID_CREDENTIALS on a failure, which counts; an unknown address is
  * answered like a wrong password, after the same hashing time. A success clears the count.
  */
-export async function checkPasswordSignIn(app: FastifyInstance, email: string, password: string): Promise<UserRow> {
+export async function checkPasswordSignIn(app: FastifyInstance, email: string, password: string, ip: string | null): Promise<UserRow> {
   let user: UserRow | undefined
-  const result = await countedPasswordCheck(app, email, async () => {
+  const result = await countedPasswordCheck(app, email, ip, async () => {
     user = await findUserByEmail(app.database.db, email)
     return user?.password_hash ? verifyPassword(user.password_hash, password) : (await spendVerificationTime(password), false)
   })
@@ -172,8 +181,8 @@ export async function checkPasswordSignIn(app: FastifyInstance, email: string, p
  * for the account's address, so a stolen session cannot guess the password at full speed. Throws
  * 423/429 like sign-in and 400 INVALID_CREDENTIALS for a wrong password.
  */
-export async function checkCurrentPassword(app: FastifyInstance, user: UserRow, password: string): Promise<void> {
-  const result = await countedPasswordCheck(app, user.email, async () =>
+export async function checkCurrentPassword(app: FastifyInstance, user: UserRow, password: string, ip: string | null): Promise<void> {
+  const result = await countedPasswordCheck(app, user.email, ip, async () =>
     user.password_hash ? verifyPassword(user.password_hash, password) : (await spendVerificationTime(password), false)
   )
   if (!result.matches) throw new ApiError(400, "INVALID_CREDENTIALS", "Current password is incorrect")

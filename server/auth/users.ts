@@ -91,6 +91,15 @@ export function markEmailVerified(db: AnyDb, userId: string, now: Date): Promise
     .executeTakeFirst()
 }
 
+/**
+ * Records a sign-in of an enabled account and holds its row until the caller's transaction (the one opening the
+ * session) ends; undefined for a disabled account. An admin disabling it at the same time waits for the session to be
+ * made, then ends it; or goes first, and this finds the account disabled.
+ */
+export function markSignedIn(db: AnyDb, userId: string, now: Date): Promise<{ id: string } | undefined> {
+  return db.updateTable("users").set({ last_sign_in_at: now }).where("id", "=", userId).where("disabled_at", "is", null).returning("id").executeTakeFirst()
+}
+
 /** Makes the user an admin with a verified address (the account of ADMIN_EMAIL). */
 export async function makeVerifiedAdmin(db: Db, userId: string, now: Date): Promise<void> {
   await db

@@ -47,12 +47,35 @@ export async function saveRecord(
     .values({ ...record, user_id: userId, updated_at: now })
     .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ ...record, updated_at: now }))
     .execute()
+  await appendChange(trx, userId, record, now)
   return trx
     .updateTable("users")
     .set({ plan_id: plan.planId, subscription_status: record.status, plan_review_at: plan.reviewAt, updated_at: now })
     .where("id", "=", userId)
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/**
+ * Appends the record to the account's history (the admin's MRR of a past day), in the transaction that stores it: the
+ * fields that decide the plan, its price and its time-bound end.
+ */
+async function appendChange(trx: Transaction<DatabaseSchema>, userId: string, record: SubscriptionRecord, now: Date): Promise<void> {
+  await trx
+    .insertInto("subscription_changes")
+    .values({
+      user_id: userId,
+      at: now,
+      provider: record.provider,
+      plan_id: record.plan_id,
+      status: record.status,
+      billing_interval: record.billing_interval,
+      current_period_end: record.current_period_end,
+      cancel_at_period_end: record.cancel_at_period_end,
+      trial_end: record.trial_end,
+      scheduled_plan_id: record.scheduled_plan_id
+    })
+    .execute()
 }
 
 /** Marks the account's free trial used (a deleted account's trial carried to its next one), making a record if it has none. */

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from "kysely"
 
 import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
 
+import { countEvent, dayKey } from "../admin/analytics/analytics-store"
 import type { DatabaseSchema, FeedbackTable } from "../db/schema"
 import { isUuid } from "../db/uuid"
 import type { StoredImage } from "./image-store"
@@ -72,6 +73,8 @@ export async function insertFeedback(
         )
         .execute()
     }
+    // A feedback received that day, counted with it (the admin's analytics).
+    await countEvent(trx, "feedback", dayKey(now))
     await within?.(trx)
     return created
   })

@@ -8,6 +8,7 @@
 import type { UserRow } from "../auth/users"
 import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
 import { monthlyLimitOf, planOf } from "../billing/plan"
+import { countEvent, dayKey, type DailyMetric } from "../admin/analytics/analytics-store"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
 import { countMemberShare, findPoolOf, givePoolRequestBack, poolUsed, takePoolRequest } from "./organization-store"
@@ -33,20 +34,35 @@ export function quotaExhausted(source: QuotaSource, now: number): ApiError {
   return new ApiError(429, "QUOTA_EXCEEDED", `${source.name} has used all ${source.limit ?? 0} AI requests of its plan this month. ${resets}`, refused.extra)
 }
 
-/** Takes one request of the source, or throws QUOTA_EXCEEDED; `used` is the source's count with it. */
-export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number): Promise<Reservation> {
-  if (source.kind === "own") return reserveRequest(db, userId, source.limit, now)
-  const month = monthKey(now)
+/** What a counted request is, for the admin's analytics: a question or a translation. */
+export type CountedRequest = Extract<DailyMetric, "questions" | "translations">
+
+/**
+ * Takes one request of the source, or throws QUOTA_EXCEEDED; `used` is the source's count with it. The day's
+ * question or translation is counted in the same transaction: the analytics show exactly what the quotas counted.
+ */
+export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest): Promise<Reservation & { day: string }> {
+  const day = dayKey(now)
   return inTransaction(db, async (trx) => {
-    const used = await takePoolRequest(trx, source.organizationId, month, source.limit)
-    if (used === null) throw quotaExhausted(source, now)
-    await countMemberShare(trx, source.organizationId, userId, month)
-    return { month, used }
+    const reservation = source.kind === "own" ? await reserveRequest(trx, userId, source.limit, now) : await takeFromPool(trx, userId, source, now)
+    await countEvent(trx, kind, day)
+    return { ...reservation, day }
   })
 }
 
-/** Gives a reserved request back (the provider billed nothing for it). */
-export async function releaseTo(db: Db, userId: string, source: QuotaSource, reservation: Reservation): Promise<void> {
-  if (source.kind === "own") return releaseRequest(db, userId, reservation)
-  await inTransaction(db, (trx) => givePoolRequestBack(trx, source.organizationId, userId, reservation.month))
+async function takeFromPool(trx: Db, userId: string, source: QuotaSource & { kind: "pool" }, now: number): Promise<Reservation> {
+  const month = monthKey(now)
+  const used = await takePoolRequest(trx, source.organizationId, month, source.limit)
+  if (used === null) throw quotaExhausted(source, now)
+  await countMemberShare(trx, source.organizationId, userId, month)
+  return { month, used }
+}
+
+/** Gives a reserved request back (the provider billed nothing for it), and takes it off the day it was counted on. */
+export async function releaseTo(db: Db, userId: string, source: QuotaSource, reservation: Reservation & { day: string }, kind: CountedRequest): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (source.kind === "own") await releaseRequest(trx, userId, reservation)
+    else await givePoolRequestBack(trx, source.organizationId, userId, reservation.month)
+    await countEvent(trx, kind, reservation.day, -1)
+  })
 }

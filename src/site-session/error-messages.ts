@@ -1,4 +1,5 @@
 /** Which text a failed auth call shows, and where (a toast or the form). */
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
 import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/api"
 
 /** What the forms need to know of a failed call (ApiRequestError has these fields). */
@@ -60,6 +61,9 @@ export function loginErrorView(error: unknown): LoginErrorView {
     }
     case "RATE_LIMIT_EXCEEDED":
       return { message: "Too many login attempts from this IP. Please try again later.", where: "toast" }
+    // Stays in the form: it is no passing failure that trying again would cure.
+    case "ACCOUNT_DISABLED":
+      return { message: ACCOUNT_DISABLED_MESSAGE, where: "form" }
   }
   if (isConnectionFailure(call)) return { message: CONNECTION_ERROR_MESSAGE, where: "toast" }
   if (call.status === 401) return { message: INVALID_SIGN_IN_MESSAGE, where: "toast" }
@@ -146,6 +150,8 @@ export function googleErrorView(error: unknown, flow: GoogleFlow): { message: st
       return { message: "Too many authentication attempts. Please try again later." }
     case "GOOGLE_NOT_CONFIGURED":
       return { message: GOOGLE_NOT_CONFIGURED_MESSAGE }
+    case "ACCOUNT_DISABLED":
+      return { message: ACCOUNT_DISABLED_MESSAGE }
     case "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL":
       return {
         message:

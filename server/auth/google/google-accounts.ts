@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify"
 import type { Kysely, Transaction } from "kysely"
 
+import { countEvent, dayKey } from "../../admin/analytics/analytics-store"
 import type { DatabaseSchema } from "../../db/schema"
 import { ApiError } from "../../http/errors"
 import { signIn } from "../account-service"
+import { auditSessionsEnded, auditSignInMethod } from "../account-audit"
 import { carryTraces } from "../account-traces"
 import { queueMethodEmail } from "../sign-in-methods"
 import { revokeUserSessions } from "../sessions"
@@ -45,7 +47,11 @@ export function findUserByGoogleUid(db: Db, uid: string): Promise<UserRow | unde
 function insertGoogleUser(app: FastifyInstance, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
   return app.database.db.transaction().execute(async (trx) => {
     const created = await insertGoogleRow(trx, identity, now)
-    if (created) await carryTraces(app, trx, created)
+    if (created) {
+      await carryTraces(app, trx, created)
+      // A sign-up of the day, counted with the account (the admin's analytics).
+      await countEvent(trx, "signUps", dayKey(now))
+    }
     return created
   })
 }
@@ -72,9 +78,9 @@ function insertGoogleRow(db: Transaction<DatabaseSchema>, identity: GoogleIdenti
 /**
  * Makes an unverified e-mail account the Google user's: whoever registered it never proved the address, so its
  * password, password history, sessions and outstanding e-mail codes go. Undefined when the row changed meanwhile
- * (verified, or converted by a racing request).
+ * (verified, or converted by a racing request). The audit log records the methods changed and the sessions ended.
  */
-async function convertUnprovenAccount(app: FastifyInstance, userId: string, identity: GoogleIdentity, now: Date): Promise<UserRow | undefined> {
+async function convertUnprovenAccount(app: FastifyInstance, userId: string, identity: GoogleIdentity, now: Date, ip: string | null): Promise<UserRow | undefined> {
   try {
     return await app.database.db.transaction().execute(async (trx) => {
       const converted = await trx
@@ -95,8 +101,12 @@ async function convertUnprovenAccount(app: FastifyInstance, userId: string, iden
       if (!converted) return undefined
       await trx.deleteFrom("password_history").where("user_id", "=", userId).execute()
       await trx.updateTable("one_time_codes").set({ used_at: now }).where("user_id", "=", userId).where("used_at", "is", null).execute()
-      await revokeUserSessions(trx, userId, now.getTime())
+      const ended = await revokeUserSessions(trx, userId, now.getTime())
       await carryTraces(app, trx, converted)
+      const change = { userId, ip, now }
+      await auditSignInMethod(trx, change, "google", "added")
+      await auditSignInMethod(trx, change, "email", "removed")
+      await auditSessionsEnded(trx, change, ended, "google_took_over_address")
       return converted
     })
   } catch (error) {
@@ -128,7 +138,7 @@ const MAX_ACCEPT_ROUNDS = 3
  * address) and signs in. A uid already known just signs in. Parallel calls for one uid create one account: the
  * unique google_uid and e-mail columns decide the race, and the losers sign in to the winner's account.
  */
-export async function acceptTermsWithGoogle(app: FastifyInstance, identity: GoogleIdentity): Promise<{ created: boolean; session: SessionAnswer }> {
+export async function acceptTermsWithGoogle(app: FastifyInstance, identity: GoogleIdentity, ip: string | null): Promise<{ created: boolean; session: SessionAnswer }> {
   if (!identity.emailVerified) throw emailNotVerified()
   const db = app.database.db
   for (let round = 0; round < MAX_ACCEPT_ROUNDS; round++) {
@@ -139,7 +149,7 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
     // A racing request made or converted the account between the two look-ups: it is this Google user's.
     if (owner?.google_uid === identity.uid) return { created: false, session: await signIn(app, owner) }
     if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
-    const created = owner ? await convertUnprovenAccount(app, owner.id, identity, now) : await insertGoogleUser(app, identity, now)
+    const created = owner ? await convertUnprovenAccount(app, owner.id, identity, now, ip) : await insertGoogleUser(app, identity, now)
     if (created) return { created: true, session: await signIn(app, created) }
   }
   throw new ApiError(503, "SERVICE_UNAVAILABLE", "Google sign-in could not be completed. Please try again.")
@@ -147,18 +157,19 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
 
 /**
  * POST /api/auth/link-google: the signed-in account gains the Google identity the token proves (its address may
- * differ); the caller has proved the person (sign-in-methods.ts), and the owner is told by e-mail.
+ * differ); the caller has proved the person (sign-in-methods.ts), and the owner is told by e-mail. Audited.
  */
-export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, identity: GoogleIdentity): Promise<UserRow> {
+export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, identity: GoogleIdentity, ip: string | null): Promise<UserRow> {
   if (user.google_uid) throw providerAlreadyLinked()
   const db = app.database.db
   if (await findUserByGoogleUid(db, identity.uid)) throw credentialAlreadyInUse()
   let linked: UserRow | undefined
   try {
     linked = await db.transaction().execute(async (trx) => {
+      const now = new Date(app.clock())
       const updated = await trx
         .updateTable("users")
-        .set({ google_uid: identity.uid, updated_at: new Date(app.clock()) })
+        .set({ google_uid: identity.uid, updated_at: now })
         .where("id", "=", user.id)
         .where("google_uid", "is", null)
         .returningAll()
@@ -167,6 +178,7 @@ export async function linkGoogleIdentity(app: FastifyInstance, user: UserRow, id
         // A deleted account of this Google identity left its trial and its month's count: they come with the identity.
         await carryTraces(app, trx, updated)
         await queueMethodEmail(app, trx, updated, "google", "added")
+        await auditSignInMethod(trx, { userId: user.id, ip, now }, "google", "added")
       }
       return updated
     })

@@ -47,7 +47,7 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     data: { 200: sessionAnswerSchema },
     errors: {
       ...TOKEN_REFUSALS,
-      403: "TERMS_NOT_ACCEPTED: a new Google user, who must accept the terms first; EMAIL_NOT_VERIFIED: Google has not verified the address.",
+      403: "TERMS_NOT_ACCEPTED: a new Google user, who must accept the terms first; EMAIL_NOT_VERIFIED: Google has not verified the address; ACCOUNT_DISABLED: an admin disabled the account.",
       409: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: the address belongs to another account."
     }
   })
@@ -63,13 +63,13 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     data: { 200: sessionAnswerSchema, 201: sessionAnswerSchema },
     errors: {
       ...TOKEN_REFUSALS,
-      403: "EMAIL_NOT_VERIFIED: Google has not verified the address.",
+      403: "EMAIL_NOT_VERIFIED: Google has not verified the address; ACCOUNT_DISABLED: an admin disabled the account.",
       409: "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: the address belongs to another account."
     }
   })
   app.post("/api/auth/google/accept-terms", { config: AUTH_RATE_LIMITS.login, schema: acceptTerms }, async (request, reply) => {
     const { idToken } = parseRequest(request, "body", googleAcceptTermsRequestSchema)
-    const { created, session } = await acceptTermsWithGoogle(app, await verifiedIdentity(idToken))
+    const { created, session } = await acceptTermsWithGoogle(app, await verifiedIdentity(idToken), request.ip)
     return reply.status(created ? 201 : 200).send(ok(session))
   })
 
@@ -90,8 +90,8 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     const identity = await verifiedIdentity(idToken)
     const auth = request.auth!
     refuseExtensionSession(auth)
-    await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "link Google" })
-    const user = await linkGoogleIdentity(app, auth.user, identity)
+    await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "link Google", ip: request.ip })
+    const user = await linkGoogleIdentity(app, auth.user, identity, request.ip)
     return ok({ user: toPublicUser(user) })
   })
 }
