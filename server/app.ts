@@ -6,13 +6,18 @@ import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { FeedbackFlags } from "~core/feedback"
 import type { Clock } from "~core/time"
 
+import { adminAnalyticsRoutes } from "./admin/analytics/routes"
+import { adminBillingRoutes } from "./admin/billing/routes"
 import { adminRoutes } from "./admin/routes"
+import { adminUserRoutes } from "./admin/users/routes"
 import { apiKeyRoutes } from "./api-keys/routes"
+import { auditRoutes } from "./audit/routes"
 import type { AnalyzeRoutesOptions } from "./analyze/analyze-service"
 import { analyzeRoutes } from "./analyze/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { billingRoutes } from "./billing/routes"
+import { blogRoutes } from "./blog/routes"
 import { extensionSessionRoutes } from "./auth/extension-session"
 import { firebaseWebConfig, googleSignInPageSources } from "./auth/google/google-identity"
 import { googleAuthRoutes } from "./auth/google/routes"
@@ -209,11 +214,16 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
   await app.register(organizationRoutes)
+  await app.register(blogRoutes)
   await app.register(publicApiRoutes, {
     analyze: dependencies.analyze,
     vision: { catalogue: ocrCatalogue, pool: { threads: config.visionThreads, ...dependencies.visionPool } }
   })
   await app.register(adminRoutes)
+  await app.register(auditRoutes)
+  await app.register(adminAnalyticsRoutes)
+  await app.register(adminBillingRoutes)
+  await app.register(adminUserRoutes)
   await app.register(webRoutes, { webRoot: config.webRoot })
 
   if (config.admin) {

@@ -268,4 +268,26 @@ describe.each([
       expect((await call(server, "/api/organizations/current", { ip: owner.ip, token: ownerToken })).body.data!.pool).toEqual({ limit: 12, used: 12 })
     }
   }, 90_000)
+
+  // The disabled mark is a column PostgreSQL holds whatever holds the limits: once is enough.
+  it.skipIf(skip || limits === "Redis")("an account disabled through one instance is refused by the other at once: its session, its API key and its sign-in", async () => {
+    const [a, b] = instances
+    const { email, ip } = await verifiedUser()
+    const token = await signIn(b, email, ip)
+    expect((await call(b, "/api/billing/trial", { ip, token, body: { planId: "pro" } })).status).toBe(201)
+    const created = await call(b, "/api/keys", { ip, token, body: { name: "pair", currentPassword: PASSWORD } })
+    expect(created.status).toBe(201)
+    const { key } = created.body.data as { key: string }
+    expect((await call(b, "/api/v1/usage", { ip, token: key })).status).toBe(200)
+    const { id: userId } = (await call(b, "/api/auth/profile", { ip, token })).body.data!.user as { id: string }
+
+    const adminToken = (await call(a, "/api/auth/login", { ip: newIp(), body: SITE_ADMIN })).body.data!.token as string
+    expect((await call(a, `/api/admin/users/${userId}`, { ip: newIp(), method: "PATCH", token: adminToken, body: { disabled: true } })).status).toBe(200)
+
+    expect((await call(b, "/api/auth/profile", { ip, token })).status).toBe(401)
+    const keyRefused = await call(b, "/api/v1/usage", { ip, token: key })
+    expect([keyRefused.status, keyRefused.body.error?.code]).toEqual([403, "ACCOUNT_DISABLED"])
+    const signInRefused = await call(b, "/api/auth/login", { ip, body: { email, password: PASSWORD } })
+    expect([signInRefused.status, signInRefused.body.error?.code]).toEqual([403, "ACCOUNT_DISABLED"])
+  })
 })

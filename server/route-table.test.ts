@@ -102,9 +102,27 @@ const RULES: Record<string, Rule> = {
   "DELETE /api/organizations/current/members/:userId": "user",
   "POST /api/organizations/current/transfer": "user",
   "GET /api/admin/overview": "admin",
+  "GET /api/admin/analytics": "admin",
+  "GET /api/admin/billing": "admin",
   "GET /api/admin/organizations/:id": "admin",
   "PUT /api/admin/organizations/:id/request-limit": "admin",
   "PUT /api/admin/users/:id/request-limit": "admin",
+  "GET /api/admin/users": "admin",
+  "GET /api/admin/users/:id": "admin",
+  "PATCH /api/admin/users/:id": "admin",
+  "POST /api/admin/users/:id/resend-verification": "admin",
+  "POST /api/admin/users/:id/end-sessions": "admin",
+  "GET /api/admin/audit": "admin",
+  "GET /api/admin/audit.csv": "admin",
+  "GET /api/admin/posts": "admin",
+  "POST /api/admin/posts": "admin",
+  "GET /api/admin/posts/:id": "admin",
+  "PUT /api/admin/posts/:id": "admin",
+  "DELETE /api/admin/posts/:id": "admin",
+  "PUT /api/admin/posts/:id/image": "admin",
+  "GET /api/blog/images/:name": "public",
+  "GET /api/blog/posts": "public",
+  "GET /api/blog/posts/:slug": "public",
   "GET /*": "public"
 }
 
@@ -112,7 +130,7 @@ const RULES: Record<string, Rule> = {
 const DELIBERATE_503 = new Set(["VQA_NOT_CONFIGURED", "GOOGLE_NOT_CONFIGURED"])
 
 /** What a refused request may not change: the rows people and payments depend on (limits and failure counts may move). */
-const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage", "organization_member_usage"] as const
+const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage", "organization_member_usage", "blog_posts", "daily_metrics", "subscription_changes"] as const
 
 interface Route {
   method: string

@@ -4,13 +4,13 @@ import { ok } from "~core/api"
 import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/feedback"
 import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organizations"
 
-import { planOf } from "../billing/plan"
-import { setRequestLimit } from "../billing/request-limits"
 import { requireAdmin } from "../auth/authenticate"
+import { isUuid } from "../db/uuid"
 import { notFound } from "../http/errors"
 import { documented, parseRequest } from "../openapi/route-docs"
 import { adminOrganizationService } from "../organizations/admin-organizations"
 import { adminOverview } from "./overview"
+import { adminUserService } from "./users/admin-users-service"
 
 /** GET /api/admin/overview, PUT /api/admin/users/:id/request-limit, and an organisation's members and pool limit. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
@@ -20,16 +20,18 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const requestLimit = documented({
     tag: "Admin",
     summary: "Set an account's monthly request limit",
-    description: "What an Enterprise account gets (appliesToPlan); other plans keep their plan's quota. null: unlimited.",
+    description: "What an Enterprise account gets (appliesToPlan); other plans keep their plan's quota. null: unlimited. Audited.",
     body: requestLimitSchema,
     data: { 200: requestLimitAnswerSchema },
     errors: { 404: "NOT_FOUND: no account has this id." }
   })
+  const users = adminUserService(app)
   app.put<{ Params: { id: string } }>("/api/admin/users/:id/request-limit", { preHandler: requireAdmin, schema: requestLimit }, async (request) => {
     const { limit } = parseRequest(request, "body", requestLimitSchema)
-    const user = await setRequestLimit(app.database.db, request.params.id, limit, app.clock())
-    if (!user) throw notFound("This user does not exist.")
-    const plan = planOf(user)
+    // An id that is no uuid names no account: 404, as it always answered.
+    const changed = isUuid(request.params.id) ? await users.setRequestLimit({ adminId: request.auth!.user.id, ip: request.ip }, request.params.id, limit) : undefined
+    if (!changed) throw notFound("This user does not exist.")
+    const { user, plan } = changed
     return ok({
       id: user.id,
       email: user.email,

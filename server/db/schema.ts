@@ -35,6 +35,10 @@ export interface UsersTable {
   plan_review_at: Defaulted<Date | null>
   created_at: DefaultedTimestamp
   updated_at: DefaultedTimestamp
+  /** When an admin disabled the account: no sign-in, session or API key of it is accepted; null when enabled. */
+  disabled_at: Defaulted<Date | null>
+  /** The latest sign-in that opened a site session (password or Google); null before the first. */
+  last_sign_in_at: Defaulted<Date | null>
 }
 
 export interface SignInFailuresTable {
@@ -230,6 +234,10 @@ export interface AuditEventsTable {
   detail: Defaulted<Record<string, unknown>>
   ip: string | null
   created_at: Timestamp
+  /** The actor's address when the entry was written: kept after the account is deleted (migration 016). */
+  actor_email: Defaulted<string | null>
+  /** On whom or what, as a person reads it: the subject's address when written, or what the event names. */
+  target: Defaulted<string | null>
 }
 
 export interface OrganizationsTable {
@@ -275,7 +283,61 @@ export interface OrganizationMemberUsageTable {
   used: number
 }
 
+/** Recorded events per UTC day ("2026-11-27") and metric (server/admin/analytics). */
+export interface DailyMetricsTable {
+  day: string
+  metric: "questions" | "translations" | "signUps" | "feedback"
+  count: number
+}
+
+/** The accounts that made an authenticated request on a UTC day. */
+export interface ActiveUserDaysTable {
+  day: string
+  user_id: string
+}
+
+/** Every subscription record written, in order: the state of any past instant (server/billing/subscriptions.ts). */
+export interface SubscriptionChangesTable {
+  id: Generated<string>
+  user_id: string
+  at: Timestamp
+  provider: SubscriptionsTable["provider"]
+  plan_id: PlanId
+  status: SubscriptionStatus
+  billing_interval: BillingInterval | null
+  current_period_end: Timestamp | null
+  cancel_at_period_end: boolean
+  trial_end: Timestamp | null
+  scheduled_plan_id: PlanId | null
+}
+
+/** The blog's posts (migration 018): Markdown and the HTML rendered from it, draft or published. */
+export interface BlogPostsTable {
+  id: Generated<string>
+  slug: string
+  title: string
+  excerpt: string
+  content: string
+  html: string
+  category: string
+  tags: Defaulted<string[]>
+  featured_image_key: string | null
+  status: "draft" | "published"
+  published_at: Timestamp | null
+  seo_title: string
+  seo_description: string
+  author_name: string
+  author_role: string
+  author_bio: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 export interface DatabaseSchema {
+  blog_posts: BlogPostsTable
+  daily_metrics: DailyMetricsTable
+  active_user_days: ActiveUserDaysTable
+  subscription_changes: SubscriptionChangesTable
   organization_member_usage: OrganizationMemberUsageTable
   organizations: OrganizationsTable
   organization_members: OrganizationMembersTable

@@ -171,11 +171,31 @@ describe("answers against the reference", () => {
     const user = await signedInUser(subject.app, "enterprise")
     expect((await call("GET", "/api/admin/overview", { token })).statusCode).toBe(200)
     expect((await call("GET", "/api/admin/overview", { token: user.token })).statusCode).toBe(403)
+    expect((await call("GET", "/api/admin/analytics", { token, query: { days: "90" } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/admin/analytics", { token, query: { days: "366" } })).statusCode).toBe(400)
+    expect((await call("GET", "/api/admin/billing", { token })).statusCode).toBe(200)
     expect((await call("PUT", "/api/admin/users/:id/request-limit", { token, params: { id: user.id }, body: { limit: 500 } })).statusCode).toBe(200)
     expect((await call("GET", "/api/password-policy/config", { token })).statusCode).toBe(200)
     expect((await call("PUT", "/api/password-policy/rules", { token, body: { ruleName: "minLength", value: 10 } })).statusCode).toBe(200)
     const policy = dataOf<{ config: { rules: unknown; customRules: unknown } }>(await call("GET", "/api/password-policy/config", { token }))
     expect((await call("PUT", "/api/password-policy/config", { token, body: { config: { rules: policy.config.rules, customRules: policy.config.customRules } } })).statusCode).toBe(200)
+  })
+
+  it("the admin's accounts: the list, a user's page, a role, a disable, sessions ended, a resend refused, the last admin", async () => {
+    const { id: adminId, token } = await admin()
+    const user = await signedInUser(subject.app, "pro")
+    expect((await call("GET", "/api/admin/users", { token, query: { query: "asker", plan: "pro", sort: "lastSignIn" } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/admin/users", { token, query: { page: "0" } })).statusCode).toBe(400)
+    expect((await call("GET", "/api/admin/users/:id", { token, params: { id: user.id } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/admin/users/:id", { token, params: { id: "00000000-0000-4000-8000-000000000000" } })).statusCode).toBe(404)
+    expect((await call("PATCH", "/api/admin/users/:id", { token, params: { id: user.id }, body: { role: "admin" } })).statusCode).toBe(200)
+    expect((await call("PATCH", "/api/admin/users/:id", { token, params: { id: user.id }, body: { role: "user", disabled: true } })).statusCode).toBe(200)
+    expect((await call("POST", "/api/admin/users/:id/end-sessions", { token, params: { id: user.id } })).statusCode).toBe(200)
+    expect((await call("POST", "/api/admin/users/:id/resend-verification", { token, params: { id: user.id } })).statusCode).toBe(409)
+    // Every other admin stepped down a moment: this one is the last.
+    const others = await subject.database.db.updateTable("users").set({ role: "user" }).where("role", "=", "admin").where("id", "!=", adminId).returning("id").execute()
+    expect((await call("PATCH", "/api/admin/users/:id", { token, params: { id: adminId }, body: { disabled: true } })).statusCode).toBe(409)
+    if (others.length) await subject.database.db.updateTable("users").set({ role: "admin" }).where("id", "in", others.map((row) => row.id)).execute()
   })
 
   it("API keys and the public API with a key", async () => {
@@ -208,6 +228,40 @@ describe("answers against the reference", () => {
     expect((await call("POST", "/api/organizations/invitations/accept", { token: owner.token, body: { code: "no-such-code" } })).statusCode).toBe(400)
     expect((await call("DELETE", "/api/organizations/current", { token: owner.token })).statusCode).toBe(200)
     expect((await call("GET", "/api/organizations/current", { token: owner.token })).statusCode).toBe(404)
+  })
+
+  it("the blog: a post written, refused, published with an image, read by a visitor, deleted", async () => {
+    const { token } = await admin()
+    const body = { title: "Reference post", slug: "reference-post", content: "## Hi\n\n[a](https://example.com)", category: "guides", tags: ["api"] }
+    const created = await call("POST", "/api/admin/posts", { token, body })
+    expect(created.statusCode).toBe(201)
+    const { id } = dataOf<{ id: string }>(created)
+    expect((await call("POST", "/api/admin/posts", { token, body })).statusCode).toBe(409)
+    expect((await call("POST", "/api/admin/posts", { token, body: { ...body, slug: "Bad Slug" } })).statusCode).toBe(400)
+    expect((await call("GET", "/api/admin/posts", { token, query: { status: "draft" } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/admin/posts/:id", { token, params: { id } })).statusCode).toBe(200)
+    expect((await call("PUT", "/api/admin/posts/:id", { token, params: { id }, body: { ...body, status: "published" } })).statusCode).toBe(200)
+    const form = new FormData()
+    form.append("image", new Blob([new Uint8Array(await sharp({ create: { width: 40, height: 20, channels: 3, background: "#336699" } }).png().toBuffer())], { type: "image/png" }), "cover.png")
+    const request = new Request("http://localhost/", { method: "PUT", body: form })
+    const headers = { "content-type": request.headers.get("content-type")! }
+    const payload = Buffer.from(await request.arrayBuffer())
+    const uploaded = await call("PUT", "/api/admin/posts/:id/image", { token, params: { id }, headers, payload })
+    expect(uploaded.statusCode).toBe(200)
+    const image = await call("GET", "/api/blog/images/:name", { params: { name: dataOf<{ featuredImage: string }>(uploaded).featuredImage.split("/").pop()! } })
+    expect([image.statusCode, image.headers["content-type"]]).toEqual([200, "image/webp"])
+    expect((await call("GET", "/api/blog/posts", { query: { query: "reference", category: "guides" } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/blog/posts/:slug", { params: { slug: "reference-post" } })).statusCode).toBe(200)
+    expect((await call("DELETE", "/api/admin/posts/:id", { token, params: { id } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/blog/posts/:slug", { params: { slug: "reference-post" } })).statusCode).toBe(404)
+  })
+
+  it("the audit log: a page, a filter refused, the CSV export", async () => {
+    const { token } = await admin()
+    expect((await call("GET", "/api/admin/audit", { token, query: { kind: "sessions.ended", page: "1" } })).statusCode).toBe(200)
+    expect((await call("GET", "/api/admin/audit", { token, query: { from: "2026-02-30" } })).statusCode).toBe(400)
+    const csv = await call("GET", "/api/admin/audit.csv", { token, query: { actor: "asker" } })
+    expect([csv.statusCode, csv.body.split("\r\n")[0]]).toEqual([200, "at,actor,action,target,ip,details"])
   })
 
   it("checked every route it called against the document", () => {

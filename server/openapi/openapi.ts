@@ -70,6 +70,7 @@ const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   Feedback: "The feedback form, and its handling by admins.",
   "Password policy": "The rules new passwords follow.",
   Admin: "The admin dashboard.",
+  Blog: "The blog's published posts, and their writing by admins (Markdown, rendered and sanitised by the server).",
   Reference: "This reference."
 }
 
@@ -124,7 +125,7 @@ function refusalsOf(route: RouteOptions, access: Access, schema: FastifySchema):
   if (access === "admin") refusals[403] = refusal("FORBIDDEN: the account is not an admin.")
   if (access === "apiKey") {
     refusals[401] = refusal("INVALID_API_KEY: no API key, a session token instead, or a revoked key.")
-    refusals[403] = refusal("PLAN_REQUIRED: the key's account is no longer on Pro or Enterprise.")
+    refusals[403] = refusal("PLAN_REQUIRED: the key's account is no longer on Pro or Enterprise; ACCOUNT_DISABLED: an admin disabled the key's account.")
     refusals[429] = refusal("TOO_MANY_REQUESTS: more than 60 calls in a minute, or 5 at once, with this key (retryAfter in seconds).")
   }
   if (route.config && "rateLimit" in route.config) refusals[429] = refusal("RATE_LIMIT_EXCEEDED: too many calls from this address (retryAfter in seconds).")

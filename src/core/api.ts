@@ -88,6 +88,12 @@ export const ERROR_CODES = [
   "CANCEL_SUBSCRIPTION_FIRST",
   "ALREADY_IN_ORGANIZATION",
   "ORGANIZATION_FULL",
+  // the admin panel's accounts
+  "LAST_ADMIN",
+  "ACCOUNT_DISABLED",
+  "ALREADY_VERIFIED",
+  // the blog
+  "SLUG_TAKEN",
   ...PASSWORD_POLICY_ERROR_CODES
 ] as const
 

@@ -37,7 +37,15 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/change-password", access: "login", Page: lazy(() => import("./sign-in/ChangePasswordPage")) },
   { path: "/admin", access: "admin", Page: lazy(() => import("./admin/AdminPage")) },
   { path: "/admin/password-policy", access: "admin", Page: lazy(() => import("./admin/password-policy/PasswordPolicyPage")) },
-  { path: "/admin/feedback", access: "admin", Page: lazy(() => import("./admin/FeedbackInboxPage")) }
+  { path: "/admin/users", access: "admin", Page: lazy(() => import("./admin/users/UsersPage")) },
+  { path: "/admin/users/:id", access: "admin", Page: lazy(() => import("./admin/users/UserPage")) },
+  { path: "/admin/security", access: "admin", Page: lazy(() => import("./admin/security/SecurityPage")) },
+  { path: "/admin/feedback", access: "admin", Page: lazy(() => import("./admin/FeedbackInboxPage")) },
+  { path: "/admin/analytics", access: "admin", Page: lazy(() => import("./admin/analytics/AnalyticsPage")) },
+  { path: "/admin/billing", access: "admin", Page: lazy(() => import("./admin/billing/BillingPage")) },
+  { path: "/admin/content", access: "admin", Page: lazy(() => import("./admin/content/ContentPage")) },
+  { path: "/admin/content/new", access: "admin", Page: lazy(() => import("./admin/content/PostEditorPage")) },
+  { path: "/admin/content/:id", access: "admin", Page: lazy(() => import("./admin/content/PostEditorPage")) }
 ]
 
 const NotFoundPage = lazy(() => import("./not-found/NotFoundPage"))

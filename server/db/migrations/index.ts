@@ -14,6 +14,10 @@ import * as billingIntegrity from "./011-billing-integrity"
 import * as apiKeys from "./012-api-keys"
 import * as apiCallDays from "./013-api-call-days"
 import * as organizations from "./014-organizations"
+import * as adminUsers from "./015-admin-users"
+import * as auditLog from "./016-audit-log"
+import * as analytics from "./017-analytics"
+import * as blogPosts from "./018-blog-posts"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,7 +34,11 @@ const MIGRATIONS: Record<string, Migration> = {
   "011-billing-integrity": billingIntegrity,
   "012-api-keys": apiKeys,
   "013-api-call-days": apiCallDays,
-  "014-organizations": organizations
+  "014-organizations": organizations,
+  "015-admin-users": adminUsers,
+  "016-audit-log": auditLog,
+  "017-analytics": analytics,
+  "018-blog-posts": blogPosts
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -19,13 +19,13 @@ interface AdminLink {
   Icon: ComponentType<SVGProps<SVGSVGElement>>
 }
 
-/** The seven admin areas; the last five have no route yet and reach the not-found page. */
+/** The seven admin areas, each a page of its own. */
 export const ADMIN_LINKS: readonly AdminLink[] = [
   { to: "/admin/password-policy", title: "Password Policy", description: "Rules, messages and sign-in protection.", Icon: KeyRound },
   { to: "/admin/feedback", title: "Feedback", description: "Read, answer and sort what users send.", Icon: MessageSquareText },
   { to: "/admin/users", title: "Users", description: "Accounts, roles and plans.", Icon: Users },
   { to: "/admin/analytics", title: "Analytics", description: "Usage of the extension and the site.", Icon: ChartColumn },
-  { to: "/admin/content", title: "Content", description: "Blog posts and static pages.", Icon: FileText },
+  { to: "/admin/content", title: "Content", description: "Blog posts: write, preview and publish.", Icon: FileText },
   { to: "/admin/billing", title: "Billing", description: "Subscriptions and payments.", Icon: CreditCard },
   { to: "/admin/security", title: "Security", description: "Sessions and security events.", Icon: Shield }
 ]
