@@ -87,7 +87,8 @@ function PostForm({ post }: { post: Post | null }) {
       setDraft(draftOf(answered))
       setSlugEdited(true)
       setSaved(answered.status === "published" ? "Saved and published." : "Saved as a draft.")
-      if (!current) void navigate(`/admin/content/${answered.id}`, { replace: true, state: { saved: "Created." } })
+      const created = answered.status === "published" ? "Created and published." : "Created as a draft."
+      if (!current) void navigate(`/admin/content/${answered.id}`, { replace: true, state: { saved: created } })
     } catch (failure) {
       const refused = saveFailure(failure)
       setErrors(refused.errors)

@@ -118,7 +118,7 @@ describe("the admin's posts", () => {
     fireEvent.change(screen.getByLabelText("Tags"), { target: { value: "Travel, memory,, travel" } })
     fireEvent.change(screen.getByLabelText("Category"), { target: { value: "guides" } })
     fireEvent.click(screen.getByRole("button", { name: "Create post" }))
-    expect(await screen.findByText("Created.")).toBeTruthy()
+    expect(await screen.findByText("Created as a draft.")).toBeTruthy()
     expect(screen.getByRole("heading", { level: 1, name: "Edit post" })).toBeTruthy()
     expect(server.calls("POST /api/admin/posts")[0]!.body).toMatchObject({ title: "Déjà vu: Images & You!", slug: "deja-vu-images-you", category: "guides", tags: ["Travel", "memory", "travel"], status: "draft" })
     // A saved post's slug no longer follows its title.

@@ -151,7 +151,7 @@ function LimitForm({ label, current, subject, onSet }: { label: string; current:
           className="w-48 rounded-lg border border-gray-300 px-3 py-2 text-sm focus-ring"
         />
         <ConfirmDialog
-          trigger={{ label: "Set limit", className: buttonStyles.secondary, accessibleName: `Set ${label.toLowerCase()}` }}
+          trigger={{ label: "Set limit", className: buttonStyles.secondary, accessibleName: `Set limit: ${label}` }}
           title={`Set ${subject}'s monthly limit?`}
           description={"limit" in read ? `From ${limitWords(current)} to ${limitWords(read.limit)}; it applies from the next request.` : read.problem}
           keepLabel="Cancel"

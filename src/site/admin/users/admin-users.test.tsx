@@ -142,11 +142,11 @@ describe("/admin/users/:id", () => {
     const server = openAt(`/admin/users/${ID}`, summary(1, { plan: "enterprise" }), { organization: { id: ORG, name: "Acme", role: "owner" } })
     await screen.findByRole("heading", { level: 1, name: "Person 1" })
     fireEvent.change(screen.getByRole("textbox", { name: "Monthly request limit" }), { target: { value: "500" } })
-    await confirmWith("Set monthly request limit", "Set limit")
+    await confirmWith("Set limit: Monthly request limit", "Set limit")
     await waitFor(() => expect(server.calls(`PUT /api/admin/users/${ID}/request-limit`).map((call) => call.body)).toEqual([{ limit: 500 }]))
 
     fireEvent.change(await screen.findByRole("textbox", { name: "Organisation's monthly pool" }), { target: { value: "900" } })
-    await confirmWith("Set organisation's monthly pool", "Set limit")
+    await confirmWith("Set limit: Organisation's monthly pool", "Set limit")
     await waitFor(() => expect(server.calls(`PUT /api/admin/organizations/${ORG}/request-limit`).map((call) => call.body)).toEqual([{ limit: 900 }]))
   })
 
