@@ -144,7 +144,7 @@ describe("the built extension in Chromium", () => {
     await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Pricing")
     expect(new URL(page.url()).hash).toBe("#/pricing")
 
-    await page.goto(extensionUrl("tabs/site.html#/admin/users"))
+    await page.goto(extensionUrl("tabs/site.html#/admin/no-such-area"))
     await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Page not found")
     await page.goto(extensionUrl("tabs/site.html#/app"))
     await page.waitForFunction(() => location.hash === "#/login")

@@ -62,7 +62,7 @@ describe("the site served by npm start", () => {
 
   it("shows the not-found page with Go back and Go home, and both work", async () => {
     await page.goto(`${server.url}/pricing`, { waitUntil: "networkidle0" })
-    await page.goto(`${server.url}/admin/users`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/admin/no-such-area`, { waitUntil: "networkidle0" })
     await expectHeading("Page not found")
     await screenshot(page, "site-not-found")
 
