@@ -14,6 +14,7 @@ import {
   type FeedbackListMeta,
   type FeedbackStatus
 } from "~core/feedback"
+import { Pager } from "~ui/Pager"
 import { CompactSelect, TextareaField } from "~ui/fields"
 import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"
 import { Notice } from "~ui/Notice"
@@ -289,19 +290,7 @@ function Inbox() {
             </ul>
           )}
         </div>
-        {pages > 1 && (
-          <nav aria-label="Pages" className="flex items-center justify-between border-t border-gray-200 p-2 text-sm">
-            <button type="button" className={buttonStyles.ghost} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span className="text-gray-600">
-              Page {page} of {pages}
-            </span>
-            <button type="button" className={buttonStyles.ghost} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
-        )}
+        <Pager page={page} pages={pages} onPage={setPage} look="inCard" />
       </section>
       <section aria-label="Feedback details" className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
         {selected ? <FeedbackDetail key={selected.id} item={selected} onChanged={replaceItem} /> : <p className="py-16 text-center text-sm text-gray-500">{TEXTS.selectOne}</p>}

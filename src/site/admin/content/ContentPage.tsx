@@ -4,6 +4,7 @@ import { Link } from "react-router"
 
 import { categoryName, type PostStatus } from "~core/blog"
 import { longDate } from "~core/format"
+import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
@@ -117,19 +118,7 @@ export default function ContentPage() {
         </div>
       )}
 
-      {pages > 1 && (
-        <nav aria-label="Pages" className="flex items-center justify-center gap-4">
-          <button type="button" className={buttonStyles.secondary} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span className="text-sm text-gray-600">
-            Page {page} of {pages}
-          </span>
-          <button type="button" className={buttonStyles.secondary} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
 
 import { AUDIT_EVENT_KINDS, AUDIT_PAGE_SIZE, type AuditEntry } from "~core/audit"
+import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
@@ -175,19 +176,7 @@ function AuditLog() {
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav aria-label="Pages" className="flex items-center justify-between border-t border-gray-200 p-2 text-sm">
-            <button type="button" className={buttonStyles.ghost} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span className="text-gray-600">
-              Page {page} of {pages}
-            </span>
-            <button type="button" className={buttonStyles.ghost} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
-        )}
+        <Pager page={page} pages={pages} onPage={setPage} look="inCard" />
       </section>
     </>
   )

@@ -11,6 +11,7 @@ import { ADMIN_USER_SORTS, ADMIN_USERS_PAGE_SIZE, ADMIN_USERS_QUERY_MAX_LENGTH, 
 import { longDate } from "~core/format"
 import { getPlan, PLAN_IDS, type PlanId } from "~core/plans"
 import { ROLES, type Role } from "~core/user"
+import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
@@ -191,19 +192,7 @@ export default function UsersPage() {
                 </table>
               </div>
             )}
-            {pages > 1 && (
-              <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2">
-                <button type="button" className={buttonStyles.secondary} disabled={filters.page <= 1} onClick={() => change({ ...filters, page: filters.page - 1 })}>
-                  Previous
-                </button>
-                <span className="text-sm text-gray-600">
-                  Page {filters.page} of {pages}
-                </span>
-                <button type="button" className={buttonStyles.secondary} disabled={filters.page >= pages} onClick={() => change({ ...filters, page: filters.page + 1 })}>
-                  Next
-                </button>
-              </nav>
-            )}
+            <Pager page={filters.page} pages={pages} onPage={(page) => change({ ...filters, page })} />
           </>
         )}
       </section>
