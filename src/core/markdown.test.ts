@@ -54,7 +54,7 @@ describe("renderMarkdown", () => {
       }
     }
     for (const link of host.querySelectorAll("a")) expect(link.getAttribute("href"), attack).toMatch(/^https?:/)
-    for (const image of host.querySelectorAll("img")) expect(image.getAttribute("src"), attack).toMatch(/^https:/)
+    for (const image of host.querySelectorAll("img")) expect(image.getAttribute("src"), attack).toMatch(/^\/[^/]/)
   })
 
   it("shows raw HTML as the text it is", () => {
@@ -69,12 +69,16 @@ describe("renderMarkdown", () => {
     for (const link of links) expect(link.getAttribute("rel")).toBe("noopener nofollow")
   })
 
-  it("refuses protocol-relative links and images from anything but http(s)", () => {
+  it("refuses protocol-relative links; shows images of the site's own paths, and links to those from elsewhere", () => {
     expect(parsed("[x](//evil.example.com)").querySelector("a")).toBeNull()
-    expect(parsed("![a path](/logo.png)").querySelector("img")).toBeNull()
-    expect(parsed("![a path](/logo.png)").textContent).toContain("a path")
-    const image = parsed("![chart](https://example.com/chart.png)").querySelector("img")!
-    expect([image.getAttribute("src"), image.getAttribute("alt"), image.getAttribute("loading")]).toEqual(["https://example.com/chart.png", "chart", "lazy"])
+    const own = parsed("![chart](/api/blog/images/chart.webp)").querySelector("img")!
+    expect([own.getAttribute("src"), own.getAttribute("alt"), own.getAttribute("loading")]).toEqual(["/api/blog/images/chart.webp", "chart", "lazy"])
+    const elsewhere = parsed("![chart](https://example.com/chart.png)")
+    expect(elsewhere.querySelector("img")).toBeNull()
+    const link = elsewhere.querySelector("a")!
+    expect([link.getAttribute("href"), link.textContent, link.getAttribute("rel")]).toEqual(["https://example.com/chart.png", "chart", "noopener nofollow"])
+    expect(parsed("![x](//evil.example.com/a.png)").querySelector("img, a")).toBeNull()
+    expect(parsed("![mail](mailto:a@example.com)").querySelector("img, a")).toBeNull()
   })
 })
 

@@ -155,7 +155,7 @@ function PostForm({ post }: { post: Post | null }) {
             }}
           />
           <TextareaField label="Excerpt" rows={2} maxLength={POST_LIMITS.excerpt} hint="Shown in the lists and under the title." {...text("excerpt")} />
-          <TextareaField label="Text (Markdown)" rows={18} hint="## for a heading, - for a list item, [words](https://…) for a link. HTML is shown as text." {...text("content")} />
+          <TextareaField label="Text (Markdown)" rows={18} hint="## for a heading, - for a list item, [words](https://…) for a link; a picture only from this site (another one shows as a link to it). HTML is shown as text." {...text("content")} />
           <div className="grid gap-4 sm:grid-cols-2">
             <SelectField label="Category" value={draft.category} error={errors.category} onChange={(event) => set("category", event.target.value as PostDraft["category"])}>
               {BLOG_CATEGORIES.map((category) => (
