@@ -110,12 +110,12 @@ function SearchForm({ filters, onChange }: { filters: UserFilters; onChange: (ne
           ))}
         </CompactSelect>
         <CompactSelect label="Verified" value={filters.verified} onChange={(event) => onChange({ verified: event.target.value as UserFilters["verified"] })}>
-          <option value="">Verified or not</option>
+          <option value="">Any</option>
           <option value="true">Verified</option>
           <option value="false">Not verified</option>
         </CompactSelect>
         <CompactSelect label="Disabled" value={filters.disabled} onChange={(event) => onChange({ disabled: event.target.value as UserFilters["disabled"] })}>
-          <option value="">Enabled or disabled</option>
+          <option value="">Any</option>
           <option value="false">Enabled</option>
           <option value="true">Disabled</option>
         </CompactSelect>
