@@ -57,6 +57,10 @@ export default defineConfig({
   plugins: [react()],
   resolve: { alias },
   test: {
+    // vitest's default on 2 CPUs is one worker, which ran every file one after the other. The unit and API files
+    // wait on databases, servers and timers much of their time: two at once. The browser files run after them,
+    // one at a time, with the machine to themselves (sequence.groupOrder).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -76,6 +80,8 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000
         }
