@@ -45,6 +45,7 @@ const WITHOUT_DATABASE = [
   "server/billing/subscription-rules.test.ts",
   "server/billing/plan.test.ts",
   "server/production-start.test.ts",
+  "server/env-file.test.ts",
   "server/status/checks.test.ts",
   // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries
   // server/api-keys and the route tables already run on PostgreSQL.

@@ -1,8 +1,13 @@
-// `npm start`: builds the web site when its build is missing or older than its sources, then serves
-// the site and /api in this process (so SIGTERM reaches the server directly).
+// `npm start`: reads `.env` when there is one, builds the web site when its build is missing or older than its
+// sources, then serves the site and /api in this process (so SIGTERM reaches the server directly).
+import fs from "node:fs"
 import path from "node:path"
 
 import { buildWeb, projectRoot, webBuildIsCurrent } from "./web-build.mjs"
+
+// A `.env` in the working directory (copied from .env.example) fills in what the environment leaves unset: a
+// variable set in the environment wins (Node's own loader, no dotenv).
+if (fs.existsSync(".env")) process.loadEnvFile(".env")
 
 if (!process.env.WEB_ROOT && !webBuildIsCurrent()) {
   console.log("Building the web site (dist/web)…")
