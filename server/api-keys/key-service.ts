@@ -24,7 +24,7 @@ import {
   type PublicApiEndpoint
 } from "~core/api-keys"
 import { EMAIL_TEMPLATES } from "~core/email-templates"
-import { DAY_MS } from "~core/time"
+import { lastUtcDays } from "~core/time"
 
 import { recordAuditEvent } from "../audit/audit-log"
 import type { Authenticated } from "../auth/authenticate"
@@ -35,7 +35,7 @@ import { isUuid } from "../db/uuid"
 import type { Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import { queueEmail } from "../mail/outbox"
-import { callsPerDay, dayKey } from "../public-api/usage-store"
+import { callsPerDay } from "../public-api/usage-store"
 import { activeKeysOf, countActiveKeys, insertKey, lockAccountForKeys, revokeKey, type ApiKeyRow } from "./key-store"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -127,7 +127,7 @@ export function apiKeyService(app: FastifyInstance) {
     async usage(auth: Authenticated, { days }: ApiKeyUsageQuery): Promise<ApiKeyUsage> {
       refuseExtension(auth)
       const now = app.clock()
-      const range = Array.from({ length: days }, (_, index) => dayKey(now - (days - 1 - index) * DAY_MS))
+      const range = lastUtcDays(now, days)
       const rows = await callsPerDay(app.database.db, auth.user.id, range[0]!, range[range.length - 1]!)
       const byDay = new Map(range.map((day) => [day, noCalls()]))
       const totals = noCalls()

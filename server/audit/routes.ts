@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
+import { utcDayKey } from "~core/time"
 import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPageSchema, auditQuerySchema } from "~core/audit"
 
 import { requireAdmin } from "../auth/authenticate"
@@ -39,7 +40,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/api/admin/audit.csv", { preHandler: requireAdmin, schema: csvDoc }, async (request, reply) => {
     const filter = parseRequest(request, "querystring", auditFilterSchema)
-    const day = new Date(app.clock()).toISOString().slice(0, 10)
+    const day = utcDayKey(app.clock())
     return reply
       .headers({ "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="audit-log-${day}.csv"`, "cache-control": "no-store" })
       .send(Readable.from(audit.csv(filter)))

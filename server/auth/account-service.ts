@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
-import { countEvent, dayKey } from "../admin/analytics/analytics-store"
+import { utcDayKey } from "~core/time"
+
+import { countEvent } from "../admin/analytics/analytics-store"
 import { recordAuditEvent } from "../audit/audit-log"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import type { DatabaseSchema } from "../db/schema"
@@ -100,7 +102,7 @@ export async function registerAccount(
   await enforcePasswordPolicy(app, input.password, { email, name: input.name }, "register")
   const user = await createPasswordAccount(app, { email, name: input.name, password: input.password }, async (trx, created) => {
     // A sign-up of the day, counted with the account (the admin's analytics).
-    await countEvent(trx, "signUps", dayKey(app.clock()))
+    await countEvent(trx, "signUps", utcDayKey(app.clock()))
     await within(trx, created)
   })
   if (!user) throw emailAlreadyExists()

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable, Transaction } from "kysely"
 
 import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
+import { utcDayKey } from "~core/time"
 
-import { countEvent, dayKey } from "../admin/analytics/analytics-store"
+import { countEvent } from "../admin/analytics/analytics-store"
 import type { DatabaseSchema, FeedbackTable } from "../db/schema"
 import { isUuid } from "../db/uuid"
 import type { StoredImage } from "./image-store"
@@ -74,7 +75,7 @@ export async function insertFeedback(
         .execute()
     }
     // A feedback received that day, counted with it (the admin's analytics).
-    await countEvent(trx, "feedback", dayKey(now))
+    await countEvent(trx, "feedback", utcDayKey(now))
     await within?.(trx)
     return created
   })

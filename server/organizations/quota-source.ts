@@ -5,10 +5,12 @@
  * in the member's share of it, which the organisation page shows. It never touches the member's own plan's counter:
  * a member who leaves finds their own quota as they left it.
  */
+import { utcDayKey } from "~core/time"
+
 import type { UserRow } from "../auth/users"
 import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
 import { monthlyLimitOf, planOf } from "../billing/plan"
-import { countEvent, dayKey, type DailyMetric } from "../admin/analytics/analytics-store"
+import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
 import { countMemberShare, findPoolOf, givePoolRequestBack, poolUsed, takePoolRequest } from "./organization-store"
@@ -42,7 +44,7 @@ export type CountedRequest = Extract<DailyMetric, "questions" | "translations">
  * question or translation is counted in the same transaction: the analytics show exactly what the quotas counted.
  */
 export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest): Promise<Reservation & { day: string }> {
-  const day = dayKey(now)
+  const day = utcDayKey(now)
   return inTransaction(db, async (trx) => {
     const reservation = source.kind === "own" ? await reserveRequest(trx, userId, source.limit, now) : await takeFromPool(trx, userId, source, now)
     await countEvent(trx, kind, day)

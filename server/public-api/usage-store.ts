@@ -2,11 +2,11 @@
 import { sql } from "kysely"
 
 import type { PublicApiEndpoint } from "~core/api-keys"
+import { utcDayKey } from "~core/time"
 
 import type { Db } from "../db/transaction"
 
 /** The UTC day of an instant, as the table keeps it: "2026-11-27". */
-export const dayKey = (at: number): string => new Date(at).toISOString().slice(0, 10)
 
 /**
  * Counts one answered call on the UTC day of `at`. One upsert, which PostgreSQL applies atomically: calls of one key
@@ -15,7 +15,7 @@ export const dayKey = (at: number): string => new Date(at).toISOString().slice(0
 export async function countCall(db: Db, call: { keyId: string; userId: string; at: number; endpoint: PublicApiEndpoint }): Promise<void> {
   await db
     .insertInto("api_call_days")
-    .values({ key_id: call.keyId, user_id: call.userId, day: dayKey(call.at), endpoint: call.endpoint, calls: 1 })
+    .values({ key_id: call.keyId, user_id: call.userId, day: utcDayKey(call.at), endpoint: call.endpoint, calls: 1 })
     .onConflict((conflict) => conflict.columns(["key_id", "day", "endpoint"]).doUpdateSet({ calls: sql`api_call_days.calls + 1` }))
     .execute()
 }

@@ -10,3 +10,9 @@ export const DAY_MS = 24 * HOUR_MS
 
 /** The current time in milliseconds since the epoch: Date.now, or a test's. */
 export type Clock = () => number
+
+/** The UTC day of an instant as the database keeps days: "2026-11-27" (API calls per day, the daily figures). */
+export const utcDayKey = (at: number | Date): string => new Date(at).toISOString().slice(0, 10)
+
+/** The last `days` UTC days up to the one of `now`, oldest first, as utcDayKey writes them. */
+export const lastUtcDays = (now: number, days: number): string[] => Array.from({ length: days }, (_, index) => utcDayKey(now - (days - 1 - index) * DAY_MS))

@@ -11,10 +11,9 @@ import path from "node:path"
 import type { Browser, BrowserContext, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
 import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
-import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
+import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { fieldByLabel, fillField } from "./forms"
 import { solidPng } from "./png"
@@ -71,9 +70,7 @@ describe("the admin panel", () => {
     // A paying Enterprise customer, with the extension signed in and its side panel open.
     await registerVerifiedAccount(server, CUSTOMER)
     const token = (await api("/api/auth/login", { method: "POST", body: { email: CUSTOMER.email, password: CUSTOMER.password } })).body.data!.token as string
-    const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: CUSTOMER.name }
-    const paid = await api("/api/billing/test-payment", { method: "POST", token, body: { planId: "enterprise", annual: false, ...card, email: CUSTOMER.email, billingAddress: "1 Main Street", country: "US" } })
-    expect(paid.status, JSON.stringify(paid.body)).toBeLessThan(300)
+    await payInTestMode(server, token, CUSTOMER, "enterprise")
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
     await openExtensionSession(extension.worker, server.url, token)

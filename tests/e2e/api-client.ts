@@ -1,3 +1,5 @@
+import { TEST_CARD_SUCCEEDS } from "~core/billing"
+
 import { verificationCode } from "../outbox"
 import type { RunningServer } from "./server"
 
@@ -30,4 +32,15 @@ export async function registerVerifiedAccount(server: RunningServer, account: { 
   if (registered.status !== 201) throw new Error(`Registration refused: ${registered.status} ${JSON.stringify(registered.body)}`)
   const verified = await api("/api/auth/verify-email", { method: "POST", body: { oobCode: await verificationCode(server.dataDir, account.email) } })
   if (verified.status !== 200) throw new Error(`Verification refused: ${verified.status} ${JSON.stringify(verified.body)}`)
+}
+
+/**
+ * Buys a plan for a signed-in account through the billing test mode, as a script would (the billing e2e walks the
+ * checkout page itself): the tests that start from a paying customer. Throws when the payment is refused.
+ */
+export async function payInTestMode(server: RunningServer, token: string, account: { email: string; name: string }, planId: "pro" | "enterprise"): Promise<void> {
+  const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: account.name }
+  const body = { planId, annual: false, ...card, email: account.email, billingAddress: "1 Main Street", country: "US" }
+  const paid = await apiOf(server)("/api/billing/test-payment", { method: "POST", token, body })
+  if (paid.status >= 300) throw new Error(`Payment refused: ${paid.status} ${JSON.stringify(paid.body)}`)
 }

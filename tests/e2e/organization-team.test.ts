@@ -13,10 +13,9 @@ import path from "node:path"
 import type { Browser, BrowserContext, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
 import { completion, readOutbox, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
-import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
+import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, watchPageErrors } from "./browser"
 import { fieldByLabel, fillField } from "./forms"
 import { solidPng } from "./png"
@@ -137,9 +136,7 @@ describe("a team: invited, branded, pooled and removed", () => {
     // The owner's Enterprise subscription, bought through the API (the billing e2e walks the checkout).
     await registerVerifiedAccount(server, OWNER)
     const token = (await api("/api/auth/login", { method: "POST", body: { email: OWNER.email, password: OWNER.password } })).body.data!.token as string
-    const card = { cardNumber: TEST_CARD_SUCCEEDS, expiryMonth: "12", expiryYear: String(new Date().getFullYear() + 2), cvc: "123", cardholderName: OWNER.name }
-    const paid = await api("/api/billing/test-payment", { method: "POST", token, body: { planId: "enterprise", annual: false, ...card, email: OWNER.email, billingAddress: "1 Main Street", country: "US" } })
-    expect(paid.status, JSON.stringify(paid.body)).toBeLessThan(300)
+    await payInTestMode(server, token, OWNER, "enterprise")
 
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)

@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import { dayKey, markActive } from "./analytics-store"
+import { utcDayKey } from "~core/time"
+
+import { markActive } from "./analytics-store"
 
 interface MarkedToday {
   day: string
@@ -17,7 +19,7 @@ interface MarkedToday {
 const markedByApp = new WeakMap<FastifyInstance, MarkedToday>()
 
 export async function noteActiveUser(app: FastifyInstance, userId: string, now: number): Promise<void> {
-  const day = dayKey(now)
+  const day = utcDayKey(now)
   let marked = markedByApp.get(app)
   if (!marked || marked.day !== day) markedByApp.set(app, (marked = { day, users: new Set() }))
   if (marked.users.has(userId)) return

@@ -5,15 +5,15 @@
 import type { FastifyInstance } from "fastify"
 
 import type { Analytics } from "~core/admin-analytics"
-import { DAY_MS } from "~core/time"
+import { lastUtcDays } from "~core/time"
 
-import { dayKey, figuresBetween } from "./analytics-store"
+import { figuresBetween } from "./analytics-store"
 
 export function analyticsService(app: FastifyInstance) {
   return {
     async lastDays(days: number): Promise<Analytics> {
       const now = app.clock()
-      const dates = Array.from({ length: days }, (_, index) => dayKey(now - (days - 1 - index) * DAY_MS))
+      const dates = lastUtcDays(now, days)
       const recorded = new Map((await figuresBetween(app.database.db, dates[0]!, dates[dates.length - 1]!)).map((figures) => [figures.day, figures]))
       return {
         days: dates.map((date) => {

@@ -9,10 +9,6 @@ import type { Db } from "../../db/transaction"
 
 export type DailyMetric = DailyMetricsTable["metric"]
 
-/** The UTC day of an instant, as stored: "2026-11-27". */
-export function dayKey(at: number | Date): string {
-  return new Date(at).toISOString().slice(0, 10)
-}
 
 /**
  * Adds `by` (1, or -1 for a request given back) to a day's metric. One upsert: parallel requests on any instance

@@ -1,13 +1,15 @@
 /** A Google account's creation counts as a sign-up of its day, in its own transaction; its later sign-ins do not. */
 import { describe, expect, it } from "vitest"
 
+import { utcDayKey } from "~core/time"
+
 import { acceptTerms, googleIdToken, newGoogleUser, post, setUpGoogleApp, subject } from "../../auth/google/google-test-kit"
-import { dayKey } from "./analytics-store"
+
 
 setUpGoogleApp()
 
 const signUpsToday = async () => {
-  const row = await subject.database.db.selectFrom("daily_metrics").select("count").where("day", "=", dayKey(subject.app.clock())).where("metric", "=", "signUps").executeTakeFirst()
+  const row = await subject.database.db.selectFrom("daily_metrics").select("count").where("day", "=", utcDayKey(subject.app.clock())).where("metric", "=", "signUps").executeTakeFirst()
   return row?.count ?? 0
 }
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify"
 import type { Kysely, Transaction } from "kysely"
 
-import { countEvent, dayKey } from "../../admin/analytics/analytics-store"
+import { utcDayKey } from "~core/time"
+
+import { countEvent } from "../../admin/analytics/analytics-store"
 import type { DatabaseSchema } from "../../db/schema"
 import { ApiError } from "../../http/errors"
 import { signIn } from "../account-service"
@@ -50,7 +52,7 @@ function insertGoogleUser(app: FastifyInstance, identity: GoogleIdentity, now: D
     if (created) {
       await carryTraces(app, trx, created)
       // A sign-up of the day, counted with the account (the admin's analytics).
-      await countEvent(trx, "signUps", dayKey(now))
+      await countEvent(trx, "signUps", utcDayKey(now))
     }
     return created
   })
