@@ -113,6 +113,14 @@ describe("the audit log, written by each flow", () => {
     expect(ofUnknown).toEqual([{ kind: "account.locked", subject_id: null, target: unknown }])
   })
 
+  it("records a lockout once when 20 wrong passwords arrive at once", async () => {
+    const account = await emailAccount()
+    await Promise.all(Array.from({ length: 20 }, (_, index) => post("/api/auth/login", { email: account.email, password: "Wrong-Password-1!" }, { ip: `198.51.100.${index + 1}` })))
+    // Whatever the burst left for later, the account is locked by the end of it, and said so once.
+    for (let attempt = 0; attempt < 10 && (await post("/api/auth/login", { email: account.email, password: "Wrong-Password-1!" })).status !== 423; attempt++) now += 60_000
+    expect((await entriesOf(account.id)).filter((entry) => entry.kind === "account.locked")).toHaveLength(1)
+  })
+
   it("records a Google account linked, a password added, and a method removed with the sessions it ended", async () => {
     const account = await emailAccount()
     const idToken = await emulatorGoogleIdToken(emulatorHost, { sub: `google-${unique()}`, email: `linked-${unique()}@example.com`, name: "Grace Hopper" })
