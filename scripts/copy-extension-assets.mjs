@@ -12,10 +12,12 @@
 // frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
 // It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
+// With `--target firefox-mv3` it finishes the Firefox build instead (see firefoxManifest): Firefox has no
+// externally_connectable, so the same origins get the site bridge (src/extension/site-bridge.ts) as a content script.
 import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, URL } from "node:url"
 import { parseEnv } from "node:util"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -58,7 +60,12 @@ export const ENGINE_ASSETS = {
   "engines/samples": [path.join(faceApi, "demo/sample1.jpg")]
 }
 
-const BUILDS = ["build/chrome-mv3-prod", "build/chrome-mv3-dev"]
+/** Plasmo's build folders of a target. */
+const buildsOf = (target) => [`build/${target}-prod`, `build/${target}-dev`]
+
+/** The add-on id Firefox knows the extension by (its storage and permissions follow it), and the oldest Firefox supported. */
+export const GECKO_ID = "image-query-ai@imagequery.ai"
+export const GECKO_MIN_VERSION = "140.0"
 
 export function copyEngineAssets(buildDir) {
   let bytes = 0
@@ -91,18 +98,71 @@ function plasmoEnv(mode, tag) {
   return { ...fromFiles, ...process.env }
 }
 
-/** Makes the manifest's externally_connectable.matches the site origins the build's service worker trusts. */
-export async function writeSiteOrigins(buildDir) {
+/** The trusted site origins of a build folder, by the environment Plasmo built it with, and their match patterns. */
+async function siteOriginsOf(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
   const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
   const development = buildDir.endsWith("-dev")
   const env = development ? plasmoEnv("development", "dev") : plasmoEnv("production", "prod")
   const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
+  return { origins, matches: siteMatchPatterns(origins) }
+}
+
+/**
+ * The Firefox manifest from the one Plasmo wrote (which already turned the side panel into sidebar_action and the
+ * service worker into background.scripts): no Chrome-only keys (key, externally_connectable, the sidePanel
+ * permission), the gecko id and minimum version, a sidebar that does not open by itself at install (as in Chrome),
+ * and the site bridge on the trusted origins' top frames, from the start of the page so it is there before the site's
+ * scripts look for it. Firefox's match patterns have no port (a pattern with one matches nothing): the bridge matches
+ * the hosts and checks the page's whole origin itself. Running it again gives the same manifest.
+ */
+export function firefoxManifest(manifest, origins, bridgeFile) {
+  const rest = { ...manifest }
+  delete rest.key
+  delete rest.externally_connectable
+  const matches = [...new Set(origins.map((origin) => `${new URL(origin).protocol}//${new URL(origin).hostname}/*`))]
+  const contentScripts = (rest.content_scripts ?? []).filter((script) => !script.js?.includes(bridgeFile))
+  return {
+    ...rest,
+    permissions: rest.permissions.filter((permission) => permission !== "sidePanel"),
+    sidebar_action: { default_title: manifest.name, default_icon: manifest.icons, ...rest.sidebar_action, open_at_install: false },
+    content_scripts: [...contentScripts, { matches, js: [bridgeFile], run_at: "document_start", all_frames: false }],
+    browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: GECKO_MIN_VERSION } }
+  }
+}
+
+/** Writes the site origins the build trusts into its manifest (and the Firefox bridge beside it); returns them. */
+export async function writeSiteOrigins(buildDir, target = "chrome-mv3") {
+  const { origins, matches } = await siteOriginsOf(buildDir)
   const manifestPath = path.join(buildDir, "manifest.json")
   const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"))
-  manifest.externally_connectable = { ...manifest.externally_connectable, matches: siteMatchPatterns(origins) }
-  fs.writeFileSync(manifestPath, JSON.stringify(manifest))
+  if (target === "firefox-mv3") {
+    const bridgeFile = await buildSiteBridge(buildDir, origins)
+    fs.writeFileSync(manifestPath, JSON.stringify(firefoxManifest(manifest, origins, bridgeFile)))
+  } else {
+    manifest.externally_connectable = { ...manifest.externally_connectable, matches }
+    fs.writeFileSync(manifestPath, JSON.stringify(manifest))
+  }
   return origins
+}
+
+/** Bundles the Firefox site bridge with the build's trusted origins baked in; its file name in the build. */
+async function buildSiteBridge(buildDir, origins) {
+  const { build } = await import("esbuild")
+  const { tsImport } = await import("tsx/esm/api")
+  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-bridge.ts", import.meta.url)
+  await build({
+    entryPoints: [path.join(root, "src/extension/site-bridge-main.ts")],
+    outfile: path.join(buildDir, SITE_BRIDGE_FILE),
+    bundle: true,
+    minify: true,
+    format: "iife",
+    target: "firefox128",
+    tsconfig: path.join(root, "tsconfig.json"),
+    define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) },
+    logLevel: "error"
+  })
+  return SITE_BRIDGE_FILE
 }
 
 /** The page index's script, bundled as one classic script under the name the side panel injects: its size in bytes. */
@@ -127,9 +187,12 @@ export async function buildPageIndex(buildDir) {
 }
 
 async function main() {
-  const present = BUILDS.map((build) => path.join(root, build)).filter((dir) => fs.existsSync(path.join(dir, "manifest.json")))
+  const targetIndex = process.argv.indexOf("--target")
+  const target = targetIndex > 0 ? process.argv[targetIndex + 1] : "chrome-mv3"
+  const builds = buildsOf(target)
+  const present = builds.map((build) => path.join(root, build)).filter((dir) => fs.existsSync(path.join(dir, "manifest.json")))
   if (present.length === 0) {
-    console.error(`No built extension found in ${BUILDS.join(" or ")}: run plasmo build first.`)
+    console.error(`No built extension found in ${builds.join(" or ")}: run plasmo build${target === "chrome-mv3" ? "" : ` --target=${target}`} first.`)
     process.exit(1)
   }
   for (const dir of present) {
@@ -137,7 +200,7 @@ async function main() {
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
     console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
     try {
-      console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir)).join(", ")}`)
+      console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir, target)).join(", ")}`)
     } catch (error) {
       console.error(error.message)
       process.exit(1)

@@ -11,6 +11,7 @@ import { endExtensionSession, extensionApi } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
 import { useBrand } from "~extension/use-brand"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
+import { firefoxSidebar, openPanel } from "~extension/side-panel"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
 
@@ -35,8 +36,10 @@ function Popup() {
   }, [])
 
   const openSidePanel = async () => {
+    // Firefox's sidebar opens in the popup's window, and only inside the click: nothing may be awaited before it.
+    if (firefoxSidebar()) return openPanel({ windowId: chrome.windows.WINDOW_ID_CURRENT })
     const window = await chrome.windows.getCurrent()
-    if (window.id !== undefined) await chrome.sidePanel.open({ windowId: window.id })
+    if (window.id !== undefined) await openPanel({ windowId: window.id })
   }
 
   // The service worker ends the session and signs the site out too (its open pages now, later ones when opened).

@@ -15,6 +15,7 @@ import {
   type SelectedArea
 } from "~extension/area-capture"
 import { blobToDataUrl } from "~extension/data-url"
+import { openPanel } from "~extension/side-panel"
 
 import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./area-overlay"
 
@@ -123,6 +124,6 @@ export async function captureWholeView(tabId: number): Promise<void> {
  */
 export function captureAreaFromGesture(tab: chrome.tabs.Tab | undefined): Promise<void> {
   if (tab?.id === undefined) return areaCaptureItem.set({ state: "refused", message: CAPTURE_NOT_ALLOWED_MESSAGE, at: Date.now() })
-  void chrome.sidePanel.open({ windowId: tab.windowId }).catch((error: unknown) => console.warn("Could not open the side panel", error))
+  void openPanel({ windowId: tab.windowId }).catch((error: unknown) => console.warn("Could not open the side panel", error))
   return captureArea(tab.id)
 }

@@ -1,5 +1,6 @@
 import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/reverse-search"
 import { openReverseSearch } from "~extension/reverse-search"
+import { firefoxSidebar } from "~extension/side-panel"
 
 import { captureAreaFromGesture } from "./area-capture"
 import { listenToMessages } from "./message-routes"
@@ -59,7 +60,9 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
   void openSidePanelWithImage({ url: info.srcUrl, tabId: tab.id, pageUrl: info.pageUrl, action })
 })
 
-const toggleSidePanel = sidePanelToggle()
+// Firefox toggles its sidebar itself; Chrome's side panel needs the open windows tracked (side-panel-toggle.ts).
+const sidebar = firefoxSidebar()
+const toggleSidePanel = sidebar ? () => sidebar.toggle() : sidePanelToggle()
 
 chrome.commands.onCommand.addListener((command, tab) => {
   if (command === CAPTURE_AREA_COMMAND) void captureAreaFromGesture(tab)
@@ -70,7 +73,8 @@ chrome.commands.onCommand.addListener((command, tab) => {
 listenToMessages()
 // Requests to the site (status, logout) over the ports its pages open.
 listenToSiteLinks()
-// Tokens live in chrome.storage.local: keep content scripts (which run inside web pages) away from it.
+// Tokens live in chrome.storage.local: keep content scripts (which run inside web pages) away from it. Firefox has no
+// such setting (its content scripts always reach storage.local); there the tokens rest on its process isolation.
 void chrome.storage.local
-  .setAccessLevel({ accessLevel: "TRUSTED_CONTEXTS" })
-  .catch((error: unknown) => console.warn("Could not restrict chrome.storage.local to the extension", error))
+  .setAccessLevel?.({ accessLevel: "TRUSTED_CONTEXTS" })
+  ?.catch((error: unknown) => console.warn("Could not restrict chrome.storage.local to the extension", error))

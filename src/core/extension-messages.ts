@@ -18,31 +18,37 @@
  */
 import * as z from "zod"
 
+import {
+  EXTENSION_AUTH_STATUS_REQUEST,
+  EXTENSION_LOGOUT_REQUEST,
+  EXTENSION_MESSAGE_PREFIX,
+  KNOWN_EXTENSION_MESSAGE_TYPES,
+  SITE_LINK_PORT_NAME,
+  WEBSITE_AUTH_LOGIN,
+  WEBSITE_AUTH_LOGOUT,
+  WEBSITE_AUTH_SYNC,
+  WEBSITE_MESSAGE_PREFIX,
+  type KnownExtensionMessageType
+} from "./extension-message-types"
 import { parseWith, type ParseResult } from "./protocol"
 import { type Clock, MINUTE_MS } from "./time"
 import { type User } from "./user"
 
 export const EXTENSION_TOKEN_LIFETIME_MS = 60 * MINUTE_MS
 
-export const WEBSITE_AUTH_LOGIN = "WEBSITE_AUTH_LOGIN"
-export const WEBSITE_AUTH_LOGOUT = "WEBSITE_AUTH_LOGOUT"
-export const WEBSITE_AUTH_SYNC = "WEBSITE_AUTH_SYNC"
-
-export const WEBSITE_MESSAGE_PREFIX = "WEBSITE_"
-export const EXTENSION_MESSAGE_PREFIX = "EXTENSION_"
-export const EXTENSION_AUTH_STATUS_REQUEST = "EXTENSION_AUTH_STATUS_REQUEST"
-export const EXTENSION_LOGOUT_REQUEST = "EXTENSION_LOGOUT_REQUEST"
-
-/**
- * Name of the long-lived port the site opens to the extension (chrome.runtime.connect): the extension sends
- * its EXTENSION_* requests over it, since a web page cannot receive chrome.runtime messages otherwise, and the
- * site answers each one on the same port with an ExtensionAnswer.
- */
-export const SITE_LINK_PORT_NAME = "image-query-ai-site"
-
-/** Incoming types the site knows how to answer. */
-export const KNOWN_EXTENSION_MESSAGE_TYPES = [EXTENSION_AUTH_STATUS_REQUEST, EXTENSION_LOGOUT_REQUEST] as const
-export type KnownExtensionMessageType = (typeof KNOWN_EXTENSION_MESSAGE_TYPES)[number]
+// The protocol's names live in a module without zod (the Firefox site bridge needs them); re-exported here.
+export {
+  EXTENSION_AUTH_STATUS_REQUEST,
+  EXTENSION_LOGOUT_REQUEST,
+  EXTENSION_MESSAGE_PREFIX,
+  KNOWN_EXTENSION_MESSAGE_TYPES,
+  SITE_LINK_PORT_NAME,
+  WEBSITE_AUTH_LOGIN,
+  WEBSITE_AUTH_LOGOUT,
+  WEBSITE_AUTH_SYNC,
+  WEBSITE_MESSAGE_PREFIX
+}
+export type { KnownExtensionMessageType }
 
 export interface ExtensionTokens {
   authToken: string

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
-import { isOurContentScript, isOwnContextOutsideTabs, isOwnExtensionPage } from "./message-senders"
+import { isOurContentScript, isOwnPanelOrContextOutsideTabs, isOwnExtensionPage } from "./message-senders"
 import { isSiteSender, SITE_ORIGINS } from "./site-origins"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
@@ -34,16 +34,23 @@ describe("our content script", () => {
     expect(isOurContentScript(contentScript)).toBe(true)
     expect(isOurContentScript({ ...contentScript, id: "someone-else" })).toBe(false)
     expect(isOurContentScript({ ...contentScript, url: `${EXTENSION}/popup.html` })).toBe(false)
+    expect(isOurContentScript({ ...contentScript, url: "moz-extension://3c0b1f5e-6a2b-4c1d-9e8f-0a1b2c3d4e5f/popup.html" })).toBe(false)
     expect(isOurContentScript({ ...contentScript, tab: undefined })).toBe(false)
     expect(isOurContentScript({ ...contentScript, tab: { id: -1 } })).toBe(false)
     expect(isOurContentScript({ ...contentScript, frameId: undefined })).toBe(false)
   })
 
   it("answers only the extension itself outside tabs: the side panel, the popup, the service worker", () => {
-    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/sidepanel.html` })).toBe(true)
-    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/static/background/index.js` })).toBe(true)
-    expect(isOwnContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html`, tab: { id: 3 } })).toBe(false)
-    expect(isOwnContextOutsideTabs(contentScript)).toBe(false)
-    expect(isOwnContextOutsideTabs({ id: "someone-else", url: "chrome-extension://someone-else/panel.html" })).toBe(false)
+    expect(isOwnPanelOrContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/sidepanel.html` })).toBe(true)
+    expect(isOwnPanelOrContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/static/background/index.js` })).toBe(true)
+    expect(isOwnPanelOrContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html`, tab: { id: 3 } })).toBe(false)
+    expect(isOwnPanelOrContextOutsideTabs(contentScript)).toBe(false)
+    expect(isOwnPanelOrContextOutsideTabs({ id: "someone-else", url: "chrome-extension://someone-else/panel.html" })).toBe(false)
+  })
+
+  it("answers Firefox's panel window too: our panel page, in a tab of its own", () => {
+    expect(isOwnPanelOrContextOutsideTabs({ id: chromeFake().runtime.id, url: `${EXTENSION}/sidepanel.html?tab=4`, tab: { id: 7 } })).toBe(true)
+    expect(isOwnPanelOrContextOutsideTabs({ id: "someone-else", url: `${EXTENSION}/sidepanel.html?tab=4`, tab: { id: 7 } })).toBe(false)
+    expect(isOwnPanelOrContextOutsideTabs({ ...contentScript, url: "https://example.com/sidepanel.html" })).toBe(false)
   })
 })

@@ -15,7 +15,8 @@ export type ContentScriptSender = MessageSender & { tab: { id: number; url?: str
  */
 export function isOurContentScript(sender: MessageSender, extensionId: string = chrome.runtime.id): sender is ContentScriptSender {
   const tabId = sender.tab?.id
-  const fromWebPage = typeof sender.url === "string" && !sender.url.startsWith(`chrome-extension://${extensionId}/`) && typeof sender.frameId === "number"
+  // An extension page (ours in Chrome or Firefox, whose pages are moz-extension://) is not a web page.
+  const fromWebPage = typeof sender.url === "string" && !/^(chrome|moz)-extension:/.test(sender.url) && typeof sender.frameId === "number"
   return sender.id === extensionId && typeof tabId === "number" && tabId >= 0 && fromWebPage
 }
 
@@ -25,11 +26,12 @@ export function isOwnExtensionPage(sender: MessageSender | undefined, runtime: R
 }
 
 /**
- * The extension itself, outside any tab: the side panel, the popup or the service worker. What a content script
- * answers to: never another content script, nor one of our pages opened in a tab.
+ * The extension itself, outside any tab: the side panel, the popup or the service worker, and in Firefox the panel
+ * shown in a window of its own (see ./side-panel), which is our panel page in a tab. What a content script answers
+ * to: never another content script, nor another of our pages opened in a tab.
  */
-export function isOwnContextOutsideTabs(sender: MessageSender, extensionId: string = chrome.runtime.id): boolean {
-  return sender.id === extensionId && !sender.tab
+export function isOwnPanelOrContextOutsideTabs(sender: MessageSender, runtime: RuntimeIdentity = chrome.runtime): boolean {
+  return sender.id === runtime.id && (!sender.tab || isOwnExtensionPage(sender, runtime, "sidepanel.html"))
 }
 
 /** The site rendered inside the extension (tabs/site.html) is one of our own pages. */

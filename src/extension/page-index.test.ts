@@ -20,7 +20,8 @@ describe("the page index in a frame", () => {
 
   it("answers the side panel with the frame's images, and no other sender", async () => {
     const onMessage = fakeEvent()
-    vi.stubGlobal("chrome", { runtime: { id: "extension-id", onMessage, sendMessage: vi.fn(() => Promise.resolve()) } })
+    const getURL = (file: string) => `chrome-extension://extension-id/${file}`
+    vi.stubGlobal("chrome", { runtime: { id: "extension-id", getURL, onMessage, sendMessage: vi.fn(() => Promise.resolve()) } })
     document.body.innerHTML = '<img src="https://example.com/a.png" alt="A">'
     await import("./page-index")
     const [listener] = onMessage.listeners
@@ -33,5 +34,8 @@ describe("the page index in a frame", () => {
       images: [expect.objectContaining({ url: "https://example.com/a.png", alt: "A" })]
     })
     expect(await ask({ id: "extension-id", url: "https://example.com/", tab: { id: 1 }, frameId: 0 })).toBe("no answer")
+    // Firefox's panel window: the panel page in a tab of its own.
+    expect(await ask({ id: "extension-id", url: "chrome-extension://extension-id/sidepanel.html?tab=1", tab: { id: 2 } })).toMatchObject({ images: [expect.anything()] })
+    expect(await ask({ id: "extension-id", url: "chrome-extension://extension-id/popup.html", tab: { id: 2 } })).toBe("no answer")
   })
 })

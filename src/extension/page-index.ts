@@ -11,7 +11,7 @@ import { pageQuietMs, watchPageActivity } from "./page-activity"
 import { createImageWatcher, type ImageWatcher } from "./image-watcher"
 import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
-import { isOwnContextOutsideTabs } from "./message-senders"
+import { isOwnPanelOrContextOutsideTabs } from "./message-senders"
 import {
   MAX_PAGE_BLOB_BYTES,
   PAGE_ACTIVITY_REQUEST,
@@ -79,17 +79,17 @@ if (!world[INSTALLED]) {
   world[INSTALLED] = true
   listenForMessages(chrome.runtime.onMessage, {
     [PAGE_IMAGES_REQUEST]: messageRoute({
-      from: isOwnContextOutsideTabs,
+      from: isOwnPanelOrContextOutsideTabs,
       check: pageImagesRequest.parse,
       handle: (): PageImagesResponse => ({ images: pageWatcher().images() })
     }),
     [READ_PAGE_BLOB_REQUEST]: messageRoute({
-      from: isOwnContextOutsideTabs,
+      from: isOwnPanelOrContextOutsideTabs,
       check: readPageBlobRequest.parse,
       handle: ({ message }) => readPageBlob(message.url)
     }),
     [PAGE_IMAGE_ORDER_REQUEST]: messageRoute({
-      from: isOwnContextOutsideTabs,
+      from: isOwnPanelOrContextOutsideTabs,
       check: pageImageOrderRequest.parse,
       handle: (): PageImageOrderResponse => {
         // Reading has begun: from now on the page's activity tells it when to wait.
@@ -98,12 +98,12 @@ if (!world[INSTALLED]) {
       }
     }),
     [PAGE_ACTIVITY_REQUEST]: messageRoute({
-      from: isOwnContextOutsideTabs,
+      from: isOwnPanelOrContextOutsideTabs,
       check: pageActivityRequest.parse,
       handle: (): PageActivityResponse => ({ quietMs: pageQuietMs() })
     }),
     [SHOW_IMAGE_ON_PAGE]: messageRoute({
-      from: isOwnContextOutsideTabs,
+      from: isOwnPanelOrContextOutsideTabs,
       check: showImageOnPage.parse,
       handle: ({ message }): ShowImageOnPageResponse => {
         const element = pageWatcher().elements().get(message.url)

@@ -1,6 +1,7 @@
 import type { PanelImage } from "./tab-images"
 import { QuestionForm } from "./QuestionForm"
 import { SendNotice } from "./sent/SendNotice"
+import { ShownImage } from "./ShownImage"
 import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 
 export interface ChatTabProps {
@@ -30,7 +31,7 @@ export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage 
       ) : (
         <div className="flex gap-2" aria-label="Images in this conversation">
           {images.slice(0, MAX_CHAT_IMAGES).map((image) => (
-            <img key={image.url} src={image.url} alt={image.alt || "Selected image"} className="h-14 w-14 rounded border border-gray-200 bg-gray-100 object-cover" />
+            <ShownImage key={image.url} image={image} alt={image.alt || "Selected image"} className="h-14 w-14 rounded border border-gray-200 bg-gray-100 object-cover" />
           ))}
           {images.length > MAX_CHAT_IMAGES && <p className="self-center text-xs text-gray-600">Only the first {MAX_CHAT_IMAGES} selected images are asked about.</p>}
         </div>

@@ -8,6 +8,7 @@ import { memo } from "react"
 
 import type { MatchReason } from "./find/image-search"
 import { MatchReasons } from "./find/MatchReasons"
+import { ShownImage } from "./ShownImage"
 import type { PanelImage } from "./tab-images"
 
 export interface ImageCardProps {
@@ -33,7 +34,7 @@ export const ImageCard = memo(function ImageCard({ image, selected, highlighted,
       className={`relative overflow-hidden rounded-lg border bg-white shadow-sm [contain-intrinsic-size:auto_9rem] [content-visibility:auto] ${selected ? "border-brand-primary ring-2 ring-brand-primary" : highlighted ? "border-blue-300 ring-2 ring-blue-200" : "border-gray-200"}`}
     >
       <button type="button" onClick={() => onOpen(image)} className="block w-full text-left focus-ring focus-visible:-outline-offset-2">
-        <img src={image.url} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
+        <ShownImage image={image} alt={image.alt || "Image without description"} loading="lazy" className="h-28 w-full bg-gray-100 object-contain" />
         <p className="px-2 py-1 text-xs text-gray-600">
           {image.source === "captured" && `${image.alt} · `}
           {image.width} × {image.height}

@@ -14,6 +14,7 @@ import type { LinesTranslation } from "./results/TranslateText"
 import { TranslatedLayer } from "./results/TranslatedLayer"
 import { useLineColours } from "./results/use-line-colours"
 import { SendNotice } from "./sent/SendNotice"
+import { useShownImageUrl } from "./ShownImage"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
@@ -52,7 +53,9 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
   const shownOverlay = textOutcome && overlay?.ocr === textOutcome.ocr ? overlay : null
   const { boxes, tone } = resultBoxes(outcome)
   // Text read turned upright is shown as read, so that its boxes stand on it.
-  const shownUrl = (outcome?.kind === "text" && outcome.reading?.uprightUrl) || image.url
+  const uprightUrl = outcome?.kind === "text" ? outcome.reading?.uprightUrl : undefined
+  const shownUrl = uprightUrl || image.url
+  const displayedUrl = useShownImageUrl({ ...image, url: shownUrl })
   // Text boxes are in the pixels of the image read, which may be a scaled copy (an SVG drawn for the engine).
   const boxSpace = outcome?.kind === "text" ? { width: outcome.ocr.imageWidth, height: outcome.ocr.imageHeight } : natural
   const colours = useLineColours({ url: shownUrl, tabId: image.tabId, frameId: image.frameId }, shownOverlay ? textOutcome!.ocr : null)
@@ -66,7 +69,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
       <figure className="space-y-1">
         <div className="relative overflow-hidden rounded-lg border border-gray-200 bg-gray-100">
           <img
-            src={shownUrl}
+            src={displayedUrl}
             alt={image.alt || "Selected image"}
             className="block h-auto w-full"
             onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { EXTENSION_ID } from "~core/extension-id"
 import { websiteLogoutMessage } from "~core/extension-messages"
 
-import { configureExtensionNotifier, notifyExtension, resolveExtensionTransport } from "./extension-notifier"
+import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
+
+import { configureExtensionNotifier, notifyExtension, resolveExtensionConnector, resolveExtensionTransport } from "./extension-notifier"
 
 const message = websiteLogoutMessage(() => 1)
 
@@ -63,6 +65,27 @@ describe("notifyExtension", () => {
     vi.stubGlobal("chrome", { runtime: {} })
     await expect(notifyExtension(message)).resolves.toBe(false)
     expect(postMessage).not.toHaveBeenCalled()
+  })
+
+  it("inside a Firefox extension page (moz-extension:) sends to its own runtime without an id", async () => {
+    vi.stubGlobal("location", { protocol: "moz-extension:" })
+    const sendMessage = stubChrome()
+    await expect(notifyExtension(message)).resolves.toBe(true)
+    expect(sendMessage).toHaveBeenCalledWith(message)
+  })
+
+  it("on the web in Firefox goes through the extension's site bridge, and counts a refusal as not sent", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
+    const port = { postMessage: vi.fn(), disconnect: vi.fn(), onMessage: { addListener: vi.fn() }, onDisconnect: { addListener: vi.fn() } }
+    const bridge = { sendMessage: vi.fn(() => true), connect: vi.fn((name: string) => (name === "image-query-ai-site" ? port : null)) }
+    vi.stubGlobal(SITE_BRIDGE_GLOBAL, bridge)
+    await expect(notifyExtension(message)).resolves.toBe(true)
+    expect(bridge.sendMessage).toHaveBeenCalledWith(message)
+    expect(resolveExtensionConnector("image-query-ai-site")?.()).toBe(port)
+    expect(() => resolveExtensionConnector("another-port")?.()).toThrow(/no port named another-port/)
+    bridge.sendMessage.mockReturnValue(false)
+    await expect(notifyExtension(message)).resolves.toBe(false)
+    expect(warn).toHaveBeenCalled()
   })
 
   it("never throws: a rejected or throwing send is logged as a warning", async () => {

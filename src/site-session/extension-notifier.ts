@@ -7,12 +7,15 @@
  * 3. on the web: `chrome.runtime.sendMessage(extensionId, message)`, only when the browser exposes
  *    chrome.runtime.sendMessage (the extension lists the site in externally_connectable) AND an extension id
  *    is configured: EXTENSION_ID (fixed by the manifest key) unless configured otherwise, `null` for none;
- * 4. otherwise nothing is sent. Never window.postMessage: any other extension's content script on the page
+ * 4. on the web in Firefox, which has no externally_connectable: the extension's site bridge on this page
+ *    (window.imageQueryAiBridge, a content script of the extension; see src/extension/site-bridge.ts);
+ * 5. otherwise nothing is sent. Never window.postMessage: any other extension's content script on the page
  *    could read the tokens from it.
  *
  * Sending never throws and never rejects: a failure (no receiver, extension reloaded...) is logged as a warning.
  */
 import { EXTENSION_ID } from "~core/extension-id"
+import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
 import { type WebsiteMessage } from "~core/extension-messages"
 
 export type ExtensionTransport = (message: WebsiteMessage) => unknown
@@ -49,6 +52,17 @@ function chromeRuntime(): RuntimeLike | null {
   return typeof runtime?.sendMessage === "function" ? (runtime as RuntimeLike) : null
 }
 
+interface SiteBridge {
+  sendMessage(message: unknown): boolean
+  connect(name: string): ExtensionPort | null
+}
+
+/** Firefox: the bridge the extension's content script put on this page, when there is one. */
+function siteBridge(): SiteBridge | null {
+  const bridge = (globalThis as unknown as Record<string, Partial<SiteBridge> | undefined>)[SITE_BRIDGE_GLOBAL]
+  return typeof bridge?.sendMessage === "function" && typeof bridge.connect === "function" ? (bridge as SiteBridge) : null
+}
+
 function configuredExtensionId(): string | null {
   return notifierConfig.extensionId === undefined ? EXTENSION_ID : notifierConfig.extensionId
 }
@@ -62,6 +76,14 @@ export function resolveExtensionConnector(name: string): (() => ExtensionPort) |
   if (notifierConfig.transport) return null
   const runtime = chromeRuntime()
   const connect = runtime?.connect
+  const bridge = runtime ? null : siteBridge()
+  if (bridge) {
+    return () => {
+      const port = bridge.connect(name)
+      if (!port) throw new Error(`The extension's site bridge has no port named ${name}`)
+      return port
+    }
+  }
   if (!runtime || typeof connect !== "function") return null
   if (insideExtensionPage()) return () => connect.call(runtime, { name })
   const extensionId = configuredExtensionId()
@@ -69,7 +91,7 @@ export function resolveExtensionConnector(name: string): (() => ExtensionPort) |
 }
 
 function insideExtensionPage(): boolean {
-  return typeof location !== "undefined" && location.protocol === "chrome-extension:"
+  return typeof location !== "undefined" && /^(chrome|moz)-extension:$/.test(location.protocol)
 }
 
 /** The transport that `notifyExtension` would use now, or null when the message would not be sent. */
@@ -78,6 +100,12 @@ export function resolveExtensionTransport(): ExtensionTransport | null {
   const extensionId = configuredExtensionId()
   if (transport) return transport
   const runtime = chromeRuntime()
+  const bridge = runtime ? null : siteBridge()
+  if (bridge) {
+    return (message) => {
+      if (!bridge.sendMessage(message)) throw new Error("The extension's site bridge refused the message")
+    }
+  }
   if (!runtime) return null
   if (insideExtensionPage()) return (message) => runtime.sendMessage(message)
   if (extensionId) return (message) => runtime.sendMessage(extensionId, message)

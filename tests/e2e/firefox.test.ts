@@ -1,0 +1,255 @@
+/**
+ * The Firefox store package in Firefox ESR (tests/e2e/firefox.ts), installed from the unpacked zip: it loads, finds a page's images, opens its panel, reads an
+ * image's text on the device, and takes the site's sign-in through the site bridge, which no hostile page or frame
+ * can use. Firefox keeps its sidebar out of WebDriver's reach: the sidebar is checked through sidebarAction.isOpen,
+ * and what it shows is read in the same page opened as the panel window the on-image button opens.
+ */
+import fs from "node:fs"
+import http from "node:http"
+import type net from "node:net"
+import os from "node:os"
+import path from "node:path"
+
+import type { Browser, Frame, Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
+import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
+import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
+import { registerVerifiedAccount } from "./api-client"
+import { eventually, screenshot } from "./browser"
+import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage } from "./firefox"
+import { serveFixtures, startServer, type RunningServer } from "./server"
+import { relay, trustedLoopbackOrigin } from "./site-relay"
+
+const NAME = "Grace Firefox"
+const EMAIL = "grace.firefox@example.com"
+const PASSWORD = "Blue-Harbor-42!"
+
+const unavailable = firefoxUnavailableReason()
+if (unavailable && process.env.CI) throw new Error(`The Firefox end-to-end tests must run in CI, but ${unavailable}.`)
+if (unavailable) console.warn(`Firefox end-to-end tests skipped: ${unavailable}.`)
+
+/** The page the extension scans: drawn text (a blob: image, as a page shows a canvas) and a photo. */
+const FIXTURE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Firefox fixture</title></head>
+<body style="margin:8px">
+<img id="text" alt="Drawn text" width="500" height="250">
+<img id="photo" src="/sample1.jpg" alt="Three people" width="400">
+<script>
+  const lines = ${JSON.stringify(OCR_SAMPLE_LINES)}
+  const canvas = document.createElement("canvas")
+  canvas.width = 1000
+  canvas.height = 500
+  const context = canvas.getContext("2d")
+  context.fillStyle = "#ffffff"
+  context.fillRect(0, 0, canvas.width, canvas.height)
+  context.fillStyle = "#000000"
+  context.font = "bold 64px sans-serif"
+  context.textBaseline = "top"
+  lines.forEach((line, index) => context.fillText(line, 40, 60 + index * 120))
+  canvas.toBlob((blob) => { document.getElementById("text").src = URL.createObjectURL(blob) }, "image/png")
+</script>
+</body></html>`
+
+async function hostileServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Hostile</title><p>Nothing to see"))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as net.AddressInfo
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
+  let server: RunningServer
+  let siteOrigin: string
+  let siteRelay: { close(): Promise<void> }
+  let fixtures: { url: string; close(): Promise<void> }
+  let hostile: Awaited<ReturnType<typeof hostileServer>>
+  let browser: Browser
+  let page: Page
+  /** An extension page in a tab of its own: where the tests call the extension's APIs. */
+  let extensionPage: Page
+  let panel: Page
+  let fixtureFolder: string
+
+  const storedSession = () =>
+    inExtensionPage(extensionPage, async () => ((await chrome.storage.local.get("extensionSession")).extensionSession as string | undefined) ?? null)
+  const sidebarOpen = () =>
+    inExtensionPage(extensionPage, async () => {
+      const { id } = await chrome.windows.getLastFocused({ windowTypes: ["normal"] })
+      return (globalThis as unknown as { browser: { sidebarAction: { isOpen(details: { windowId?: number }): Promise<boolean> } } }).browser.sidebarAction.isOpen({ windowId: id })
+    })
+
+  /** Hovers the image, then clicks the on-image button (over its top right corner, inside a closed shadow root). */
+  async function clickImageButton(selector: string) {
+    const box = await page.$eval(selector, (element) => {
+      element.scrollIntoView({ block: "center" })
+      const { x, y, width, height } = element.getBoundingClientRect()
+      return { x, y, width, height }
+    })
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    // The button shows once the pointer has rested on the image; its host is our own element in the page.
+    await eventually(
+      () => page.evaluate(() => document.documentElement.querySelectorAll(":scope > *:not(head):not(body)").length),
+      (hosts) => expect(hosts).toBeGreaterThan(0)
+    )
+    await page.mouse.click(box.x + box.width - 8 - 16, box.y + 8 + 16)
+  }
+
+  /** The extension page at `prefix` among the browser's pages (WebDriver reports extension pages as about:blank). */
+  async function findExtensionPage(prefix: string): Promise<Page> {
+    return eventually(
+      async () => {
+        for (const candidate of await browser.pages()) {
+          const href = await candidate.evaluate(() => location.href).catch(() => "")
+          if (href.startsWith(prefix)) return candidate
+        }
+        return null
+      },
+      (found) => expect(found).not.toBeNull(),
+      20_000
+    ) as Promise<Page>
+  }
+
+  beforeAll(async () => {
+    server = await startServer()
+    // The Firefox build trusts the same origins as the Chrome one (one build environment).
+    const trusted = trustedLoopbackOrigin()
+    siteOrigin = trusted.origin
+    siteRelay = await relay(trusted, server.port)
+    hostile = await hostileServer()
+    fixtureFolder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-firefox-fixture-"))
+    fs.writeFileSync(path.join(fixtureFolder, "index.html"), FIXTURE_PAGE)
+    fs.copyFileSync(path.join(FIREFOX_EXTENSION_DIR, "engines/samples/sample1.jpg"), path.join(fixtureFolder, "sample1.jpg"))
+    fixtures = await serveFixtures(fixtureFolder)
+    await registerVerifiedAccount(server, { email: EMAIL, password: PASSWORD, name: NAME })
+
+    // What the store gets: the Firefox zip of `npm run package`, unpacked.
+    const packaged = await packageExtensions({ outDir: fixtureFolder, browsers: ["firefox"] })
+    browser = await launchFirefoxWithExtension(unzipTo(packaged.firefox!, path.join(fixtureFolder, "firefox")))
+    page = (await browser.pages())[0]!
+    extensionPage = await browser.newPage()
+    await openExtensionPage(extensionPage, "popup.html")
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await fixtures?.close()
+    await hostile?.close()
+    await siteRelay?.close()
+    await server?.stop()
+    if (fixtureFolder) fs.rmSync(fixtureFolder, { recursive: true, force: true })
+  })
+
+  it("loads: Firefox's manifest, and the popup of the running extension", async () => {
+    const manifest = await inExtensionPage(extensionPage, async () => chrome.runtime.getManifest() as unknown as Record<string, unknown>)
+    expect(manifest).toMatchObject({ name: "Image Query AI", sidebar_action: { default_panel: expect.stringMatching(/\/sidepanel\.html$/) } })
+    expect(manifest).not.toHaveProperty("externally_connectable")
+    await eventually(() => extensionPage.evaluate(() => document.body.innerText), (text) => expect(text).toContain("Not signed in"))
+  })
+
+  it("opens its panel from the on-image button, pinned to the page, listing the page's images", async () => {
+    await page.bringToFront()
+    await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
+    await page.waitForFunction(() => (document.getElementById("text") as HTMLImageElement).complete && (document.getElementById("text") as HTMLImageElement).src.startsWith("blob:"))
+    await clickImageButton("#text")
+    // A page's click is no user action in Firefox: with the sidebar closed, the panel opens in a window of its own.
+    panel = await findExtensionPage(`${FIREFOX_EXTENSION_ORIGIN}/sidepanel.html?tab=`)
+    await panel.setViewport({ width: 420, height: 900 })
+    // It shows the selected image, and behind it the page's images.
+    await (await panel.waitForSelector("xpath/.//button[contains(., 'All images')]", { timeout: 20_000 }))!.click()
+    await eventually(
+      () => panel.$eval("[data-testid='image-count']", (element) => element.textContent),
+      (count) => expect(count).toBe("2 images"),
+      20_000
+    )
+    await screenshot(panel, "firefox-panel-images-420")
+    await panel.click("li[data-url^='blob:'] > button")
+  })
+
+  it("reads the selected image's text on the device", async () => {
+    await (await panel.waitForSelector("xpath/.//button[normalize-space()='Text (OCR)']", { timeout: 15_000 }))!.click()
+    await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 90_000 })
+    expect(readsEveryLine(await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? ""))).toBe(true)
+    await screenshot(panel, "firefox-panel-ocr-420")
+  }, 120_000)
+
+  it("opens the sidebar from the popup's button, and the on-image button then selects into it", async () => {
+    // The popup belongs to the focused window, where Firefox opens the sidebar.
+    await openExtensionPage(extensionPage, "popup.html")
+    await extensionPage.bringToFront()
+    await (await extensionPage.waitForSelector("xpath/.//button[normalize-space()='Open side panel']"))!.click()
+    await eventually(sidebarOpen, (open) => expect(open).toBe(true))
+    await page.bringToFront()
+    const windowsBefore = await inExtensionPage(extensionPage, async () => (await chrome.windows.getAll()).length)
+    await clickImageButton("#photo")
+    await eventually(
+      () => inExtensionPage(extensionPage, async () => ((await chrome.storage.session.get("selectedImage")).selectedImage as { url?: string } | undefined)?.url),
+      (url) => expect(url).toBe(`${fixtures.url}/sample1.jpg`)
+    )
+    // Shown in the open sidebar: no other window.
+    expect(await inExtensionPage(extensionPage, async () => (await chrome.windows.getAll()).length)).toBe(windowsBefore)
+  })
+
+  it("takes the site's sign-in through the site bridge, and shows the account in the panel", async () => {
+    const site = await browser.newPage()
+    await site.goto(`${siteOrigin}/login`, { waitUntil: "load" })
+    await site.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", { timeout: 10_000 }, SITE_BRIDGE_GLOBAL)
+    for (const [label, value] of [["Email", EMAIL], ["Password", PASSWORD]] as const) {
+      await (await site.waitForSelector(`xpath/.//input[@id=//label[normalize-space()='${label}']/@for]`))!.type(value)
+    }
+    await site.click("xpath/.//button[normalize-space()='Sign in']")
+    await site.waitForFunction(() => location.pathname === "/dashboard", { timeout: 20_000 })
+    const session = await eventually(storedSession, (stored) => expect(stored).not.toBeNull(), 20_000)
+    const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
+    // The extension's own session: the site's token was used once, never kept.
+    expect(session).not.toContain(siteToken!)
+    await panel.waitForFunction((name: string) => document.body.innerText.includes(name), { timeout: 20_000 }, NAME)
+    await screenshot(panel, "firefox-panel-signed-in-420")
+    await site.close()
+  })
+
+  it("gives a hostile page no bridge, no token and no way to sign the extension out", async () => {
+    const session = await storedSession()
+    const hostilePage = await browser.newPage()
+    await hostilePage.goto(`${hostile.url}/`, { waitUntil: "load" })
+    const probe = await hostilePage.evaluate(async (name: string, target: string) => {
+      const opened = window.open(`${target}/dashboard`)
+      for (let attempt = 0; attempt < 20; attempt++) {
+        for (const type of ["EXTENSION_LOGOUT_REQUEST", "WEBSITE_AUTH_LOGOUT"]) opened?.postMessage({ type, timestamp: Date.now() }, "*")
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      return { bridge: typeof (window as unknown as Record<string, unknown>)[name], page: document.documentElement.outerHTML + JSON.stringify({ ...localStorage }) }
+    }, SITE_BRIDGE_GLOBAL, siteOrigin)
+    expect(probe.bridge).toBe("undefined")
+    expect(probe.page).not.toContain(JSON.parse(session!).token)
+    expect(await storedSession()).toBe(session)
+    await hostilePage.close()
+  })
+
+  it("gives a frame of another origin inside a page of the site neither a bridge nor its parent's", async () => {
+    const site = await browser.newPage()
+    await site.goto(`${siteOrigin}/`, { waitUntil: "load" })
+    await site.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", { timeout: 10_000 }, SITE_BRIDGE_GLOBAL)
+    // The site's CSP admits no frame of another origin; a sandboxed frame is one anyway (an opaque origin).
+    await site.evaluate(() => {
+      const frame = document.createElement("iframe")
+      frame.name = "hostile"
+      frame.setAttribute("sandbox", "allow-scripts")
+      frame.srcdoc = "<p>Framed</p>"
+      document.body.append(frame)
+    })
+    const frame = await eventually(async () => site.frames().find((candidate) => candidate !== site.mainFrame()) ?? null, (found) => expect(found).not.toBeNull())
+    const seen = await (frame as Frame).evaluate((name: string) => {
+      let parentBridge: string
+      try {
+        parentBridge = typeof (parent as unknown as Record<string, unknown>)[name]
+      } catch {
+        parentBridge = "unreachable"
+      }
+      return { own: typeof (window as unknown as Record<string, unknown>)[name], parentBridge }
+    }, SITE_BRIDGE_GLOBAL)
+    expect(seen).toEqual({ own: "undefined", parentBridge: "unreachable" })
+    await site.close()
+  })
+})
