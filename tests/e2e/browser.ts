@@ -49,12 +49,12 @@ export interface LoadedExtension {
   worker: WebWorker
 }
 
-/** Installs the built extension unpacked and waits for its service worker. */
-export async function installExtension(browser: Browser): Promise<LoadedExtension> {
-  if (!fs.existsSync(path.join(EXTENSION_DIR, "manifest.json"))) {
-    throw new Error(`No built extension in ${EXTENSION_DIR}: run npm run build:extension first`)
+/** Installs the built extension (or the one unpacked in `dir`) unpacked and waits for its service worker. */
+export async function installExtension(browser: Browser, dir = EXTENSION_DIR): Promise<LoadedExtension> {
+  if (!fs.existsSync(path.join(dir, "manifest.json"))) {
+    throw new Error(`No built extension in ${dir}: run npm run build:extension first`)
   }
-  const id = await browser.installExtension(EXTENSION_DIR)
+  const id = await browser.installExtension(dir)
   const target = await browser.waitForTarget(
     (candidate) => candidate.type() === "service_worker" && candidate.url().startsWith(`chrome-extension://${id}/`),
     { timeout: 20_000 }
