@@ -26,6 +26,8 @@ export default defineConfig({
     assetsInlineLimit: 0
   },
   server: {
-    proxy: { "/api": "http://127.0.0.1:8787" }
+    // /api goes to the API server: the one `npm run dev` starts beside Vite on DEV_API_PORT, or, for
+    // `npm run dev:web` alone, `npm start`'s on 8787.
+    proxy: { "/api": `http://127.0.0.1:${process.env.DEV_API_PORT || 8787}` }
   }
 })
