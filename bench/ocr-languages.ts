@@ -3,7 +3,8 @@
 // from the server. Per language: "first" from the click to the text with the pack not yet on the device
 // (download, hash check, engine start, recognition); "kept" the same in a new panel, the pack read from the
 // device; "warm" a second image read by the already started engine. Plus the pack's download as the panel
-// saw it (resource timing). Needs the Lohit Devanagari font (.ci/run installs it) and DejaVu Sans.
+// saw it (resource timing). Hindi is drawn in Noto Sans Devanagari, which the drawing page loads from its npm
+// package (tests/e2e/test-fonts.ts); Latin and Cyrillic in DejaVu Sans.
 // Run alone with `node --import tsx bench/ocr-languages.ts`, or call measureOcrLanguages().
 import fs from "node:fs"
 import os from "node:os"
@@ -13,6 +14,7 @@ import type { Page } from "puppeteer-core"
 
 import { installExtension, inWorker, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { serveFixtures, startServer } from "../tests/e2e/server"
+import { fontsourceFont, NOTO_SANS_DEVANAGARI, type WebFont } from "../tests/e2e/test-fonts"
 import { drawTextImage } from "../tests/e2e/text-image"
 import { runIfMain } from "./figures"
 
@@ -21,15 +23,15 @@ const TIMEOUT_MS = 120_000
 interface Script {
   code: string
   label: string
-  /** A CSS font family that has the script. */
-  font: string
+  /** A CSS font family that has the script, or the npm package of one the drawing page loads. */
+  font: string | { package: string }
   /** Two images' lines: the first for the cold reads, the second for the warm one. */
   texts: [string[], string[]]
 }
 
 const SCRIPTS: Script[] = [
   { code: "eng", label: "English (Latin)", font: "'DejaVu Sans'", texts: [["QUERY THE PAGE", "READS WORDS"], ["LOCAL TEXT 2026", "ON THE DEVICE"]] },
-  { code: "hin", label: "Hindi (Devanagari)", font: "'Lohit Devanagari'", texts: [["नमस्ते दुनिया", "भारत देश"], ["हिन्दी पाठ", "यह एक परीक्षण है"]] },
+  { code: "hin", label: "Hindi (Devanagari)", font: { package: NOTO_SANS_DEVANAGARI }, texts: [["नमस्ते दुनिया", "भारत देश"], ["हिन्दी पाठ", "यह एक परीक्षण है"]] },
   { code: "ukr", label: "Ukrainian (Cyrillic)", font: "'DejaVu Sans'", texts: [["Привіт світ", "Україна"], ["Читання тексту", "на цьому пристрої"]] }
 ]
 
@@ -78,7 +80,8 @@ export async function measureOcrLanguages(): Promise<{ figures: OcrLanguageFigur
     for (const script of SCRIPTS) {
       for (const [index, lines] of script.texts.entries()) {
         const name = `${script.code}-${index}.png`
-        fs.writeFileSync(path.join(folder, name), await drawTextImage(browser, lines, { family: script.font, size: "56px", minHeight: 420 }))
+        const family: string | WebFont = typeof script.font === "string" ? script.font : fontsourceFont(script.font.package, lines.join(" "))
+        fs.writeFileSync(path.join(folder, name), await drawTextImage(browser, lines, { family, size: "56px", minHeight: 420 }))
         images.push(`<img src="${name}" alt="${script.label} ${index + 1}" width="1000">`)
       }
     }

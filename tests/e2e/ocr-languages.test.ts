@@ -1,7 +1,8 @@
 /**
  * OCR in another language than English, in the built extension's side panel: the Hindi pack comes from our API
  * server once, is kept on the device for the next panel, and a pack that fails its hash is refused while English
- * keeps working. The Hindi text is drawn by Chromium with Debian's Lohit Devanagari font (.ci/run installs it).
+ * keeps working. The Hindi and Japanese texts are drawn by Chromium in Noto Sans Devanagari and Noto Sans JP, loaded
+ * by the drawing page from their npm packages (test-fonts.ts): no font to install.
  */
 import fs from "node:fs"
 import { createRequire } from "node:module"
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
+import { fontsourceFont, NOTO_SANS_DEVANAGARI, NOTO_SANS_JP } from "./test-fonts"
 import { drawTextImage, drawVerticalTextImage } from "./text-image"
 
 const HINDI_LINES = ["नमस्ते दुनिया", "भारत देश"]
@@ -115,12 +117,12 @@ describe("OCR languages in the side panel", () => {
     await inWorker(extension.worker, (origin: string) => chrome.storage.local.set({ apiOrigin: origin }), server.url)
 
     // At least 400 px high: the panel hides smaller images by default.
-    fs.writeFileSync(path.join(fixturesFolder, "hindi.png"), await drawTextImage(browser, HINDI_LINES, { family: "'Lohit Devanagari'", size: "56px", minHeight: 420 }))
+    fs.writeFileSync(path.join(fixturesFolder, "hindi.png"), await drawTextImage(browser, HINDI_LINES, { family: fontsourceFont(NOTO_SANS_DEVANAGARI, HINDI_LINES.join(" ")), size: "56px", minHeight: 420 }))
     fs.writeFileSync(path.join(fixturesFolder, "ukrainian.png"), await drawTextImage(browser, UKRAINIAN_LINES, { family: "'DejaVu Sans'", size: "34px" }))
     fs.writeFileSync(path.join(fixturesFolder, "sideways.png"), await drawTextImage(browser, SIDEWAYS_LINES, { family: "'DejaVu Sans'", size: "44px", turn: 90 }))
     fs.writeFileSync(path.join(fixturesFolder, "table.png"), await drawTextImage(browser, TABLE_LINES, { family: "'DejaVu Sans Mono'", size: "40px", minHeight: 420 }))
-    // .ci/run installs WenQuanYi Micro Hei, a CJK font of 1.6 MB.
-    fs.writeFileSync(path.join(fixturesFolder, "vertical.png"), await drawVerticalTextImage(browser, VERTICAL_JAPANESE, { family: "'WenQuanYi Micro Hei'" }))
+    // Only the files of Noto Sans JP that hold these characters (10 of its 124).
+    fs.writeFileSync(path.join(fixturesFolder, "vertical.png"), await drawVerticalTextImage(browser, VERTICAL_JAPANESE, { family: fontsourceFont(NOTO_SANS_JP, VERTICAL_JAPANESE.join("")) }))
     fs.writeFileSync(
       path.join(fixturesFolder, "index.html"),
       `<!doctype html><title>Texts</title><img src="hindi.png" alt="Hindi text" width="1000"><img src="ukrainian.png" alt="Ukrainian text"><img src="sideways.png" alt="Sideways text"><img src="table.png" alt="A table"><img src="vertical.png" alt="Vertical Japanese">`
