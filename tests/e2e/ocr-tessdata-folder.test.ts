@@ -21,6 +21,11 @@ import { drawTextImage } from "./text-image"
 
 const DEBIAN_RUSSIAN = "/usr/share/tesseract-ocr/5/tessdata/rus.traineddata"
 const RUSSIAN_LINES = ["Добро пожаловать!", "Москва — столица России."]
+
+// Debian's model is the point (a plain file as the package lays it out): without it the file is skipped, and said so.
+const unavailable = fs.existsSync(DEBIAN_RUSSIAN) ? null : `${DEBIAN_RUSSIAN} is missing (apt-get install tesseract-ocr-rus)`
+if (unavailable && process.env.CI) throw new Error(`The tessdata folder test must run in CI, but ${unavailable}.`)
+if (unavailable) console.warn(`OCR tessdata folder tests skipped: ${unavailable}.`)
 const RUSSIAN_WORDS = ["Добро", "пожаловать", "Москва", "столица", "России"]
 
 /** A small file laid out as a tesseract model (a count of entries, their offsets): listed, never read here. */
@@ -32,7 +37,7 @@ function standInModel(code: string): Buffer {
   return Buffer.concat([header, Buffer.from(`stand-in model for ${code}`)])
 }
 
-describe("OCR languages from a Debian tessdata folder", () => {
+describe.skipIf(unavailable)("OCR languages from a Debian tessdata folder", () => {
   let fixturesFolder: string
   let tessdataFolder: string
   let fixtures: Awaited<ReturnType<typeof serveFixtures>>
