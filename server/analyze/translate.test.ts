@@ -338,18 +338,20 @@ describe("provider failures", () => {
   })
 
   it("gives back every reservation the provider refuses, and holds at most 3 calls of an account in flight: 20 at once, 3 reach it", async () => {
-    const user = await signedInUser(impatient.app)
+    const user = await signedInUser(subject.app)
+    // Refused after 100 ms, so that 3 are in flight when the rest arrive; on the app with the long provider time-out, so
+    // that a busy machine cannot turn the refusal into a time-out (which keeps the reservation: the provider may have worked).
     provider.handle((_request, response) => setTimeout(() => sendJson(response, 503, { error: { message: "overloaded" } }), 100))
     const before = provider.requests.length
-    const answers = await Promise.all(Array.from({ length: 20 }, () => translate(user.token, request(), impatient)))
+    const answers = await Promise.all(Array.from({ length: 20 }, () => translate(user.token, request(), subject)))
     expect(answers.filter((answer) => answer.status === 502)).toHaveLength(MAX_MODEL_CALLS_IN_FLIGHT)
     const refused = answers.filter((answer) => answer.status === 429)
     expect(refused).toHaveLength(20 - MAX_MODEL_CALLS_IN_FLIGHT)
     for (const answer of refused) expect(answer.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", retryAfter: expect.any(Number) })
     expect(provider.requests.length - before).toBe(MAX_MODEL_CALLS_IN_FLIGHT)
-    expect(await used(user.token, impatient)).toBe(0)
+    expect(await used(user.token, subject)).toBe(0)
     answerNormally()
-    expect((await translate(user.token, request(), impatient)).body.data.usage.used).toBe(1)
+    expect((await translate(user.token, request(), subject)).body.data.usage.used).toBe(1)
   })
 
   it("answers 502 when the provider cannot be reached", async () => {
