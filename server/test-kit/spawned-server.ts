@@ -1,8 +1,11 @@
 /** The real server process (server/main.ts under tsx) for the tests that need one: crashes, several instances. */
 import { spawn, type ChildProcess } from "node:child_process"
+import fs from "node:fs"
 import { fileURLToPath } from "node:url"
 
-import { afterAll } from "vitest"
+import { inject } from "vitest"
+
+import { embeddedDatabaseDir } from "../db/database"
 
 import { freePort } from "../../tests/free-port"
 
@@ -16,12 +19,26 @@ export interface SpawnedServer {
 }
 
 const children = new Set<ChildProcess>()
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL")
-})
 
-/** Starts the server on a free port with these variables (NODE_ENV=test, errors logged) and waits for /api/status. */
+/**
+ * Kills what spawnServer started and is still running: after each API test file (tests/setup/api-file.ts, a setup
+ * file, since with isolate off this module is loaded once per worker, not once per file).
+ */
+export function killSpawnedServers(): void {
+  for (const child of children) child.kill("SIGKILL")
+  children.clear()
+}
+
+/**
+ * Starts the server on a free port with these variables (NODE_ENV=test, errors logged) and waits for /api/status. An
+ * embedded database not yet in DATA_DIR starts as a copy of the run's migrated seed, as the server would have made
+ * it (creating and migrating it was half of a start); a restart on the same DATA_DIR opens what the last run left.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+  const seed = inject("databaseSeedDir")
+  if (seed && env.DATA_DIR && !env.DATABASE_URL && !fs.existsSync(embeddedDatabaseDir(env.DATA_DIR))) {
+    fs.cpSync(seed, embeddedDatabaseDir(env.DATA_DIR), { recursive: true })
+  }
   const port = await freePort()
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: PROJECT_ROOT,

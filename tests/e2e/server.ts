@@ -6,6 +6,11 @@ import os from "node:os"
 import path from "node:path"
 import { freePort } from "../free-port"
 
+/**
+ * Names a migrated, empty embedded database folder (tests/setup/e2e-global-setup.ts) that startServer copies into
+ * each fresh DATA_DIR, as the server would have made it there: unset (the bench), the server makes its own.
+ */
+export const E2E_DATABASE_SEED_VARIABLE = "IQA_E2E_DATABASE_SEED"
 
 export interface RunningServer {
   url: string
@@ -25,6 +30,8 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}, { publicUrlIsServer = false } = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-e2e-data-"))
+  const seed = process.env[E2E_DATABASE_SEED_VARIABLE]
+  if (seed && !env.DATABASE_URL) fs.cpSync(seed, path.join(dataDir, "db"), { recursive: true })
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(publicUrlIsServer ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"]

@@ -19,8 +19,11 @@ export function trustedLoopbackOrigin(): URL {
 /**
  * The site must be reached at the trusted origin while startServer picks a free port: a plain TCP relay from that
  * port to the server gives the site that origin. For localhost it listens on both loopback addresses, since the
- * browser may try either.
+ * browser may try either. The e2e files run two at once and the trusted port is one: while another file's relay holds
+ * it, this one waits for it (up to RELAY_WAIT_MS, under the e2e hook timeout), so the port is a lock between files.
  */
+const RELAY_WAIT_MS = 100_000
+
 export async function relay(from: URL, toPort: number): Promise<{ close(): Promise<void> }> {
   const sockets = new Set<net.Socket>()
   const servers: net.Server[] = []
@@ -35,14 +38,22 @@ export async function relay(from: URL, toPort: number): Promise<{ close(): Promi
       client.pipe(upstream).pipe(client)
     })
     return new Promise<void>((resolve, reject) => {
-      server.once("error", (error) => reject(new Error(`Port ${from.port} of ${host} is needed for the site's allowed origin: ${error.message}`)))
+      server.once("error", (error) => reject(Object.assign(new Error(`Port ${from.port} of ${host} is needed for the site's allowed origin: ${error.message}`), { code: (error as NodeJS.ErrnoException).code })))
       server.listen(Number(from.port), host, () => {
         servers.push(server)
         resolve()
       })
     })
   }
-  await listen("127.0.0.1")
+  for (const deadline = Date.now() + RELAY_WAIT_MS; ; ) {
+    try {
+      await listen("127.0.0.1")
+      break
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EADDRINUSE" || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
   // A machine without IPv6 loopback leaves the browser only 127.0.0.1 for localhost.
   if (from.hostname === "localhost") await listen("::1").catch(() => {})
   return {

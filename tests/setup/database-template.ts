@@ -10,6 +10,11 @@ import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, TEST_DATA
 declare module "vitest" {
   export interface ProvidedContext {
     databaseTemplatePath: string
+    /**
+     * In the api project, a migrated embedded database folder made from the template: a spawned server's fresh
+     * DATA_DIR gets a copy of it (server/test-kit/spawned-server.ts) instead of creating and migrating its own.
+     */
+    databaseSeedDir: string
     /** Set in the api-postgres project: the server, and the migrated database each test file copies. */
     postgresTemplate: { adminUrl: string; template: string } | null
   }
@@ -31,9 +36,13 @@ export default async function setup(project: TestProject) {
     const template = await createEmbeddedTemplate()
     await fs.writeFile(file, Buffer.from(await template.arrayBuffer()))
     project.provide("databaseTemplatePath", file)
+    const seed = path.join(folder, "db")
+    await (await openDatabase({ embeddedDir: seed, embeddedTemplate: template })).close()
+    project.provide("databaseSeedDir", seed)
   } else {
     // Nothing there opens an embedded database from the template: every test database is a PostgreSQL copy.
     project.provide("databaseTemplatePath", "")
+    project.provide("databaseSeedDir", "")
     const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
     if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
     postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
