@@ -19,11 +19,7 @@
 import * as z from "zod"
 
 import {
-  EXTENSION_AUTH_STATUS_REQUEST,
-  EXTENSION_LOGOUT_REQUEST,
   EXTENSION_MESSAGE_PREFIX,
-  KNOWN_EXTENSION_MESSAGE_TYPES,
-  SITE_LINK_PORT_NAME,
   WEBSITE_AUTH_LOGIN,
   WEBSITE_AUTH_LOGOUT,
   WEBSITE_AUTH_SYNC,
@@ -37,18 +33,7 @@ import { type User } from "./user"
 export const EXTENSION_TOKEN_LIFETIME_MS = 60 * MINUTE_MS
 
 // The protocol's names live in a module without zod (the Firefox site bridge needs them); re-exported here.
-export {
-  EXTENSION_AUTH_STATUS_REQUEST,
-  EXTENSION_LOGOUT_REQUEST,
-  EXTENSION_MESSAGE_PREFIX,
-  KNOWN_EXTENSION_MESSAGE_TYPES,
-  SITE_LINK_PORT_NAME,
-  WEBSITE_AUTH_LOGIN,
-  WEBSITE_AUTH_LOGOUT,
-  WEBSITE_AUTH_SYNC,
-  WEBSITE_MESSAGE_PREFIX
-}
-export type { KnownExtensionMessageType }
+export * from "./extension-message-types"
 
 export interface ExtensionTokens {
   authToken: string

@@ -13,7 +13,7 @@ import path from "node:path"
 import type { Browser, Frame, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
+import { readsEveryLine } from "~analysis/ocr-sample"
 import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
 import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
 import { registerVerifiedAccount } from "./api-client"
@@ -21,6 +21,7 @@ import { seriousAxeViolations } from "./axe"
 import { eventually, screenshot } from "./browser"
 import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage } from "./firefox"
 import { serveFixtures, startServer, type RunningServer } from "./server"
+import { DRAWN_TEXT_SCRIPT } from "./side-panel-fixture"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
 
 const NAME = "Grace Firefox"
@@ -37,20 +38,7 @@ const FIXTURE_PAGE = `<!doctype html>
 <body style="margin:8px">
 <img id="text" alt="Drawn text" width="500" height="250">
 <img id="photo" src="/sample1.jpg" alt="Three people" width="400">
-<script>
-  const lines = ${JSON.stringify(OCR_SAMPLE_LINES)}
-  const canvas = document.createElement("canvas")
-  canvas.width = 1000
-  canvas.height = 500
-  const context = canvas.getContext("2d")
-  context.fillStyle = "#ffffff"
-  context.fillRect(0, 0, canvas.width, canvas.height)
-  context.fillStyle = "#000000"
-  context.font = "bold 64px sans-serif"
-  context.textBaseline = "top"
-  lines.forEach((line, index) => context.fillText(line, 40, 60 + index * 120))
-  canvas.toBlob((blob) => { document.getElementById("text").src = URL.createObjectURL(blob) }, "image/png")
-</script>
+<script>${DRAWN_TEXT_SCRIPT}</script>
 </body></html>`
 
 async function hostileServer(): Promise<{ url: string; close(): Promise<void> }> {
