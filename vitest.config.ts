@@ -77,7 +77,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["src/**/*.test.{ts,tsx}", "tests/lint/**/*.test.ts", "tests/spec/**/*.test.ts"],
+          include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts", "tests/lint/**/*.test.ts", "tests/spec/**/*.test.ts"],
           environment: "happy-dom",
           setupFiles: ["tests/setup/dom.ts"],
           // The page tests click through whole screens: 1.3 s for the longest alone, 5.4 s on a 2-core machine busy with

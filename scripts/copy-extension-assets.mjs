@@ -84,14 +84,26 @@ export function copyEngineAssets(buildDir) {
 }
 
 /**
- * The environment `plasmo build` inlined for a build of `mode` and `tag`: the process's variables, then for each
- * variable the first .env file naming it, in Plasmo's order (without dotenv-expand's $VAR expansion).
+ * The .env files `plasmo build` reads for a browser ("chrome", "firefox"), mode and tag, in its order: for each
+ * variable the first file naming it wins, and the process's environment wins over all of them.
  */
-function plasmoEnv(mode, tag) {
-  const files = [".env.chrome.local", `.env.${tag}.local`, `.env.${mode}.local`, ".env.local", ".env.chrome", `.env.${tag}`, `.env.${mode}`, ".env"]
+export const plasmoEnvFiles = (browser, mode, tag) => [
+  `.env.${browser}.local`,
+  `.env.${tag}.local`,
+  `.env.${mode}.local`,
+  ".env.local",
+  `.env.${browser}`,
+  `.env.${tag}`,
+  `.env.${mode}`,
+  ".env"
+]
+
+/** The environment `plasmo build` inlined for the build in `buildDir` (without dotenv-expand's $VAR expansion). */
+export function plasmoEnv(buildDir, dir = root) {
+  const [browser, , tag] = path.basename(buildDir).split("-")
   const fromFiles = {}
-  for (const file of files) {
-    const full = path.join(root, file)
+  for (const file of plasmoEnvFiles(browser, tag === "dev" ? "development" : "production", tag)) {
+    const full = path.join(dir, file)
     if (!fs.existsSync(full)) continue
     for (const [key, value] of Object.entries(parseEnv(fs.readFileSync(full, "utf8")))) fromFiles[key] ??= value
   }
@@ -103,7 +115,7 @@ async function siteOriginsOf(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
   const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
   const development = buildDir.endsWith("-dev")
-  const env = development ? plasmoEnv("development", "dev") : plasmoEnv("production", "prod")
+  const env = plasmoEnv(buildDir)
   const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
   return { origins, matches: siteMatchPatterns(origins) }
 }
@@ -146,44 +158,39 @@ export async function writeSiteOrigins(buildDir, target = "chrome-mv3") {
   return origins
 }
 
-/** Bundles the Firefox site bridge with the build's trusted origins baked in; its file name in the build. */
-async function buildSiteBridge(buildDir, origins) {
+/** Bundles `entry` (under src/extension) into one minified classic script `file` of the build; its size in bytes. */
+async function bundleScript(buildDir, entry, file, { target, define }) {
   const { build } = await import("esbuild")
-  const { tsImport } = await import("tsx/esm/api")
-  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-bridge.ts", import.meta.url)
-  await build({
-    entryPoints: [path.join(root, "src/extension/site-bridge-main.ts")],
-    outfile: path.join(buildDir, SITE_BRIDGE_FILE),
+  const result = await build({
+    entryPoints: [path.join(root, "src/extension", entry)],
+    outfile: path.join(buildDir, file),
     bundle: true,
     minify: true,
     format: "iife",
-    target: "firefox128",
+    target,
+    // The ~ aliases, from tsconfig.json's paths.
     tsconfig: path.join(root, "tsconfig.json"),
-    define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) },
+    define,
+    metafile: true,
     logLevel: "error"
   })
+  return Object.values(result.metafile.outputs)[0].bytes
+}
+
+/** Bundles the Firefox site bridge with the build's trusted origins baked in; its file name in the build. */
+async function buildSiteBridge(buildDir, origins) {
+  const { tsImport } = await import("tsx/esm/api")
+  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-bridge.ts", import.meta.url)
+  await bundleScript(buildDir, "site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
   return SITE_BRIDGE_FILE
 }
 
 /** The page index's script, bundled as one classic script under the name the side panel injects: its size in bytes. */
 export async function buildPageIndex(buildDir) {
-  const { build } = await import("esbuild")
   const { tsImport } = await import("tsx/esm/api")
   const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messages.ts", import.meta.url)
-  const result = await build({
-    entryPoints: [path.join(root, "src/extension/page-index.ts")],
-    outfile: path.join(buildDir, PAGE_INDEX_FILE),
-    bundle: true,
-    minify: true,
-    format: "iife",
-    target: "chrome120",
-    // The ~ aliases, from tsconfig.json's paths.
-    tsconfig: path.join(root, "tsconfig.json"),
-    define: { "process.env.NODE_ENV": JSON.stringify(buildDir.endsWith("-dev") ? "development" : "production") },
-    metafile: true,
-    logLevel: "error"
-  })
-  return Object.values(result.metafile.outputs)[0].bytes
+  const mode = buildDir.endsWith("-dev") ? "development" : "production"
+  return bundleScript(buildDir, "page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(mode) } })
 }
 
 async function main() {

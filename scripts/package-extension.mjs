@@ -14,7 +14,7 @@ import { parseEnv } from "node:util"
 
 import { strToU8, unzipSync, zipSync } from "fflate"
 
-import { ENGINE_ASSETS } from "./copy-extension-assets.mjs"
+import { ENGINE_ASSETS, plasmoEnvFiles } from "./copy-extension-assets.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -146,11 +146,11 @@ function sourceFiles(root) {
 
 /**
  * Where each public setting the build bakes in came from, as `plasmo build` reads them for a production build for
- * `browser` (the order of plasmoEnv in copy-extension-assets.mjs): the environment, then the first .env file naming it.
+ * `browser` (plasmoEnvFiles): the environment, then the first .env file naming it.
  * The .env files are not tracked, so the note must tell the reviewer their values.
  */
 function bakedSettings(root, browser) {
-  const files = [`.env.${browser}.local`, ".env.prod.local", ".env.production.local", ".env.local", `.env.${browser}`, ".env.prod", ".env.production", ".env"]
+  const files = plasmoEnvFiles(browser, "production", "prod")
   return BAKED_SETTINGS.map((name) => {
     if (process.env[name] !== undefined) return `- \`${name}=${process.env[name]}\` (from the environment)`
     for (const file of files) {
