@@ -7,23 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EXTENSION_ID } from "~core/extension-id"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
-import { startServer, type RunningServer } from "./server"
+import { serveHostilePage, startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
 
 const NAME = "Ada Lovelace"
 const EMAIL = "ada.extension@example.com"
 const PASSWORD = "Blue-Harbor-42!"
 const SESSION_KEY = "extensionSession"
-
-/** A page from an origin outside the allow list (another port of 127.0.0.1). */
-async function hostileServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Hostile</title><p>Nothing to see</p>")
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as net.AddressInfo
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
 
 interface StoredSession {
   user: { name: string; email: string }
@@ -38,7 +28,7 @@ describe("the extension's own session, opened from the site", () => {
   let server: RunningServer
   let api: Api
   let siteRelay: { close(): Promise<void> }
-  let hostile: Awaited<ReturnType<typeof hostileServer>>
+  let hostile: Awaited<ReturnType<typeof serveHostilePage>>
   let browser: Browser
   let extension: LoadedExtension
   let site: Page
@@ -95,7 +85,7 @@ describe("the extension's own session, opened from the site", () => {
     server = await startServer()
     api = apiOf(server)
     siteRelay = await relay(trustedOrigin, server.port)
-    hostile = await hostileServer()
+    hostile = await serveHostilePage()
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
     extension.worker.on("console", (message) => {
