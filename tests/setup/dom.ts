@@ -1,4 +1,4 @@
-import { afterEach } from "vitest"
+import { afterAll, afterEach, vi } from "vitest"
 
 // Shared by DOM tests and by the node-environment tests of the same project.
 if (typeof window !== "undefined") {
@@ -9,5 +9,15 @@ if (typeof window !== "undefined") {
   afterEach(() => {
     cleanup()
     window.localStorage.clear()
+    window.sessionStorage.clear()
   })
 }
+
+// The unit files share their worker's process (vitest.config.ts): what one file stubs, spies on or fakes must not
+// reach the next, as it could not when each file had a process of its own.
+afterAll(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  vi.unstubAllEnvs()
+  vi.restoreAllMocks()
+})
