@@ -2,8 +2,6 @@ export declare const ENGINE_ASSETS: Record<string, string[]>
 export declare const GECKO_ID: string
 export declare const GECKO_MIN_VERSION: string
 export declare function copyEngineAssets(buildDir: string): { files: number; bytes: number }
-export declare function plasmoEnvFiles(browser: string, mode: string, tag: string): string[]
-export declare function plasmoEnv(buildDir: string, dir?: string): Record<string, string | undefined>
 export declare function firefoxManifest(manifest: Record<string, unknown>, origins: string[], bridgeFile: string): Record<string, unknown>
 export declare function writeSiteOrigins(buildDir: string, target?: string): Promise<string[]>
 export declare function buildPageIndex(buildDir: string): Promise<number>

@@ -10,6 +10,7 @@
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
 // It bundles the page index (src/extension/page-index.ts) into page-index.js: the side panel injects it into a tab's
 // frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
+// It builds the companion site's tab (tabs/site.html) with Vite: see scripts/site-tab-build.mjs.
 // It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
 // With `--target firefox-mv3` it finishes the Firefox build instead (see firefoxManifest): Firefox has no
@@ -18,7 +19,8 @@ import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
 import { fileURLToPath, URL } from "node:url"
-import { parseEnv } from "node:util"
+import { plasmoEnv } from "./plasmo-env.mjs"
+import { buildSiteTab } from "./site-tab-build.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(path.join(root, "package.json"))
@@ -81,33 +83,6 @@ export function copyEngineAssets(buildDir) {
     }
   }
   return { files, bytes }
-}
-
-/**
- * The .env files `plasmo build` reads for a browser ("chrome", "firefox"), mode and tag, in its order: for each
- * variable the first file naming it wins, and the process's environment wins over all of them.
- */
-export const plasmoEnvFiles = (browser, mode, tag) => [
-  `.env.${browser}.local`,
-  `.env.${tag}.local`,
-  `.env.${mode}.local`,
-  ".env.local",
-  `.env.${browser}`,
-  `.env.${tag}`,
-  `.env.${mode}`,
-  ".env"
-]
-
-/** The environment `plasmo build` inlined for the build in `buildDir` (without dotenv-expand's $VAR expansion). */
-export function plasmoEnv(buildDir, dir = root) {
-  const [browser, , tag] = path.basename(buildDir).split("-")
-  const fromFiles = {}
-  for (const file of plasmoEnvFiles(browser, tag === "dev" ? "development" : "production", tag)) {
-    const full = path.join(dir, file)
-    if (!fs.existsSync(full)) continue
-    for (const [key, value] of Object.entries(parseEnv(fs.readFileSync(full, "utf8")))) fromFiles[key] ??= value
-  }
-  return { ...fromFiles, ...process.env }
 }
 
 /** The trusted site origins of a build folder, by the environment Plasmo built it with, and their match patterns. */
@@ -206,6 +181,7 @@ async function main() {
     const { files, bytes } = copyEngineAssets(dir)
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
     console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
+    console.log(`Site tab built into ${path.relative(root, dir)} by Vite (${((await buildSiteTab(dir)) / 1024 / 1024).toFixed(1)} MB)`)
     try {
       console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir, target)).join(", ")}`)
     } catch (error) {

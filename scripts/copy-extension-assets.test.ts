@@ -5,7 +5,8 @@ import path from "node:path"
 
 import { afterEach, describe, expect, it } from "vitest"
 
-import { firefoxManifest, plasmoEnv } from "./copy-extension-assets.mjs"
+import { firefoxManifest } from "./copy-extension-assets.mjs"
+import { plasmoEnv } from "./plasmo-env.mjs"
 
 const folders: string[] = []
 afterEach(() => {

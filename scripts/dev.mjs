@@ -3,7 +3,8 @@
 //   [site]      Vite's dev server with hot reload on PORT (default 8787, the address `npm start` serves), proxying
 //               /api to the API server on DEV_API_PORT (default 8788, on 127.0.0.1 only)
 //   [extension] `plasmo dev` into build/chrome-mv3-dev (PLASMO_BUILD_PATH moves it), then the steps
-//               `npm run build:extension` adds after Plasmo (engine files, page index, trusted site origins)
+//               `npm run build:extension` adds after Plasmo (engine files, page index, trusted site origins), and
+//               the site's tab page built by Vite, rebuilt when a file of it changes (scripts/site-tab-build.mjs)
 // The site keeps npm start's address because everything else expects it there: the extension's default API address
 // (PLASMO_PUBLIC_API_URL) and the site origins the dev build trusts (externally_connectable in package.json).
 //
@@ -22,6 +23,7 @@ import path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
 import { buildPageIndex, copyEngineAssets, writeSiteOrigins } from "./copy-extension-assets.mjs"
+import { buildSiteTab } from "./site-tab-build.mjs"
 import { projectRoot } from "./web-build.mjs"
 
 const GRACE_MS = 5_000
@@ -158,14 +160,17 @@ async function stopAll(signal, reason, code) {
 
 // After each Plasmo build, what `npm run build:extension` does after `plasmo build`, else the dev extension lacks its
 // engines and its page index. Plasmo 0.90.5 (pinned) says "Extension re-packaged" when a build is written.
+// The site tab is no part of Plasmo's build: its watcher starts after Plasmo's first build has made the folder.
 let postBuild = Promise.resolve()
+let siteTabWatcher = null
 function afterExtensionBuild() {
   postBuild = postBuild.then(async () => {
     try {
       copyEngineAssets(extensionDir)
       await buildPageIndex(extensionDir)
+      siteTabWatcher ??= await buildSiteTab(extensionDir, { watch: true, onRebuilt: () => console.log("[extension] Site tab rebuilt") })
       const origins = await writeSiteOrigins(extensionDir)
-      console.log(`[extension] Engine files, page index and trusted site origins (${origins.join(", ")}) written into ${extensionDir}`)
+      console.log(`[extension] Engine files, page index, site tab and trusted site origins (${origins.join(", ")}) written into ${extensionDir}`)
     } catch (error) {
       console.error(`[extension] The steps after the build failed: ${error.message}`)
     } finally {

@@ -14,7 +14,9 @@ import { parseEnv } from "node:util"
 
 import { strToU8, unzipSync, zipSync } from "fflate"
 
-import { ENGINE_ASSETS, plasmoEnvFiles } from "./copy-extension-assets.mjs"
+import { ENGINE_ASSETS } from "./copy-extension-assets.mjs"
+import { plasmoEnvFiles } from "./plasmo-env.mjs"
+import { SITE_TAB_PAGE } from "./site-tab-build.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -72,6 +74,15 @@ function writeZip(file, entries) {
   return file
 }
 
+/** What the site's tab page (built by Vite, scripts/site-tab-build.mjs) lacks in `dir`: the page, or a file it loads. */
+function siteTabProblems(dir) {
+  const page = path.join(dir, SITE_TAB_PAGE)
+  if (!fs.existsSync(page)) return [`${SITE_TAB_PAGE} is missing`]
+  const loaded = [...fs.readFileSync(page, "utf8").matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((match) => match[1])
+  if (loaded.length === 0) return [`${SITE_TAB_PAGE} loads no script`]
+  return loaded.filter((file) => !fs.existsSync(path.join(path.dirname(page), file))).map((file) => `${path.posix.join(path.posix.dirname(SITE_TAB_PAGE), file)} is missing`)
+}
+
 /** The reasons `dir` is not a complete extension build of `version`; empty when it is. */
 export async function buildProblems(dir, version) {
   const manifestPath = path.join(dir, "manifest.json")
@@ -94,6 +105,7 @@ export async function buildProblems(dir, version) {
   for (const file of new Set(named)) {
     if (!fs.existsSync(path.join(dir, file))) problems.push(`${file} is missing`)
   }
+  problems.push(...siteTabProblems(dir))
   for (const [folder, sources] of Object.entries(ENGINE_ASSETS)) {
     if (!fs.existsSync(path.join(dir, folder))) {
       problems.push(`the engine folder ${folder}/ is missing`)
@@ -181,7 +193,8 @@ way into build/chrome-mv3-prod.
 \`plasmo build\` bundles src/ (TypeScript and React) with Parcel; scripts/copy-extension-assets.mjs then copies the
 analysis engines' files from the installed npm packages into engines/ (tesseract.js, tesseract.js-core,
 @tesseract.js-data/eng, @tensorflow/tfjs-backend-wasm, @vladmandic/face-api, @vladmandic/human) and bundles
-src/extension/page-index.ts into page-index.js with esbuild. No code is downloaded at run time; OCR languages other
+src/extension/page-index.ts into page-index.js with esbuild, and builds the companion site's tab page
+(src/site-tab/ into tabs/site.html and tabs/site/) with Vite. No code is downloaded at run time; OCR languages other
 than English are data files (tesseract models) from our server, checked against the SHA-256 it lists.
 
 The build bakes in two public settings, read from the environment or a .env file; this package was built with

@@ -1,15 +1,18 @@
 import { useEffect, useState } from "react"
 
-import { configureApi } from "~site-session/site-api"
 import { getApiOrigin } from "~extension/api-origin"
+import { configureApi } from "~site-session/site-api"
 import { SiteApp } from "~site/SiteApp"
 import { Spinner } from "~ui/Spinner"
 
 import "~ui/global-styles"
-import "~ui/document-language"
 
-/** The companion site inside the extension (tabs/site.html), with hash routing, talking to the configured API. */
-function SiteTab() {
+/**
+ * The companion site inside the extension (tabs/site.html), with hash routing, talking to the configured API.
+ * Vite builds it into the extension (scripts/site-tab-build.mjs), not Plasmo: Plasmo's bundler makes no shared bundles,
+ * so each of the site's lazily loaded pages carried its own copy of React and the rest, 30 MB of the package.
+ */
+export function SiteTab() {
   const [ready, setReady] = useState(false)
   useEffect(() => {
     void getApiOrigin().then((baseUrl) => {
@@ -19,5 +22,3 @@ function SiteTab() {
   }, [])
   return ready ? <SiteApp router="hash" /> : <Spinner />
 }
-
-export default SiteTab

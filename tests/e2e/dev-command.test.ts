@@ -192,11 +192,15 @@ describe("npm run dev", () => {
     expect(dev.output()).toContain(`extension  ${extensionDir}`)
 
     // The Plasmo build, then what build:extension adds to it: engine files, page index, the site's origin trusted.
-    await until(dev, "dev extension", () => dev.output().includes("[extension] Engine files, page index and trusted site origins"), 180_000)
+    await until(dev, "dev extension", () => dev.output().includes("[extension] Engine files, page index, site tab and trusted site origins"), 180_000)
     const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, "manifest.json"), "utf8")) as { externally_connectable: { matches: string[] } }
     expect(manifest.externally_connectable.matches).toContain(`http://localhost:${site}/*`)
     expect(fs.existsSync(path.join(extensionDir, PAGE_INDEX_FILE))).toBe(true)
     expect(fs.existsSync(path.join(extensionDir, "engines/ocr/worker.min.js"))).toBe(true)
+    // The site's tab page, built by Vite's watcher with its modules beside it.
+    const siteTab = fs.readFileSync(path.join(extensionDir, "tabs/site.html"), "utf8")
+    const entry = /<script type="module" crossorigin src="\.\/(site\/site-[\w-]+\.js)">/.exec(siteTab)?.[1]
+    expect(entry && fs.existsSync(path.join(extensionDir, "tabs", entry))).toBe(true)
 
     // Enter restarts the API server (tsx watch reruns it, as on a change): it serves again on its port.
     const serving = () => dev.output().split("is serving the site and /api").length - 1

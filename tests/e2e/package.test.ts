@@ -126,8 +126,17 @@ describe("npm run package: the store packages", () => {
     fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...manifest, version: "0.0.1" }))
     fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ version }))
     expect(await buildProblems(dir, version)).toEqual(
-      expect.arrayContaining([`it is version 0.0.1, package.json says ${version}`, "the engine folder engines/ocr/ is missing", "page-index.js is missing"])
+      expect.arrayContaining([
+        `it is version 0.0.1, package.json says ${version}`,
+        "the engine folder engines/ocr/ is missing",
+        "page-index.js is missing",
+        "tabs/site.html is missing"
+      ])
     )
+    // The site tab's page without the modules it loads.
+    fs.mkdirSync(path.join(dir, "tabs"))
+    fs.copyFileSync(path.join(BROWSER_BUILDS.chrome.dir, "tabs/site.html"), path.join(dir, "tabs/site.html"))
+    expect(await buildProblems(dir, version)).toEqual(expect.arrayContaining([expect.stringMatching(/^tabs\/site\/site-[\w-]+\.js is missing$/)]))
     await expect(packageExtensions({ root, outDir: root, browsers: ["chrome"] })).rejects.toThrow(
       /^Cannot package the chrome extension: .*engines\/ocr\/ is missing.*Run npm run build:extension first\.$/
     )
@@ -179,6 +188,15 @@ describe("npm run package: the store packages", () => {
       expect(worker.type).toMatch(/javascript/)
       expect(errors).toEqual([])
       await popup.close()
+    })
+
+    it("renders the companion site from the package's own modules in its tab page", async () => {
+      const tab = await browser.newPage()
+      const errors = watchPageErrors(tab)
+      await tab.goto(`chrome-extension://${extension.id}/tabs/site.html#/pricing`)
+      await tab.waitForFunction(() => document.querySelector("h1")?.textContent?.includes("Pricing"), { timeout: 15_000 })
+      expect(errors).toEqual([])
+      await tab.close()
     })
   })
 })

@@ -25,7 +25,8 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
     ["server/auth/planted.ts", 'import { planted } from "../../src/site/routes"', "the server imports only core"],
     ["src/panel/planted.ts", 'import { planted } from "~site/routes"', "the extension reaches the site only through its mount"],
     ["src/background/planted.ts", 'import { planted } from "~site-session/session-store"', "the extension reaches the site only through its mount"],
-    ["src/site/planted.ts", 'import { planted } from "~extension/messages"', "the site never imports the extension's internals"]
+    ["src/site/planted.ts", 'import { planted } from "~extension/messages"', "the site never imports the extension's internals"],
+    ["src/site-tab/planted.ts", 'import { planted } from "~panel/panel"', "the site's tab mounts the site"]
   ])("refuses in %s: %s", async (filePath, source, rule) => {
     const errors = await layerErrors(filePath, source)
     expect(errors).toHaveLength(1)
@@ -36,7 +37,8 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
     ["src/core/planted.ts", 'import { planted } from "./plans"'],
     ["src/ui/Planted.tsx", 'import { percent as planted } from "~core/format"'],
     ["server/planted.ts", 'import { planted } from "~core/plans"'],
-    ["src/tabs/site.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
+    ["src/site-tab/SiteTab.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
+    ["src/site-tab/SiteTab.tsx", 'import { getApiOrigin as planted } from "~extension/api-origin"'],
     ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']
   ])("allows in %s: %s", async (filePath, source) => {
     expect(await layerErrors(filePath, source)).toEqual([])
