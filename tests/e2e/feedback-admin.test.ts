@@ -183,9 +183,11 @@ describe("feedback and the admin panel in Chromium", () => {
 
     await page.click(button("Export"))
     const exported = path.join(downloads, "password-policy.json")
-    for (let waited = 0; !fs.existsSync(exported) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
-    const exportedPolicy = JSON.parse(fs.readFileSync(exported, "utf8")) as { rules: { minLength: { value: number } } }
-    expect(exportedPolicy.rules.minLength.value).toBe(12)
+    // The file is there before Chromium has written it all (a run read it empty): read until it holds the policy.
+    const exportedPolicy = await eventually(
+      async () => JSON.parse(fs.readFileSync(exported, "utf8")) as { rules: { minLength: { value: number } } },
+      (policy) => expect(policy.rules.minLength.value).toBe(12)
+    )
 
     const token = await page.evaluate(() => localStorage.getItem("authToken"))
     const importInput = await page.$("[data-testid='policy-import']")
