@@ -80,6 +80,25 @@ export default tseslint.config(
     files: ["server/**/routes.ts", "server/**/*-service.ts"],
     rules: { "no-restricted-syntax": ["error", ZOD_NAMESPACE_ONLY, ...NO_QUERIES] }
   },
+  // The unit files share one process and one page (vitest.config.ts); tests/setup/dom.ts undoes what vi.spyOn and
+  // vi.stubGlobal replaced after each file, but not a global or a prototype method overwritten by assignment.
+  {
+    files: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ZOD_NAMESPACE_ONLY,
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.property.name='prototype']",
+          message: "Replace a prototype's method with vi.spyOn, which the unit setup restores after the file."
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.name=/^(window|globalThis|self|navigator|URL|document|Element|HTMLElement)$/][property.name!=/^(innerHTML|title|cookie)$/]",
+          message: "Replace a global with vi.stubGlobal or vi.spyOn, which the unit setup restores after the file."
+        }
+      ]
+    }
+  },
   {
     files: ["server/main.ts", "scripts/**", "bench/**", "tests/**"],
     rules: { "no-console": "off" }

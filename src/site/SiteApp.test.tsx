@@ -29,7 +29,7 @@ beforeEach(() => {
   teardownSession()
   configureApi({ baseUrl: "http://api.test", fetch: noServer })
   useSession.setState({ status: "loading", user: null })
-  window.scrollTo = vi.fn()
+  vi.spyOn(window, "scrollTo").mockImplementation(() => {})
 })
 
 describe("the route table", () => {
@@ -257,8 +257,7 @@ describe("the shell", () => {
   it("scrolls to the features section for the Features link", async () => {
     renderAt("/pricing")
     await heading("Pricing")
-    const scrollIntoView = vi.fn()
-    Element.prototype.scrollIntoView = scrollIntoView
+    const scrollIntoView = vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(() => {})
     fireEvent.click(within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Features" }))
     await heading(/Understand every image/)
     await waitFor(() => expect(scrollIntoView).toHaveBeenCalled())

@@ -13,9 +13,12 @@ if (typeof window !== "undefined") {
   })
 }
 
-// The unit files share their worker's process (vitest.config.ts): what one file stubs, spies on or fakes must not
-// reach the next, as it could not when each file had a process of its own.
+// The unit files share their worker's process and page (vitest.config.ts): what one file stubs, spies on, fakes or
+// leaves in the page must not reach the next, as it could not when each file had a process of its own. A file
+// replaces a global through vi.spyOn or vi.stubGlobal, never by assignment, so that this can undo it.
 afterAll(() => {
+  // What a file wrote into the page itself (React Testing Library's cleanup only unmounts what it rendered).
+  if (typeof document !== "undefined") document.body.replaceChildren()
   vi.useRealTimers()
   vi.unstubAllGlobals()
   vi.unstubAllEnvs()

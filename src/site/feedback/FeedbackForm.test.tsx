@@ -5,7 +5,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
 import { fireEvent, render as renderElement, screen, waitFor, within } from "@testing-library/react"
 import type { ReactElement } from "react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~site-session/site-api"
 import { fail, ok } from "~core/api"
@@ -34,8 +34,8 @@ beforeEach(() => {
       return respond()
     }
   })
-  URL.createObjectURL = () => `blob:preview-${Math.random()}`
-  URL.revokeObjectURL = () => {}
+  vi.spyOn(URL, "createObjectURL").mockImplementation(() => `blob:preview-${Math.random()}`)
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {})
 })
 afterEach(() => configureApi({}))
 
