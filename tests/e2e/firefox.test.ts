@@ -129,6 +129,14 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
     await eventually(() => extensionPage.evaluate(() => document.body.innerText), (text) => expect(text).toContain("Not signed in"))
   })
 
+  it("renders the companion site in its tab page from the package's own modules", async () => {
+    const tab = await browser.newPage()
+    await openExtensionPage(tab, "tabs/site.html")
+    await tab.evaluate(() => (location.hash = "#/pricing"))
+    await eventually(() => tab.evaluate(() => document.querySelector("h1")?.textContent ?? ""), (heading) => expect(heading).toContain("Pricing"))
+    await tab.close()
+  })
+
   it("opens its panel from the on-image button, pinned to the page, listing the page's images", async () => {
     await page.bringToFront()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
