@@ -19,7 +19,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
 import { fileURLToPath, URL } from "node:url"
-import { plasmoEnv } from "./plasmo-env.mjs"
+import { buildMode, plasmoEnv } from "./plasmo-env.mjs"
 import { buildSiteTab } from "./site-tab-build.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -89,7 +89,7 @@ export function copyEngineAssets(buildDir) {
 async function siteOriginsOf(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
   const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
-  const development = buildDir.endsWith("-dev")
+  const development = buildMode(buildDir) === "development"
   const env = plasmoEnv(buildDir)
   const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
   return { origins, matches: siteMatchPatterns(origins) }
@@ -164,8 +164,7 @@ async function buildSiteBridge(buildDir, origins) {
 export async function buildPageIndex(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
   const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messages.ts", import.meta.url)
-  const mode = buildDir.endsWith("-dev") ? "development" : "production"
-  return bundleScript(buildDir, "page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(mode) } })
+  return bundleScript(buildDir, "page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
 }
 
 async function main() {

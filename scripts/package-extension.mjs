@@ -75,7 +75,7 @@ function writeZip(file, entries) {
 }
 
 /** What the site's tab page (built by Vite, scripts/site-tab-build.mjs) lacks in `dir`: the page, or a file it loads. */
-function siteTabProblems(dir) {
+export function siteTabProblems(dir) {
   const page = path.join(dir, SITE_TAB_PAGE)
   if (!fs.existsSync(page)) return [`${SITE_TAB_PAGE} is missing`]
   const loaded = [...fs.readFileSync(page, "utf8").matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((match) => match[1])

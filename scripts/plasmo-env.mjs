@@ -23,11 +23,16 @@ export const plasmoEnvFiles = (browser, mode, tag) => [
   ".env"
 ]
 
+/** The mode of a Plasmo build folder (<browser>-mv3-dev or -prod): "development" or "production". */
+export function buildMode(buildDir) {
+  return path.basename(buildDir).endsWith("-dev") ? "development" : "production"
+}
+
 /** The environment `plasmo build` inlined for the build in `buildDir` (without dotenv-expand's $VAR expansion). */
 export function plasmoEnv(buildDir, dir = root) {
   const [browser, , tag] = path.basename(buildDir).split("-")
   const fromFiles = {}
-  for (const file of plasmoEnvFiles(browser, tag === "dev" ? "development" : "production", tag)) {
+  for (const file of plasmoEnvFiles(browser, buildMode(buildDir), tag)) {
     const full = path.join(dir, file)
     if (!fs.existsSync(full)) continue
     for (const [key, value] of Object.entries(parseEnv(fs.readFileSync(full, "utf8")))) fromFiles[key] ??= value

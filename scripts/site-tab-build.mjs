@@ -7,7 +7,7 @@ import fs from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
-import { plasmoEnv } from "./plasmo-env.mjs"
+import { buildMode, plasmoEnv } from "./plasmo-env.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -21,7 +21,7 @@ export const SITE_TAB_ASSETS = "tabs/site"
  */
 export function siteTabDefine(buildDir, dir = root) {
   const env = plasmoEnv(buildDir, dir)
-  const define = { "process.env.NODE_ENV": JSON.stringify(buildDir.endsWith("-dev") ? "development" : "production") }
+  const define = { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) }
   for (const name of ["PLASMO_PUBLIC_API_URL", "PLASMO_PUBLIC_SITE_ORIGINS"]) define[`process.env.${name}`] = "undefined"
   for (const [name, value] of Object.entries(env)) if (name.startsWith("PLASMO_PUBLIC_")) define[`process.env.${name}`] = JSON.stringify(value)
   return define
@@ -39,13 +39,13 @@ function removeSiteTab(buildDir) {
  */
 export async function buildSiteTab(buildDir, { watch = false, onRebuilt = () => {} } = {}) {
   const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")])
-  const development = buildDir.endsWith("-dev")
+  const mode = buildMode(buildDir)
   const config = {
     configFile: false,
     root: path.join(root, "src/site-tab"),
     // Relative addresses: the page and its chunks load from chrome-extension://<id>/tabs/ (moz-extension:// in Firefox).
     base: "./",
-    mode: development ? "development" : "production",
+    mode,
     logLevel: "warn",
     publicDir: false,
     envDir: false,
@@ -62,8 +62,8 @@ export async function buildSiteTab(buildDir, { watch = false, onRebuilt = () => 
       // The browsers the extension supports (package.json engines) load modules and modulepreload natively.
       target: ["chrome120", "firefox140"],
       modulePreload: { polyfill: false },
-      minify: !development,
-      sourcemap: development,
+      minify: mode === "production",
+      sourcemap: mode === "development",
       reportCompressedSize: false,
       rollupOptions: { input: path.join(root, "src/site-tab/site.html") },
       watch: watch ? {} : null
@@ -74,16 +74,24 @@ export async function buildSiteTab(buildDir, { watch = false, onRebuilt = () => 
     return sizeOf(buildDir)
   }
   const watcher = await build(config)
-  let first = true
+  let state = "first build"
   await new Promise((resolve, reject) => {
     watcher.on("event", (event) => {
       if (event.result) event.result.close()
-      if (event.code === "ERROR" && first) reject(event.error)
-      if (event.code === "ERROR" && !first) console.error(`[extension] The site tab did not build: ${event.error.message}`)
+      if (state === "failed") return
+      if (event.code === "ERROR" && state === "first build") {
+        // A first build that fails stops its watcher: the caller tries again after the next Plasmo build, with a new one.
+        state = "failed"
+        void watcher.close()
+        return reject(event.error)
+      }
+      if (event.code === "ERROR") return console.error(`[extension] The site tab did not build: ${event.error.message}`)
       if (event.code !== "END") return
-      if (first) resolve()
-      else onRebuilt()
-      first = false
+      if (state === "first build") {
+        state = "watching"
+        return resolve()
+      }
+      onRebuilt()
     })
   })
   return watcher

@@ -3,19 +3,14 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 
 import { siteTabDefine } from "./site-tab-build.mjs"
-
-const folders: string[] = []
-afterEach(() => {
-  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true })
-})
 
 describe("the site tab's build", () => {
   it("inlines what Plasmo inlined for the same build: NODE_ENV and the public variables, never another", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-site-tab-env-"))
-    folders.push(dir)
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
     fs.writeFileSync(path.join(dir, ".env.firefox"), "PLASMO_PUBLIC_API_URL=https://firefox.example\n")
     fs.writeFileSync(path.join(dir, ".env"), "PLASMO_PUBLIC_API_URL=https://api.example\nSTRIPE_SECRET_KEY=sk_test_secret\n")
 

@@ -7,6 +7,7 @@ import path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 
 import { PAGE_INDEX_FILE } from "~extension/messages"
+import { siteTabProblems } from "../../scripts/package-extension.mjs"
 
 import { freePort } from "../free-port"
 
@@ -198,9 +199,7 @@ describe("npm run dev", () => {
     expect(fs.existsSync(path.join(extensionDir, PAGE_INDEX_FILE))).toBe(true)
     expect(fs.existsSync(path.join(extensionDir, "engines/ocr/worker.min.js"))).toBe(true)
     // The site's tab page, built by Vite's watcher with its modules beside it.
-    const siteTab = fs.readFileSync(path.join(extensionDir, "tabs/site.html"), "utf8")
-    const entry = /<script type="module" crossorigin src="\.\/(site\/site-[\w-]+\.js)">/.exec(siteTab)?.[1]
-    expect(entry && fs.existsSync(path.join(extensionDir, "tabs", entry))).toBe(true)
+    expect(siteTabProblems(extensionDir)).toEqual([])
 
     // Enter restarts the API server (tsx watch reruns it, as on a change): it serves again on its port.
     const serving = () => dev.output().split("is serving the site and /api").length - 1
