@@ -38,6 +38,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await closeDriver()
     throw error
   }
+  return databaseOver(kind, db, closeDriver)
+}
+
+/** The Database of a Kysely instance already migrated; `closeDriver` runs after Kysely's own destroy. */
+export function databaseOver(kind: DatabaseKind, db: Kysely<DatabaseSchema>, closeDriver: () => Promise<void>): Database {
   return {
     kind,
     db,

@@ -15,18 +15,17 @@ import type { AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { buildApp, type AppDependencies } from "../app"
 import { loadConfig, type AppConfig } from "../config"
 import { openDatabase, type Database } from "../db/database"
+import { leaseEmbeddedDatabase } from "./embedded-pool"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName } from "../../tests/setup/postgres-databases"
 
 /**
- * A fresh, migrated database copied from the run's template: embedded in the api project, a database of its own on
- * the PostgreSQL server in the api-postgres project (dropped when closed).
+ * A fresh, migrated database copied from the run's template: embedded in the api project (one of its worker's pool,
+ * emptied back to the template: ./embedded-pool.ts), a database of its own on the PostgreSQL server in the
+ * api-postgres project (dropped when closed).
  */
 export async function openTestDatabase(): Promise<Database> {
   const copy = await copyPostgresTemplate()
-  if (!copy) {
-    const dump = await fs.readFile(inject("databaseTemplatePath"))
-    return openDatabase({ embeddedTemplate: new Blob([dump]) })
-  }
+  if (!copy) return leaseEmbeddedDatabase(inject("databaseTemplatePath"))
   const database = await openDatabase({ databaseUrl: copy.url })
   let dropped: Promise<void> | null = null
   return {
