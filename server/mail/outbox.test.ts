@@ -10,6 +10,7 @@ import { DAY_MS } from "~core/time"
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import type { Mailer, OutgoingMail } from "./mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, queueEmail, queueRequest } from "./outbox"
+import { insertMessage } from "./outbox-store"
 import { startTestApp, type TestApp } from "../test-kit"
 
 const START = Date.UTC(2026, 10, 24, 9, 0, 0)
@@ -129,6 +130,33 @@ describe("the e-mail outbox", () => {
   })
 })
 
+describe("an idle worker", () => {
+  it("looks at the database less and less often while it finds nothing, and still finds a row no local queueing told it of", async () => {
+    const { mailer, state } = scriptedMailer()
+    const app = await start(scriptedMailer().mailer)
+    await app.outbox.close()
+    let looks = 0
+    const counted = app.database.db.withPlugin({
+      transformQuery: (args) => {
+        if (args.node.kind === "SelectQueryNode" || args.node.kind === "UpdateQueryNode") looks++
+        return args.node
+      },
+      transformResult: async (args) => args.result
+    })
+    const timings = { ...DEFAULT_OUTBOX_TIMINGS, pollMs: 20, idlePollMs: 320 }
+    const worker = new Outbox({ db: counted, mailer, log: app.log, clock: () => now, timings, singleProcess: false })
+    await worker.start()
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    // Every 20 ms, 2 s would be 100 looks; doubling up to 320 ms, about 10.
+    expect(looks).toBeLessThan(25)
+    expect(looks).toBeGreaterThan(2)
+    // A row another instance queued (no wake here): found by the next look.
+    await insertMessage(app.database.db, { to: "elsewhere@example.com", what: "test", subject: "Hello", text: "From another instance" }, new Date(now))
+    await expect.poll(() => state.sent.map((message) => message.to), { timeout: 5_000 }).toEqual(["elsewhere@example.com"])
+    await worker.close()
+  })
+})
+
 describe("an SMTP server that refuses for a while, then accepts", () => {
   let refusing = true
   let smtp: SmtpStandIn
@@ -140,7 +168,7 @@ describe("an SMTP server that refuses for a while, then accepts", () => {
 
   it("receives every e-mail exactly once", async () => {
     // Real time here: the worker polls and backs off on its own, on short test timings.
-    subject = await startTestApp({ SMTP_URL: smtp.url }, { outboxTimings: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400 } })
+    subject = await startTestApp({ SMTP_URL: smtp.url }, { outboxTimings: { pollMs: 50, idlePollMs: 400, firstRetryMs: 100, maxRetryMs: 400 } })
     const app = subject.app
     const addresses = Array.from({ length: 12 }, (_, index) => `outage${index}@example.com`)
     for (const address of addresses) await queueEmail(app, app.database.db, mail(address))
