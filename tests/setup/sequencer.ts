@@ -1,16 +1,67 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
- * Vitest's order (failed first, then the slowest), kept within each project, with the projects one after another
- * in the order of the config. With isolate off, a worker goes on to the next file only when that file is of the same
- * project (vitest starts a new worker otherwise): mixed projects would start a new worker almost every time.
+ * The projects one after another, longest files first within each, so that the two workers end together: the
+ * browser files (the longest), then the API files on PostgreSQL and on the embedded database, then the unit files,
+ * many and short, which fill the last minutes. With isolate off, a worker goes on to the next file only when that
+ * file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new worker almost
+ * every time.
+ *
+ * "Longest" is what vitest measured in this checkout's last run (its results cache), and on a fresh clone, which
+ * has none, the seconds below: the files over 10 s in a full run on 2 cores (2026-11-27). Other files keep vitest's
+ * order (failed first, then the slowest; without a cache, the largest).
  */
+const PROJECT_ORDER = ["e2e", "api-postgres", "api", "unit-mocks", "unit"]
+
+const KNOWN_SECONDS: Record<string, number> = {
+  "e2e:tests/e2e/public-site.test.ts": 60,
+  "e2e:tests/e2e/dev-command.test.ts": 60,
+  "e2e:tests/e2e/extension-session.test.ts": 42,
+  "e2e:tests/e2e/find-in-images.test.ts": 40,
+  "e2e:tests/e2e/google-sign-in.test.ts": 36,
+  "e2e:tests/e2e/accounts.test.ts": 30,
+  "e2e:tests/e2e/admin-panel.test.ts": 28,
+  "e2e:tests/e2e/ocr-languages.test.ts": 24,
+  "e2e:tests/e2e/site.test.ts": 23,
+  "e2e:tests/e2e/firefox.test.ts": 23,
+  "e2e:tests/e2e/feedback-admin.test.ts": 22,
+  "e2e:tests/e2e/organization-team.test.ts": 22,
+  "e2e:tests/e2e/billing.test.ts": 20,
+  "e2e:tests/e2e/package.test.ts": 18,
+  "e2e:tests/e2e/api-keys.test.ts": 17,
+  "e2e:tests/e2e/side-panel.test.ts": 16,
+  "e2e:tests/e2e/translate-overlay.test.ts": 13,
+  "e2e:tests/e2e/capture-area.test.ts": 11,
+  "e2e:tests/e2e/api-docs.test.ts": 11,
+  "e2e:tests/e2e/ocr-tessdata-folder.test.ts": 11,
+  "e2e:tests/e2e/sent-ledger.test.ts": 11,
+  "e2e:tests/e2e/faces-objects.test.ts": 11,
+  "api-postgres:server/mail/outbox-crash.test.ts": 38,
+  "api-postgres:server/organizations/organizations.test.ts": 25,
+  "api-postgres:server/instances.test.ts": 21,
+  "api-postgres:server/route-table.test.ts": 21,
+  "api-postgres:server/crash-safety.test.ts": 14,
+  "api:server/route-table.test.ts": 30,
+  "api:server/mail/outbox-crash.test.ts": 26,
+  "api:server/billing/test-mode.test.ts": 16,
+  "api:server/app.test.ts": 14,
+  "api:server/crash-safety.test.ts": 13,
+  "api:server/public-api/vision-api.test.ts": 11,
+  "api:server/mail/outbox.test.ts": 10
+}
+
 export default class ProjectSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
-    const names = this.ctx.projects.map((project) => project.name)
-    const rank = (file: TestSpecification) => names.indexOf(file.project.name)
-    // Array.prototype.sort is stable: the base order holds within a project.
-    return [...sorted].sort((a, b) => rank(a) - rank(b))
+    const cache = this.ctx.cache
+    const rank = (file: TestSpecification) => {
+      const index = PROJECT_ORDER.indexOf(file.project.name)
+      return index === -1 ? PROJECT_ORDER.length : index
+    }
+    const key = (file: TestSpecification) => `${file.project.name}:${file.moduleId.slice(this.ctx.config.root.length + 1)}`
+    const cachedAnywhere = sorted.some((file) => cache.getFileTestResults(key(file)) !== undefined)
+    const known = (file: TestSpecification) => (cachedAnywhere ? 0 : (KNOWN_SECONDS[key(file)] ?? 0))
+    // Array.prototype.sort is stable: vitest's order holds among files of a project the table does not rank.
+    return [...sorted].sort((a, b) => rank(a) - rank(b) || known(b) - known(a))
   }
 }
