@@ -95,8 +95,8 @@ declare module "fastify" {
 const LIMIT_SWEEP_INTERVAL_MS = 10 * 60_000
 
 /** The shared limits: in Redis when REDIS_URL is set, else in the database; closed with the app. */
-function sharedLimits(config: AppConfig, database: Database, app: FastifyInstance, clock: Clock): LimitStore {
-  const limits = config.redisUrl ? redisLimitStore(config.redisUrl) : databaseLimitStore(database.db)
+async function sharedLimits(config: AppConfig, database: Database, app: FastifyInstance, clock: Clock): Promise<LimitStore> {
+  const limits = config.redisUrl ? await redisLimitStore(config.redisUrl) : databaseLimitStore(database.db)
   const sweeper = setInterval(() => void limits.sweep(clock()).catch((error: unknown) => app.log.warn({ err: error }, "limit sweep failed")), LIMIT_SWEEP_INTERVAL_MS)
   sweeper.unref()
   app.addHook("onClose", async () => {
@@ -175,7 +175,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   app.decorate("config", config)
   app.decorate("mailer", mailer)
   app.decorate("database", database)
-  app.decorate("limits", sharedLimits(config, database, app, clock))
+  app.decorate("limits", await sharedLimits(config, database, app, clock))
   app.decorate("objectStorage", config.s3 ? s3Storage(config.s3, FEEDBACK_IMAGES_PREFIX) : folderStorage(feedbackImagesDir(config.dataDir)))
   app.decorate("clock", clock)
   // The embedded database serves one process, whose DATA_DIR keeps the key; instances sharing PostgreSQL share it there.

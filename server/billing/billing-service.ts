@@ -38,9 +38,9 @@ export interface BillingService {
   startTrial(user: UserRow, planId: PaidPlanId): Promise<SubscriptionRecord | undefined>
 }
 
-export function billingService(app: FastifyInstance): BillingService {
+export async function billingService(app: FastifyInstance): Promise<BillingService> {
   const stripeConfig = app.config.stripe
-  const stripe = stripeConfig ? createStripeClient(stripeConfig) : null
+  const stripe = stripeConfig ? await createStripeClient(stripeConfig) : null
   const test = testProvider(app)
   const forNewSubscriptions: BillingProvider = stripe && stripeConfig ? stripeProvider(app, stripeConfig, stripe) : test
   const forRecord = (record: SubscriptionRecord | undefined): BillingProvider => {

@@ -35,7 +35,7 @@ const CONFLICTS = "ALREADY_SUBSCRIBED, NO_SUBSCRIPTION, SUBSCRIPTION_ON_HOLD, TE
 const PROVIDER_DOWN = "BILLING_PROVIDER_ERROR: Stripe could not be reached; nothing was charged."
 
 export async function billingRoutes(app: FastifyInstance): Promise<void> {
-  const billing = billingService(app)
+  const billing = await billingService(app)
   const mode = app.config.billingMode
   const userOf = (request: FastifyRequest) => request.auth!.user
   const answer = (record: SubscriptionRecord | undefined): { subscription: Subscription } => ({ subscription: toSubscription(record, mode) })

@@ -30,7 +30,7 @@ describe.each([
       store = databaseLimitStore(database.db)
     } else {
       redis = await startRedis()
-      store = redisLimitStore(redis.url)
+      store = await redisLimitStore(redis.url)
     }
   })
   afterAll(async () => {

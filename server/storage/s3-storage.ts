@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs"
 import fs from "node:fs/promises"
 import { Readable } from "node:stream"
 
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3"
+import type { S3Client } from "@aws-sdk/client-s3"
 
 import type { S3Config } from "../config"
 import type { ObjectStorage, StoredObject } from "./object-storage"
@@ -15,7 +15,57 @@ const S3_REQUEST_TIMEOUT_MS = 15_000
  * endpoint works. A put resolves when the storage acknowledged the whole object.
  */
 export function s3Storage(config: S3Config, prefix: string): ObjectStorage {
-  const client = new S3Client({
+  // The SDK is loaded when S3 is configured, not on every start (0.14 CPU-s); each call waits for it.
+  const loading = import("@aws-sdk/client-s3").then((sdk) => ({ sdk, client: connect(sdk.S3Client, config) }))
+  // A failed load is the first call's error, not an unhandled rejection meanwhile.
+  loading.catch(() => {})
+  const key = (name: string) => `${prefix}${name}`
+  return {
+    kind: "s3",
+    async put(name, sourcePath, contentType) {
+      const { sdk, client } = await loading
+      const { size } = await fs.stat(sourcePath)
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket: config.bucket, Key: key(name), Body: createReadStream(sourcePath), ContentLength: size, ContentType: contentType })
+      )
+      await fs.rm(sourcePath, { force: true })
+    },
+    async read(name) {
+      const { sdk, client } = await loading
+      try {
+        const answer = await client.send(new sdk.GetObjectCommand({ Bucket: config.bucket, Key: key(name) }))
+        return answer.Body instanceof Readable ? answer.Body : null
+      } catch (error) {
+        if ((error as { name?: string }).name === "NoSuchKey") return null
+        throw error
+      }
+    },
+    async remove(name) {
+      const { sdk, client } = await loading
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: config.bucket, Key: key(name) }))
+    },
+    async list() {
+      const { sdk, client } = await loading
+      const objects: StoredObject[] = []
+      let token: string | undefined
+      do {
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }))
+        for (const object of page.Contents ?? []) {
+          if (object.Key) objects.push({ name: object.Key.slice(prefix.length), size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 })
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      return objects
+    },
+    async check() {
+      const { sdk, client } = await loading
+      await client.send(new sdk.HeadBucketCommand({ Bucket: config.bucket }))
+    }
+  }
+}
+
+function connect(Client: typeof S3Client, config: S3Config): S3Client {
+  return new Client({
     endpoint: config.endpoint,
     region: config.region,
     forcePathStyle: true,
@@ -27,42 +77,4 @@ export function s3Storage(config: S3Config, prefix: string): ObjectStorage {
     maxAttempts: 2,
     requestHandler: { requestTimeout: S3_REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 }
   })
-  const key = (name: string) => `${prefix}${name}`
-  return {
-    kind: "s3",
-    async put(name, sourcePath, contentType) {
-      const { size } = await fs.stat(sourcePath)
-      await client.send(
-        new PutObjectCommand({ Bucket: config.bucket, Key: key(name), Body: createReadStream(sourcePath), ContentLength: size, ContentType: contentType })
-      )
-      await fs.rm(sourcePath, { force: true })
-    },
-    async read(name) {
-      try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key(name) }))
-        return answer.Body instanceof Readable ? answer.Body : null
-      } catch (error) {
-        if ((error as { name?: string }).name === "NoSuchKey") return null
-        throw error
-      }
-    },
-    async remove(name) {
-      await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key(name) }))
-    },
-    async list() {
-      const objects: StoredObject[] = []
-      let token: string | undefined
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix, ContinuationToken: token }))
-        for (const object of page.Contents ?? []) {
-          if (object.Key) objects.push({ name: object.Key.slice(prefix.length), size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 })
-        }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined
-      } while (token)
-      return objects
-    },
-    async check() {
-      await client.send(new HeadBucketCommand({ Bucket: config.bucket }))
-    }
-  }
 }

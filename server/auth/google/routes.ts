@@ -29,7 +29,7 @@ const TOKEN_REFUSALS = {
 
 /** Google sign-in through Firebase: sign-in, sign-up with the terms, linking to a signed-in account. */
 export async function googleAuthRoutes(app: FastifyInstance) {
-  const verifier = createGoogleIdentityVerifier(app.config.firebase, app.log)
+  const verifier = await createGoogleIdentityVerifier(app.config.firebase, app.log)
   if (verifier) app.addHook("onClose", async () => verifier.close())
 
   const verifiedIdentity = async (idToken: string): Promise<GoogleIdentity> => {
