@@ -3,12 +3,11 @@
  * sits where every database role and backup reads it), and no Stripe without BILLING_MODE=test (test mode gives a
  * paid plan to anyone who types Stripe's test card). The real entry point, as an operator runs it.
  */
-import { spawn } from "node:child_process"
 import fs from "node:fs/promises"
 
 import { afterAll, describe, expect, it } from "vitest"
 
-import { makeTempDir, PROJECT_ROOT, spawnServer } from "./test-kit"
+import { makeTempDir, spawnServer, spawnServerProcess } from "./test-kit"
 
 const SECRET = "production-test-secret-of-32-characters!"
 const dataDirs: string[] = []
@@ -20,10 +19,10 @@ async function productionEnv(extra: Record<string, string>): Promise<Record<stri
   return { NODE_ENV: "production", DATA_DIR: dataDir, SMTP_URL: "smtp://127.0.0.1:1", LOG_LEVEL: "error", ...extra }
 }
 
-/** Runs server/main.ts to its exit; what it printed and its exit code. */
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Runs the server to its exit; what it printed and its exit code. */
+async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TOKEN_SECRET|BILLING_MODE|STRIPE_|DATABASE_URL)/.test(name)))
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: PROJECT_ROOT, env: { ...inherited, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = await spawnServerProcess({ ...inherited, PORT: "0", ...env })
   let output = ""
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))

@@ -1,12 +1,14 @@
-/** The real server process (server/main.ts under tsx) for the tests that need one: crashes, several instances. */
-import { spawn, type ChildProcess } from "node:child_process"
+/** The real server process (the bundle npm start runs) for the tests that need one: crashes, several instances. */
+import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process"
 import fs from "node:fs"
+import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 
 import { inject } from "vitest"
 
 import { embeddedDatabaseDir } from "../db/database"
 
+import { buildServer, SERVER_BUNDLE, serverBuildIsCurrent } from "../../scripts/server-build.mjs"
 import { freePort } from "../../tests/free-port"
 
 export const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url))
@@ -19,6 +21,16 @@ export interface SpawnedServer {
 }
 
 const children = new Set<ChildProcess>()
+
+/**
+ * Starts the server's bundle (scripts/server-build.mjs) as npm start runs it, without start.mjs's `.env` and web build,
+ * which the tests set themselves. The run's global setup built it; a source changed since (vitest's watch mode) has
+ * it built again here, so a test never runs stale code.
+ */
+export async function spawnServerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+  if (!serverBuildIsCurrent()) await buildServer()
+  return spawn(process.execPath, ["--enable-source-maps", SERVER_BUNDLE], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+}
 
 /**
  * Kills what spawnServer started and is still running: after each API test file (tests/setup/api-file.ts, a setup
@@ -40,15 +52,11 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
     fs.cpSync(seed, embeddedDatabaseDir(env.DATA_DIR), { recursive: true })
   }
   const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "error", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const child = await spawnServerProcess({ ...process.env, NODE_ENV: "test", LOG_LEVEL: "error", PORT: String(port), ...env })
   children.add(child)
   let output = ""
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   const url = `http://127.0.0.1:${port}`
   for (let waited = 0; ; waited += 100) {
