@@ -79,9 +79,6 @@ export async function buildServer({ outDir = defaultOutDir } = {}) {
     packages: "external",
     // The ~core/… alias of the server's imports.
     tsconfig: path.join(root, "tsconfig.json"),
-    // server/mail/mailer.ts imports a folder of nodemailer, which tsx resolved to its index.js and Node's ES module
-    // loader refuses.
-    alias: { "nodemailer/lib/shared": "nodemailer/lib/shared/index.js" },
     plugins: [sourceImportMetaUrl(outDir)],
     // Stack traces name the TypeScript files; the sources themselves stay in the project, not copied into the map.
     sourcemap: "linked",

@@ -3,7 +3,7 @@ import fs from "node:fs/promises"
 import path from "node:path"
 
 import nodemailer from "nodemailer"
-import { parseConnectionUrl } from "nodemailer/lib/shared"
+import { parseConnectionUrl } from "nodemailer/lib/shared/index.js"
 
 import { COMPANY, PRODUCT_NAME } from "~core/company"
 import type { EmailContent } from "~core/email-templates"
