@@ -15,8 +15,8 @@ import { freePort } from "../free-port"
  * `npm run dev` (scripts/dev.mjs) as a terminal runs it: in a process group of its own, stopped by SIGINT to that
  * group. Every port is a free one and every file goes to a temporary folder (data, embedded database, the dev
  * extension), so a developer's own `npm run dev`, ./data and build/chrome-mv3-dev are left alone. Plasmo still
- * rewrites .plasmo/ in the project, as every Plasmo build does: the e2e files run one at a time, after npm test's
- * builds. Linux only: the processes are read from /proc.
+ * rewrites .plasmo/ in the project, as every Plasmo build does: the browser files run after npm test's builds,
+ * and none of them reads .plasmo/. Linux only: the processes are read from /proc.
  */
 
 interface ProcessEntry {

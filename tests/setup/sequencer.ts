@@ -1,17 +1,19 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
- * The projects one after another, longest files first within each, so that the two workers end together: the
- * browser files (the longest), then the API files on PostgreSQL and on the embedded database, then the unit files,
- * many and short, which fill the last minutes. With isolate off, a worker goes on to the next file only when that
- * file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new worker almost
- * every time.
+ * The projects one after another, longest files first within each, so that the two workers end together: the unit
+ * files (npm test runs them beside the builds), the API files on PostgreSQL and on the embedded database, then the
+ * browser files, whose last, short ones fill the last minute. The browser files come last, not first: beside the
+ * API files, whose servers and databases keep both cores busy, a browser file takes longer and its browser burns CPU
+ * for as long as it waits (animation frames, polling). With isolate off, a worker goes on to the next file only when
+ * that file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new worker
+ * almost every time.
  *
  * "Longest" is what vitest measured in this checkout's last run (its results cache), and on a fresh clone, which
  * has none, the seconds below: the files over 10 s in a full run on 2 cores (2026-11-27). Other files keep vitest's
  * order (failed first, then the slowest; without a cache, the largest).
  */
-const PROJECT_ORDER = ["e2e", "api-postgres", "api", "unit-mocks", "unit"]
+const PROJECT_ORDER = ["unit-mocks", "unit", "api-postgres", "api", "e2e"]
 
 const KNOWN_SECONDS: Record<string, number> = {
   "e2e:tests/e2e/public-site.test.ts": 60,
