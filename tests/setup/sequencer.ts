@@ -1,11 +1,10 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
- * The projects one after another, longest files first within each, so that the two workers end together: the unit
- * files (npm test runs them beside the builds), the API files on PostgreSQL and on the embedded database, then the
- * browser files, whose last, short ones fill the last minute. The browser files come last, not first: beside the
- * API files, whose servers and databases keep both cores busy, a browser file takes longer and its browser burns CPU
- * for as long as it waits (animation frames, polling). With isolate off, a worker goes on to the next file only when
+ * The projects one after another, longest files first within each: the unit files, the API files on PostgreSQL and
+ * on the embedded database, then the browser files. The browser files come last, not first: beside the API files,
+ * whose servers and databases keep both cores busy, a browser file takes longer and its browser burns CPU for as long
+ * as it waits (animation frames, polling); a full run with them first took 851 s against 722. With isolate off, a worker goes on to the next file only when
  * that file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new worker
  * almost every time.
  *
