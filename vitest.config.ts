@@ -37,6 +37,9 @@ const API_TEST = {
   // stub no global; each opens its own app and database, and what a file leaves in the process (spawned servers,
   // variables of the environment) is undone after it (tests/setup/api-file.ts).
   isolate: false,
+  // Three files at once: the API files wait on spawned servers, e-mail claims running out and timers much of their
+  // time, and with two the machine stood idle a fifth of the API phase.
+  maxWorkers: 3,
   testTimeout: 20_000,
   hookTimeout: 30_000
 }
@@ -98,6 +101,7 @@ export default defineConfig({
   test: {
     // vitest's default on 2 CPUs is one worker, which ran every file one after the other. The files wait on
     // databases, servers, browsers and timers much of their time: two at once.
+    // The API projects raise theirs to 3 (API_TEST).
     maxWorkers: 2,
     // The projects one after another in the queue, longest first within each, so that a worker without isolation
     // goes on with its project. The browser files after all others (sequence.groupOrder): beside the API files they
