@@ -40,6 +40,8 @@ const API_TEST = {
   // Three files at once: the API files wait on spawned servers, e-mail claims running out and timers much of their
   // time, and with two the machine stood idle a fifth of the API phase.
   maxWorkers: 3,
+  // vitest runs projects of different maxWorkers in groups of their own: after the unit files, before the browser's.
+  sequence: { groupOrder: 1 },
   testTimeout: 20_000,
   hookTimeout: 30_000
 }
@@ -133,7 +135,7 @@ export default defineConfig({
           // Two browser files at once: each keeps about one core busy at most (a browser file waits on pages, timers
           // and its server much of its time), and every file has its own server, browser profile, ports and data.
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           // A worker goes on from file to file in one process, as the API files do: the files mock no module and
           // stub no global, and each closes the browser and servers it started (afterAll).
           isolate: false,
