@@ -94,10 +94,7 @@ const UNIT_TEST = {
   setupFiles: ["tests/setup/dom.ts"],
   // The page tests click through whole screens: 1.3 s for the longest alone, 5.4 s on a 2-core machine busy with
   // builds and browsers, over vitest's 5 s default.
-  testTimeout: 15_000,
-  // Three files at once: with two, the machine stood a third idle in the unit phase (the lint and build-script files
-  // wait on their child processes).
-  maxWorkers: 3
+  testTimeout: 15_000
 }
 
 export default defineConfig({
@@ -106,7 +103,7 @@ export default defineConfig({
   test: {
     // vitest's default on 2 CPUs is one worker, which ran every file one after the other. The files wait on
     // databases, servers, browsers and timers much of their time: two at once.
-    // Each project raises it to 3 (see their maxWorkers).
+    // The API projects raise theirs to 3 (API_TEST).
     maxWorkers: 2,
     // The projects one after another in the queue, longest first within each, so that a worker without isolation
     // goes on with its project. The browser files after all others (sequence.groupOrder): beside the API files they
@@ -135,10 +132,9 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/setup/e2e-global-setup.ts"],
-          // Three browser files at once: each keeps about one core busy at most (a browser file waits on pages,
-          // timers and its server much of its time), and every file has its own server, browser profile, ports and
-          // data. With two, the machine stood a quarter idle in the browser phase.
-          maxWorkers: 3,
+          // Two browser files at once: each keeps about one core busy at most (a browser file waits on pages, timers
+          // and its server much of its time), and every file has its own server, browser profile, ports and data.
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
           // A worker goes on from file to file in one process, as the API files do: the files mock no module and
           // stub no global, and each closes the browser and servers it started (afterAll).
