@@ -21,7 +21,8 @@ import { measureOcrTessdata } from "./ocr-tessdata"
 import { measurePageScan } from "./page-scan"
 import { measurePublicApiVision } from "./public-api-vision"
 import { startServer, type RunningServer } from "./server-process"
-import { ensureCurrentServerBuild, ensureCurrentWebBuild, projectRoot } from "./web-build"
+import { ensureServerBuild } from "../scripts/server-build.mjs"
+import { ensureCurrentWebBuild, projectRoot } from "./web-build"
 import { measureWebSize } from "./web-size"
 
 const RESULTS_FILE = path.join(projectRoot, "bench/results/latest.json")
@@ -104,7 +105,7 @@ async function main() {
     connections: positiveIntegerFromEnv("BENCH_CONNECTIONS", 50)
   }
   if (ensureCurrentWebBuild()) console.error("Built dist/web first, so that the timed starts do not include a build.")
-  if (await ensureCurrentServerBuild()) console.error("Built dist/server first, so that the timed starts do not include a build.")
+  if (await ensureServerBuild()) console.error("Built dist/server first, so that the timed starts do not include a build.")
 
   // Sign-in costs one argon2 verification (tens of ms of CPU), so it runs with fewer connections.
   // One account: the sign-in protection lets at most rateLimitAttempts (5 by default) of its password checks run at

@@ -1,4 +1,3 @@
-import { buildServer, serverBuildIsCurrent } from "../scripts/server-build.mjs"
 import { buildWeb, projectRoot, webBuildIsCurrent } from "../scripts/web-build.mjs"
 
 export { projectRoot }
@@ -8,12 +7,5 @@ export function ensureCurrentWebBuild(): boolean {
   if (webBuildIsCurrent()) return false
   // Build output goes to stderr so that stdout carries only the figures.
   buildWeb({ output: 2 })
-  return true
-}
-
-/** The same for the server's bundle (dist/server), which npm start builds when a server source changed. */
-export async function ensureCurrentServerBuild(): Promise<boolean> {
-  if (serverBuildIsCurrent()) return false
-  await buildServer()
   return true
 }

@@ -120,6 +120,13 @@ export function serverBuildIsCurrent(outDir = defaultOutDir) {
   })
 }
 
+/** Builds the bundle when it is not current (see serverBuildIsCurrent); answers whether it built. */
+export async function ensureServerBuild() {
+  if (serverBuildIsCurrent()) return false
+  await buildServer()
+  return true
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const startedAt = performance.now()
   try {

@@ -30,13 +30,14 @@ const CATALOGUE_FINGERPRINT = `select (select count(*) from pg_class) || '/' || 
 
 interface Template {
   dump: Blob
+  /** Databases opened on it and given back, emptied. */
+  idle: PGlite[]
   /** The tables to empty, quoted, and the rows the migrations put in some of them. */
   tables: string[]
   seeded: { table: string; rows: string }[]
   fingerprint: string
 }
 
-const idle: PGlite[] = []
 const templates = new Map<string, Promise<Template>>()
 
 async function fingerprintOf(pglite: PGlite): Promise<string> {
@@ -61,8 +62,7 @@ function templateAt(dumpPath: string): Promise<Template> {
         if (rows) seeded.push({ table, rows })
       }
       const fingerprint = await fingerprintOf(pglite)
-      idle.push(pglite)
-      return { dump, tables, seeded, fingerprint }
+      return { dump, idle: [pglite], tables, seeded, fingerprint }
     })()
     templates.set(dumpPath, template)
   }
@@ -85,12 +85,12 @@ async function reset(pglite: PGlite, template: Template): Promise<boolean> {
 /** A migrated embedded database as a fresh copy of the template at `dumpPath` would be; closing it pools it. */
 export async function leaseEmbeddedDatabase(dumpPath: string): Promise<Database> {
   const template = await templateAt(dumpPath)
-  const pglite = idle.pop() ?? (await PGlite.create({ loadDataDir: template.dump }))
+  const pglite = template.idle.pop() ?? (await PGlite.create({ loadDataDir: template.dump }))
   let released: Promise<void> | null = null
   const release = () =>
     (released ??= (async () => {
       const reusable = await reset(pglite, template).catch(() => false)
-      if (reusable && idle.length < MAX_IDLE) idle.push(pglite)
+      if (reusable && template.idle.length < MAX_IDLE) template.idle.push(pglite)
       else await pglite.close()
     })())
   // Kysely's PGlite driver runs queries with client.query and ends with client.close: the lease in between.

@@ -8,7 +8,7 @@ import { inject } from "vitest"
 
 import { embeddedDatabaseDir } from "../db/database"
 
-import { buildServer, SERVER_BUNDLE, serverBuildIsCurrent } from "../../scripts/server-build.mjs"
+import { ensureServerBuild, SERVER_BUNDLE } from "../../scripts/server-build.mjs"
 import { freePort } from "../../tests/free-port"
 
 export const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url))
@@ -28,7 +28,7 @@ const children = new Set<ChildProcess>()
  * it built again here, so a test never runs stale code.
  */
 export async function spawnServerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, Readable>> {
-  if (!serverBuildIsCurrent()) await buildServer()
+  await ensureServerBuild()
   return spawn(process.execPath, ["--enable-source-maps", SERVER_BUNDLE], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
 }
 

@@ -1,12 +1,12 @@
 import type { TestProject } from "vitest/node"
 
-import { buildServer, serverBuildIsCurrent } from "../../scripts/server-build.mjs"
+import { ensureServerBuild } from "../../scripts/server-build.mjs"
 import databaseTemplate from "./database-template"
 import firebaseEmulator from "./firebase-emulator"
 
 /** The server's bundle that spawned servers run (server/test-kit/spawned-server.ts), built once before any file starts one. */
 async function serverBundle() {
-  if (!serverBuildIsCurrent()) await buildServer()
+  await ensureServerBuild()
   return async () => {}
 }
 

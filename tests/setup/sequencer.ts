@@ -1,12 +1,11 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
 /**
- * The projects one after another, longest files first within each: the unit files, the API files on PostgreSQL and
- * on the embedded database, then the browser files. The browser files come last, not first: beside the API files,
- * whose servers and databases keep both cores busy, a browser file takes longer and its browser burns CPU for as long
- * as it waits (animation frames, polling); a full run with them first took 851 s against 722. With isolate off, a worker goes on to the next file only when
- * that file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new worker
- * almost every time.
+ * The projects one after another, longest files first within each. vitest.config.ts puts the phases in groups (unit,
+ * then API, then browser files, by sequence.groupOrder); this order holds inside a group: unit-mocks before unit, the
+ * API files on PostgreSQL before those on the embedded database. With isolate off, a worker goes on to the next file
+ * only when that file is of the same project (vitest starts a new worker otherwise): mixed projects would start a new
+ * worker almost every time.
  *
  * "Longest" is what vitest measured in this checkout's last run (its results cache), and on a fresh clone, which
  * has none, the seconds below: the files over 10 s in a full run on 2 cores (2026-11-27). Other files keep vitest's
