@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Browser, Page } from "puppeteer-core"
 
+import { siteTabDefine } from "../scripts/site-tab-build.mjs"
 import { EXTENSION_DIR, installExtension, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { drawTextImage } from "../tests/e2e/text-image"
 import { mean, median, runIfMain } from "./figures"
@@ -222,7 +223,9 @@ async function bundleHarness(): Promise<string> {
     target: "chrome120",
     jsx: "automatic",
     alias: { "~core": path.join(root, "src/core"), "~panel": path.join(root, "src/panel"), "~extension": path.join(root, "src/extension"), "~ui": path.join(root, "src/ui") },
-    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    // What Plasmo inlined in the built extension (NODE_ENV and the PLASMO_PUBLIC_ variables): the panel's modules read
+    // them, and a page has no process.env.
+    define: siteTabDefine(EXTENSION_DIR),
     logLevel: "silent"
   })
   return result.outputFiles[0]!.text
