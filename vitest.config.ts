@@ -60,6 +60,8 @@ const WITHOUT_DATABASE = [
   "server/billing/plan.test.ts",
   "server/production-start.test.ts",
   "server/env-file.test.ts",
+  // What a start of the bundle loads with nothing configured, or Google sign-in and object storage.
+  "server/start-modules.test.ts",
   "server/status/checks.test.ts",
   // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries
   // server/api-keys and the route tables already run on PostgreSQL.

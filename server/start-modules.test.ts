@@ -1,56 +1,49 @@
 /**
  * A server loads the SDK of an outside service only when that service is configured: Stripe, firebase-admin, the S3
- * client, ioredis and node-postgres were 0.5 CPU-s of every start, set up or not. Checked in a process of its own
- * (the test workers share theirs with files that load them all), which records every module the app resolves.
+ * client, ioredis and node-postgres were 0.5 CPU-s of every start, set up or not. Checked on npm start's bundle in a
+ * process of its own (the test workers share theirs with files that load them all), which records every module it
+ * resolves from its start until it stops.
  */
-import { spawn } from "node:child_process"
 import fs from "node:fs/promises"
 
 import { afterAll, describe, expect, it } from "vitest"
 
-import { makeTempDir, PROJECT_ROOT } from "./test-kit"
+import { makeTempDir, spawnServer } from "./test-kit"
 
 const OPTIONAL_SDKS = ["stripe", "firebase-admin", "@aws-sdk/client-s3", "ioredis", "pg"]
+const MARKER = "resolved packages:"
 
-/** Builds the app with these variables in a fresh process and answers the packages it resolved on the way. */
-const CHILD = `
-import { MessageChannel } from "node:worker_threads"
+/** Runs in the server's process before its bundle (node --import): prints the packages resolved when it exits. */
+const RECORDER = `
+import { writeSync } from "node:fs"
 import { register } from "node:module"
+import { MessageChannel } from "node:worker_threads"
 const { port1, port2 } = new MessageChannel()
 const resolved = new Set()
 port1.on("message", (url) => resolved.add(url))
 port1.unref()
 const hooks = "let port; export function initialize(data) { port = data.port } export async function resolve(specifier, context, next) { const result = await next(specifier, context); port.postMessage(result.url); return result }"
 register("data:text/javascript," + encodeURIComponent(hooks), { data: { port: port2 }, transferList: [port2] })
-const { buildApp } = await import("./server/app.ts")
-const { loadConfig } = await import("./server/config.ts")
-const app = await buildApp(loadConfig(process.env))
-await app.ready()
-await app.close()
-await new Promise((done) => setTimeout(done, 200))
-const packages = [...resolved].map((url) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(url)?.[1]).filter(Boolean)
-console.log(JSON.stringify([...new Set(packages)]))
-process.exit(0)
+process.on("exit", () => {
+  const packages = [...resolved].map((url) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(url)?.[1]).filter(Boolean)
+  writeSync(1, "\\n${MARKER}" + JSON.stringify([...new Set(packages)]) + "\\n")
+})
 `
 
 const folders: string[] = []
 afterAll(async () => Promise.all(folders.map((folder) => fs.rm(folder, { recursive: true, force: true }))))
 
+/** Starts the server with these variables, serves /api/status, stops on SIGTERM: the packages it resolved meanwhile. */
 async function packagesLoaded(env: Record<string, string>): Promise<string[]> {
   const dataDir = await makeTempDir("iqa-start-modules-")
   folders.push(dataDir)
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(STRIPE_|FIREBASE_|S3_|REDIS_URL|DATABASE_URL)/.test(name)))
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD], {
-    cwd: PROJECT_ROOT,
-    env: { ...inherited, NODE_ENV: "test", LOG_LEVEL: "error", DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
-  if (code !== 0) throw new Error(`the app did not build (exit ${code}):\n${output}`)
-  return JSON.parse(output.trim().split("\n").at(-1)!) as string[]
+  const server = await spawnServer({ DATA_DIR: dataDir, ...env }, { inherited, nodeArgs: ["--import", `data:text/javascript,${encodeURIComponent(RECORDER)}`] })
+  server.child.kill("SIGTERM")
+  await server.exited
+  const line = server.output().split("\n").find((text) => text.startsWith(MARKER))
+  if (!line) throw new Error(`the server printed no resolved packages (exit ${server.child.exitCode}):\n${server.output()}`)
+  return JSON.parse(line.slice(MARKER.length)) as string[]
 }
 
 describe("the modules a start loads", () => {

@@ -27,9 +27,9 @@ const children = new Set<ChildProcess>()
  * which the tests set themselves. The run's global setup built it; a source changed since (vitest's watch mode) has
  * it built again here, so a test never runs stale code.
  */
-export async function spawnServerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcessByStdio<null, Readable, Readable>> {
+export async function spawnServerProcess(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ChildProcessByStdio<null, Readable, Readable>> {
   await ensureServerBuild()
-  return spawn(process.execPath, ["--enable-source-maps", SERVER_BUNDLE], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  return spawn(process.execPath, ["--enable-source-maps", ...nodeArgs, SERVER_BUNDLE], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
 }
 
 /**
@@ -41,18 +41,25 @@ export function killSpawnedServers(): void {
   children.clear()
 }
 
+interface SpawnOptions {
+  /** Options for node before the bundle's path (--import a module of the test's). */
+  nodeArgs?: string[]
+  /** The variables the server inherits: this process's by default. */
+  inherited?: NodeJS.ProcessEnv
+}
+
 /**
  * Starts the server on a free port with these variables (NODE_ENV=test, errors logged) and waits for /api/status. An
  * embedded database not yet in DATA_DIR starts as a copy of the run's migrated seed, as the server would have made
  * it (creating and migrating it was half of a start); a restart on the same DATA_DIR opens what the last run left.
  */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+export async function spawnServer(env: Record<string, string>, { nodeArgs = [], inherited = process.env }: SpawnOptions = {}): Promise<SpawnedServer> {
   const seed = inject("databaseSeedDir")
   if (seed && env.DATA_DIR && !env.DATABASE_URL && !fs.existsSync(embeddedDatabaseDir(env.DATA_DIR))) {
     fs.cpSync(seed, embeddedDatabaseDir(env.DATA_DIR), { recursive: true })
   }
   const port = await freePort()
-  const child = await spawnServerProcess({ ...process.env, NODE_ENV: "test", LOG_LEVEL: "error", PORT: String(port), ...env })
+  const child = await spawnServerProcess({ ...inherited, NODE_ENV: "test", LOG_LEVEL: "error", PORT: String(port), ...env }, nodeArgs)
   children.add(child)
   let output = ""
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))

@@ -2,9 +2,8 @@ import fs from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 
-import type { TestProject } from "vitest/node"
-
 import { createEmbeddedTemplate, openDatabase } from "../../server/db/database"
+import { acquireRunService } from "./run-services"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, TEST_DATABASE_URL_VARIABLE } from "./postgres-databases"
 
 declare module "vitest" {
@@ -23,37 +22,49 @@ declare module "vitest" {
 /** The project whose test files run on PostgreSQL: the same files as api. */
 export const POSTGRES_PROJECT = "api-postgres"
 
-/**
- * Initialising a database takes seconds; it is done once per run and every test file opens a copy of the migrated
- * result: an embedded dump, and in the api-postgres project a template database on the PostgreSQL server.
- */
-export default async function setup(project: TestProject) {
-  let folder: string | null = null
-  let postgres: { adminUrl: string; template: string } | null = null
-  if (project.name !== POSTGRES_PROJECT) {
-    folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
-    const file = path.join(folder, "template.tar")
-    const template = await createEmbeddedTemplate()
-    await fs.writeFile(file, Buffer.from(await template.arrayBuffer()))
-    project.provide("databaseTemplatePath", file)
-    const seed = path.join(folder, "db")
-    await (await openDatabase({ embeddedDir: seed, embeddedTemplate: template })).close()
-    project.provide("databaseSeedDir", seed)
-  } else {
-    // Nothing there opens an embedded database from the template: every test database is a PostgreSQL copy.
-    project.provide("databaseTemplatePath", "")
-    project.provide("databaseSeedDir", "")
-    const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
-    if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
-    postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
-    await createDatabase(adminUrl, postgres.template)
-    const migrated = await openDatabase({ databaseUrl: databaseUrl(adminUrl, postgres.template) })
-    await migrated.close()
-  }
-  project.provide("postgresTemplate", postgres)
+/** The migrated embedded database: the dump every API test file opens a copy of, and the folder it makes. */
+export interface EmbeddedTemplate {
+  dumpPath: string
+  /** A migrated embedded database folder made from the dump: what a spawned server's fresh DATA_DIR starts from. */
+  seedDir: string
+}
 
-  return async () => {
-    if (folder) await fs.rm(folder, { recursive: true, force: true })
-    if (postgres) await dropDatabase(postgres.adminUrl, postgres.template)
+/**
+ * Initialising a database takes seconds; it is done once per run (tests/setup/run-services.ts) and every test file
+ * opens a copy of the migrated result: an embedded dump, and in the api-postgres project a template database on
+ * the PostgreSQL server.
+ */
+export async function createEmbeddedTemplateFiles(): Promise<{ value: EmbeddedTemplate; stop: () => Promise<void> }> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
+  const stop = () => fs.rm(folder, { recursive: true, force: true })
+  try {
+    const dumpPath = path.join(folder, "template.tar")
+    const template = await createEmbeddedTemplate()
+    await fs.writeFile(dumpPath, Buffer.from(await template.arrayBuffer()))
+    const seedDir = path.join(folder, "db")
+    await (await openDatabase({ embeddedDir: seedDir, embeddedTemplate: template })).close()
+    return { value: { dumpPath, seedDir }, stop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
+
+/** The migrated template database on the PostgreSQL server of TEST_DATABASE_URL, dropped at the end of the run. */
+export async function createPostgresTemplate(): Promise<{ value: { adminUrl: string; template: string }; stop: () => Promise<void> }> {
+  const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
+  if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
+  const postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
+  await createDatabase(adminUrl, postgres.template)
+  const stop = () => dropDatabase(adminUrl, postgres.template)
+  try {
+    await (await openDatabase({ databaseUrl: databaseUrl(adminUrl, postgres.template) })).close()
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { value: postgres, stop }
+}
+
+/** The run's embedded template (tests/setup/run-services.ts): the API files open its dump, every server its folder. */
+export const embeddedTemplateService = () => acquireRunService("embedded database template", createEmbeddedTemplateFiles)

@@ -4,7 +4,6 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
-import type { TestProject } from "vitest/node"
 import { freePort } from "../free-port"
 
 declare module "vitest" {
@@ -123,11 +122,4 @@ export async function startFirebaseAuthEmulator(): Promise<{ host: string; stop(
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   return { host, stop }
-}
-
-/** The api project's emulator, once per run for the Google sign-in tests. */
-export default async function setup(project: TestProject) {
-  const { host, stop } = await startFirebaseAuthEmulator()
-  project.provide("firebaseAuthEmulatorHost", host)
-  return stop
 }
