@@ -157,6 +157,26 @@ describe("an idle worker", () => {
   })
 })
 
+describe("an e-mail queued in a transaction", () => {
+  it("is sent soon after the transaction commits, not left to the next look", async () => {
+    const { mailer, state } = scriptedMailer()
+    const app = await start(mailer)
+    await app.outbox.close()
+    // Looks a minute apart: only the queueing's wake can send it within the test's time.
+    const timings = { ...DEFAULT_OUTBOX_TIMINGS, pollMs: 60_000, idlePollMs: 60_000 }
+    const worker = new Outbox({ db: app.database.db, mailer, log: app.log, clock: () => now, timings, singleProcess: false })
+    await worker.start()
+    await worker.idle()
+    await app.database.db.transaction().execute(async (trx) => {
+      await queueEmail({ outbox: worker, clock: () => now }, trx, mail("committed@example.com"))
+      // The rest of the request's work, before the commit: on PostgreSQL the first look comes before it.
+      await new Promise((resolve) => setTimeout(resolve, 150))
+    })
+    await expect.poll(() => state.sent.map((message) => message.to), { timeout: 2_000 }).toEqual(["committed@example.com"])
+    await worker.close()
+  })
+})
+
 describe("an SMTP server that refuses for a while, then accepts", () => {
   let refusing = true
   let smtp: SmtpStandIn

@@ -68,19 +68,26 @@ export const DEFAULT_OUTBOX_TIMINGS: OutboxTimings = {
   keepDoneMs: 7 * DAY_MS
 }
 
+/**
+ * When a row queued in a transaction is looked for again if a look finds nothing: the delays after the first look.
+ * The transaction commits after the rest of its request's work, on PostgreSQL often after that look; without these
+ * the row waited for the next poll, which an idle worker makes up to idlePollMs apart.
+ */
+const UNTIL_COMMIT_MS = [25, 100, 400, 1_600]
+
 /** Rows one claim takes; they are sent one after another, in the order they were queued. */
 const BATCH = 10
 const PURGE_EVERY_MS = 10 * 60_000
 
 export async function queueEmail(app: { outbox: Outbox; clock: () => number }, db: Db, mail: QueuedEmail): Promise<void> {
   await insertMessage(db, { to: mail.to, what: mail.what, subject: mail.content.subject, text: mail.content.text }, new Date(app.clock()))
-  app.outbox.wake()
+  app.outbox.wake(db.isTransaction)
 }
 
 /** Stores a request for an e-mail that a resolver registered under `what` decides on. */
 export async function queueRequest(app: { outbox: Outbox; clock: () => number }, db: Db, request: { address: string; what: string }): Promise<void> {
   await insertRequest(db, request, new Date(app.clock()))
-  app.outbox.wake()
+  app.outbox.wake(db.isTransaction)
 }
 
 /** A failure the mail server says is final (a 5xx reply: no such mailbox, say): retrying cannot help. */
@@ -100,6 +107,7 @@ export class Outbox {
   private timer: NodeJS.Timeout | null = null
   private pollDelayMs: number
   private woken: NodeJS.Immediate | null = null
+  private readonly untilCommit = new Set<NodeJS.Timeout>()
   private running: Promise<number> | null = null
   private again = false
   private closed = false
@@ -137,13 +145,30 @@ export class Outbox {
     this.timer.unref()
   }
 
-  /** Looks for due rows soon (after the caller's transaction has had its moment to commit). */
-  wake(): void {
+  /**
+   * Looks for due rows soon. `inTransaction`: the caller queued in a transaction not yet committed, so a look that
+   * finds nothing is made again a few times over the next two seconds (UNTIL_COMMIT_MS).
+   */
+  wake(inTransaction = false): void {
+    if (inTransaction) this.lookUntilFound(0)
     if (this.closed || this.woken) return
     this.woken = setImmediate(() => {
       this.woken = null
       void this.pass().catch((error: unknown) => this.deps.log.error({ err: error }, "the e-mail outbox could not be read"))
     })
+  }
+
+  private lookUntilFound(attempt: number): void {
+    const delay = UNTIL_COMMIT_MS[attempt]
+    if (this.closed || delay === undefined) return
+    const timer = setTimeout(() => {
+      this.untilCommit.delete(timer)
+      void this.pass()
+        .then((handled) => handled === 0 && this.lookUntilFound(attempt + 1))
+        .catch((error: unknown) => this.deps.log.error({ err: error }, "the e-mail outbox could not be read"))
+    }, delay)
+    timer.unref()
+    this.untilCommit.add(timer)
   }
 
   /** Settles once every row due now has been sent, answered or given its retry time: what tests wait for. */
@@ -159,6 +184,8 @@ export class Outbox {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
     if (this.woken) clearImmediate(this.woken)
+    for (const timer of this.untilCommit) clearTimeout(timer)
+    this.untilCommit.clear()
     await this.running?.catch(() => 0)
   }
 
