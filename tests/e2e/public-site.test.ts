@@ -57,12 +57,18 @@ describe("the public site served by npm start", () => {
     return url.pathname + url.search
   }
 
+  /**
+   * Opens a route and waits for what it shows: its heading, its key content and its images loaded. Not for the
+   * network to fall quiet (networkidle0), which cost half a second after every page: the page's chunks and data are
+   * there once its content is.
+   */
   async function open(route: PublicRoute) {
-    await page.goto(server.url + route.path, { waitUntil: "networkidle0" })
+    await page.goto(server.url + route.path)
     await page.waitForSelector("main h1")
     await page.waitForFunction(
-      (expected: string[]) => expected.every((text) => document.querySelector("main")!.innerText.includes(text)),
-      { timeout: 10_000 },
+      (expected: string[]) => expected.every((text) => document.querySelector("main")!.innerText.includes(text)) && [...document.images].every((image) => image.complete || image.loading === "lazy"),
+      // Every 50 ms rather than every frame: an image finishing its load changes nothing a mutation would report.
+      { timeout: 10_000, polling: 50 },
       route.content
     )
   }
