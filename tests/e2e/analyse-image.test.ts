@@ -124,12 +124,12 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.hover("#large")
     await expectButtonOver(await rectOf("#large"), "labelled")
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-hover.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "analyse-button-hover.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
 
     // Narrower than the label: the icon alone.
     await page.hover("#narrow")
     await expectButtonOver(await rectOf("#narrow"), "icon")
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-compact.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "analyse-button-compact.png"), clip: { x: 0, y: 0, width: 900, height: 480 }, captureBeyondViewport: false })
 
     // Scrolled until the image's top is out of view (the pointer near its top stays over it):
     // the button moves with it and stays on its visible part.
@@ -226,7 +226,7 @@ describe("the on-image 'Analyse image' button and the context-menu entry", () =>
     await page.keyboard.press("Tab")
     await expectFocusOn("image-query-ai-button")
     await eventually(focusedName, (name) => expect(name).toBe("Analyse image with Image Query AI"))
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "analyse-button-focus.png"), clip: { x: 0, y: 200, width: 900, height: 300 }, captureBeyondViewport: false })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "analyse-button-focus.png"), clip: { x: 0, y: 200, width: 900, height: 300 }, captureBeyondViewport: false })
     await page.keyboard.press("Tab")
     await eventually(focusedName, (name) => expect(name).toBe("Translate image with Image Query AI"))
     await page.keyboard.down("Shift")

@@ -72,7 +72,7 @@ describe("feedback and the admin panel in Chromium", () => {
     await (input as ElementHandle<HTMLInputElement>).uploadFile(path.join(FIXTURES, "square-512.png"), path.join(FIXTURES, "square-64.png"))
     await page.waitForSelector("[aria-label='Selected images'] img[alt='square-64.png']")
     expect(await page.$$eval("[aria-label='Selected images'] li", (items) => items.length)).toBe(2)
-    await (await page.$("#feedback"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "feedback-form-filled.png") })
+    await (await page.$("#feedback"))!.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "feedback-form-filled.png") })
 
     await page.click(button("Send Feedback"))
     await waitForText("Thank you! Your feedback has been submitted successfully. We will review it and get back to you soon.")
@@ -124,7 +124,7 @@ describe("feedback and the admin panel in Chromium", () => {
     await page.click("button[aria-label='Show image 2']")
     await waitForText("Image 2 of 2")
     // The viewer covers the viewport: a full-page capture would show the page below it uncovered.
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "admin-feedback-viewer.png") })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "admin-feedback-viewer.png") })
     await page.keyboard.press("Escape")
     await page.waitForFunction(() => !document.querySelector("[role='dialog']"))
 

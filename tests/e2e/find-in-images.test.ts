@@ -131,7 +131,7 @@ describe("Find in images", () => {
     await eventually(readCount, (count) => expect(count).toBeGreaterThanOrEqual(inView.length), 120_000)
     expect(fetched.slice(0, inView.length).sort()).toEqual([...inView].sort())
     expect(await progress()).toMatch(/^Read \d+ of 30 images$/)
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "find-in-images-reading.png") })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "find-in-images-reading.png") })
 
     await panel.click(button("Stop"))
     await eventually(progress, (text) => expect(text).toMatch(/^Stopped\. Read \d+ of 30 images\.$/), 60_000)
@@ -209,7 +209,7 @@ describe("Find in images", () => {
       }
     )
     expect(placed.scrollY).toBeGreaterThan(1000)
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "find-in-images-page.png") })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "find-in-images-page.png") })
     await page.waitForSelector(outline, { hidden: true, timeout: 10_000 })
   })
 
@@ -218,7 +218,7 @@ describe("Find in images", () => {
     await eventually(gridNames, (names) => expect(names).toHaveLength(2))
     for (const width of [375, 1280]) {
       await panel.setViewport({ width, height: 900 })
-      await panel.screenshot({ path: path.join(SCREENSHOT_DIR, `find-in-images-${width}.png`), fullPage: true })
+      await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, `find-in-images-${width}.png`), fullPage: true })
     }
     expect(await seriousAxeViolations(panel)).toEqual([])
     expect(panelErrors.filter((error) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(error))).toEqual([])

@@ -90,7 +90,7 @@ describe("Sent from this device", () => {
     // Before the first translation from this host: one line, what is sent and to whom.
     const before = await eventually(notice, (text) => expect(text).toMatch(/^Translating sends this text \(\d+ characters\) to Image Query AI's server, which passes it to a third-party vision model provider\.$/))
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-    await (await panel.$("section[aria-label='Translation']"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-notice-translate-375.png") })
+    await (await panel.$("section[aria-label='Translation']"))!.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "sent-notice-translate-375.png") })
     const translate = (await panel.waitForSelector(button("Translate")))!
     // Put mid-view: at the bottom of the view the button sits under the fixed tab bar, which would take the click.
     await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
@@ -108,7 +108,7 @@ describe("Sent from this device", () => {
     await panel.click(button("Ask"))
     const kilobytes = Math.max(1, Math.round(fs.statSync(path.join(folder, "sign.png")).size / 1000))
     await eventually(notice, (text) => expect(text).toBe(`Asking sends this image (about ${kilobytes} KB) and your question to Image Query AI's server, which passes them to a third-party vision model provider.`), 20_000)
-    await (await panel.$("form:has(#image-question)"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-notice-ask-375.png") })
+    await (await panel.$("form:has(#image-question)"))!.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "sent-notice-ask-375.png") })
 
     await panel.click("#panel-tab-settings")
     await panel.waitForSelector("[data-testid='sent-ledger']")
@@ -119,12 +119,12 @@ describe("Sent from this device", () => {
     expect(rows.find((row) => row[0] === "languageList")?.slice(1)).toEqual(["Language list / No content", host])
     const section = (await panel.$("[data-testid='sent-ledger']"))!
     await section.scrollIntoView()
-    await section.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-ledger-375.png") })
+    await section.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "sent-ledger-375.png") })
     expect(await seriousAxeViolations(panel)).toEqual([])
 
     await panel.click("xpath/.//section[@data-testid='sent-ledger']//button[normalize-space()='Clear']")
     const dialog = (await panel.waitForSelector("[role='alertdialog']"))!
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "sent-ledger-clear-375.png") })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "sent-ledger-clear-375.png") })
     await (await dialog.waitForSelector(button("Clear")))!.click()
     await panel.waitForSelector("xpath/.//section[@data-testid='sent-ledger']//p[starts-with(normalize-space(), 'Nothing sent in the last 30 days')]")
     expect(await ledgerRows()).toEqual([])

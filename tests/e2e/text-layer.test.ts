@@ -97,7 +97,7 @@ describe("the text layer over an image", () => {
     await panel.waitForFunction((width: number) => document.querySelector("figure img")!.getBoundingClientRect().width > width * 1.5, {}, image.width)
     const wide = { image: (await (await panel.$("figure img"))!.boundingBox())!.width, line: (await lineBox(0)).width }
     expect(wide.line / wide.image).toBeCloseTo(narrow.line / narrow.image, 2)
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-wide.png"), clip: (await (await panel.$("figure"))!.boundingBox())! })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-wide.png"), clip: (await (await panel.$("figure"))!.boundingBox())! })
     await panel.setViewport(viewport)
 
     const texts = await panel.$$eval("[data-testid='text-layer'] [data-line]", (lines) => lines.map((line) => line.textContent ?? ""))
@@ -114,7 +114,7 @@ describe("the text layer over an image", () => {
     const selected = await panel.evaluate(() => window.getSelection()!.toString())
     expect(selected.split("\n").map(normaliseOcrText)).toEqual(LINES.slice(0, 2))
     const figure = (await (await panel.$("figure"))!.boundingBox())!
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-selection.png"), clip: { ...figure, scale: 3 } })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-selection.png"), clip: { ...figure, scale: 3 } })
 
     await panel.keyboard.down("Control")
     await panel.keyboard.press("c")
@@ -128,7 +128,7 @@ describe("the text layer over an image", () => {
     await panel.waitForFunction(() => [...document.querySelectorAll("[role='status']")].some((status) => status.textContent === "Line copied"), { timeout: 10_000 })
     expect(await panel.evaluate(() => window.getSelection()!.toString())).toBe("")
     expect(normaliseOcrText(await waitForClipboard((text) => normaliseOcrText(text) === LINES[2]))).toBe(LINES[2])
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-line-copied.png"), clip: (await (await panel.$("figure"))!.boundingBox())! })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-line-copied.png"), clip: (await (await panel.$("figure"))!.boundingBox())! })
   })
 
   it("copies a line of the text block from the keyboard, outlined on the image meanwhile, and passes axe", async () => {
@@ -141,7 +141,7 @@ describe("the text layer over an image", () => {
     // Copying leaves the focus on the line, and its outline on the image.
     expect(await panel.evaluate(() => document.activeElement?.getAttribute("data-line"))).toBe("1")
     expect(await panel.$(`${layerLine(1)}.outline-2`)).not.toBeNull()
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-keyboard.png"), fullPage: true })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-keyboard.png"), fullPage: true })
     expect(await seriousAxeViolations(panel)).toEqual([])
   })
 
@@ -165,6 +165,6 @@ describe("the text layer over an image", () => {
       expect(Math.abs(box.y + box.height - (image.y + (700 + 700 * index) * scale))).toBeLessThan(40 * scale)
       expect(Math.abs(box.height - 230 * scale)).toBeLessThan(60 * scale)
     }
-    await panel.screenshot({ path: path.join(SCREENSHOT_DIR, "text-layer-scaled-copy.png"), clip: { ...(await (await panel.$("figure"))!.boundingBox())!, scale: 2 } })
+    await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-scaled-copy.png"), clip: { ...(await (await panel.$("figure"))!.boundingBox())!, scale: 2 } })
   }, 120_000)
 })

@@ -140,7 +140,7 @@ describe("the translation over the image", () => {
     expect(translateBox.x + translateBox.width).toBeLessThanOrEqual(analyseBox.x)
     expect(analyseBox.x - (translateBox.x + translateBox.width)).toBeLessThan(8)
     expect(translateBox.y).toBe(analyseBox.y)
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/translate-image-button.png`, clip: { x: 0, y: 0, width: 960, height: 520 } })
+    await page.screenshot({ optimizeForSpeed: true, path: `${SCREENSHOT_DIR}/translate-image-button.png`, clip: { x: 0, y: 0, width: 960, height: 520 } })
     await translate.click()
     await eventually(overlayLines, (lines) => expect(lines).toEqual(SIGN.map((line) => `[English] ${line}`)), 90_000)
     expect(provider.requests.length - before).toBe(1)
