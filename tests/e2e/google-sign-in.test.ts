@@ -4,7 +4,7 @@
  * The popup blocker stays on, as in a user's browser: the popup must open within the click.
  */
 import type { Browser, Page } from "puppeteer-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { EXTENSION_SESSION_KEY } from "~extension/extension-session"
 import { GOOGLE_ON_SITE_NOTE } from "~site/sign-in/GoogleSignInButton"
@@ -75,7 +75,9 @@ describe("Google sign-in in Chromium", () => {
   }
 
   beforeAll(async () => {
-    emulator = await startFirebaseAuthEmulator()
+    // The run's emulator when the API files started one (tests/setup/e2e-global-setup.ts); this file's own otherwise.
+    const shared = inject("firebaseAuthEmulatorHost")
+    emulator = shared ? { host: shared, stop: async () => {} } : await startFirebaseAuthEmulator()
     server = await startServer({ FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host })
     siteRelay = await relay(new URL(siteOrigin), server.port)
     browser = await launchBrowser({ extension: true, popupBlocking: true })

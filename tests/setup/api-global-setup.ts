@@ -2,7 +2,7 @@ import type { TestProject } from "vitest/node"
 
 import { ensureServerBuild } from "../../scripts/server-build.mjs"
 import { createPostgresTemplate, embeddedTemplateService, POSTGRES_PROJECT } from "./database-template"
-import { startFirebaseAuthEmulator } from "./firebase-emulator"
+import { FIREBASE_EMULATOR_SERVICE, startFirebaseAuthEmulator } from "./firebase-emulator"
 import { releaseAll, acquireRunService } from "./run-services"
 
 /**
@@ -15,7 +15,7 @@ export default async function setup(project: TestProject) {
   // The API files on the embedded database and the browser files' servers start from the embedded template.
   const runsEmbedded = project.vitest.projects.some((other) => other.name === "api" || other.name === "e2e")
   const bundle = acquireRunService("server bundle", async () => ({ value: await ensureServerBuild(), stop: async () => {} }))
-  const emulator = acquireRunService("Firebase Auth emulator", async () => {
+  const emulator = acquireRunService(FIREBASE_EMULATOR_SERVICE, async () => {
     const { host, stop } = await startFirebaseAuthEmulator()
     return { value: host, stop }
   })

@@ -13,6 +13,9 @@ declare module "vitest" {
   }
 }
 
+/** The run's emulator among its shared services (tests/setup/run-services.ts), started by the API projects. */
+export const FIREBASE_EMULATOR_SERVICE = "Firebase Auth emulator"
+
 /** The project the emulator serves; a "demo-" id tells firebase-tools never to reach a real project. */
 export const EMULATOR_PROJECT_ID = "demo-image-query-ai"
 /** The emulator starts in about 10 s on an idle machine; a loaded one needs more. */

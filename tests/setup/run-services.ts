@@ -56,6 +56,11 @@ export function acquireRunService<T>(name: string, start: () => Promise<Started<
   }
 }
 
+/** The run's `name` service if a project has started it; null otherwise (the caller does without, or its own). */
+export function acquireStartedRunService<T>(name: string): RunService<T> | null {
+  return registry.has(name) ? acquireRunService<T>(name, () => Promise.reject(new Error(`${name} was not started`))) : null
+}
+
 /** Releases every service of `uses`, whatever happens to one of them. */
 export async function releaseAll(uses: RunService<unknown>[]): Promise<void> {
   await Promise.allSettled(uses.map((use) => use.release()))
