@@ -134,6 +134,7 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/setup/e2e-global-setup.ts"],
+          setupFiles: ["tests/setup/e2e-file.ts"],
           // Two browser files at once: each keeps about one core busy at most (a browser file waits on pages, timers
           // and its server much of its time), and every file has its own server, browser profile, ports and data.
           maxWorkers: 2,

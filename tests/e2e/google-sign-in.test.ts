@@ -77,7 +77,8 @@ describe("Google sign-in in Chromium", () => {
   beforeAll(async () => {
     // The run's emulator when the API files started one (tests/setup/e2e-global-setup.ts); this file's own otherwise.
     const shared = inject("firebaseAuthEmulatorHost")
-    emulator = shared ? { host: shared, stop: async () => {} } : await startFirebaseAuthEmulator()
+    emulator = shared ? { host: shared, ready: Promise.resolve(), stop: async () => {} } : await startFirebaseAuthEmulator()
+    await emulator.ready
     server = await startServer({ FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host })
     siteRelay = await relay(new URL(siteOrigin), server.port)
     browser = await launchBrowser({ extension: true, popupBlocking: true })

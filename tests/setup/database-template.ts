@@ -3,7 +3,7 @@ import os from "node:os"
 import path from "node:path"
 
 import { createEmbeddedTemplate, openDatabase } from "../../server/db/database"
-import { acquireRunService } from "./run-services"
+import { acquireRunService, type StartedService } from "./run-services"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, TEST_DATABASE_URL_VARIABLE } from "./postgres-databases"
 
 declare module "vitest" {
@@ -32,39 +32,35 @@ export interface EmbeddedTemplate {
 /**
  * Initialising a database takes seconds; it is done once per run (tests/setup/run-services.ts) and every test file
  * opens a copy of the migrated result: an embedded dump, and in the api-postgres project a template database on
- * the PostgreSQL server.
+ * the PostgreSQL server. Each answers at once where the result will be, and makes it in the background.
  */
-export async function createEmbeddedTemplateFiles(): Promise<{ value: EmbeddedTemplate; stop: () => Promise<void> }> {
+export async function createEmbeddedTemplateFiles(): Promise<StartedService<EmbeddedTemplate>> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-db-template-"))
-  const stop = () => fs.rm(folder, { recursive: true, force: true })
-  try {
-    const dumpPath = path.join(folder, "template.tar")
+  const value = { dumpPath: path.join(folder, "template.tar"), seedDir: path.join(folder, "db") }
+  const ready = (async () => {
     const template = await createEmbeddedTemplate()
-    await fs.writeFile(dumpPath, Buffer.from(await template.arrayBuffer()))
-    const seedDir = path.join(folder, "db")
-    await (await openDatabase({ embeddedDir: seedDir, embeddedTemplate: template })).close()
-    return { value: { dumpPath, seedDir }, stop }
-  } catch (error) {
-    await stop()
-    throw error
-  }
+    await fs.writeFile(value.dumpPath, Buffer.from(await template.arrayBuffer()))
+    await (await openDatabase({ embeddedDir: value.seedDir, embeddedTemplate: template })).close()
+  })()
+  return { value, ready, stop: () => fs.rm(folder, { recursive: true, force: true }) }
 }
 
 /** The migrated template database on the PostgreSQL server of TEST_DATABASE_URL, dropped at the end of the run. */
-export async function createPostgresTemplate(): Promise<{ value: { adminUrl: string; template: string }; stop: () => Promise<void> }> {
+export async function createPostgresTemplate(): Promise<StartedService<{ adminUrl: string; template: string }>> {
   const adminUrl = process.env[TEST_DATABASE_URL_VARIABLE]
   if (!adminUrl) throw new Error(`The ${POSTGRES_PROJECT} project needs ${TEST_DATABASE_URL_VARIABLE}`)
-  const postgres = { adminUrl, template: freshDatabaseName("iqa_template") }
-  await createDatabase(adminUrl, postgres.template)
-  const stop = () => dropDatabase(adminUrl, postgres.template)
-  try {
-    await (await openDatabase({ databaseUrl: databaseUrl(adminUrl, postgres.template) })).close()
-  } catch (error) {
-    await stop()
-    throw error
-  }
-  return { value: postgres, stop }
+  const value = { adminUrl, template: freshDatabaseName("iqa_template") }
+  let created = false
+  const ready = (async () => {
+    await createDatabase(adminUrl, value.template)
+    created = true
+    await (await openDatabase({ databaseUrl: databaseUrl(adminUrl, value.template) })).close()
+  })()
+  return { value, ready, stop: async () => (created ? dropDatabase(adminUrl, value.template) : undefined) }
 }
 
+export const EMBEDDED_TEMPLATE_SERVICE = "embedded database template"
+export const POSTGRES_TEMPLATE_SERVICE = "PostgreSQL template"
+
 /** The run's embedded template (tests/setup/run-services.ts): the API files open its dump, every server its folder. */
-export const embeddedTemplateService = () => acquireRunService("embedded database template", createEmbeddedTemplateFiles)
+export const embeddedTemplateService = () => acquireRunService(EMBEDDED_TEMPLATE_SERVICE, createEmbeddedTemplateFiles)

@@ -50,10 +50,11 @@ async function isReady(host: string): Promise<boolean> {
 }
 
 /**
- * Starts the Firebase Auth emulator (offline, no UI) on free ports; resolves with its host:port and a stop. It
- * must start: a failure rejects with the emulator's output, so the tests that need it fail rather than skip.
+ * Starts the Firebase Auth emulator (offline, no UI) on free ports: answers its host:port at once, `ready` once it
+ * serves, and a stop. It must start: `ready` rejects with the emulator's output otherwise, so the tests that need it
+ * fail rather than skip.
  */
-export async function startFirebaseAuthEmulator(): Promise<{ host: string; stop(): Promise<void> }> {
+export async function startFirebaseAuthEmulator(): Promise<{ host: string; ready: Promise<void>; stop(): Promise<void> }> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), "iqa-firebase-emulator-"))
   const [authPort, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()]
   await fs.writeFile(
@@ -117,12 +118,14 @@ export async function startFirebaseAuthEmulator(): Promise<{ host: string; stop(
   }
 
   const deadline = Date.now() + START_TIMEOUT_MS
-  while (!(await isReady(host))) {
-    if (stopped || Date.now() > deadline) {
-      await stop()
-      throw new Error(`The Firebase Auth emulator did not start (${stopped ? "it exited" : `not ready after ${START_TIMEOUT_MS / 1000} s`}):\n${output}`)
+  const ready = (async () => {
+    while (!(await isReady(host))) {
+      if (stopped || Date.now() > deadline) {
+        await stop()
+        throw new Error(`The Firebase Auth emulator did not start (${stopped ? "it exited" : `not ready after ${START_TIMEOUT_MS / 1000} s`}):\n${output}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  return { host, stop }
+  })()
+  return { host, ready, stop }
 }
