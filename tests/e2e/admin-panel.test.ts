@@ -107,7 +107,7 @@ describe("the admin panel", () => {
     await fillField(admin, "Password", ADMIN.password)
     await admin.click(button("Sign in"))
     await admin.waitForFunction(() => location.pathname === "/dashboard", { timeout: 15_000 })
-    await admin.goto(`${server.url}/admin`, { waitUntil: "networkidle0" })
+    await admin.goto(`${server.url}/admin`)
     // The Quick Overview's Users figure leads to the users' page.
     await (await admin.waitForSelector("xpath/.//section[@aria-labelledby='overview-heading']//a[normalize-space()='Users']"))!.click()
     await admin.waitForFunction(() => location.pathname === "/admin/users", { timeout: 15_000 })
@@ -159,7 +159,7 @@ describe("the admin panel", () => {
 
   it("publishes a post that a visitor then reads on /blog", async () => {
     await admin.setViewport({ width: 1280, height: 900 })
-    await admin.goto(`${server.url}/admin/content`, { waitUntil: "networkidle0" })
+    await admin.goto(`${server.url}/admin/content`)
     await admin.waitForSelector("xpath/.//a[normalize-space()='New post']")
     await waitForPageText(admin, "Published")
     await lookAt("content")
@@ -178,7 +178,7 @@ describe("the admin panel", () => {
     const visitorContext = await browser.createBrowserContext()
     const visitor = await visitorContext.newPage()
     await visitor.setViewport({ width: 375, height: 800 })
-    await visitor.goto(`${server.url}/blog`, { waitUntil: "networkidle0" })
+    await visitor.goto(`${server.url}/blog`)
     await (await visitor.waitForSelector(`xpath/.//a[normalize-space()='${POST_TITLE}']`))!.click()
     await visitor.waitForSelector(`xpath/.//h1[normalize-space()='${POST_TITLE}']`)
     await visitor.waitForSelector("xpath/.//h2[normalize-space()='Three steps']")
@@ -196,7 +196,7 @@ describe("the admin panel", () => {
   })
 
   it("shows today's question on the analytics page", async () => {
-    await admin.goto(`${server.url}/admin/analytics`, { waitUntil: "networkidle0" })
+    await admin.goto(`${server.url}/admin/analytics`)
     const usage = (await admin.waitForSelector("xpath/.//section[.//h2[normalize-space()='Questions, translations and API calls per day']]"))!
     await admin.waitForSelector("xpath/.//section[.//h2[normalize-space()='Questions, translations and API calls per day']]//*[name()='svg']", { timeout: 20_000 })
     await lookAt("analytics")
@@ -211,7 +211,7 @@ describe("the admin panel", () => {
   })
 
   it("shows the subscriptions on the billing page", async () => {
-    await admin.goto(`${server.url}/admin/billing`, { waitUntil: "networkidle0" })
+    await admin.goto(`${server.url}/admin/billing`)
     await waitForPageText(admin, CUSTOMER.email)
     await lookAt("billing")
     expect(adminErrors).toEqual([])

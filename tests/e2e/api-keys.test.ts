@@ -102,7 +102,7 @@ describe("API keys on the dashboard", () => {
     await page.waitForSelector("[data-testid='new-api-key']", { hidden: true })
 
     // Back on the dashboard later: the chart (its own chunk) shows the call, and its table the same figures.
-    await page.reload({ waitUntil: "networkidle0" })
+    await page.reload()
     const usage = (await usageSection())!
     await usage.waitForSelector("figure svg.recharts-surface", { timeout: 15_000 })
     expect(await usage.$$eval("figure li", (items) => items.map((item) => item.textContent))).toEqual(["OCR1", "Faces0", "Objects0", "Ask0", "Translate0"])

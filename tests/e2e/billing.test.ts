@@ -92,7 +92,7 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
   })
 
   it("chooses Pro on the pricing page, is declined with the declined test card, pays with 4242 4242 4242 4242 and lands on a dashboard showing Pro", async () => {
-    await site.goto(`${siteOrigin}/pricing`, { waitUntil: "networkidle0" })
+    await site.goto(`${siteOrigin}/pricing`)
     await (await site.waitForSelector("a[aria-label='Upgrade: Pro']"))!.click()
     await site.waitForFunction(() => location.pathname + location.search === "/payment?plan=pro&annual=false", { timeout: 15_000 })
     await waitForPageText(site, TEST_MODE_NOTICE)
@@ -194,7 +194,7 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
 
   it("cancels from the dashboard: the end date shows, Pro stays until then, and an e-mail says so", async () => {
     await site.bringToFront()
-    await site.goto(`${siteOrigin}/dashboard`, { waitUntil: "networkidle0" })
+    await site.goto(`${siteOrigin}/dashboard`)
     await (await site.waitForSelector(button("Cancel subscription")))!.click()
     const dialog = (await site.waitForSelector("[role='alertdialog']"))!
     const end = longDate((await api("/api/billing/subscription", { token: await siteToken() })).body.data!.currentPeriodEnd as string)

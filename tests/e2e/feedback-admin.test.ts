@@ -56,7 +56,7 @@ describe("feedback and the admin panel in Chromium", () => {
   })
 
   it("submits feedback with two images from the landing page", async () => {
-    await page.goto(`${server.url}/#feedback`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/#feedback`)
     // The landing page is a chunk of its own: click once its form is rendered.
     await (await page.waitForSelector(button("Send Feedback")))!.click()
     await waitForText("Please fill in all required fields (email and message).")
@@ -91,7 +91,7 @@ describe("feedback and the admin panel in Chromium", () => {
     await fill("Password", ADMIN.password)
     await page.click(button("Sign in"))
     await page.waitForFunction(() => location.pathname === "/dashboard")
-    await page.goto(`${server.url}/admin`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/admin`)
     await waitForText("Quick Overview")
     for (const title of ["Password Policy", "Feedback", "Users", "Analytics", "Content", "Billing", "Security"]) {
       await page.waitForSelector(`xpath/.//a[.//span[normalize-space()='${title}']]`)
@@ -104,7 +104,7 @@ describe("feedback and the admin panel in Chromium", () => {
   })
 
   it("shows the feedback with thumbnails, the viewer, a reply and its e-mail, the filters and the delete", async () => {
-    await page.goto(`${server.url}/admin/feedback`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/admin/feedback`)
     await waitForText(VISITOR)
     await waitForText("Feedback (1)")
     await page.waitForFunction(() => document.querySelectorAll("[data-testid='row-thumbnails'] img").length === 2)
@@ -155,7 +155,7 @@ describe("feedback and the admin panel in Chromium", () => {
   })
 
   it("changes minLength to 12; the register hint and the server follow; export, a refused import and an accepted one", async () => {
-    await page.goto(`${server.url}/admin/password-policy`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/admin/password-policy`)
     const minLength = await page.waitForSelector(inputFor("Characters (Minimum length)"))
     await minLength!.click({ count: 3 })
     await minLength!.type("12")
@@ -167,7 +167,7 @@ describe("feedback and the admin panel in Chromium", () => {
 
     const visitor: BrowserContext = await browser.createBrowserContext()
     const registerPage = await visitor.newPage()
-    await registerPage.goto(`${server.url}/register`, { waitUntil: "networkidle0" })
+    await registerPage.goto(`${server.url}/register`)
     await waitForText("At least 12 characters", registerPage)
     await fill("Full name", "Ada Lovelace", registerPage)
     await fill("Email", "ada@example.com", registerPage)

@@ -169,7 +169,7 @@ describe("Google sign-in in Chromium", () => {
   it("in the site rendered in the extension's tab page, which carries no Firebase, continues on the web site's sign-in", async () => {
     const tab = await sitePage()
     const errors = watchPageErrors(tab)
-    await tab.goto(`chrome-extension://${extension.id}/tabs/site.html#/login`, { waitUntil: "networkidle0" })
+    await tab.goto(`chrome-extension://${extension.id}/tabs/site.html#/login`)
     await tab.waitForFunction((note: string) => document.body.innerText.includes(note), { timeout: 15_000 }, GOOGLE_ON_SITE_NOTE)
     await clickGoogleButton(tab, "Continue with Google")
     const login = await browser.waitForTarget((target) => target.url() === `${siteOrigin}/login?source=extension`, { timeout: 10_000 })
@@ -188,7 +188,7 @@ describe("Google sign-in in Chromium", () => {
       await clickGoogleButton(page, "Continue with Google")
       await completeGooglePopup(browser, page, { email: GOOGLE_USER.email })
     }
-    await page.goto(`${siteOrigin}/dashboard`, { waitUntil: "networkidle0" })
+    await page.goto(`${siteOrigin}/dashboard`)
     expect(await signInMethods(page)).toBe("Google")
 
     // Signed in just now: that sign-in proves the person, so a password may be added.

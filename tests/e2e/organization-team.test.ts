@@ -196,7 +196,7 @@ describe("a team: invited, branded, pooled and removed", () => {
     const errors = watchPageErrors(memberPage)
     const invitation = await mailedLink(MEMBER.email, `${OWNER.name} invited you to Acme on Image Query AI`)
     expect(new URL(invitation).pathname).toBe("/organization/join")
-    await memberPage.goto(invitation, { waitUntil: "networkidle0" })
+    await memberPage.goto(invitation)
     await (await memberPage.waitForSelector(link("Create an account")))!.click()
     await fillField(memberPage, "Full name", MEMBER.name)
     await fillField(memberPage, "Email", MEMBER.email)
@@ -211,7 +211,7 @@ describe("a team: invited, branded, pooled and removed", () => {
 
     // The verification link, opened in a tab of its own as from a mail client.
     const verifyTab = await browser.newPage()
-    await verifyTab.goto(await mailedLink(MEMBER.email, "Verify"), { waitUntil: "networkidle0" })
+    await verifyTab.goto(await mailedLink(MEMBER.email, "Verify"))
     await waitForPageText(verifyTab, `Your email ${MEMBER.email} is verified.`)
     await verifyTab.close()
 
@@ -278,7 +278,7 @@ describe("a team: invited, branded, pooled and removed", () => {
     await eventually(usageLine, (line) => expect(line).toContain("Acme's pool: 1 of 100 AI requests used this month"))
     await screenshot(panel, "team-member-panel-375")
 
-    await ownerPage.reload({ waitUntil: "networkidle0" })
+    await ownerPage.reload()
     await eventually(
       () => ownerPage.$eval("[data-testid='pool-use']", (element) => element.textContent),
       (text) => expect(text).toBe("1 of 100 AI requests used this month")

@@ -35,7 +35,7 @@ describe("the site served by npm start", () => {
   })
 
   it("renders the home page with the bundled Inter font and no console errors", async () => {
-    await page.goto(server.url, { waitUntil: "networkidle0" })
+    await page.goto(server.url)
     await expectHeading("Understand every image on the web with Image Query AI")
     expect(await page.title()).toBe("Image Query AI")
     const interLoaded = await page.evaluate(async () => {
@@ -61,8 +61,8 @@ describe("the site served by npm start", () => {
   })
 
   it("shows the not-found page with Go back and Go home, and both work", async () => {
-    await page.goto(`${server.url}/pricing`, { waitUntil: "networkidle0" })
-    await page.goto(`${server.url}/admin/no-such-area`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/pricing`)
+    await page.goto(`${server.url}/admin/no-such-area`)
     await expectHeading("Page not found")
     await screenshot(page, "site-not-found")
 
@@ -70,7 +70,7 @@ describe("the site served by npm start", () => {
     await page.waitForFunction(() => location.pathname === "/pricing")
     await expectHeading("Pricing")
 
-    await page.goto(`${server.url}/no/such/page`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/no/such/page`)
     // The not-found page is a chunk of its own: click once it is rendered.
     await (await page.waitForSelector("xpath/.//main//a[normalize-space()='Go home']"))!.click()
     await page.waitForFunction(() => location.pathname === "/")
@@ -78,13 +78,13 @@ describe("the site served by npm start", () => {
   })
 
   it("redirects /app to /dashboard and a visitor on to /login", async () => {
-    await page.goto(`${server.url}/app`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/app`)
     await page.waitForFunction(() => location.pathname === "/login")
     await expectHeading("Sign in")
   })
 
   it("forwards an e-mail verification link, keeping only mode, oobCode, apiKey and lang", async () => {
-    await page.goto(`${server.url}/?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en&utm=mail`, { waitUntil: "networkidle0" })
+    await page.goto(`${server.url}/?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en&utm=mail`)
     await page.waitForFunction(() => location.pathname === "/verify-email")
     expect(path()).toBe("/verify-email?mode=verifyEmail&oobCode=abc123&apiKey=key&lang=en")
     await expectHeading("Verify your email")
@@ -99,7 +99,7 @@ describe("the site served by npm start", () => {
   })
 
   it("scrolls to the top when the path changes", async () => {
-    await page.goto(server.url, { waitUntil: "networkidle0" })
+    await page.goto(server.url)
     // The landing page is a chunk of its own: scroll once it is there.
     await page.waitForSelector("#features")
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
@@ -112,7 +112,7 @@ describe("the site served by npm start", () => {
   it("offers the same items in the mobile menu at 375 px", async () => {
     await page.setViewport({ width: 375, height: 800 })
     try {
-      await page.goto(server.url, { waitUntil: "networkidle0" })
+      await page.goto(server.url)
       const mainNav = await page.waitForSelector("nav[aria-label='Main']")
       expect(await mainNav!.isVisible()).toBe(false)
       await page.click("button[aria-label='Open menu']")
