@@ -8,46 +8,42 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  * worker almost every time.
  *
  * "Longest" is what vitest measured in this checkout's last run (its results cache), and on a fresh clone, which
- * has none, the seconds below: the files over 10 s in a full run on 2 cores (2026-11-27). Other files keep vitest's
+ * has none, the seconds below: the files over 10 s in a full run on 2 cores (2026-11-28). Other files keep vitest's
  * order (failed first, then the slowest; without a cache, the largest).
  */
 const PROJECT_ORDER = ["unit-mocks", "unit", "api-postgres", "api", "e2e"]
 
 const KNOWN_SECONDS: Record<string, number> = {
-  "e2e:tests/e2e/public-site.test.ts": 60,
-  "e2e:tests/e2e/dev-command.test.ts": 60,
-  "e2e:tests/e2e/extension-session.test.ts": 42,
-  "e2e:tests/e2e/find-in-images.test.ts": 40,
-  "e2e:tests/e2e/google-sign-in.test.ts": 36,
-  "e2e:tests/e2e/accounts.test.ts": 30,
-  "e2e:tests/e2e/admin-panel.test.ts": 28,
-  "e2e:tests/e2e/ocr-languages.test.ts": 24,
-  "e2e:tests/e2e/site.test.ts": 23,
-  "e2e:tests/e2e/firefox.test.ts": 23,
-  "e2e:tests/e2e/feedback-admin.test.ts": 22,
-  "e2e:tests/e2e/organization-team.test.ts": 22,
-  "e2e:tests/e2e/billing.test.ts": 20,
-  "e2e:tests/e2e/package.test.ts": 18,
-  "e2e:tests/e2e/api-keys.test.ts": 17,
+  "e2e:tests/e2e/dev-command.test.ts": 53,
+  "e2e:tests/e2e/find-in-images.test.ts": 42,
+  "e2e:tests/e2e/public-site.test.ts": 39,
+  "e2e:tests/e2e/accounts.test.ts": 31,
+  "e2e:tests/e2e/firefox.test.ts": 29,
+  "e2e:tests/e2e/google-sign-in.test.ts": 28,
+  "e2e:tests/e2e/ocr-languages.test.ts": 26,
+  "e2e:tests/e2e/admin-panel.test.ts": 23,
+  "e2e:tests/e2e/extension-session.test.ts": 22,
+  "e2e:tests/e2e/organization-team.test.ts": 21,
+  "e2e:tests/e2e/feedback-admin.test.ts": 19,
+  "e2e:tests/e2e/package.test.ts": 19,
+  "e2e:tests/e2e/billing.test.ts": 17,
   "e2e:tests/e2e/side-panel.test.ts": 16,
-  "e2e:tests/e2e/translate-overlay.test.ts": 13,
-  "e2e:tests/e2e/capture-area.test.ts": 11,
-  "e2e:tests/e2e/api-docs.test.ts": 11,
-  "e2e:tests/e2e/ocr-tessdata-folder.test.ts": 11,
+  "e2e:tests/e2e/site.test.ts": 15,
+  "e2e:tests/e2e/api-keys.test.ts": 14,
+  "e2e:tests/e2e/api-docs.test.ts": 13,
+  "e2e:tests/e2e/capture-area.test.ts": 12,
+  "e2e:tests/e2e/ocr-tessdata-folder.test.ts": 12,
   "e2e:tests/e2e/sent-ledger.test.ts": 11,
-  "e2e:tests/e2e/faces-objects.test.ts": 11,
-  "api-postgres:server/mail/outbox-crash.test.ts": 38,
-  "api-postgres:server/organizations/organizations.test.ts": 25,
-  "api-postgres:server/instances.test.ts": 21,
-  "api-postgres:server/route-table.test.ts": 21,
-  "api-postgres:server/crash-safety.test.ts": 14,
-  "api:server/route-table.test.ts": 30,
-  "api:server/mail/outbox-crash.test.ts": 26,
-  "api:server/billing/test-mode.test.ts": 16,
-  "api:server/app.test.ts": 14,
-  "api:server/crash-safety.test.ts": 13,
-  "api:server/public-api/vision-api.test.ts": 11,
-  "api:server/mail/outbox.test.ts": 10
+  "api-postgres:server/mail/outbox-crash.test.ts": 37,
+  "api-postgres:server/route-table.test.ts": 17,
+  "api-postgres:server/instances.test.ts": 17,
+  "api-postgres:server/mail/outbox.test.ts": 11,
+  "api:server/mail/outbox-crash.test.ts": 28,
+  "api:server/route-table.test.ts": 28,
+  "api:server/feedback/reliability.test.ts": 12,
+  "api:server/mail/outbox.test.ts": 11,
+  "api:server/crash-safety.test.ts": 10,
+  "api:server/public-api/vision-api.test.ts": 10
 }
 
 export default class ProjectSequencer extends BaseSequencer {
