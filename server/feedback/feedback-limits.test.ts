@@ -130,6 +130,10 @@ describe("the disk budget of uploads", () => {
       const orphan = "fedcba9876543210fedcba9876543210.png"
       await fs.writeFile(path.join(feedbackImagesDir(dataDir), kept), Buffer.concat([PNG, PNG]))
       await fs.writeFile(path.join(feedbackImagesDir(dataDir), orphan), PNG)
+      // Its time after the start's clock, as for a file written in the same millisecond (the file's time has its
+      // fraction, the clock's none): an orphan all the same.
+      const ahead = (Date.now() + 2_000) / 1000
+      await fs.utimes(path.join(feedbackImagesDir(dataDir), orphan), ahead, ahead)
       const restarted = new FeedbackImageStore(dataDir, storage, 3 * PNG.length)
       await restarted.prepare(async () => new Set([kept]))
       expect(restarted.used).toBe(2 * PNG.length)

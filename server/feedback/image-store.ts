@@ -85,11 +85,13 @@ export class FeedbackImageStore {
     await fs.rm(this.staging, { recursive: true, force: true })
     await fs.mkdir(this.staging, { recursive: true })
     const known = await knownNames()
-    const graceMs = this.storage.kind === "folder" ? 0 : ORPHAN_GRACE_MS
+    // A folder is this instance's alone: whatever no feedback names goes, whatever its time says (a file written in
+    // the same millisecond as the start has a time after the clock's, which has no fraction).
+    const withinGrace = (modifiedAt: number) => this.storage.kind !== "folder" && this.clock() - modifiedAt < ORPHAN_GRACE_MS
     let used = 0
     for (const object of await this.storage.list()) {
       if (known.has(object.name)) used += object.size
-      else if (this.clock() - object.modifiedAt >= graceMs) await this.storage.remove(object.name)
+      else if (!withinGrace(object.modifiedAt)) await this.storage.remove(object.name)
     }
     this.usedBytes = used
   }
