@@ -107,7 +107,8 @@ export class Outbox {
   private timer: NodeJS.Timeout | null = null
   private pollDelayMs: number
   private woken: NodeJS.Immediate | null = null
-  private readonly untilCommit = new Set<NodeJS.Timeout>()
+  /** The next look for rows queued in transactions not yet committed (one schedule, whichever queueing was last). */
+  private untilCommit: NodeJS.Timeout | null = null
   private running: Promise<number> | null = null
   private again = false
   private closed = false
@@ -158,17 +159,20 @@ export class Outbox {
     })
   }
 
+  /** A queueing in a transaction starts the schedule again, from its first delay: its rows are the newest. */
   private lookUntilFound(attempt: number): void {
+    if (this.untilCommit) clearTimeout(this.untilCommit)
+    this.untilCommit = null
     const delay = UNTIL_COMMIT_MS[attempt]
     if (this.closed || delay === undefined) return
-    const timer = setTimeout(() => {
-      this.untilCommit.delete(timer)
+    this.untilCommit = setTimeout(() => {
+      this.untilCommit = null
       void this.pass()
-        .then((handled) => handled === 0 && this.lookUntilFound(attempt + 1))
+        // Unless a newer queueing has started the schedule again meanwhile.
+        .then((handled) => handled === 0 && this.untilCommit === null && this.lookUntilFound(attempt + 1))
         .catch((error: unknown) => this.deps.log.error({ err: error }, "the e-mail outbox could not be read"))
     }, delay)
-    timer.unref()
-    this.untilCommit.add(timer)
+    this.untilCommit.unref()
   }
 
   /** Settles once every row due now has been sent, answered or given its retry time: what tests wait for. */
@@ -184,8 +188,7 @@ export class Outbox {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
     if (this.woken) clearImmediate(this.woken)
-    for (const timer of this.untilCommit) clearTimeout(timer)
-    this.untilCommit.clear()
+    if (this.untilCommit) clearTimeout(this.untilCommit)
     await this.running?.catch(() => 0)
   }
 

@@ -4,8 +4,7 @@ import { killSpawnedServers } from "../../server/test-kit/spawned-server"
 import { serviceReady } from "./run-services"
 
 // The run's services this project uses are ready (tests/setup/run-services.ts): they start while the unit files run.
-const { dir, names } = inject("runServices")
-await serviceReady(dir, names)
+await serviceReady(inject("runServices"))
 
 // Every API test file, before its own code. With isolate off, files share their worker's process: what one leaves
 // behind must not reach the next, as it could not when each file had a process of its own.

@@ -102,10 +102,10 @@ export async function releaseAll(uses: RunService<unknown>[]): Promise<void> {
 }
 
 /**
- * In a test file's process: waits until the main process has marked each of `names` ready, and throws the start's
+ * In a test file's process: waits until the main process has marked each of `names` ready (a project's runServices), and throws the start's
  * error when one failed. The services start while the unit files run, so a file rarely waits.
  */
-export async function serviceReady(dir: string, names: string[], timeoutMs = 180_000): Promise<void> {
+export async function serviceReady({ dir, names }: { dir: string; names: string[] }, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (const name of names) {
     for (;;) {
