@@ -99,6 +99,18 @@ export default tseslint.config(
       ]
     }
   },
+  // Firefox ESR 140's WebDriver BiDi knows no screen-orientation override (setViewport sends one), and waitForFunction's
+  // Function() is refused by a page's CSP in Firefox: tests/e2e/firefox.ts says what to use instead.
+  {
+    files: ["tests/e2e/firefox*.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { property: "waitForFunction", message: "Firefox refuses its Function() on a page with a CSP: use waitInPage (tests/e2e/firefox.ts)." },
+        { property: "setViewport", message: "Firefox ESR 140 refuses it: size the window at launch or through the browser (tests/e2e/firefox.ts)." }
+      ]
+    }
+  },
   {
     files: ["server/main.ts", "scripts/**", "bench/**", "tests/**"],
     rules: { "no-console": "off" }

@@ -1,6 +1,7 @@
 /**
- * The Firefox store package in Firefox ESR (tests/e2e/firefox.ts), installed from the unpacked zip: it loads, finds a page's images, opens its panel, reads an
- * image's text on the device, and takes the site's sign-in through the site bridge, which no hostile page or frame
+ * The Firefox store package in Firefox ESR, the installed one and the oldest the extension supports when the run has
+ * it (tests/e2e/firefox.ts), installed from the unpacked zip: it loads, finds a page's images, opens its panel, reads
+ * an image's text on the device, and takes the site's sign-in through the site bridge, which no hostile page or frame
  * can use. Firefox keeps its sidebar out of WebDriver's reach: the sidebar is checked through sidebarAction.isOpen,
  * and what it shows is read in the same page opened as the panel window the on-image button opens.
  */
@@ -17,7 +18,7 @@ import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
 import { registerVerifiedAccount } from "./api-client"
 import { seriousAxeViolations } from "./axe"
 import { eventually, screenshot } from "./browser"
-import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage } from "./firefox"
+import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxesUnderTest, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, waitInPage } from "./firefox"
 import { fieldByLabel } from "./forms"
 import { serveFixtures, serveHostilePage, startServer, type RunningServer } from "./server"
 import { DRAWN_TEXT_SCRIPT } from "./side-panel-fixture"
@@ -40,7 +41,11 @@ const FIXTURE_PAGE = `<!doctype html>
 <script>${DRAWN_TEXT_SCRIPT}</script>
 </body></html>`
 
-describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
+// Each Firefox under test in turn (the site's trusted port is one: two at once would wait on each other's relay).
+describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $version", ({ path: firefoxPath, version }) => {
+  /** Screenshots per Firefox (firefox140-…, firefox153-…), so that one run keeps both. */
+  const shot = (page: Page, name: string) => screenshot(page, `firefox${/\d+/.exec(version)?.[0] ?? ""}-${name}`)
+
   let server: RunningServer
   let siteOrigin: string
   let siteRelay: { close(): Promise<void> }
@@ -107,7 +112,7 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
 
     // What the store gets: the Firefox zip of `npm run package`, unpacked.
     const packaged = await packageExtensions({ outDir: fixtureFolder, browsers: ["firefox"] })
-    browser = await launchFirefoxWithExtension(unzipTo(packaged.firefox!, path.join(fixtureFolder, "firefox")))
+    browser = await launchFirefoxWithExtension(unzipTo(packaged.firefox!, path.join(fixtureFolder, "firefox")), firefoxPath)
     page = (await browser.pages())[0]!
     extensionPage = await browser.newPage()
     await openExtensionPage(extensionPage, "popup.html")
@@ -140,11 +145,13 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
   it("opens its panel from the on-image button, pinned to the page, listing the page's images", async () => {
     await page.bringToFront()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
-    await page.waitForFunction(() => (document.getElementById("text") as HTMLImageElement).complete && (document.getElementById("text") as HTMLImageElement).src.startsWith("blob:"))
+    await waitInPage(page, () => (document.getElementById("text") as HTMLImageElement).complete && (document.getElementById("text") as HTMLImageElement).src.startsWith("blob:"), [])
     await clickImageButton("#text")
     // A page's click is no user action in Firefox: with the sidebar closed, the panel opens in a window of its own.
     panel = await findExtensionPage(`${FIREFOX_EXTENSION_ORIGIN}/sidepanel.html?tab=`)
-    await panel.setViewport({ width: 420, height: 900 })
+    // The extension sizes the window (420 px, a panel's width; headless Firefox draws no frame): the screenshots and axe
+    // see the panel as people do, at the size the product chose.
+    expect(await panel.evaluate(() => window.innerWidth)).toBe(420)
     // It shows the selected image, and behind it the page's images.
     await (await panel.waitForSelector("xpath/.//button[contains(., 'All images')]", { timeout: 20_000 }))!.click()
     await eventually(
@@ -152,7 +159,7 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
       (count) => expect(count).toBe("2 images"),
       20_000
     )
-    await screenshot(panel, "firefox-panel-images-420")
+    await shot(panel, "panel-images-420")
     expect(await seriousAxeViolations(panel)).toEqual([])
     await panel.click("li[data-url^='blob:'] > button")
   })
@@ -161,7 +168,7 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
     await (await panel.waitForSelector("xpath/.//button[normalize-space()='Text (OCR)']", { timeout: 15_000 }))!.click()
     await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 90_000 })
     expect(readsEveryLine(await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? ""))).toBe(true)
-    await screenshot(panel, "firefox-panel-ocr-420")
+    await shot(panel, "panel-ocr-420")
   }, 120_000)
 
   it("opens the sidebar from the popup's button, and the on-image button then selects into it", async () => {
@@ -186,18 +193,18 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
   it("takes the site's sign-in through the site bridge, and shows the account in the panel", async () => {
     const site = await browser.newPage()
     await site.goto(`${siteOrigin}/login`, { waitUntil: "load" })
-    await site.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", { timeout: 10_000 }, SITE_BRIDGE_GLOBAL)
+    await waitInPage(site, (name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", [SITE_BRIDGE_GLOBAL])
     for (const [label, value] of [["Email", EMAIL], ["Password", PASSWORD]] as const) {
       await (await site.waitForSelector(fieldByLabel(label)))!.type(value)
     }
     await site.click("xpath/.//button[normalize-space()='Sign in']")
-    await site.waitForFunction(() => location.pathname === "/dashboard", { timeout: 20_000 })
+    await waitInPage(site, () => location.pathname === "/dashboard", [], 20_000)
     const session = await eventually(storedSession, (stored) => expect(stored).not.toBeNull(), 20_000)
     const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
     // The extension's own session: the site's token was used once, never kept.
     expect(session).not.toContain(siteToken!)
-    await panel.waitForFunction((name: string) => document.body.innerText.includes(name), { timeout: 20_000 }, NAME)
-    await screenshot(panel, "firefox-panel-signed-in-420")
+    await waitInPage(panel, (name: string) => document.body.innerText.includes(name), [NAME], 20_000)
+    await shot(panel, "panel-signed-in-420")
     await site.close()
   })
 
@@ -223,7 +230,7 @@ describe.skipIf(unavailable)("the Firefox build in Firefox ESR", () => {
   it("gives a frame of another origin inside a page of the site neither a bridge nor its parent's", async () => {
     const site = await browser.newPage()
     await site.goto(`${siteOrigin}/`, { waitUntil: "load" })
-    await site.waitForFunction((name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", { timeout: 10_000 }, SITE_BRIDGE_GLOBAL)
+    await waitInPage(site, (name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", [SITE_BRIDGE_GLOBAL])
     // The site's CSP admits no frame of another origin; a sandboxed frame is one anyway (an opaque origin).
     await site.evaluate(() => {
       const frame = document.createElement("iframe")

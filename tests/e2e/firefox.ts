@@ -8,16 +8,35 @@
  * - since Firefox 153, WebDriver may navigate to moz-extension:// only when started with --remote-allow-system-access,
  *   and its navigation events for those pages never arrive: openExtensionPage starts the navigation and waits for the
  *   page itself.
+ *
+ * Debian has shipped both ESR 140 and ESR 153 (140.12 from bookworm, 153.8 from bookworm-security: which one a machine
+ * gets depends on its package lists), and the tests must pass on either. Two puppeteer calls do not:
+ * - page.setViewport sends emulation.setScreenOrientationOverride, a command ESR 140's WebDriver BiDi does not know.
+ *   Windows are sized through the browser instead: the first one at launch (--width/--height), the panel's window by
+ *   the extension itself (chrome.windows.create), which the tests then check rather than override;
+ * - page.waitForFunction builds its predicate with Function() in the page's own realm, which a page's CSP refuses
+ *   (the site's, rightly: no 'unsafe-eval'). waitInPage polls page.evaluate instead: WebDriver BiDi's
+ *   script.callFunction runs the function as the browser's own code, outside the page's CSP. A lint rule
+ *   (eslint.config.js) keeps both calls out of the Firefox tests.
  */
+import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 
+import { expect } from "vitest"
+
 import { eventually } from "./browser"
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr"
+/**
+ * The oldest Firefox the extension supports (its manifest's strict_min_version), when another than FIREFOX_PATH:
+ * .ci/run unpacks the oldest ESR Debian still offers there, so that the tests pass on the Firefox a newer machine
+ * installs and on the one an older one does (the two have differed: see the top of this module).
+ */
+const FIREFOX_OLDEST_PATH = process.env.FIREFOX_OLDEST_PATH
 export const FIREFOX_EXTENSION_DIR = path.resolve("build/firefox-mv3-prod")
 /** The add-on's internal UUID in the test profile (any fixed UUID would do). */
 const EXTENSION_UUID = "3c0b1f5e-6a2b-4c1d-9e8f-0a1b2c3d4e5f"
@@ -30,6 +49,25 @@ export function firefoxUnavailableReason(extensionDir = FIREFOX_EXTENSION_DIR): 
   return null
 }
 
+/** A Firefox the tests run on: its executable and the version it names itself ("Mozilla Firefox 140.12.0esr"). */
+export interface FirefoxUnderTest {
+  path: string
+  version: string
+}
+
+/** FIREFOX_PATH, and FIREFOX_OLDEST_PATH when set (an error when it names no Firefox: a run must not pass unseen). */
+export function firefoxesUnderTest(): FirefoxUnderTest[] {
+  const version = (executable: string) => execFileSync(executable, ["--version"], { encoding: "utf8", timeout: 30_000 }).trim()
+  if (!fs.existsSync(FIREFOX_PATH)) return [{ path: FIREFOX_PATH, version: "Firefox ESR" }]
+  const firefoxes = [{ path: FIREFOX_PATH, version: version(FIREFOX_PATH) }]
+  if (FIREFOX_OLDEST_PATH) {
+    if (!fs.existsSync(FIREFOX_OLDEST_PATH)) throw new Error(`FIREFOX_OLDEST_PATH names no Firefox: ${FIREFOX_OLDEST_PATH}`)
+    const oldest = { path: FIREFOX_OLDEST_PATH, version: version(FIREFOX_OLDEST_PATH) }
+    if (oldest.version !== firefoxes[0]!.version) firefoxes.push(oldest)
+  }
+  return firefoxes
+}
+
 /** The gecko id of a Firefox build, from its manifest. */
 function geckoId(extensionDir: string): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, "manifest.json"), "utf8")) as { browser_specific_settings?: { gecko?: { id?: string } } }
@@ -39,12 +77,12 @@ function geckoId(extensionDir: string): string {
 }
 
 /** Headless Firefox ESR with the extension of `extensionDir` installed; its pages are under FIREFOX_EXTENSION_ORIGIN. */
-export async function launchFirefoxWithExtension(extensionDir = FIREFOX_EXTENSION_DIR): Promise<Browser> {
+export async function launchFirefoxWithExtension(extensionDir = FIREFOX_EXTENSION_DIR, executablePath = FIREFOX_PATH): Promise<Browser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-firefox-"))
   const id = geckoId(extensionDir)
   const browser = await puppeteer.launch({
     browser: "firefox",
-    executablePath: FIREFOX_PATH,
+    executablePath,
     headless: true,
     userDataDir,
     args: ["--remote-allow-system-access", "--width=1280", "--height=900"],
@@ -81,4 +119,16 @@ export async function openExtensionPage(page: Page, file: string): Promise<void>
 /** Runs `fn` in an extension page (where `browser.*` and `chrome.*` are the extension's APIs) and answers its result. */
 export function inExtensionPage<T>(page: Page, fn: (...args: never[]) => Promise<T>, ...args: unknown[]): Promise<T> {
   return page.evaluate(fn as never, ...(args as never[])) as Promise<T>
+}
+
+/**
+ * Waits until `fn`, run in `page`, answers true (what page.waitForFunction does, without Function(): see the top of
+ * this module). A page that is navigating away answers nothing for a moment, which counts as not yet.
+ */
+export async function waitInPage<A extends unknown[]>(page: Page, fn: (...args: A) => boolean, args: A, timeoutMs = 10_000): Promise<void> {
+  await eventually(
+    () => page.evaluate(fn as never, ...(args as unknown as never[])).catch(() => false) as Promise<boolean>,
+    (answer) => expect(answer, `${fn.toString()} never answered true`).toBe(true),
+    timeoutMs
+  )
 }

@@ -14,11 +14,11 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 const PROJECT_ORDER = ["unit-mocks", "unit", "api-postgres", "api", "e2e"]
 
 const KNOWN_SECONDS: Record<string, number> = {
+  "e2e:tests/e2e/firefox.test.ts": 58,
   "e2e:tests/e2e/dev-command.test.ts": 53,
   "e2e:tests/e2e/find-in-images.test.ts": 42,
   "e2e:tests/e2e/public-site.test.ts": 39,
   "e2e:tests/e2e/accounts.test.ts": 31,
-  "e2e:tests/e2e/firefox.test.ts": 29,
   "e2e:tests/e2e/google-sign-in.test.ts": 28,
   "e2e:tests/e2e/ocr-languages.test.ts": 26,
   "e2e:tests/e2e/admin-panel.test.ts": 23,
