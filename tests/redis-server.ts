@@ -14,9 +14,9 @@ export function redisUnavailableReason(): string | null {
   return `${REDIS_SERVER} is not installed (apt-get install -y redis-server)`
 }
 
-/** A throw-away Redis on a free loopback port, without persistence. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort()
+/** A throw-away Redis on a free loopback port (or `port`: the same one again after a stop), without persistence. */
+export async function startRedis(samePort?: number): Promise<{ url: string; port: number; pid: number; stop(): Promise<void> }> {
+  const port = samePort ?? (await freePort())
   const child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" })
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   const deadline = Date.now() + 10_000
@@ -37,6 +37,8 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    pid: child.pid!,
     async stop() {
       child.kill("SIGTERM")
       await exited

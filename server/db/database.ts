@@ -4,6 +4,7 @@ import path from "node:path"
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely"
 
 import { migrationProvider } from "./migrations"
+import { guardedPostgresPool } from "./postgres-pool"
 import type { DatabaseSchema } from "./schema"
 
 export type DatabaseKind = "embedded" | "postgres"
@@ -59,9 +60,8 @@ export function databaseOver(kind: DatabaseKind, db: Kysely<DatabaseSchema>, clo
 async function connect(options: DatabaseOptions) {
   if (options.databaseUrl) {
     const { default: pg } = await import("pg")
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
-    // An idle client losing its connection must not crash the process.
-    pool.on("error", () => {})
+    // A server that is down or stops answering fails calls within a second (503) instead of hanging them.
+    const pool = guardedPostgresPool(pg, options.databaseUrl)
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) })
     return { kind: "postgres" as const, db, closeDriver: async () => {} }
   }

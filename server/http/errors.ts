@@ -3,6 +3,8 @@ import type { z } from "zod"
 
 import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api"
 
+import { unavailableServiceError } from "../db/availability"
+
 /** An error whose status, code and message are meant for the caller. */
 export class ApiError extends Error {
   constructor(
@@ -36,6 +38,9 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
   if (result.success) return result.data
   throw validationFailed(result.error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)))
 }
+
+/** What a 503 of a service that is away says to wait: it is probed every quarter second, and is back when it answers. */
+const SERVICE_AWAY_RETRY_AFTER_SECONDS = 5
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: "BAD_REQUEST",
@@ -73,6 +78,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send(fail(error.code, error.message, error.extra))
+    }
+    // The database or Redis is away (server/db/availability.ts): the caller may try again shortly, nothing is broken.
+    const unavailable = unavailableServiceError(error)
+    if (unavailable) {
+      request.log.warn({ service: unavailable.service }, unavailable.message)
+      return reply
+        .status(503)
+        .header("retry-after", String(SERVICE_AWAY_RETRY_AFTER_SECONDS))
+        .send(fail("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", { retryAfter: SERVICE_AWAY_RETRY_AFTER_SECONDS }))
     }
     const status = typeof error.statusCode === "number" ? error.statusCode : 500
     if (status >= 400 && status < 500) {
