@@ -63,9 +63,15 @@ const WITHOUT_DATABASE = [
   // What a start of the bundle loads with nothing configured, or Google sign-in and object storage.
   "server/start-modules.test.ts",
   "server/status/checks.test.ts",
+  // The vision pool's line on its own: no database at all.
+  "server/vision/fair-scheduler.test.ts",
+  // The analysis threads' shares between accounts, on the real models (their keys are the queries above).
+  "server/public-api/vision-shares.test.ts",
   // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries
   // server/api-keys and the route tables already run on PostgreSQL.
-  "server/public-api/vision-api.test.ts"
+  "server/public-api/vision-api.test.ts",
+  // Runs a PostgreSQL and a Redis of its own, which it shuts down and freezes.
+  "server/faults.test.ts"
 ]
 
 const postgresRuns = await postgresProjects()

@@ -20,6 +20,7 @@ import { measureOcrLanguages } from "./ocr-languages"
 import { measureOcrTessdata } from "./ocr-tessdata"
 import { measurePageScan } from "./page-scan"
 import { measurePublicApiVision } from "./public-api-vision"
+import { measureVisionFairness } from "./vision-fairness"
 import { startServer, type RunningServer } from "./server-process"
 import { ensureServerBuild } from "../scripts/server-build.mjs"
 import { ensureCurrentWebBuild, projectRoot } from "./web-build"
@@ -57,6 +58,8 @@ const FIND_IN_IMAGES_TIME_LIMIT_SECONDS = 420
 const FEEDBACK_TIME_LIMIT_SECONDS = 120
 /** A server start, an account with keys, then three endpoints' calls (about 150) and the bare libraries. */
 const PUBLIC_API_VISION_TIME_LIMIT_SECONDS = 240
+/** A server start, two accounts, 20 calls idle, the flood with 20 calls, and the largest images twice. */
+const VISION_FAIRNESS_TIME_LIMIT_SECONDS = 240
 /** Two set-ups (one and two instances), each with starts, 50 accounts made and the load itself. */
 const MIXED_LOAD_TIME_LIMIT_SECONDS = 2 * 150
 const START_STOP_TIME_LIMIT_SECONDS = 2 * 60 + 2 * 15 + 30
@@ -112,7 +115,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + FIND_IN_IMAGES_TIME_LIMIT_SECONDS + PUBLIC_API_VISION_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + FIND_IN_IMAGES_TIME_LIMIT_SECONDS + PUBLIC_API_VISION_TIME_LIMIT_SECONDS + VISION_FAIRNESS_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -159,6 +162,8 @@ async function main() {
     const findInImages = await measureFindInImages()
     console.error("Calling /api/v1/ocr, /faces and /objects on two worker threads, then the bare libraries on the same images…")
     const publicApiVision = await measurePublicApiVision()
+    console.error("Measuring what a customer of the public API gets while another account floods it…")
+    const visionFairness = await measureVisionFairness()
 
     const cpus = os.availableParallelism()
     const warnings = [
@@ -198,6 +203,7 @@ async function main() {
       ...translateOverlay.lines,
       ...findInImages.lines,
       ...publicApiVision.lines,
+      ...visionFairness.lines,
       ...warnings
     ]
     console.log(lines.join("\n"))
@@ -232,6 +238,7 @@ async function main() {
       translateOverlay: translateOverlay.figures,
       findInImages: findInImages.figures,
       publicApiVision: publicApiVision.figures,
+      visionFairness: visionFairness.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },
       warnings
     }

@@ -17,6 +17,8 @@ const BUILD_MESSAGE = "Building the web site"
 
 export interface RunningServer {
   baseUrl: string
+  /** The server's process (its peak memory is /proc/<pid>/status's VmHWM). */
+  pid: number
   /** From spawn to the first 2xx answer of GET /api/status. */
   startMs: number
   /** Whether scripts/start.mjs rebuilt the web site during the timed start. */
@@ -78,6 +80,7 @@ export async function startServer(dataDir: string, extraEnvironment: Record<stri
 
   return {
     baseUrl,
+    pid: child.pid!,
     startMs,
     rebuiltWebSite: output.includes(BUILD_MESSAGE),
     kill,

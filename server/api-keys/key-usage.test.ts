@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { apiKeyUsageSchema, type ApiKeyUsage, type ApiUsage } from "~core/api-keys"
+import { API_ACCOUNT_MAX_IN_FLIGHT, API_KEY_MAX_IN_FLIGHT, apiKeyUsageSchema, type ApiKeyUsage, type ApiUsage } from "~core/api-keys"
 
 import { signIn } from "../auth/account-service"
 import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
@@ -147,24 +147,24 @@ describe("GET /api/keys/usage", () => {
     }
   })
 
-  it("counts all of 20 calls answered at once: four keys of one account, five calls each (a key's most at once)", async () => {
+  it(`counts all of ${API_ACCOUNT_MAX_IN_FLIGHT} calls answered at once: two keys of one account, five calls each (a key's most at once, and the account's)`, async () => {
     now = Date.parse("2026-11-27T15:00:00Z")
     const owner = await signedInUser(subject.app, "enterprise")
-    const keys = [await newKey(owner.token, "a"), await newKey(owner.token, "b"), await newKey(owner.token, "c"), await newKey(owner.token, "d")]
-    // The model answers once all 20 have arrived, so that they are being answered, and counted, together.
+    const keys = [await newKey(owner.token, "a"), await newKey(owner.token, "b")]
+    // The model answers once all have arrived, so that they are being answered, and counted, together.
     let arrived = 0
     let release!: () => void
     const all = new Promise<void>((resolve) => (release = resolve))
     provider.handle((_request, response) => {
-      if (++arrived === 20) release()
+      if (++arrived === API_ACCOUNT_MAX_IN_FLIGHT) release()
       void all.then(() => sendJson(response, 200, completion("Bonjour")))
     })
     try {
-      const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: 5 }, (_, index) => call("POST", "/api/v1/translate", key, { text: `line ${index}`, targetLanguage: "fr" }))))
-      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200))
+      const answers = await Promise.all(keys.flatMap((key) => Array.from({ length: API_KEY_MAX_IN_FLIGHT }, (_, index) => call("POST", "/api/v1/translate", key, { text: `line ${index}`, targetLanguage: "fr" }))))
+      expect(answers.map((answer) => answer.status)).toEqual(Array(API_ACCOUNT_MAX_IN_FLIGHT).fill(200))
     } finally {
       provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
     }
-    expect(withCalls(await usageOf(owner.token))).toEqual([{ day: "2026-11-27", ...NONE, translate: 20 }])
+    expect(withCalls(await usageOf(owner.token))).toEqual([{ day: "2026-11-27", ...NONE, translate: API_ACCOUNT_MAX_IN_FLIGHT }])
   })
 })

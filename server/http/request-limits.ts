@@ -3,6 +3,9 @@ import type { Socket } from "node:net"
 import type { FastifyServerOptions } from "fastify"
 
 import { fail } from "~core/api"
+import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/public-api"
+
+import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../analyze/analyze-service"
 
 /**
  * Receiving one request, headers and body, may take this long; then it is answered 408 and the
@@ -11,8 +14,12 @@ import { fail } from "~core/api"
 export const REQUEST_TIMEOUT_MS = 2 * 60_000
 /** The headers of a request must have arrived within this time (a slow-headers attack holds a connection with nothing else). */
 export const HEADERS_TIMEOUT_MS = 30_000
-/** A connection silent for this long is closed: longer than the slowest answer (a 10 s image download, then 30 s for the vision model). */
-export const CONNECTION_IDLE_TIMEOUT_MS = 60_000
+/**
+ * A connection silent for this long is closed: longer than the slowest answer, so that a call's own time-outs answer
+ * it (503 in the wrapper) before the connection is cut: a 10 s image download, the wait for an analysis thread, the
+ * analysis (the vision model's 30 s are less), and a margin for a busy machine.
+ */
+export const CONNECTION_IDLE_TIMEOUT_MS = DEFAULT_IMAGE_FETCH_TIMEOUT_MS + V1_MAX_QUEUE_WAIT_MS + V1_ANALYSIS_TIME_LIMIT_MS + 20_000
 /** How often Node looks for requests past their time (its own default is 30 s). */
 export const REQUEST_TIMEOUT_CHECK_INTERVAL_MS = 5_000
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { API_KEY_MAX_IN_FLIGHT, API_KEY_RATE_LIMIT, type ApiUsage } from "~core/api-keys"
+import { API_ACCOUNT_MAX_IN_FLIGHT, API_ACCOUNT_RATE_LIMIT, API_KEY_MAX_IN_FLIGHT, API_KEY_RATE_LIMIT, type ApiUsage } from "~core/api-keys"
 
 import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
 
@@ -110,5 +110,77 @@ describe("the public API", () => {
     const limited = more.filter((answer) => answer.status === 429)
     expect(limited).toHaveLength(API_KEY_MAX_IN_FLIGHT)
     for (const answer of limited) expect(answer.body.error!.retryAfter).toBeGreaterThan(0)
+  })
+})
+
+describe("the account's share of the API", () => {
+  it(`holds ${API_ACCOUNT_MAX_IN_FLIGHT} calls at once and ${API_ACCOUNT_RATE_LIMIT.requests} a minute over all the account's keys, whatever each key has left`, async () => {
+    const owner = await proWithKey()
+    const keys = [owner.key]
+    for (const name of ["two", "three", "four"]) keys.push((await call("POST", "/api/keys", owner.token, { name })).body.data.key as string)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    provider.handle((_request, response) => void held.then(() => sendJson(response, 200, completion("Bonjour"))))
+    // 20 at once over four keys: 5 each, within every key's own limit.
+    const burst = Array.from({ length: 20 }, (_, index) => call("POST", "/api/v1/translate", keys[index % 4]!, { text: `line ${index}`, targetLanguage: "fr" }))
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    release()
+    const answers = await Promise.all(burst)
+    provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(API_ACCOUNT_MAX_IN_FLIGHT)
+    const refused = answers.filter((answer) => answer.status === 429)
+    expect(refused).toHaveLength(20 - API_ACCOUNT_MAX_IN_FLIGHT)
+    for (const answer of refused) expect(answer.body.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", retryAfter: 1, message: expect.stringContaining("over all its keys") })
+
+    // The minute's 120 over the four keys (the 10 above among them), in bursts of 10 spread over the keys: 40 each
+    // would be within every key's 60, but the account stops at 120.
+    const more: { status: number; body: { error?: { message?: string } } }[] = []
+    for (let round = 0; round < 12; round++) more.push(...(await Promise.all(Array.from({ length: 10 }, (_, index) => call("GET", "/api/v1/usage", keys[index % 4]!)))))
+    expect(more.filter((answer) => answer.status === 200)).toHaveLength(API_ACCOUNT_RATE_LIMIT.requests - API_ACCOUNT_MAX_IN_FLIGHT)
+    const limited = more.filter((answer) => answer.status === 429)
+    expect(limited).toHaveLength(API_ACCOUNT_MAX_IN_FLIGHT)
+    for (const answer of limited) expect(answer.body.error!.message).toContain(`${API_ACCOUNT_RATE_LIMIT.requests} calls in the last minute, over all its keys`)
+    // Another account is not touched by this one's limits.
+    expect((await call("GET", "/api/v1/usage", (await proWithKey()).key)).status).toBe(200)
+  })
+
+  it("gives a key's places back when its clients leave, as soon as their work ends, and does not count the calls they left", async () => {
+    const owner = await proWithKey()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let reached = 0
+    provider.handle((_request, response) => {
+      reached++
+      void held.then(() => sendJson(response, 200, completion("Bonjour")))
+    })
+    const address = await subject.app.listen({ port: 0, host: "127.0.0.1" })
+    try {
+      const leaving = new AbortController()
+      const gone = Array.from({ length: API_KEY_MAX_IN_FLIGHT }, (_, index) =>
+        fetch(`${address}/api/v1/translate`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
+          body: JSON.stringify({ text: `line ${index}`, targetLanguage: "fr" }),
+          signal: leaving.signal
+        }).catch(() => null)
+      )
+      // Every call has reached the model, and holds one of the key's places; then the clients give up.
+      await expect.poll(() => reached, { timeout: 10_000 }).toBe(API_KEY_MAX_IN_FLIGHT)
+      expect((await call("GET", "/api/v1/usage", owner.key)).status).toBe(429)
+      leaving.abort()
+      await Promise.all(gone)
+      // The model answers the calls nobody waits for: their work ends, and their places come back at once.
+      release()
+      await expect.poll(async () => (await call("GET", "/api/v1/usage", owner.key)).status, { timeout: 10_000 }).toBe(200)
+      provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
+      const report = await usage(owner.key)
+      expect(report.byEndpoint.translate).toBe(0)
+      // All five places are free again: five calls at once are answered.
+      const again = await Promise.all(Array.from({ length: API_KEY_MAX_IN_FLIGHT }, () => call("POST", "/api/v1/translate", owner.key, { text: "again", targetLanguage: "fr" })))
+      expect(again.map((answer) => answer.status)).toEqual(Array(API_KEY_MAX_IN_FLIGHT).fill(200))
+    } finally {
+      provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
+      release()
+    }
   })
 })

@@ -1,7 +1,7 @@
 /**
  * /api/v1: the public API, called with an API key (key-auth.ts). Each answered call of an analysis is counted for
- * GET /api/v1/usage, and the key's last use noted, before its answer goes out; refused calls and /usage are not
- * counted. Questions and translations go through the same analyze service as the extension's, within the plan's
+ * GET /api/v1/usage, and the key's last use noted, before its answer goes out; refused calls, calls whose client left
+ * before the answer, and /usage are not counted. Questions and translations go through the same analyze service as the extension's, within the plan's
  * quota.
  */
 import type { FastifyInstance } from "fastify"
@@ -37,7 +37,8 @@ export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRo
   const analyze = analyzeService(app, options.analyze)
   registerApiKeyCallers(app)
   app.addHook("onSend", async (request, reply, payload) => {
-    if (!request.apiKey || reply.statusCode >= 400) return payload
+    // A call whose client left got no answer: it is not counted.
+    if (!request.apiKey || reply.statusCode >= 400 || request.apiKey.clientLeft.aborted) return payload
     const endpoint = request.routeOptions.config.apiEndpoint
     const now = app.clock()
     if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, at: now, endpoint })

@@ -8,9 +8,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 import { ok } from "~core/api"
 import {
+  V1_ANALYSIS_TIME_LIMIT_MS,
   V1_JSON_BODY_LIMIT,
   V1_MAX_IMAGE_BYTES,
   V1_MAX_IMAGE_PIXELS,
+  V1_MAX_QUEUE_WAIT_MS,
+  V1_OCR_MAX_IMAGE_PIXELS,
   v1FacesAnswerSchema,
   v1FacesRequestSchema,
   v1ObjectsAnswerSchema,
@@ -26,7 +29,7 @@ import type { OcrLanguageCatalogue } from "../ocr/catalogue"
 import { documented, type RouteDoc } from "../openapi/route-docs"
 import { OcrPackLinks } from "../vision/ocr-pack-links"
 import { VisionPool, type VisionPoolOptions } from "../vision/vision-pool"
-import { visionService } from "../vision/vision-service"
+import { visionService, type VisionCaller } from "../vision/vision-service"
 import { readImageCall, V1_MULTIPART_OPTIONS } from "./v1-image-input"
 
 export interface VisionRoutesOptions {
@@ -63,10 +66,10 @@ const visionDoc = (doc: Pick<RouteDoc, "summary" | "description" | "body" | "dat
     consumes: ["application/json", "multipart/form-data"],
     errors: {
       400: "VALIDATION_FAILED: no image, or an option breaks its rule; URL_NOT_ALLOWED: the URL names a private or loopback address.",
-      413: `IMAGE_TOO_LARGE: the image is over ${V1_MAX_IMAGE_BYTES / (1024 * 1024)} MiB or ${V1_MAX_IMAGE_PIXELS / 1_000_000} million pixels.`,
+      413: `IMAGE_TOO_LARGE: the image is over ${V1_MAX_IMAGE_BYTES / (1024 * 1024)} MiB or ${V1_MAX_IMAGE_PIXELS / 1_000_000} million pixels (${V1_OCR_MAX_IMAGE_PIXELS / 1_000_000} million to read its text).`,
       415: "INVALID_IMAGE: the bytes are not a PNG, JPEG, GIF or WebP picture, or do not decode.",
-      429: "RATE_LIMIT_EXCEEDED: the key's limits, or the server's queue of images is full (retryAfter says when to come back).",
-      503: "SERVICE_UNAVAILABLE: the analysis took longer than 60 seconds and was stopped."
+      429: "RATE_LIMIT_EXCEEDED: the key's or the account's limits, or the server's queue of images has no place for the account (retryAfter says when to come back).",
+      503: `SERVICE_UNAVAILABLE: the analysis took longer than ${V1_ANALYSIS_TIME_LIMIT_MS / 1000} seconds and was stopped, or could not start within ${V1_MAX_QUEUE_WAIT_MS / 1000}.`
     }
   })
 
@@ -101,20 +104,22 @@ export async function visionRoutes(app: FastifyInstance, options: VisionRoutesOp
   await app.register(multipart, V1_MULTIPART_OPTIONS)
 
   const routeOptions = { onRequest: [requireApiKey, refuseDeclaredOversize], bodyLimit: V1_JSON_BODY_LIMIT, errorHandler: oversizedJsonAsImage }
+  // The line for the threads is fair between accounts; a call whose client left gives its place up.
+  const callerOf = (request: FastifyRequest): VisionCaller => ({ accountId: request.apiKey!.user.id, signal: request.apiKey!.clientLeft })
   const downloadFor = (request: FastifyRequest) => (url: string) => downloadImageBytes(request.apiKey!.user.id, url, V1_MAX_IMAGE_BYTES)
 
   app.post("/api/v1/ocr", { ...routeOptions, config: { apiEndpoint: "ocr" }, schema: OCR_DOC }, async (request) => {
     const { image, options: { languages } } = await readImageCall(request, v1OcrRequestSchema, downloadFor(request))
-    return ok(await vision.ocr(image, languages))
+    return ok(await vision.ocr(callerOf(request), image, languages))
   })
 
   app.post("/api/v1/faces", { ...routeOptions, config: { apiEndpoint: "faces" }, schema: FACES_DOC }, async (request) => {
     const { image, options: faceOptions } = await readImageCall(request, v1FacesRequestSchema, downloadFor(request))
-    return ok(await vision.faces(image, faceOptions))
+    return ok(await vision.faces(callerOf(request), image, faceOptions))
   })
 
   app.post("/api/v1/objects", { ...routeOptions, config: { apiEndpoint: "objects" }, schema: OBJECTS_DOC }, async (request) => {
     const { image } = await readImageCall(request, v1ObjectsRequestSchema, downloadFor(request))
-    return ok(await vision.objects(image))
+    return ok(await vision.objects(callerOf(request), image))
   })
 }

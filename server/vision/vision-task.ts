@@ -31,7 +31,7 @@ import {
 } from "~core/detections"
 import { withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
 import { linesOf, ocrConfidence } from "~core/ocr-lines"
-import { V1_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/public-api"
+import { V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/public-api"
 
 import { installFileFetch } from "./file-fetch"
 
@@ -99,7 +99,14 @@ async function imageTensor(tf: Tf, image: Uint8Array, maxSide: number) {
   return { tensor, width, height, scale: Math.max(width, height) / Math.max(info.width, info.height) }
 }
 
-const decoded = (image: Uint8Array) => sharp(image, { limitInputPixels: V1_MAX_IMAGE_PIXELS }).rotate().flatten({ background: "#ffffff" })
+const decoded = (image: Uint8Array, maxPixels = V1_MAX_IMAGE_PIXELS) => sharp(image, { limitInputPixels: maxPixels }).rotate().flatten({ background: "#ffffff" })
+
+/**
+ * tesseract's WebAssembly memory grows to hold the largest image it has read and never shrinks: after an image this
+ * large its worker is ended (the next reading starts another, about half a second), so that an idle thread holds
+ * about 250 MiB, not the 450 of its largest reading. Below it, documents at 300 dpi (an A4 page is 8.7 MP) keep theirs.
+ */
+const TESSERACT_RECYCLE_PIXELS = 12_000_000
 
 async function orientedSize(image: Uint8Array): Promise<{ width: number; height: number }> {
   const { width = 0, height = 0, orientation = 1 } = await sharp(image, { limitInputPixels: V1_MAX_IMAGE_PIXELS }).metadata()
@@ -176,19 +183,25 @@ async function tesseractFor(languages: string[], langPath: string): Promise<Tess
   return tesseract.worker
 }
 
+/** Ends this thread's tesseract worker, and its memory with it: the next reading starts a new one. */
+async function endTesseract(): Promise<void> {
+  const ending = tesseract
+  tesseract = null
+  await ending?.worker.terminate().catch(() => undefined)
+}
+
 async function ocr(image: Uint8Array, languages: string[], langPath: string): Promise<V1OcrAnswer> {
-  const { data: png, info } = await decoded(image).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true })
+  const { data: png, info } = await decoded(image, V1_OCR_MAX_IMAGE_PIXELS).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true })
   const worker = await tesseractFor(languages, langPath)
   let data
   try {
     ;({ data } = await worker.recognize(png, {}, { text: true, blocks: true }))
   } catch (error) {
     // It may have crashed: the next task starts a new one.
-    const broken = tesseract
-    tesseract = null
-    await broken?.worker.terminate().catch(() => undefined)
+    await endTesseract()
     throw error
   }
+  if (info.width * info.height > TESSERACT_RECYCLE_PIXELS) await endTesseract()
   const unspaced = languages.some(writtenWithoutSpaces)
   const text = data.text.trim()
   return {

@@ -44,6 +44,12 @@ export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
 /** Per key, on every instance: calls in any 60 seconds, and calls being answered at once. */
 export const API_KEY_RATE_LIMIT = { requests: 60, windowMs: 60_000 } as const
 export const API_KEY_MAX_IN_FLIGHT = 5
+/**
+ * Per account, across all its keys and on every instance: more keys are for telling uses apart, not for more of the
+ * servers (ten keys would otherwise be 50 calls at once and 600 a minute). Two keys at full pace reach them.
+ */
+export const API_ACCOUNT_RATE_LIMIT = { requests: 120, windowMs: 60_000 } as const
+export const API_ACCOUNT_MAX_IN_FLIGHT = 10
 
 /** The public API's endpoints, as GET /api/v1/usage counts them. */
 export const PUBLIC_API_ENDPOINTS = ["ocr", "faces", "objects", "ask", "translate"] as const

@@ -13,6 +13,16 @@ import { base64Length, vqaImageSchema } from "./vqa"
 export const V1_MAX_IMAGE_BYTES = 10 * 1024 * 1024
 /** Decoded pixels an image may have: a 10 MiB file can hold a picture that would take gigabytes to decode. */
 export const V1_MAX_IMAGE_PIXELS = 50_000_000
+/**
+ * Pixels a reading of text may have: tesseract reads best at about 300 dpi, where an A3 page is 17.4 million pixels
+ * and a 24-megapixel photo keeps its small print; it holds the whole image (and copies of it) in memory, about
+ * 12 MiB a megapixel, where faces and objects work on a reduced copy. Measured: 25 MP peaked at 450 MiB, 49 MP at 700.
+ */
+export const V1_OCR_MAX_IMAGE_PIXELS = 25_000_000
+/** An analysis running longer is stopped and answered 503. */
+export const V1_ANALYSIS_TIME_LIMIT_MS = 60_000
+/** A call waiting longer than this for a free analysis thread is answered 503 (the server is busier than it can be fair with). */
+export const V1_MAX_QUEUE_WAIT_MS = 30_000
 /** Languages one reading may combine: tesseract slows with each, and no real text mixes more. */
 export const V1_MAX_OCR_LANGUAGES = 4
 /** A JSON body with the largest image as a data URL and the options. */
