@@ -1,8 +1,11 @@
 /**
  * Deleting an account and making a new one gives back neither the free trial nor the month's AI requests: with the
- * address (registering again) or at once with the same Google account (accept-terms with the same ID token). The
- * traces that carry them hold no readable address or uid. Questions go to a stand-in of the vision model.
+ * address, a sub-address of it or Gmail's other spellings of it (registering again) or at once with the same Google
+ * account (accept-terms with the same ID token). A live account's trial is not given again to a new account of its
+ * mailbox. The traces that carry them hold no readable address or uid. Questions go to a stand-in of the vision model.
  */
+import { createHmac } from "node:crypto"
+
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { EMULATOR_PROJECT_ID, emulatorGoogleIdToken } from "../../tests/setup/firebase-emulator"
@@ -112,6 +115,43 @@ describe("what a deleted account leaves", () => {
     const counts = await subject.database.db.selectFrom("usage_counters").select("used").where("user_id", "=", user.id).execute()
     expect(counts.map((row) => row.used)).toEqual([10])
     expect((await subject.database.db.selectFrom("subscriptions").select("trial_started_at").where("user_id", "=", user.id).executeTakeFirstOrThrow()).trial_started_at).not.toBeNull()
+  })
+
+  it.each([
+    ["a sub-address", (id: string) => [`tagged-${id}@example.com`, `tagged-${id}+again@example.com`]],
+    ["Gmail's dots and googlemail.com", (id: string) => [`g.mail-${id}@gmail.com`, `gmail-${id}+2@googlemail.com`]]
+  ])("%s: the same mailbox, so neither a new trial nor a fresh month", async (_name, addresses) => {
+    const [email, again] = addresses(unique())
+    const first = await registered(email!)
+    await useEverything(first)
+    expect((await call("DELETE", "/api/auth/account", { token: first, body: { password: PASSWORD } })).status).toBe(200)
+    await expectSpent(await registered(again!))
+  })
+
+  it("a new account of a live account's mailbox starts with the trial used", async () => {
+    const id = unique()
+    const first = await registered(`live.${id}@gmail.com`)
+    expect((await call("POST", "/api/billing/trial", { token: first, body: { planId: "pro" } })).status).toBe(201)
+    const second = await registered(`live${id}+second@gmail.com`)
+    expect(await subscription(second)).toMatchObject({ plan: "free", trialAvailable: false })
+    expect((await call("POST", "/api/billing/trial", { token: second, body: { planId: "pro" } })).body.error.code).toBe("TRIAL_ALREADY_USED")
+    // Its own month is its own: only a deleted account's count is carried.
+    expect(await usage(second)).toMatchObject({ used: 0, limit: 10 })
+  })
+
+  it("a trace written before the mailbox rule (under the address as typed) still counts, and is kept under the mailbox from then on", async () => {
+    const id = unique()
+    const typed = `old-${id}+shop@example.com`
+    // The key traces had before: the address trimmed and lower-cased, sub-address and all.
+    const key = createHmac("sha256", subject.app.tokenSecret).update("image-query-ai identity traces v1").digest()
+    const month = new Date(now).toISOString().slice(0, 7)
+    await subject.database.db
+      .insertInto("identity_traces")
+      .values({ key_hash: createHmac("sha256", key).update(`email:${typed}`).digest("base64url"), trial_used_at: new Date(now), usage_month: month, usage_used: 10, updated_at: new Date(now) })
+      .execute()
+    await expectSpent(await registered(typed))
+    // Found under its old key, the trace now holds for the mailbox too.
+    await expectSpent(await registered(`old-${id}@example.com`))
   })
 
   it("keeps no readable address or uid, and the next month's count starts afresh while the trial stays used", async () => {

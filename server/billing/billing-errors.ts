@@ -21,6 +21,10 @@ export const noSubscription = (context: keyof typeof NO_SUBSCRIPTION_MESSAGES = 
 export function refusalError(refusal: Refusal, record: SubscriptionRecord | undefined, context?: "change" | "cancel"): ApiError {
   switch (refusal) {
     case "ALREADY_SUBSCRIBED":
+      if (record?.status === "trialing") {
+        // Only a trial at Stripe refuses a payment: it becomes the paid plan itself, on the card given for it.
+        return new ApiError(409, "ALREADY_SUBSCRIBED", `Your ${getPlan(record.plan_id).name} trial becomes the paid plan when it ends, on the card you gave. To change or cancel it, use Manage billing on your dashboard.`)
+      }
       return new ApiError(409, "ALREADY_SUBSCRIBED", `You already have the ${getPlan(record?.plan_id ?? "free").name} plan. Change or cancel it from your dashboard.`)
     case "ON_HOLD":
       return new ApiError(409, "SUBSCRIPTION_ON_HOLD", SUBSCRIPTION_ON_HOLD_MESSAGE)
@@ -29,7 +33,7 @@ export function refusalError(refusal: Refusal, record: SubscriptionRecord | unde
     case "NOT_CANCELLED":
       return new ApiError(409, "NO_SUBSCRIPTION", "There is no cancelled subscription to resume. Choose a plan on the pricing page.")
     case "TRIAL_ALREADY_USED":
-      return new ApiError(409, "TRIAL_ALREADY_USED", "The free trial can be used once per account, and this account has used it.")
+      return new ApiError(409, "TRIAL_ALREADY_USED", "The free trial is once per person, and it has already been used with this account or this email address. You can subscribe from the pricing page.")
   }
 }
 

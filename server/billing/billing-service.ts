@@ -1,23 +1,22 @@
 /**
  * What the billing routes call: each action reads the caller's record, picks the provider that handles it and lets it
  * act. New subscriptions go to the server's provider (Stripe, or test mode); an existing subscription goes to the
- * provider that holds it (a Stripe subscription to Stripe; trials and test-mode records to the test provider). The free
- * trial takes no card, so it is run here in either mode.
+ * provider that holds it (a Stripe subscription, its trial included, to Stripe; trials without a card and test-mode
+ * records to the test provider). The free trial is the server's provider's: run here in test mode, without a card;
+ * through Checkout in Stripe mode, with a card.
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type Stripe from "stripe"
 
-import { TRIAL_DAYS, type PaidPlanId, type PlanChoice, type TestPayment } from "~core/billing"
+import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing"
 
 import type { UserRow } from "../auth/users"
-import { ApiError, signInRequired } from "../http/errors"
-import { refusalError } from "./billing-errors"
+import { ApiError } from "../http/errors"
 import { settleOptionsOf } from "./plan"
-import type { Account, BillingProvider } from "./providers/provider"
+import type { Account, BillingProvider, TrialStart } from "./providers/provider"
 import { createStripeClient, stripeProvider } from "./providers/stripe"
 import { testProvider } from "./providers/test"
-import { changeSubscription } from "./subscription-changes"
-import { settle, startTrial, type SubscriptionRecord } from "./subscription-rules"
+import { isLocalTrial, settle, type SubscriptionRecord } from "./subscription-rules"
 import { findRecord, liveRecords } from "./subscriptions"
 import { subscriptionFigures } from "./subscription-view"
 
@@ -35,7 +34,7 @@ export interface BillingService {
   change(user: UserRow, log: FastifyBaseLogger, choice: PlanChoice): Promise<SubscriptionRecord | undefined>
   cancel(user: UserRow, log: FastifyBaseLogger): Promise<SubscriptionRecord | undefined>
   resume(user: UserRow, log: FastifyBaseLogger): Promise<SubscriptionRecord | undefined>
-  startTrial(user: UserRow, planId: PaidPlanId): Promise<SubscriptionRecord | undefined>
+  startTrial(user: UserRow, log: FastifyBaseLogger, planId: PaidPlanId): Promise<TrialStart>
 }
 
 export async function billingService(app: FastifyInstance): Promise<BillingService> {
@@ -44,7 +43,7 @@ export async function billingService(app: FastifyInstance): Promise<BillingServi
   const test = testProvider(app)
   const forNewSubscriptions: BillingProvider = stripe && stripeConfig ? stripeProvider(app, stripeConfig, stripe) : test
   const forRecord = (record: SubscriptionRecord | undefined): BillingProvider => {
-    if (!record?.stripe_subscription_id || record.status === "trialing") return test
+    if (!record?.stripe_subscription_id || isLocalTrial(record)) return test
     if (forNewSubscriptions === test) throw stripeUnreachable()
     return forNewSubscriptions
   }
@@ -74,16 +73,7 @@ export async function billingService(app: FastifyInstance): Promise<BillingServi
       const account = await accountOf(user, log)
       return forRecord(account.record).resume(account)
     },
-    async startTrial(user, planId) {
-      const provider = app.config.billingMode
-      const change = await changeSubscription(app, user.id, (current) => {
-        const next = startTrial(current, planId, TRIAL_DAYS, provider, new Date(app.clock()))
-        if ("refused" in next) throw refusalError(next.refused, current)
-        return next.record
-      })
-      if (!change) throw signInRequired()
-      return change.after
-    }
+    startTrial: async (user, log, planId) => forNewSubscriptions.startTrial(await accountOf(user, log), planId)
   }
 }
 

@@ -92,14 +92,19 @@ export async function billingRoutes(app: FastifyInstance): Promise<void> {
 
   const trial = billingDoc({
     summary: `Start the ${TRIAL_DAYS}-day free trial of Pro`,
-    description: "Once per account, no card required.",
+    description:
+      "Once per person: per mailbox (the address without its sub-address, and without dots at Gmail), Google account and, in Stripe mode, card. " +
+      "Test mode: 201, the trial runs at once, no card required. Stripe mode: 200, the url of Stripe's Checkout, which takes a card " +
+      "(nothing is charged before the trial ends, and it can be cancelled before); the trial starts when Stripe reports it, " +
+      "and a card that had a trial on another account gets none (its subscription is cancelled at once, nothing charged).",
     body: trialRequestSchema,
-    data: { 201: subscriptionAnswerSchema },
-    errors: { 409: `TRIAL_ALREADY_USED, or ${CONFLICTS}` }
+    data: { 201: subscriptionAnswerSchema, 200: providerPageSchema },
+    errors: { 409: `TRIAL_ALREADY_USED: this person has had the trial; or ${CONFLICTS}`, 502: PROVIDER_DOWN }
   })
-  app.post("/api/billing/trial", { preHandler: requireUser, schema: trial }, async (request, reply) => {
+  app.post("/api/billing/trial", { preHandler: requireUser, config: PAYMENT_CALLS, schema: trial }, async (request, reply) => {
     const { planId } = parseRequest(request, "body", trialRequestSchema)
-    return reply.status(201).send(ok(answer(await billing.startTrial(userOf(request), planId))))
+    const started = await billing.startTrial(userOf(request), request.log, planId)
+    return "url" in started ? ok({ url: started.url }) : reply.status(201).send(ok(answer(started.record)))
   })
 
   await app.register(stripeWebhookRoutes, { stripe: billing.stripe, config: app.config.stripe })

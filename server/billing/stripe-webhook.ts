@@ -3,7 +3,8 @@
  * never applied: Stripe does not order its deliveries and retries them for days, so each handler only learns from the
  * event which account and which subscription it is about, and reads the subscription from Stripe as it is now. Each
  * event is applied once: its id is recorded in the transaction of the change it makes (billing-events.ts), and a
- * change that fails leaves the event to Stripe's retry.
+ * change that fails leaves the event to Stripe's retry. A subscription in its trial is given the trial only once per
+ * person (stripe-trials.ts).
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type Stripe from "stripe"
@@ -20,6 +21,7 @@ import { documented } from "../openapi/route-docs"
 import { isEventRecorded, recordEvent } from "./billing-events"
 import { providerFailed, wrongMode } from "./billing-errors"
 import { idOf, readStripeSubscription } from "./providers/stripe"
+import { stripeTrials } from "./stripe-trials"
 import { changeSubscription } from "./subscription-changes"
 import { followProvider, NO_RECORD, paymentFailed, type SubscriptionRecord } from "./subscription-rules"
 import { findUserIdByCustomer } from "./subscriptions"
@@ -58,6 +60,7 @@ interface EventEffect {
 export async function stripeWebhookRoutes(app: FastifyInstance, { stripe, config }: { stripe: Stripe | null; config: StripeConfig | undefined }): Promise<void> {
   // The signature covers the body as sent: it is kept as bytes, not parsed.
   app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body))
+  const trials = stripe ? stripeTrials(app, stripe) : null
 
   app.post("/api/billing/webhook", { schema: webhookDoc }, async (request) => {
     if (!stripe || !config) throw wrongMode(app.config.billingMode)
@@ -163,12 +166,19 @@ export async function stripeWebhookRoutes(app: FastifyInstance, { stripe, config
     }
     // Stripe stamps every event; one without a stamp is taken as of its arrival.
     const eventAt = typeof event.created === "number" ? new Date(event.created * 1000) : receivedAt
+    // A trial the person had already is cancelled at Stripe here: the record then follows the subscription as cancelled.
+    const trial = effect.subscription && trials ? await trials.review(effect.userId, effect.subscription, log) : null
+    const applied = trial ? { ...effect, subscription: trial.subscription } : effect
     let claimed = false
     await changeSubscription(
       app,
       effect.userId,
-      (current) => nextRecord(current, effect, eventAt, log) ?? null,
-      async (trx) => (claimed = await recordEvent(trx, event, receivedAt))
+      (current) => nextRecord(current, applied, eventAt, log) ?? null,
+      async (trx) => {
+        claimed = await recordEvent(trx, event, receivedAt)
+        if (claimed && trial) await trials!.apply(trx, trial.review)
+        return claimed
+      }
     )
     return claimed
   }

@@ -14,7 +14,7 @@ import { getPlan } from "~core/plans"
 import type { UserRow } from "../auth/users"
 import type { DatabaseSchema } from "../db/schema"
 import { queueEmail } from "../mail/outbox"
-import { effectivePlan, hasPaidPlan, type SubscriptionRecord } from "./subscription-rules"
+import { effectivePlan, hasPaidPlan, isLocalTrial, type SubscriptionRecord } from "./subscription-rules"
 
 export interface RecordChange {
   /** The record before the change, its time-bound changes made. */
@@ -35,7 +35,8 @@ export function subscriptionEmails(publicUrl: string, { before, after, user }: R
   if (started) {
     const planName = getPlan(effectivePlan(after)).name
     const trialEnds = after.status === "trialing" ? longDateOf(after.trial_end) : null
-    emails.push({ what: "subscription started", content: EMAIL_TEMPLATES.subscriptionStarted({ name: user.name, planName, trialEnds, dashboardUrl }) })
+    const cardGiven = after.status === "trialing" && !isLocalTrial(after)
+    emails.push({ what: "subscription started", content: EMAIL_TEMPLATES.subscriptionStarted({ name: user.name, planName, trialEnds, dashboardUrl, cardGiven }) })
   }
   const canceledNow = planBefore !== "free" && before?.status !== "trialing" && after.status === "canceled"
   const cancelScheduled = after.cancel_at_period_end && !before?.cancel_at_period_end

@@ -16,6 +16,7 @@ import {
   reviewAt,
   settle,
   startTrial,
+  trialUsedElsewhere,
   type ProviderSubscription,
   type SubscriptionRecord,
   type Transition
@@ -45,6 +46,8 @@ const STATES: Record<string, SubscriptionRecord | undefined> = {
   none: undefined,
   free: { ...NO_RECORD, provider: "test" },
   trialing: { ...NO_RECORD, provider: "test", plan_id: "pro", status: "trialing", trial_started_at: NOW, trial_end: PERIOD_END },
+  /** A trial through Stripe's Checkout, with a card: Stripe ends it, charging the card unless it was cancelled. */
+  stripeTrial: paid({ provider: "stripe", status: "trialing", trial_started_at: NOW, trial_end: PERIOD_END, stripe_subscription_id: "sub_t", stripe_customer_id: "cus_t" }),
   active: paid(),
   cancelling: paid({ cancel_at_period_end: true }),
   downgrading: paid({ plan_id: "enterprise", scheduled_plan_id: "pro" }),
@@ -73,6 +76,7 @@ const EVENTS: Record<string, (record: SubscriptionRecord | undefined) => Transit
   cancel: (record) => cancel(record, NOW),
   resume: (record) => resume(record),
   trial: (record) => startTrial(record, "pro", 14, "test", NOW),
+  "trial used elsewhere": (record) => trialUsedElsewhere(record, "test", NOW),
   "payment failed": (record) => record && paymentFailed(record)
 }
 
@@ -82,6 +86,8 @@ const TABLE: [state: string, event: string, expected: string][] = [
   ["trialing", "settle before due", "same"],
   ["trialing", "settle after due", "free canceled (trial used)"],
   ["trialing", "settle after due, Stripe mode", "free canceled (trial used)"],
+  ["stripeTrial", "settle after due", "same"],
+  ["stripeTrial", "settle after due, Stripe mode", "same"],
   ["active", "settle before due", "same"],
   ["active", "settle after due", "pro active/month until 41d"],
   ["active", "settle after due, Stripe mode", "free canceled/month until 10d"],
@@ -96,6 +102,7 @@ const TABLE: [state: string, event: string, expected: string][] = [
   ["none", "pay", "pro active/year until 365d"],
   ["free", "pay", "pro active/year until 365d"],
   ["trialing", "pay", "pro active/year until 365d (trial used)"],
+  ["stripeTrial", "pay", "refused ALREADY_SUBSCRIBED"],
   ["active", "pay", "refused ALREADY_SUBSCRIBED"],
   ["cancelling", "pay", "refused ALREADY_SUBSCRIBED"],
   ["pastDue", "pay", "refused ALREADY_SUBSCRIBED"],
@@ -136,6 +143,12 @@ const TABLE: [state: string, event: string, expected: string][] = [
   ["active", "trial", "refused ALREADY_SUBSCRIBED"],
   ["unpaid", "trial", "refused ON_HOLD"],
   ["ended", "trial", "refused TRIAL_ALREADY_USED"],
+  ["stripeTrial", "trial", "refused TRIAL_ALREADY_USED"],
+
+  ["none", "trial used elsewhere", "free active (trial used)"],
+  ["free", "trial used elsewhere", "free active (trial used)"],
+  ["trialing", "trial used elsewhere", "same"],
+  ["ended", "trial used elsewhere", "same"],
 
   ["active", "payment failed", "pro past_due/month until 10d"],
   ["pastDue", "payment failed", "same"],
@@ -160,6 +173,9 @@ describe("subscription rules: state × event → state", () => {
     expect(reviewAt(STATES.active!)).toEqual(PERIOD_END)
     expect(reviewAt({ ...STATES.active!, provider: "stripe" })).toBeNull()
     expect(reviewAt({ ...STATES.cancelling!, provider: "stripe" })).toEqual(PERIOD_END)
+    // A trial at Stripe ends when Stripe says so; one cancelled ends with its period, which is the trial's.
+    expect(reviewAt(STATES.stripeTrial!)).toBeNull()
+    expect(reviewAt({ ...STATES.stripeTrial!, cancel_at_period_end: true })).toEqual(PERIOD_END)
     expect(reviewAt(STATES.ended!)).toBeNull()
   })
 })
@@ -173,6 +189,7 @@ describe("following the provider's subscription", () => {
     status: "active",
     periodEnd: PERIOD_END,
     cancelAtPeriodEnd: false,
+    trialStart: null,
     trialEnd: null,
     ...fields
   })
@@ -181,6 +198,8 @@ describe("following the provider's subscription", () => {
 
   it.each<[string, SubscriptionRecord | undefined, ProviderSubscription, Date, string]>([
     ["a new subscription", undefined, reported(), at(0), "pro active/month until 10d"],
+    ["a trial (its start marks the trial used)", undefined, reported({ status: "trialing", trialStart: at(0), trialEnd: PERIOD_END }), at(0), "pro trialing/month until 10d (trial used)"],
+    ["a trial cancelled at once still marks it used", { ...NO_RECORD, provider: "stripe" }, reported({ status: "canceled", trialStart: at(0) }), at(0), "free canceled/month until 10d (trial used)"],
     ["a renewal", following(), reported({ periodEnd: at(40) }), at(1), "pro active/month until 40d"],
     ["a lower plan in the period paid is a downgrade", following({ plan_id: "enterprise" }), reported(), at(1), "enterprise active/month until 10d (then pro)"],
     ["a higher plan is given at once", following(), reported({ plan: "enterprise" }), at(1), "enterprise active/month until 10d"],

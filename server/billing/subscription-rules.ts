@@ -4,8 +4,9 @@
  * in a transaction); subscription-rules.test.ts holds the table of every state × event.
  *
  * A record is what the server keeps of an account's subscription. Test-mode records are run here entirely (renewal,
- * upgrade, downgrade, cancel); Stripe-mode records follow the subscription as Stripe reports it (`followProvider`),
- * and only the trial, which takes no card, is run here in both modes.
+ * upgrade, downgrade, cancel), and so are trials taken without a card (test mode, and trials started before Stripe's
+ * trials took a card); Stripe-mode records follow the subscription as Stripe reports it (`followProvider`), its trial
+ * (with a card, through Checkout) included.
  */
 import { effectivePlanOf, isOnHold, isPayingFor, isUpgrade, type BillingInterval, type PaidPlanId, type PlanChoice, type SubscriptionStatus } from "~core/billing"
 import { getPlan, type PlanId } from "~core/plans"
@@ -60,6 +61,12 @@ export const hasPaidPlan = (record: Pick<SubscriptionRecord, "plan_id" | "status
 /** A subscription the account pays for (not a trial): a new choice of plan is a change, not a payment. */
 export const isPaying = (record: SubscriptionRecord | undefined): boolean => Boolean(record && isPayingFor(record.plan_id, record.status))
 
+/**
+ * A trial run here, without a card (test mode, or from before trials went through Stripe): it ends by time alone. A
+ * trial at Stripe has a card, and a billing interval from its price: Stripe ends it (charging the card, or not).
+ */
+export const isLocalTrial = (record: Pick<SubscriptionRecord, "status" | "billing_interval">): boolean => record.status === "trialing" && record.billing_interval === null
+
 /** Adds whole months (or years) in UTC, the last day of a shorter month standing in for a missing one. */
 export function addInterval(from: Date, interval: BillingInterval, count = 1): Date {
   const months = interval === "year" ? 12 * count : count
@@ -79,7 +86,7 @@ export function addInterval(from: Date, interval: BillingInterval, count = 1): D
  */
 export function reviewAt(record: SubscriptionRecord): Date | null {
   if (record.status === "canceled") return null
-  if (record.status === "trialing") return record.trial_end
+  if (isLocalTrial(record)) return record.trial_end
   if (record.provider === "test") return record.current_period_end
   return record.cancel_at_period_end || record.scheduled_plan_id ? record.current_period_end : null
 }
@@ -100,9 +107,12 @@ export function settle(record: SubscriptionRecord, now: Date, options: SettleOpt
   return { ...record, plan_id: plan, scheduled_plan_id: null, current_period_end: periodEnd }
 }
 
-/** Refuses a new payment while the account already has a subscription it pays for, or one on hold. */
+/**
+ * Refuses a new payment while the account already has a subscription it pays for, one on hold, or a trial at Stripe (it
+ * becomes the paid subscription at its end: a second one would be charged beside it).
+ */
 function newPaymentRefusal(current: SubscriptionRecord | undefined): Refusal | null {
-  if (isPaying(current)) return "ALREADY_SUBSCRIBED"
+  if (isPaying(current) || (current?.status === "trialing" && !isLocalTrial(current))) return "ALREADY_SUBSCRIBED"
   if (current && isOnHold(current.status)) return "ON_HOLD"
   return null
 }
@@ -148,7 +158,7 @@ export function changePlan(current: SubscriptionRecord | undefined, choice: Plan
   return { record: { ...current, scheduled_plan_id: scheduled, billing_interval: choice.interval, cancel_at_period_end: false } }
 }
 
-/** Cancelling: a trial (no card) ends now; a paid period is kept to its end. Cancelling twice changes nothing. */
+/** Cancelling: a trial without a card ends now; a paid period is kept to its end. Cancelling twice changes nothing. */
 export function cancel(current: SubscriptionRecord | undefined, now: Date): Transition {
   if (!current || !hasPaidPlan(current)) return { refused: "NO_SUBSCRIPTION" }
   if (current.status === "trialing") return { record: { ...current, plan_id: "free", status: "canceled", trial_end: now } }
@@ -161,11 +171,21 @@ export function resume(current: SubscriptionRecord | undefined): Transition {
   return { record: { ...current, cancel_at_period_end: false } }
 }
 
-/** The free trial of `planId`, once per account (a trace of a deleted account's trial counts: trial_started_at is set). */
+/**
+ * Why the account may not start the free trial: used (a trace of a deleted account's trial, or of another account of
+ * the same person, counts: trial_started_at is set), a paid plan running, or a subscription on hold. Null: it may.
+ */
+export function trialRefusal(current: SubscriptionRecord | undefined): Refusal | null {
+  if (current?.trial_started_at) return "TRIAL_ALREADY_USED"
+  if (current && hasPaidPlan(current)) return "ALREADY_SUBSCRIBED"
+  if (current && isOnHold(current.status)) return "ON_HOLD"
+  return null
+}
+
+/** The free trial of `planId` without a card, run here: once per account. */
 export function startTrial(current: SubscriptionRecord | undefined, planId: PaidPlanId, trialDays: number, provider: SubscriptionRecord["provider"], now: Date): Transition {
-  if (current?.trial_started_at) return { refused: "TRIAL_ALREADY_USED" }
-  if (current && hasPaidPlan(current)) return { refused: "ALREADY_SUBSCRIBED" }
-  if (current && isOnHold(current.status)) return { refused: "ON_HOLD" }
+  const refusal = trialRefusal(current)
+  if (refusal) return { refused: refusal }
   return {
     record: {
       ...(current ?? { ...NO_RECORD, provider }),
@@ -179,6 +199,11 @@ export function startTrial(current: SubscriptionRecord | undefined, planId: Paid
       trial_end: new Date(now.getTime() + trialDays * 86_400_000)
     }
   }
+}
+
+/** The account's trial counts as used, though it did not run here: another account of the same person had it. */
+export function trialUsedElsewhere(current: SubscriptionRecord | undefined, provider: SubscriptionRecord["provider"], now: Date): SubscriptionRecord {
+  return current?.trial_started_at ? current : { ...(current ?? { ...NO_RECORD, provider }), trial_started_at: now }
 }
 
 /** A renewal's payment failed: the provider retries it, the plan is kept meanwhile. */
@@ -195,6 +220,8 @@ export interface ProviderSubscription {
   status: SubscriptionStatus
   periodEnd: Date
   cancelAtPeriodEnd: boolean
+  /** When its trial started (it may have ended since): the account's trial is used. */
+  trialStart: Date | null
   trialEnd: Date | null
 }
 
@@ -221,6 +248,7 @@ export function followProvider(current: SubscriptionRecord | undefined, reported
     current_period_end: reported.periodEnd,
     cancel_at_period_end: !closes && reported.cancelAtPeriodEnd,
     trial_end: reported.status === "trialing" ? reported.trialEnd : null,
+    trial_started_at: current?.trial_started_at ?? reported.trialStart,
     stripe_customer_id: reported.customerId ?? current?.stripe_customer_id ?? null,
     stripe_subscription_id: reported.subscriptionId,
     closed_by_event_at: closes ? eventAt : null

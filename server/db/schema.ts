@@ -171,6 +171,16 @@ export interface IdentityTracesTable {
   usage_month: string | null
   usage_used: Defaulted<number>
   updated_at: Timestamp
+  /** The account that holds the trial of this key; null for a deleted account's (migration 019). */
+  trial_user_id: Defaulted<string | null>
+}
+
+/** Trials Stripe started for a person who had had one, cancelled at once: one row per subscription (migration 019). */
+export interface TrialRefusalsTable {
+  stripe_subscription_id: string
+  user_id: string
+  reason: "account" | "identity" | "card"
+  refused_at: Timestamp
 }
 
 /** E-mails to send, and requests for one (server/mail/outbox.ts). */
@@ -347,6 +357,7 @@ export interface DatabaseSchema {
   api_call_days: ApiCallDaysTable
   audit_events: AuditEventsTable
   identity_traces: IdentityTracesTable
+  trial_refusals: TrialRefusalsTable
   email_outbox: EmailOutboxTable
   limit_events: LimitEventsTable
   subscriptions: SubscriptionsTable

@@ -25,11 +25,21 @@ const STATUSES_WITHOUT_PLAN: readonly string[] = ["canceled", "unpaid", "paused"
 export const BILLING_MODES = ["stripe", "test"] as const
 export type BillingMode = (typeof BILLING_MODES)[number]
 
-/** The spec's "14-day free trial, no card required", once per account. */
+/** The spec's "14-day free trial, no card required" (a card in Stripe mode: TRIAL_CARD_TERMS), once per person. */
 export const TRIAL_DAYS = FREE_TRIAL_DAYS
 export const TRIAL_PLAN: PlanId = "pro"
 
 export const TEST_MODE_NOTICE = "Test mode: no card is charged"
+
+/**
+ * What starting the free trial asks for, where the trial is offered. Test mode takes no card (the spec's "no card
+ * required"); in Stripe mode the trial goes through Stripe's Checkout, which takes a card, charged only once the trial
+ * has ended without being cancelled.
+ */
+export const TRIAL_CARD_TERMS: Record<BillingMode, string> = {
+  test: "No card required.",
+  stripe: "A card is needed to start it. Nothing is charged before the trial ends, and you can cancel any time before then."
+}
 
 /** Stripe's documented test cards that test mode accepts: https://docs.stripe.com/testing */
 export const TEST_CARD_SUCCEEDS = "4242424242424242"
@@ -112,8 +122,8 @@ export const SUBSCRIPTION_ON_HOLD_MESSAGE = "Your subscription is on hold becaus
 export const isOnHold = (status: string): boolean => status === "unpaid" || status === "paused"
 
 /**
- * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one (no card was given):
- * choosing a plan during it is a payment.
+ * A subscription the account pays for: a new choice of plan is a plan change. A trial is not one: choosing a plan during
+ * a trial without a card is a payment (a trial at Stripe, with a card, becomes the paid plan itself at its end).
  */
 export const isPayingFor = (plan: PlanId, status: string): boolean => effectivePlanOf(plan, status) !== "free" && status !== "trialing"
 

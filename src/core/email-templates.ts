@@ -1,6 +1,7 @@
 /**
  * The e-mail templates, each with a subject and a plain-text body. Bodies are plain text on
- * purpose: nothing a user typed can become markup in a mail client.
+ * purpose: nothing a user typed can become markup in a mail client. Names someone typed go through
+ * plainName: one short line, so that a name cannot bring a message of its own into a mail we send.
  */
 import { COMPANY, PRODUCT_NAME } from "./company"
 
@@ -9,6 +10,33 @@ export interface EmailContent {
   text: string
 }
 
+/** The most characters of a typed name an e-mail shows, the ellipsis of a longer one included. */
+export const EMAIL_NAME_MAX_LENGTH = 60
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" })
+
+/**
+ * A name someone typed (an account's, an organisation's, a key's) as an e-mail shows it: plain text on one line.
+ * Tags are dropped, and the angle brackets left over ("<3"); line breaks and control characters become spaces, invisible
+ * formatting characters (bidirectional overrides, zero-width ones) go; runs of spaces become one; a longer name is cut
+ * to EMAIL_NAME_MAX_LENGTH characters ending in an ellipsis. Empty when nothing readable is left.
+ */
+export function plainName(name: string): string {
+  const plain = name
+    // Full-width and other look-alike forms first, so that "＜img＞" is a tag like "<img>".
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, " ")
+    .replace(/<\/?[\p{L}!?][^<>]*>/gu, " ")
+    .replace(/[<>]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+  const characters = Array.from(graphemes.segment(plain), (part) => part.segment)
+  return characters.length <= EMAIL_NAME_MAX_LENGTH ? plain : `${characters.slice(0, EMAIL_NAME_MAX_LENGTH - 1).join("").trimEnd()}…`
+}
+
+const hello = (name: string) => `Hello ${plainName(name) || "there"},`
+
 const signature = `— The ${PRODUCT_NAME} team\n${COMPANY.contact.support.email}`
 
 export const EMAIL_TEMPLATES = {
@@ -16,7 +44,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Verify your email for ${PRODUCT_NAME}`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `Thank you for signing up for ${PRODUCT_NAME}. Please confirm that this is your email address by opening the link below:`,
         "",
@@ -33,7 +61,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Welcome to ${PRODUCT_NAME}`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `Your email is verified and your ${PRODUCT_NAME} account is ready. Install the extension, open any web page and right-click an image to analyse it.`,
         "",
@@ -44,17 +72,53 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
-  subscriptionStarted({ name, planName, trialEnds, dashboardUrl }: { name: string; planName: string; trialEnds: string | null; dashboardUrl: string }): EmailContent {
+  /** `cardGiven`: a trial through Stripe's Checkout, which took a card that is charged when the trial ends. */
+  subscriptionStarted({
+    name,
+    planName,
+    trialEnds,
+    dashboardUrl,
+    cardGiven = false
+  }: {
+    name: string
+    planName: string
+    trialEnds: string | null
+    dashboardUrl: string
+    cardGiven?: boolean
+  }): EmailContent {
     return {
       subject: trialEnds ? `Your ${PRODUCT_NAME} ${planName} trial has started` : `Your ${PRODUCT_NAME} ${planName} subscription is active`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
-        trialEnds
-          ? `Your free ${planName} trial has started. It ends on ${trialEnds}; your account then returns to the Free plan unless you subscribe. No card was asked for.`
-          : `Thank you for subscribing. Your account is now on the ${planName} plan, and its AI request allowance applies at once.`,
+        trialEnds && cardGiven
+          ? `Your free ${planName} trial has started, and nothing is charged during it. It ends on ${trialEnds}; then the card you gave is charged for ${planName} each month, unless you cancel before that date from your dashboard.`
+          : trialEnds
+            ? `Your free ${planName} trial has started. It ends on ${trialEnds}; your account then returns to the Free plan unless you subscribe. No card was asked for.`
+            : `Thank you for subscribing. Your account is now on the ${planName} plan, and its AI request allowance applies at once.`,
         "",
         `Manage your subscription from your dashboard: ${dashboardUrl}`,
+        "",
+        signature
+      ].join("\n")
+    }
+  },
+
+  /** A trial Stripe started for a person who had had one: cancelled at once, before anything was charged. */
+  trialRefused({ name, reason, pricingUrl }: { name: string; reason: "account" | "identity" | "card"; pricingUrl: string }): EmailContent {
+    const why = {
+      account: "This account (or an earlier account with the same email address) has already had the free trial",
+      identity: "Your email address, or your Google account, has already been used for a free trial on another account",
+      card: "That card has already been used for a free trial on another account"
+    }[reason]
+    return {
+      subject: `Your ${PRODUCT_NAME} trial could not start`,
+      text: [
+        hello(name),
+        "",
+        `${why}, and the free trial is one per person. So we cancelled the new trial subscription at once. Nothing was charged, and nothing will be.`,
+        "",
+        `You can subscribe at any time from the pricing page: ${pricingUrl}`,
         "",
         signature
       ].join("\n")
@@ -65,7 +129,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Your ${PRODUCT_NAME} ${planName} subscription is cancelled`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         endsOn
           ? `Your ${planName} subscription is cancelled. You keep ${planName} until ${endsOn}; then your account moves to the Free plan and nothing more is charged.`
@@ -82,7 +146,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Your ${PRODUCT_NAME} payment failed`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `We could not take the payment for your ${planName} subscription. Your plan stays active while the payment is tried again; please update your card so that it is not cancelled.`,
         "",
@@ -97,7 +161,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Your ${PRODUCT_NAME} ${planName} subscription is on hold`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `The payment for your ${planName} subscription could not be taken, so your account is on the Free plan for now. Pay the open invoice and ${planName} comes back at once.`,
         "",
@@ -113,7 +177,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `${method === "Google" ? "Google sign-in was" : "A password was"} added to your ${PRODUCT_NAME} account`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         method === "Google"
           ? `Your ${PRODUCT_NAME} account can now be signed in to with Google.`
@@ -130,7 +194,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `${method === "Google" ? "Google sign-in was" : "The password was"} removed from your ${PRODUCT_NAME} account`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         method === "Google"
           ? `Your ${PRODUCT_NAME} account can no longer be signed in to with Google. Every other session of the account was signed out.`
@@ -147,7 +211,7 @@ export const EMAIL_TEMPLATES = {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         "We received a request to reset the password of your account. Choose a new password here:",
         "",
@@ -161,11 +225,12 @@ export const EMAIL_TEMPLATES = {
   },
 
   /** Sent to the owner whenever an API key is made: a stolen session must not make one unnoticed. */
-  apiKeyCreated({ name, keyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+  apiKeyCreated({ name, keyName: typedKeyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+    const keyName = plainName(typedKeyName)
     return {
       subject: `A new API key '${keyName}' was created`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `A new API key named '${keyName}' (${prefix}…) was created for your ${PRODUCT_NAME} account. It can call the ${PRODUCT_NAME} API as you, within your plan.`,
         "",
@@ -176,11 +241,12 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
-  apiKeyRevoked({ name, keyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+  apiKeyRevoked({ name, keyName: typedKeyName, prefix, keysUrl }: { name: string; keyName: string; prefix: string; keysUrl: string }): EmailContent {
+    const keyName = plainName(typedKeyName)
     return {
       subject: `The API key '${keyName}' was revoked`,
       text: [
-        `Hello ${name},`,
+        hello(name),
         "",
         `The API key named '${keyName}' (${prefix}…) of your ${PRODUCT_NAME} account was revoked. Calls made with it are refused from now on.`,
         "",
@@ -191,20 +257,28 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
-  /** An invitation to an organisation: its name (an owner's text, one line by its schema) and the one-time link. */
-  organizationInvitation({ organizationName, inviterName, role, link, validDays }: { organizationName: string; inviterName: string; role: string; link: string; validDays: number }): EmailContent {
+  /**
+   * An invitation to an organisation, to an address its owner or an admin typed: it says who sent it (their name and
+   * address) and for which organisation, and that whoever did not expect it may ignore it. The names are theirs, as
+   * plainName shows them.
+   */
+  organizationInvitation(invitation: { organizationName: string; inviterName: string; inviterEmail: string; role: string; link: string; validDays: number }): EmailContent {
+    const organizationName = plainName(invitation.organizationName) || "an organisation"
+    const inviterName = plainName(invitation.inviterName) || "Someone"
     return {
       subject: `${inviterName} invited you to ${organizationName} on ${PRODUCT_NAME}`,
       text: [
         "Hello,",
         "",
-        `${inviterName} invited you to join ${organizationName} on ${PRODUCT_NAME} as ${role === "admin" ? "an admin" : "a member"}. Its members share one plan: questions, translations and API calls draw from ${organizationName}'s monthly pool.`,
+        `${inviterName} (${invitation.inviterEmail}) invited you to join the organisation ${organizationName} on ${PRODUCT_NAME} as ${invitation.role === "admin" ? "an admin" : "a member"}. Its members share one plan: questions, translations and API calls draw from the organisation's monthly pool.`,
         "",
         "Accept the invitation here (sign in or create an account with this e-mail address first):",
         "",
-        link,
+        invitation.link,
         "",
-        `The link works once and expires in ${validDays} days. If you did not expect this, ignore this message.`,
+        `The link works once and expires in ${invitation.validDays} days.`,
+        "",
+        `If you do not know ${inviterName} or did not expect this invitation, you can ignore this e-mail: nothing happens unless you accept it, and no account is made for you. ${PRODUCT_NAME} sent it because ${invitation.inviterEmail} typed your address.`,
         "",
         signature
       ].join("\n")

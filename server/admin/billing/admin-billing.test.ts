@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 
 import { TEST_CARD_SUCCEEDS } from "~core/billing"
 
-import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, subscribeThroughCheckout, tokenNow } from "../../billing/test-support"
+import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, subscribeThroughCheckout, tokenNow, trialThroughCheckout } from "../../billing/test-support"
 import { signedInUser } from "../../test-kit"
 import { stripeCustomerUrl } from "./admin-billing-service"
 
@@ -75,9 +75,9 @@ describe("GET /api/admin/billing", () => {
     await subscribeThroughCheckout(app, stripe, failing)
     const invoice = { id: "in_1", object: "invoice", customer: "cus_1", parent: { type: "subscription_details", subscription_details: { subscription: "sub_1", metadata: {} } } }
     expect((await sendEvent(app, { id: "evt_failed", type: "invoice.payment_failed", object: invoice })).statusCode).toBe(200)
-    // A trial that ends sooner than the failed subscription's period: still after it.
+    // A trial (through Checkout, with a card) that ends sooner than the failed subscription's period: still after it.
     const trying = await newUser(app)
-    expect((await call(app, "POST", "/api/billing/trial", trying.token, { planId: "pro" })).statusCode).toBe(201)
+    expect((await trialThroughCheckout(app, stripe, trying, { subscriptionId: "sub_trial", fingerprint: "fp_trying" })).delivery.statusCode).toBe(200)
 
     const figures = (await adminBilling()).body.data
     expect(figures.subscriptions.map((row: { userId: string; status: string }) => [row.userId, row.status])).toEqual([
@@ -85,7 +85,7 @@ describe("GET /api/admin/billing", () => {
       [trying.id, "trialing"]
     ])
     expect(figures.subscriptions[0]).toMatchObject({ provider: "stripe", stripeCustomerUrl: "https://dashboard.stripe.com/test/customers/cus_1" })
-    expect(figures.subscriptions[1].stripeCustomerUrl).toBeNull()
+    expect(figures.subscriptions[1]).toMatchObject({ provider: "stripe", stripeCustomerUrl: "https://dashboard.stripe.com/test/customers/cus_2" })
     expect(figures.statuses).toMatchObject({ past_due: 1, trialing: 1 })
   })
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from "fastify"
 
-import type { PlanChoice, TestPayment } from "~core/billing"
+import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing"
 
 import type { UserRow } from "../../auth/users"
 import type { SubscriptionRecord } from "../subscription-rules"
@@ -21,6 +21,12 @@ export interface Account {
 /** The record after a provider call; undefined only when the account was deleted meanwhile. */
 export type ProviderAnswer = Promise<SubscriptionRecord | undefined>
 
+/**
+ * The free trial as started: the record (test mode: the trial runs here, without a card), or the Checkout page where
+ * the card is given (Stripe mode: the trial starts when Stripe reports it).
+ */
+export type TrialStart = { record: SubscriptionRecord | undefined } | { url: string }
+
 export interface BillingProvider {
   /** Test mode: a payment with one of Stripe's test cards. */
   payWithTestCard(account: Account, payment: TestPayment): ProviderAnswer
@@ -31,4 +37,6 @@ export interface BillingProvider {
   change(account: Account, choice: PlanChoice): ProviderAnswer
   cancel(account: Account): ProviderAnswer
   resume(account: Account): ProviderAnswer
+  /** The free trial, once per person (account-traces.ts: its mailbox, Google uid and, in Stripe mode, card). */
+  startTrial(account: Account, planId: PaidPlanId): Promise<TrialStart>
 }

@@ -1,19 +1,23 @@
 /**
- * The Stripe provider: hosted Checkout for a new subscription, the customer portal, and plan changes, cancellations and
- * resumptions made at Stripe, the record then following the subscription Stripe answers. Nothing is granted on our
- * side before Stripe has been paid: an upgrade is sent with payment_behavior "pending_if_incomplete", so Stripe applies
- * it only once its invoice is paid, and a subscription Stripe reports unpaid or paused gives Free.
+ * The Stripe provider: hosted Checkout for a new subscription or the free trial, the customer portal, and plan changes,
+ * cancellations and resumptions made at Stripe, the record then following the subscription Stripe answers. Nothing is
+ * granted on our side before Stripe has been paid: an upgrade is sent with payment_behavior "pending_if_incomplete", so
+ * Stripe applies it only once its invoice is paid, and a subscription Stripe reports unpaid or paused gives Free. The
+ * trial is Stripe's trial with a payment method: Checkout collects a card, nothing is charged before the trial ends, and
+ * the trial is given once per card (stripe-trials.ts, when Stripe reports it).
  */
 import type { FastifyInstance } from "fastify"
 import type Stripe from "stripe"
 
-import { BILLING_INTERVALS, intervalOf, isUpgrade, PAID_PLAN_IDS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing"
+import { BILLING_INTERVALS, intervalOf, isUpgrade, PAID_PLAN_IDS, TRIAL_DAYS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing"
 
+import { trialHeldElsewhere } from "../../auth/account-traces"
 import { signInRequired } from "../../http/errors"
 import type { StripeConfig } from "../../config"
 import { noSubscription, providerFailed, refusalError, upgradeNotPaid, wrongMode } from "../billing-errors"
 import { changeSubscription } from "../subscription-changes"
-import { followProvider, hasPaidPlan, isPaying, mayStartPayment, NO_RECORD, type ProviderSubscription } from "../subscription-rules"
+import { followProvider, hasPaidPlan, isPaying, mayStartPayment, NO_RECORD, trialRefusal, type ProviderSubscription } from "../subscription-rules"
+import { markTrialUsed } from "../subscriptions"
 import type { Account, BillingProvider } from "./provider"
 
 const STRIPE_TIMEOUT_MS = 20_000
@@ -75,6 +79,7 @@ export function readStripeSubscription(config: StripeConfig, subscription: Strip
     status,
     periodEnd: new Date(item.current_period_end * 1000),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    trialStart: subscription.trial_start ? new Date(subscription.trial_start * 1000) : null,
     trialEnd: subscription.trial_end ? new Date(subscription.trial_end * 1000) : null
   }
 }
@@ -106,6 +111,32 @@ export function stripeProvider(app: FastifyInstance, config: StripeConfig, clien
     return change?.after?.stripe_customer_id ?? created.id
   }
 
+  /** A hosted Checkout Session for a subscription to `planId`; with `trialDays`, Stripe's trial, for which Checkout collects a card. */
+  const openCheckout = async (account: Account, planId: PaidPlanId, interval: BillingInterval, trialDays?: number): Promise<{ url: string }> => {
+    const customer = await customerOf(account)
+    const { user } = account
+    const metadata = { userId: user.id, planId }
+    const session = await call(account, (stripe) =>
+      stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer,
+        client_reference_id: user.id,
+        line_items: [{ price: priceFor(config, planId, interval), quantity: 1 }],
+        metadata,
+        subscription_data: trialDays
+          ? // A card removed during the trial ends it at its end rather than leaving an invoice nobody can pay.
+            { metadata, trial_period_days: trialDays, trial_settings: { end_behavior: { missing_payment_method: "cancel" } } }
+          : { metadata },
+        // Stripe's default in subscription mode, said here: the trial is given against a card, one trial per card.
+        ...(trialDays ? { payment_method_collection: "always" as const } : {}),
+        success_url: `${app.config.publicUrl}/dashboard?subscription=success`,
+        cancel_url: `${app.config.publicUrl}/pricing`
+      })
+    )
+    if (!session.url) throw providerFailed(account.log, new Error("Checkout Session without a URL"))
+    return { url: session.url }
+  }
+
   const liveSubscriptionId = (account: Account): string => {
     const id = account.record?.stripe_subscription_id
     if (!id) throw noSubscription()
@@ -120,22 +151,23 @@ export function stripeProvider(app: FastifyInstance, config: StripeConfig, clien
       // A test-mode subscription left from before Stripe runs to its end: paying through Stripe replaces it.
       const refusal = account.record?.provider === "test" ? null : mayStartPayment(account.record)
       if (refusal) throw refusalError(refusal, account.record)
-      const customer = await customerOf(account)
-      const { user } = account
-      const session = await call(account, (stripe) =>
-        stripe.checkout.sessions.create({
-          mode: "subscription",
-          customer,
-          client_reference_id: user.id,
-          line_items: [{ price: priceFor(config, choice.planId, intervalOf(choice.annual)), quantity: 1 }],
-          metadata: { userId: user.id, planId: choice.planId },
-          subscription_data: { metadata: { userId: user.id, planId: choice.planId } },
-          success_url: `${app.config.publicUrl}/dashboard?subscription=success`,
-          cancel_url: `${app.config.publicUrl}/pricing`
-        })
-      )
-      if (!session.url) throw providerFailed(account.log, new Error("Checkout Session without a URL"))
-      return { url: session.url }
+      return openCheckout(account, choice.planId, intervalOf(choice.annual))
+    },
+    /**
+     * Checkout for the trial (billed monthly once it ends), unless the account or another account of the person's
+     * mailbox or Google uid had a trial: then this account's is marked used and the call refused. The card is checked when
+     * Stripe reports the subscription, as Checkout is where it is given.
+     */
+    async startTrial(account, planId) {
+      const refusal = trialRefusal(account.record)
+      if (refusal) throw refusalError(refusal, account.record)
+      const db = app.database.db
+      if (await trialHeldElsewhere(app, db, account.user)) {
+        const now = new Date(app.clock())
+        await markTrialUsed(db, account.user.id, now, "stripe", now)
+        throw refusalError("TRIAL_ALREADY_USED", account.record)
+      }
+      return openCheckout(account, planId, "month", TRIAL_DAYS)
     },
     async portal(account) {
       const customer = account.record?.stripe_customer_id

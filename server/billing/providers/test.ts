@@ -1,17 +1,19 @@
 /**
  * The test provider: payments with Stripe's documented test cards (no card is charged), and records run by the
- * server itself: test-mode subscriptions, and trials (no card) in either mode. On a server that has moved to Stripe, a
- * test-mode subscription is neither renewed nor changed: it runs to the end of its period.
+ * server itself: test-mode subscriptions, and trials without a card (test mode's, and those started before trials went
+ * through Stripe). On a server that has moved to Stripe, a test-mode subscription is neither renewed nor changed: it
+ * runs to the end of its period.
  */
 import type { FastifyInstance } from "fastify"
 
-import { CARD_DECLINED_MESSAGE, intervalOf, TEST_CARD_DECLINED, TEST_CARD_REQUIRED_MESSAGE, TEST_CARD_SUCCEEDS } from "~core/billing"
+import { CARD_DECLINED_MESSAGE, intervalOf, TEST_CARD_DECLINED, TEST_CARD_REQUIRED_MESSAGE, TEST_CARD_SUCCEEDS, TRIAL_DAYS } from "~core/billing"
 import { cardDigits, validatePayment } from "~core/payment"
 
+import { claimTrial, type TrialHeldBy } from "../../auth/account-traces"
 import { ApiError, signInRequired, validationFailed } from "../../http/errors"
 import { refusalError, testRecordFrozen, wrongMode } from "../billing-errors"
 import { changeSubscription } from "../subscription-changes"
-import { cancel, changePlan, pay, resume, type SubscriptionRecord, type Transition } from "../subscription-rules"
+import { cancel, changePlan, pay, resume, startTrial, trialUsedElsewhere, type SubscriptionRecord, type Transition } from "../subscription-rules"
 import type { Account, BillingProvider } from "./provider"
 
 export function testProvider(app: FastifyInstance): BillingProvider {
@@ -62,6 +64,30 @@ export function testProvider(app: FastifyInstance): BillingProvider {
     async resume(account) {
       refuseFrozen(account)
       return apply(account, resume)
+    },
+    /**
+     * The trial without a card, in the transaction that claims it for the person. When another account of theirs had
+     * it, this account's trial is marked used (its dashboard stops offering it) and the call is refused.
+     */
+    async startTrial(account, planId) {
+      if (mode !== "test") throw wrongMode(mode)
+      const claim: { heldElsewhere: TrialHeldBy | null } = { heldElsewhere: null }
+      const change = await changeSubscription(
+        app,
+        account.user.id,
+        (current) => {
+          const next = startTrial(current, planId, TRIAL_DAYS, mode, now())
+          if ("refused" in next) throw refusalError(next.refused, current)
+          return claim.heldElsewhere ? trialUsedElsewhere(current, mode, now()) : next.record
+        },
+        async (trx) => {
+          claim.heldElsewhere = await claimTrial(app, trx, account.user)
+          return true
+        }
+      )
+      if (!change) throw signInRequired()
+      if (claim.heldElsewhere) throw refusalError("TRIAL_ALREADY_USED", change.after)
+      return { record: change.after }
     }
   }
 }

@@ -18,6 +18,7 @@ import * as adminUsers from "./015-admin-users"
 import * as auditLog from "./016-audit-log"
 import * as analytics from "./017-analytics"
 import * as blogPosts from "./018-blog-posts"
+import * as trialClaims from "./019-trial-claims"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -38,7 +39,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "015-admin-users": adminUsers,
   "016-audit-log": auditLog,
   "017-analytics": analytics,
-  "018-blog-posts": blogPosts
+  "018-blog-posts": blogPosts,
+  "019-trial-claims": trialClaims
 }
 
 export const migrationProvider: MigrationProvider = {

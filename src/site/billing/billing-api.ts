@@ -52,7 +52,10 @@ export const payInTestMode = (payment: TestPayment) => postForSubscription("/api
 export const changePlan = (choice: PlanChoice) => postForSubscription("/api/billing/change", choice)
 export const cancelSubscription = () => postForSubscription("/api/billing/cancel")
 export const resumeSubscription = () => postForSubscription("/api/billing/resume")
+/** Test mode: the trial starts at once, without a card. */
 export const startTrial = () => postForSubscription("/api/billing/trial", { planId: TRIAL_PLAN })
+/** Stripe mode: the trial's Checkout page, where the card is given; the trial starts when Stripe reports it. */
+export const startTrialCheckout = async (): Promise<string> => parseAnswer(urlAnswer, await getApiClient().post("/api/billing/trial", { planId: TRIAL_PLAN })).url
 
 /** Stripe mode: the hosted Checkout page of a new Checkout Session. */
 export const createCheckout = async (choice: PlanChoice): Promise<string> =>

@@ -2,7 +2,7 @@ import { useState } from "react"
 import { Link } from "react-router"
 
 import { longDate } from "~core/format"
-import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
+import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_CARD_TERMS, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
 import { getPlan } from "~core/plans"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
@@ -13,6 +13,7 @@ import {
   goToProvider,
   resumeSubscription,
   startTrial,
+  startTrialCheckout,
   useSubscriptionChanged
 } from "../billing/billing-api"
 import { effectivePlanId, hasPaidSubscription, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
@@ -63,7 +64,9 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
   }
   const openPortal = () => run("portal", async () => goToProvider(await createPortalSession()))
   const resume = () => run("resume", async () => subscriptionChanged(await resumeSubscription()))
-  const trial = () => run("trial", async () => subscriptionChanged(await startTrial()))
+  // Stripe mode: the trial takes a card, on Stripe's Checkout page; test mode: it starts here, without one.
+  const trialAtStripe = subscription.mode === "stripe"
+  const trial = () => run("trial", async () => (trialAtStripe ? goToProvider(await startTrialCheckout()) : subscriptionChanged(await startTrial())))
 
   return (
     <div>
@@ -82,9 +85,12 @@ export function SubscriptionCard({ subscription, receivedAt }: { subscription: S
       )}
       <div className="mt-4 flex flex-col gap-2">
         {subscription.plan === "free" && subscription.trialAvailable && (
-          <button type="button" disabled={running !== null} onClick={trial} className={`${buttonStyles.primary} w-full`}>
-            {running === "trial" ? "Starting your trial…" : `Start ${TRIAL_DAYS}-day free trial`}
-          </button>
+          <>
+            <button type="button" disabled={running !== null} onClick={trial} className={`${buttonStyles.primary} w-full`}>
+              {running === "trial" ? (trialAtStripe ? "Opening secure payment…" : "Starting your trial…") : `Start ${TRIAL_DAYS}-day free trial`}
+            </button>
+            {trialAtStripe && <p className="text-xs text-gray-600">{TRIAL_CARD_TERMS.stripe}</p>}
+          </>
         )}
         {subscription.portalAvailable && (
           <button type="button" disabled={running !== null} onClick={openPortal} className={`${buttonStyles.secondary} w-full`}>

@@ -186,6 +186,19 @@ describe("the subscription card", () => {
     expect(within(card).getByText("Status: Active")).toBeTruthy()
   })
 
+  it("in Stripe mode, says the trial takes a card and sends the account to Stripe's Checkout for it", async () => {
+    const assign = vi.spyOn(providerNavigation, "assign").mockImplementation(() => {})
+    const card = await loadedCard({ ...FREE, mode: "stripe" })
+    expect(within(card).getByText("A card is needed to start it. Nothing is charged before the trial ends, and you can cancel any time before then.")).toBeTruthy()
+    expect(card.textContent).not.toMatch(/no card/i)
+    server.on("POST /api/billing/trial", () => answer({ url: "https://checkout.stripe.test/c/cs_trial" }))
+    fireEvent.click(within(card).getByRole("button", { name: "Start 14-day free trial" }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("https://checkout.stripe.test/c/cs_trial"))
+    expect(server.calls("POST /api/billing/trial").map((call) => call.body)).toEqual([{ planId: "pro" }])
+    // Nothing changes here: the trial starts when Stripe reports it.
+    expect(within(card).getByText("Status: Active")).toBeTruthy()
+  })
+
   it("offers no trial to an account that has used it", async () => {
     const card = await loadedCard({ ...FREE, trialAvailable: false })
     expect(within(card).queryByRole("button", { name: /free trial/ })).toBeNull()

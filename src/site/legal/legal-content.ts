@@ -96,7 +96,7 @@ export const TERMS_OF_SERVICE: LegalDocumentContent = {
       items: [
         "Unused requests do not carry over to the next month. When you reach your monthly quota, further questions are refused until the next month or until you upgrade.",
         "\"Unlimited\" means no monthly cap for normal use by one person. We may apply reasonable rate limits to protect the service for everyone, and the acceptable use rules still apply.",
-        `You can try a paid plan free for ${FREE_TRIAL_DAYS} days. No card is needed to start a trial, and one trial is allowed per person or organisation. If you do not subscribe before the trial ends, your account returns to the ${free.name} plan and nothing is charged.`,
+        `You can try a paid plan free for ${FREE_TRIAL_DAYS} days. Until online checkout opens, no card is needed to start a trial; once it opens, a trial starts through checkout with a card, nothing is charged before the trial ends, and you can cancel before it does. One trial is allowed per person or organisation: per e-mail mailbox (an address with a "+" tag is the same mailbox), sign-in account and card. If you do not subscribe before the trial ends, your account returns to the ${free.name} plan and nothing is charged.`,
         `${MONEY_BACK_GUARANTEE_DAYS}-day money-back guarantee: if you are not happy with a paid plan, ask for a refund within ${MONEY_BACK_GUARANTEE_DAYS} days of your first payment for it and we will refund that payment in full.`,
         "An upgrade takes effect straight away. A downgrade takes effect at the end of the period you have already paid for."
       ]

@@ -8,13 +8,13 @@ import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/plans"
 import { Check } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 
-import { useStoredPlanFollows, useSubscription } from "../billing/billing-api"
+import { useBillingConfig, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { CallToActionBand } from "../page-parts/CallToAction"
 import { PageSection } from "../page-parts/PageSection"
 import { useOrganization } from "../organization/organization-api"
 import { PageTitle } from "../PageTitle"
 import { FaqAccordion } from "./FaqAccordion"
-import { currentPlanIdOf, planAction, priceView, PRICING_FAQ, type Billing } from "./pricing"
+import { currentPlanIdOf, planAction, priceView, pricingFaq, trialButtonNote, type Billing } from "./pricing"
 
 function BillingToggle({ billing, onChange }: { billing: Billing; onChange: (billing: Billing) => void }) {
   const option = (value: Billing, label: string) => (
@@ -46,6 +46,8 @@ export default function PricingPage() {
   const [billing, setBilling] = useState<Billing>("monthly")
   const user = useSession((state) => state.user)
   const subscription = useSubscription()
+  // Whether the trial takes a card (Stripe mode) or not (test mode): the FAQ and the trial button say which.
+  const mode = useBillingConfig().data?.mode
   useStoredPlanFollows(subscription.data)
   const currentPlanId = currentPlanIdOf(user, subscription.data)
   // Asked only of an Enterprise subscriber, whose card leads to creating (or managing) the organisation.
@@ -126,7 +128,7 @@ export default function PricingPage() {
         column="mx-auto max-w-3xl"
       >
         <div className="mt-10">
-          <FaqAccordion items={PRICING_FAQ} />
+          <FaqAccordion items={pricingFaq(mode)} />
         </div>
       </PageSection>
 
@@ -138,7 +140,7 @@ export default function PricingPage() {
         secondary={{ to: "/help", label: "Visit the Help Center" }}
       >
         <p className="mx-auto mt-4 max-w-xl text-gray-300">
-          No card required. Need more seats, a custom request limit or an invoice? Write to{" "}
+          {trialButtonNote(mode)}Need more seats, a custom request limit or an invoice? Write to{" "}
           <a className="font-medium text-white underline" href={`mailto:${COMPANY.contact.sales.email}`}>
             {COMPANY.contact.sales.email}
           </a>

@@ -4,7 +4,7 @@ import { MemoryRouter } from "react-router"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
 import { teardownSession, useSession } from "~site-session/session-store"
-import type { Subscription } from "~core/billing"
+import type { BillingMode, Subscription } from "~core/billing"
 import { PLANS, type PlanId } from "~core/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
@@ -28,6 +28,8 @@ const recordOn = (plan: PlanId, status: Subscription["status"] = "active"): Subs
 
 /** The server's record: by default the plan the stored user shows. */
 let record: Subscription = recordOn("free")
+/** How the server takes payments (GET /api/billing/config). */
+let mode: BillingMode = "test"
 let server: ReturnType<typeof createFakeApi>
 
 const userOn = (plan: PlanId | null): User => ({
@@ -69,7 +71,9 @@ function buttonLabels() {
 
 beforeEach(() => {
   window.localStorage.clear()
+  mode = "test"
   server = createFakeApi([
+    ["GET /api/billing/config", () => answer({ mode, trialDays: 14 })],
     ["GET /api/billing/subscription", () => answer(record)],
     ["GET /api/auth/profile", () => answer({ user: { ...userOn(record.plan), subscription: { plan: { id: record.plan, name: record.plan }, status: record.status } } })]
   ])
@@ -108,7 +112,7 @@ describe("the pricing page's plan buttons", () => {
     cleanup()
 
     server.on("GET /api/organizations/current", () =>
-      answer({ id: "org-1", name: "Acme", role: "owner", members: [], pool: { limit: null, used: 0 }, brand: { name: "Acme", logoUrl: null, accentColor: null } })
+      answer({ id: "org-1", name: "Acme", role: "owner", members: [], pool: { limit: null, used: 0 }, brand: { name: "Acme", logoUrl: null, accentColor: null }, subscriberId: "user-1" })
     )
     renderPricing(userOn("enterprise"))
     const manage = await within(card("Enterprise")).findByRole("link", { name: "Manage your organisation: Enterprise" })
@@ -188,8 +192,40 @@ describe("annual billing", () => {
   })
 })
 
+/** The trial's answer in the FAQ, and the line under the page's trial button, once the server's mode has arrived. */
+async function trialTexts() {
+  const faq = screen.getByRole("heading", { name: "Frequently asked questions" }).parentElement!
+  const trial = within(faq).getByRole("button", { name: "Is there a free trial?" })
+  const answer = document.getElementById(trial.getAttribute("aria-controls")!)!
+  const band = screen.getByRole("heading", { name: "Try every Pro feature free for 14 days" }).parentElement!
+  await waitFor(() => expect(server.calls("GET /api/billing/config")).toHaveLength(1))
+  await waitFor(() => expect(answer.textContent).toMatch(/card/))
+  return { answer: answer.textContent!, band: band.textContent!, button: within(band).getByRole("link", { name: "Start your free trial" }) }
+}
+
+describe("what the trial asks for, by how the server takes payments", () => {
+  it("in test mode: the spec's words, no card required", async () => {
+    renderPricing(null)
+    const { answer, band } = await trialTexts()
+    expect(answer).toBe("Yes. Every paid plan starts with a 14-day free trial, and no card is required to start it. You keep all your settings whether you stay or go back to Free.")
+    expect(band).toMatch(/^Try every Pro feature free for 14 days\s*No card required\. Need more seats/)
+  })
+
+  it("in Stripe mode: a card is needed, nothing is charged before the trial ends, and it can be cancelled before; never 'no card'", async () => {
+    mode = "stripe"
+    renderPricing(null)
+    const { answer, band, button } = await trialTexts()
+    for (const text of [answer, band]) {
+      expect(text).toMatch(/A card is needed to start it\. Nothing is charged before the trial ends, and you can cancel any time before then\./)
+      expect(text).not.toMatch(/no card/i)
+    }
+    expect(answer).toMatch(/^Yes\. Every paid plan starts with a 14-day free trial\./)
+    expect(button.getAttribute("href")).toBe("/register")
+  })
+})
+
 describe("the pricing FAQ", () => {
-  it("has four questions that open and close their answers", () => {
+  it("has four questions that open and close their answers", async () => {
     renderPricing(null)
     const faq = screen.getByRole("heading", { name: "Frequently asked questions" }).parentElement!
     const questions = within(faq).getAllByRole("button")
@@ -200,7 +236,7 @@ describe("the pricing FAQ", () => {
     fireEvent.click(trial)
     expect(trial.getAttribute("aria-expanded")).toBe("true")
     expect(panel.hidden).toBe(false)
-    expect(panel.textContent).toMatch(/14-day free trial, and no card is required/)
+    await waitFor(() => expect(panel.textContent).toMatch(/14-day free trial, and no card is required/))
     fireEvent.click(trial)
     expect(panel.hidden).toBe(true)
     expect(faq.textContent).toMatch(/30-day money-back guarantee/)

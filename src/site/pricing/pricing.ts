@@ -1,6 +1,6 @@
 import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
 import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/plans"
-import type { Subscription } from "~core/billing"
+import { TRIAL_CARD_TERMS, type BillingMode, type Subscription } from "~core/billing"
 import { planIdOfUser, type User } from "~core/user"
 
 import { effectivePlanId } from "../billing/subscription-view"
@@ -55,11 +55,22 @@ export function planAction(plan: Plan, currentPlanId: PlanId | null, billing: Bi
   return { label, disabled: false, to: `/payment?plan=${plan.id}&annual=${billing === "annual"}` }
 }
 
-export const PRICING_FAQ = [
-  {
-    question: "Is there a free trial?",
-    answer: `Yes. Every paid plan starts with a ${FREE_TRIAL_DAYS}-day free trial, and no card is required to start it. You keep all your settings whether you stay or go back to Free.`
-  },
+/**
+ * The trial's answer: in test mode the spec's "no card required"; in Stripe mode Checkout takes a card, so the answer
+ * says so, and that nothing is charged before the trial ends; while the mode is not known yet, nothing about a card.
+ */
+function trialAnswer(mode: BillingMode | undefined): string {
+  const start = `Yes. Every paid plan starts with a ${FREE_TRIAL_DAYS}-day free trial`
+  const end = "You keep all your settings whether you stay or go back to Free."
+  if (mode === "test") return `${start}, and no card is required to start it. ${end}`
+  return mode === "stripe" ? `${start}. ${TRIAL_CARD_TERMS.stripe} ${end}` : `${start}. ${end}`
+}
+
+/** The line under the page's trial button starts with what the trial asks for, once the server's mode is known. */
+export const trialButtonNote = (mode: BillingMode | undefined): string => (mode ? `${TRIAL_CARD_TERMS[mode]} ` : "")
+
+/** The pricing page's questions after the trial's. */
+const OTHER_QUESTIONS = [
   {
     question: "Can I get a refund?",
     answer: `Yes. We offer a ${MONEY_BACK_GUARANTEE_DAYS}-day money-back guarantee: if Image Query AI is not right for you, write to us within ${MONEY_BACK_GUARANTEE_DAYS} days of paying and we refund you in full.`
@@ -73,3 +84,6 @@ export const PRICING_FAQ = [
     answer: `We reply to every support request within ${SUPPORT_REPLY_HOURS} hours. Pro and Enterprise requests go to the front of the queue, and Enterprise customers get a dedicated contact.`
   }
 ] as const
+
+/** The pricing page's questions, the trial's answer for the server's billing mode (GET /api/billing/config). */
+export const pricingFaq = (mode: BillingMode | undefined) => [{ question: "Is there a free trial?", answer: trialAnswer(mode) }, ...OTHER_QUESTIONS]
