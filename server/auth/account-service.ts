@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
+import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
 import { utcDayKey } from "~core/time"
 
 import { countEvent } from "../admin/analytics/analytics-store"
+import { lockActiveAdmins } from "../admin/users/admin-users-store"
 import { recordAuditEvent } from "../audit/audit-log"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import type { DatabaseSchema } from "../db/schema"
@@ -204,6 +206,9 @@ export async function deleteAccount(app: FastifyInstance, auth: Authenticated, p
   await requireProofOfPerson(app, auth, password, { field: "password", action: "delete your account", ip })
   // Sessions, codes, the record and the count go with the account; its traces are kept, in the same transaction.
   await app.database.db.transaction().execute(async (trx) => {
+    // The rule of demotion and disabling, under its lock: of two admins deleting themselves at once, one stays.
+    const activeAdmins = await lockActiveAdmins(trx)
+    if (activeAdmins.length === 1 && activeAdmins[0] === auth.user.id) throw new ApiError(409, "LAST_ADMIN", LAST_ADMIN_MESSAGE)
     await keepTraces(app, trx, auth.user)
     await deleteUser(trx, auth.user.id)
   })

@@ -2,6 +2,8 @@
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
 
+import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
+
 import { authTestKit, STRONG, STRONGER, DAY } from "./auth-test-kit"
 import { signAccessToken } from "./tokens"
 
@@ -164,6 +166,32 @@ describe("profile, status and account", () => {
     kit.now += 4 * 60_000
     expect((await call("DELETE", "/api/auth/account", { token: fresh.token })).body).toEqual({ success: true, data: { deleted: true } })
     expect(await kit.subject.database.db.selectFrom("users").select("id").where("id", "=", user.id).executeTakeFirst()).toBeUndefined()
+  })
+
+  it("refuses the last active admin's own deletion (LAST_ADMIN), also when two admins delete themselves at once", async () => {
+    const db = kit.subject.database.db
+    const admins = [await signedUpUser(), await signedUpUser()]
+    const emails = admins.map((admin) => admin.email)
+    // Exactly these two are the active admins: the start-up admin steps down for the test and back after it.
+    const bootstrapAdmins = await db.updateTable("users").set({ role: "user" }).where("role", "=", "admin").returning("id").execute()
+    try {
+      await db.updateTable("users").set({ role: "admin" }).where("email", "in", emails).execute()
+      const answers = await Promise.all(admins.map(({ token }) => call("DELETE", "/api/auth/account", { token, body: { password: STRONG } })))
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+      expect(answers.find((answer) => answer.status === 409)!.body.error).toEqual({ code: "LAST_ADMIN", message: LAST_ADMIN_MESSAGE })
+      const left = await db.selectFrom("users").select(["email", "role"]).where("email", "in", emails).execute()
+      expect(left).toEqual([{ email: expect.any(String), role: "admin" }])
+
+      // Alone, the last admin is refused again and keeps the account; once another account is an admin, it may go.
+      const last = admins.find((admin) => admin.email === left[0]!.email)!
+      const again = await call("DELETE", "/api/auth/account", { token: last.token, body: { password: STRONG } })
+      expect([again.status, again.body.error.code]).toEqual([409, "LAST_ADMIN"])
+      expect((await call("GET", "/api/auth/profile", { token: last.token })).status).toBe(200)
+      await db.updateTable("users").set({ role: "admin" }).where("id", "in", bootstrapAdmins.map((row) => row.id)).execute()
+      expect((await call("DELETE", "/api/auth/account", { token: last.token, body: { password: STRONG } })).status).toBe(200)
+    } finally {
+      if (bootstrapAdmins.length > 0) await db.updateTable("users").set({ role: "admin" }).where("id", "in", bootstrapAdmins.map((row) => row.id)).execute()
+    }
   })
 
   it("adds e-mail sign-in to an account that has only federated sign-in", async () => {

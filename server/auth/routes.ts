@@ -221,7 +221,7 @@ export async function authRoutes(app: FastifyInstance) {
     description: "With the current password; an account without one (Google only) sends no body and must have signed in recently.",
     body: deleteAccountRequestSchema,
     data: { 200: accountDeletedAnswerSchema },
-    errors: PROOF_OF_PERSON
+    errors: { ...PROOF_OF_PERSON, 409: "LAST_ADMIN: the last active admin cannot delete their account; make another account an admin first." }
   })
   app.delete("/api/auth/account", { preHandler: requireUser, schema: deletion }, async (request) => {
     const body = parseRequest(request, "body", deleteAccountRequestSchema, request.body ?? undefined)

@@ -28,15 +28,35 @@ import { planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import { queueEmail } from "../mail/outbox"
+import { takeInvitationEmail } from "./invitation-limits"
 import { logoUrlOf } from "./membership"
 import * as store from "./organization-store"
-import { quotaSourceOf, usedOf } from "./quota-source"
+import { fundsPool, quotaSourceOf, usedOf } from "./quota-source"
 
 const forbidden = (message: string) => new ApiError(403, "FORBIDDEN", message)
 const noOrganization = () => notFound("You are not a member of an organisation.")
 const alreadyMember = (message = "You already belong to an organisation. Leave it first.") => new ApiError(409, "ALREADY_IN_ORGANIZATION", message)
 
 export const hashInvitationCode = (code: string) => createHash("sha256").update(code).digest("hex")
+
+/**
+ * What the subscriber is told, or told of them, when a change would end their membership or their admin role while
+ * their subscription funds the pool: the pool would go on drawing on someone outside it.
+ */
+const SUBSCRIBER_REFUSALS = {
+  remove: (name: string) =>
+    `${name} pays for this organisation's Enterprise plan: they cannot be removed while it funds the pool. Once their subscription has ended they can be; or the owner can delete the organisation.`,
+  demote: (name: string) => `${name} pays for this organisation's Enterprise plan: they stay an admin while it funds the pool.`,
+  leave: () =>
+    "You pay for this organisation's Enterprise plan: you cannot leave while it funds the pool. Cancel your subscription, and once it has ended you can leave; or ask the owner to delete the organisation."
+}
+
+/** 409 SUBSCRIBER_FUNDS_POOL when `userId` is the organisation's subscriber and their plan funds its pool now. */
+async function refuseWhileFundingPool(db: Db, organizationId: string, userId: string, change: keyof typeof SUBSCRIBER_REFUSALS): Promise<void> {
+  const subscriber = await store.subscriberOf(db, organizationId)
+  if (subscriber.id !== userId || !fundsPool(subscriber)) return
+  throw new ApiError(409, "SUBSCRIBER_FUNDS_POOL", SUBSCRIBER_REFUSALS[change](subscriber.name))
+}
 
 /** A unique-constraint violation: the row another request made at the same time. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505"
@@ -76,8 +96,26 @@ export function organizationService(app: FastifyInstance) {
       role: membership.role,
       members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 })),
       pool: { limit: membership.request_limit, used: poolUsed },
-      brand: { name: membership.name, logoUrl: logoUrlOf(app.config.publicUrl, membership.organization_id, membership.logo_key), accentColor: membership.accent_color }
+      brand: { name: membership.name, logoUrl: logoUrlOf(app.config.publicUrl, membership.organization_id, membership.logo_key), accentColor: membership.accent_color },
+      subscriberId: membership.subscriber_id
     }
+  }
+
+  /**
+   * Why `userId` may not create an organisation, or null: they belong to one, or their subscription pays for one
+   * they have left (an organisation has one subscriber, and a subscription funds one organisation).
+   */
+  const creationRefusal = async (userId: string): Promise<ApiError | null> => {
+    const membership = await store.findMembership(db, userId)
+    if (membership?.subscriber_id === userId) return alreadyMember(`You already have an organisation: ${membership.name}, which your Enterprise subscription pays for.`)
+    if (membership) return alreadyMember(`You already belong to ${membership.name}. Leave it first to create your own.`)
+    const funded = await store.organizationSubscribedBy(db, userId)
+    if (!funded) return null
+    return new ApiError(
+      409,
+      "SUBSCRIBER_FUNDS_POOL",
+      `Your Enterprise subscription pays for ${funded.name}, though you are no longer one of its members. A subscription funds one organisation: ask its owner to invite you back, or to delete ${funded.name} before you create another.`
+    )
   }
 
   return {
@@ -85,7 +123,8 @@ export function organizationService(app: FastifyInstance) {
 
     async create(auth: Authenticated, input: { name: string }, ip: string): Promise<Organization> {
       if (planOf(auth.user) !== "enterprise") throw new ApiError(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan. Upgrade to create one.")
-      if (await store.findMembership(db, auth.user.id)) throw alreadyMember()
+      const refusal = await creationRefusal(auth.user.id)
+      if (refusal) throw refusal
       const at = now()
       try {
         await inTransaction(db, async (trx) => {
@@ -95,7 +134,8 @@ export function organizationService(app: FastifyInstance) {
           await audit(trx, "organization.created", { actorId: auth.user.id, subjectId: auth.user.id, ip, now: at }, { organizationId, name: input.name })
         })
       } catch (error) {
-        if (isUniqueViolation(error)) throw alreadyMember()
+        // Made at the same time by another request of theirs: refused in the words of what now exists.
+        if (isUniqueViolation(error)) throw (await creationRefusal(auth.user.id)) ?? alreadyMember()
         throw error
       }
       return view(auth)
@@ -129,6 +169,8 @@ export function organizationService(app: FastifyInstance) {
       if (known && (await store.findMembership(db, known.id))) {
         throw alreadyMember(known.id === auth.user.id ? "You are already a member." : `${input.email} already belongs to an organisation.`)
       }
+      // Counted before the e-mail is queued, and given back if the invitation is refused after all.
+      const giveBack = await takeInvitationEmail(app.limits, app.clock(), membership.organization_id, input.email)
       const code = randomBytes(32).toString("base64url")
       const at = now()
       const expiresAt = new Date(at.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60_000)
@@ -142,10 +184,20 @@ export function organizationService(app: FastifyInstance) {
         }
         const invitation = await store.insertInvitation(trx, { organizationId: membership.organization_id, email: input.email, role: input.role, codeHash: hashInvitationCode(code), invitedBy: auth.user.id, now: at, expiresAt })
         const link = `${app.config.publicUrl}/organization/join?code=${code}`
-        const content = EMAIL_TEMPLATES.organizationInvitation({ organizationName: membership.name, inviterName: auth.user.name, role: input.role, link, validDays: INVITATION_VALID_DAYS })
+        const content = EMAIL_TEMPLATES.organizationInvitation({
+          organizationName: membership.name,
+          inviterName: auth.user.name,
+          inviterEmail: auth.user.email,
+          role: input.role,
+          link,
+          validDays: INVITATION_VALID_DAYS
+        })
         await queueEmail(app, trx, { to: input.email, what: "organisation invitation", content })
         await audit(trx, "organization.member_invited", { actorId: auth.user.id, subjectId: known?.id ?? null, ip, now: at }, { organizationId: membership.organization_id, email: input.email, role: input.role })
         return invitation
+      }).catch(async (error: unknown) => {
+        await giveBack().catch((releaseError: unknown) => app.log.warn({ err: releaseError }, "an invitation's e-mail counts could not be given back"))
+        throw error
       })
       return { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at.toISOString() }
     },
@@ -217,6 +269,7 @@ export function organizationService(app: FastifyInstance) {
         await store.lockOrganization(trx, membership.organization_id)
         const target = await targetMember(trx, membership.organization_id, userId)
         if (target.role === "owner") throw forbidden("The owner's role changes only by a transfer of ownership.")
+        if (role === "member" && target.role === "admin") await refuseWhileFundingPool(trx, membership.organization_id, userId, "demote")
         await store.setMemberRole(trx, membership.organization_id, userId, role)
         await audit(trx, "organization.role_changed", { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id, from: target.role, to: role })
       })
@@ -232,6 +285,7 @@ export function organizationService(app: FastifyInstance) {
         if (target.role === "owner") {
           throw forbidden(leaving ? "The owner cannot leave: transfer the ownership first, or delete the organisation." : "The owner cannot be removed.")
         }
+        await refuseWhileFundingPool(trx, membership.organization_id, userId, leaving ? "leave" : "remove")
         await store.removeMember(trx, membership.organization_id, userId)
         const kind = leaving ? "organization.member_left" : "organization.member_removed"
         await audit(trx, kind, { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id, role: target.role })

@@ -200,6 +200,21 @@ export function findPoolOf(db: Db, userId: string) {
     .executeTakeFirst()
 }
 
+/** The account whose subscription funds the organisation, with its name and plan columns. */
+export function subscriberOf(db: Db, organizationId: string) {
+  return db
+    .selectFrom("organizations")
+    .innerJoin("users", "users.id", "organizations.subscriber_id")
+    .select(["users.id", "users.name", "users.plan_id", "users.subscription_status"])
+    .where("organizations.id", "=", organizationId)
+    .executeTakeFirstOrThrow()
+}
+
+/** The organisation `userId`'s subscription funds (one at most: subscriber_id is unique), or undefined. */
+export function organizationSubscribedBy(db: Db, userId: string) {
+  return db.selectFrom("organizations").select(["id", "name"]).where("subscriber_id", "=", userId).executeTakeFirst()
+}
+
 export function memberRole(db: Db, organizationId: string, userId: string) {
   return db.selectFrom("organization_members").select("role").where("organization_id", "=", organizationId).where("user_id", "=", userId).executeTakeFirst()
 }

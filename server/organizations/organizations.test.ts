@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { Invitation, Organization } from "~core/organizations"
 
-import { completion, readOutbox, sendJson, signedInUser, startStandIn, startTestApp, type TestApp } from "../test-kit"
+import { completion, readOutbox, sendJson, startStandIn, startTestApp, type TestApp } from "../test-kit"
+import { organizationTestKit, type Person } from "./organization-test-kit"
 
 let provider: Awaited<ReturnType<typeof startStandIn>>
 let subject: TestApp
@@ -26,42 +27,7 @@ afterAll(async () => {
   await provider?.close()
 })
 
-type Person = { id: string; token: string; email: string }
-
-async function person(plan: "free" | "pro" | "enterprise" = "free"): Promise<Person> {
-  const user = await signedInUser(subject.app, plan)
-  const { email } = await subject.database.db.selectFrom("users").select("email").where("id", "=", user.id).executeTakeFirstOrThrow()
-  return { ...user, email }
-}
-
-async function call(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, who: Person, body?: unknown) {
-  const response = await subject.app.inject({ method, url, headers: { authorization: `Bearer ${who.token}` }, ...(body === undefined ? {} : { payload: body as object }) })
-  return { status: response.statusCode, body: response.json() }
-}
-
-/** The code of the newest invitation e-mailed to `email`, once the outbox has sent it. */
-async function invitationCode(email: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const mail = (await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email)).pop()
-    const code = mail?.link && new URL(mail.link).searchParams.get("code")
-    if (code) return code
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`no invitation reached ${email}`)
-}
-
-async function organizationWith(owner: Person, name = "Acme") {
-  const created = await call("POST", "/api/organizations", owner, { name })
-  expect(created.status).toBe(201)
-  return created.body.data as Organization
-}
-
-async function join(owner: Person, invitee: Person, role: "admin" | "member" = "member") {
-  expect((await call("POST", "/api/organizations/current/invitations", owner, { email: invitee.email, role })).status).toBe(201)
-  const accepted = await call("POST", "/api/organizations/invitations/accept", invitee, { code: await invitationCode(invitee.email) })
-  expect(accepted.status).toBe(200)
-  return accepted.body.data as Organization
-}
+const { person, call, invitationCode, organizationWith, join } = organizationTestKit(() => subject)
 
 const translate = (who: Person) => call("POST", "/api/analyze/translate", who, { text: "Hello", targetLanguage: "de" })
 

@@ -17,9 +17,12 @@ import { countMemberShare, findPoolOf, givePoolRequestBack, poolUsed, takePoolRe
 
 export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
 
+/** Whether the subscriber's plan funds the organisation's pool now: while it is Enterprise, as every quota reads plans. */
+export const fundsPool = (subscriber: Pick<UserRow, "plan_id" | "subscription_status">) => planOf(subscriber) === "enterprise"
+
 export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource> {
   const pool = await findPoolOf(db, user.id)
-  if (pool && planOf(pool) === "enterprise") return { kind: "pool", organizationId: pool.id, name: pool.name, limit: pool.request_limit }
+  if (pool && fundsPool(pool)) return { kind: "pool", organizationId: pool.id, name: pool.name, limit: pool.request_limit }
   return { kind: "own", limit: monthlyLimitOf(user) }
 }
 

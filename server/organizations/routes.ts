@@ -35,7 +35,10 @@ const createDoc = orgDoc({
   description: "For an Enterprise subscriber, who becomes its owner; the subscription funds its members' pool.",
   body: createOrganizationSchema,
   data: { 201: organizationSchema },
-  errors: { 403: "PLAN_REQUIRED: organisations come with the Enterprise plan.", 409: "ALREADY_IN_ORGANIZATION: you belong to one already." }
+  errors: {
+    403: "PLAN_REQUIRED: organisations come with the Enterprise plan.",
+    409: "ALREADY_IN_ORGANIZATION: you belong to one already; SUBSCRIBER_FUNDS_POOL: your subscription pays for an organisation you have left."
+  }
 })
 const currentDoc = orgDoc({ summary: "Your organisation", description: "Its members with their use of the month, the pool and the brand.", data: ORGANIZATION, errors: NOT_MEMBER })
 const updateDoc = orgDoc({ summary: "Rename it or set its accent colour", body: updateOrganizationSchema, data: ORGANIZATION, errors: MANAGERS_ONLY })
@@ -56,10 +59,15 @@ const logoFileDoc = orgDoc({
 })
 const inviteDoc = orgDoc({
   summary: "Invite someone by e-mail",
-  description: "A one-time link valid 7 days, sent through the outbox; sending again to the same address replaces the pending invitation.",
+  description:
+    "A one-time link valid 7 days, sent through the outbox; sending again to the same address replaces the pending invitation. One e-mail a minute and 5 a day to an address (its sub-addresses included), 30 an hour from an organisation.",
   body: inviteMemberSchema,
   data: { 201: invitationSchema },
-  errors: { ...MANAGERS_ONLY, 409: "ALREADY_IN_ORGANIZATION: the address belongs to a member of an organisation; ORGANIZATION_FULL: 25 members and invitations." }
+  errors: {
+    ...MANAGERS_ONLY,
+    409: "ALREADY_IN_ORGANIZATION: the address belongs to a member of an organisation; ORGANIZATION_FULL: 25 members and invitations.",
+    429: "TOO_MANY_REQUESTS: the address was invited a moment ago or 5 times today, or the organisation sent 30 invitations this hour (retryAfter in seconds)."
+  }
 })
 const activityDoc = orgDoc({
   summary: "The latest membership changes",
@@ -80,15 +88,17 @@ const acceptDoc = orgDoc({
     409: "ALREADY_IN_ORGANIZATION, CANCEL_SUBSCRIPTION_FIRST (a plan of your own), or ORGANIZATION_FULL."
   }
 })
-const roleDoc = orgDoc({ summary: "Change a member's role", params: memberParamsSchema, body: changeRoleSchema, data: ORGANIZATION, errors: MANAGERS_ONLY })
+/** The subscriber stays while their subscription funds the pool: it would go on drawing on someone outside it. */
+const SUBSCRIBER_STAYS = { 409: "SUBSCRIBER_FUNDS_POOL: the subscriber, whose Enterprise plan funds the pool, cannot be removed, leave or become a member while it does." }
+const roleDoc = orgDoc({ summary: "Change a member's role", params: memberParamsSchema, body: changeRoleSchema, data: ORGANIZATION, errors: { ...MANAGERS_ONLY, ...SUBSCRIBER_STAYS } })
 const removeDoc = orgDoc({
   summary: "Remove a member, or leave",
   description: "A member may remove themself (leaving); the owner and admins remove others. Their next request counts against their own plan.",
   params: memberParamsSchema,
   data: { 200: confirmationSchema("removed") },
-  errors: MANAGERS_ONLY
+  errors: { ...MANAGERS_ONLY, ...SUBSCRIBER_STAYS }
 })
-const transferDoc = orgDoc({ summary: "Transfer the ownership", description: "The former owner becomes an admin.", body: transferOwnershipSchema, data: ORGANIZATION, errors: OWNER_ONLY })
+const transferDoc = orgDoc({ summary: "Transfer the ownership", description: "The former owner becomes an admin. The subscription that funds the pool does not move: its subscriber goes on paying.", body: transferOwnershipSchema, data: ORGANIZATION, errors: OWNER_ONLY })
 const deleteDoc = orgDoc({ summary: "Delete the organisation", description: "Its members fall back to their own plans; the subscription stays its subscriber's.", data: { 200: confirmationSchema("deleted") }, errors: OWNER_ONLY })
 
 export async function organizationRoutes(app: FastifyInstance): Promise<void> {

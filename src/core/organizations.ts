@@ -9,6 +9,14 @@ import * as z from "zod"
 export const MAX_ORGANIZATION_MEMBERS = 25
 /** How long an invitation's link works. */
 export const INVITATION_VALID_DAYS = 7
+/**
+ * Invitations are e-mails to any address with our name on them, so they are few. To one address from one
+ * organisation: one a minute (the resend cooldown) and 5 a day. From one organisation in all: 30 an hour, enough
+ * to invite a whole team (24 seats beside the owner) at once with a few sent again.
+ */
+export const INVITATION_RESEND_COOLDOWN_SECONDS = 60
+export const INVITATIONS_PER_ADDRESS_PER_DAY = 5
+export const INVITATIONS_PER_ORGANIZATION_PER_HOUR = 30
 export const ORGANIZATION_NAME_MAX_LENGTH = 80
 
 /** owner: one, may transfer ownership and delete the organisation; admin: invites, removes and changes roles below owner. */
@@ -74,7 +82,12 @@ export const organizationSchema = z.object({
   role: z.enum(ORGANIZATION_ROLES),
   members: z.array(organizationMemberSchema),
   pool: organizationPoolSchema,
-  brand: organizationBrandSchema
+  brand: organizationBrandSchema,
+  /**
+   * The account whose Enterprise subscription funds the pool: the person who made the organisation, whoever owns it
+   * now. While it funds the pool they can be neither removed nor demoted to member.
+   */
+  subscriberId: z.string()
 })
 export type Organization = z.infer<typeof organizationSchema>
 

@@ -15,15 +15,23 @@ import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
 
 export const DELETE_ACCOUNT_FALLBACK_REDIRECT_MS = 2 * SECOND_MS
 
-type ProofError = { code: string; message: string }
+type Refusal = { code: string; message: string }
+
+/**
+ * Refusals that leave the account as it was, shown in the dialog with the server's words while the person stays
+ * signed in: a refused proof (also too many wrong passwords: wait, or reset it), and the last admin, who must make
+ * another account an admin first. Only an unknown failure gets the spec's "Failed to delete account".
+ */
+const REFUSALS_SHOWN_IN_DIALOG = new Set([...PROOF_REFUSALS, "ACCOUNT_LOCKED", "PROGRESSIVE_DELAY", "LAST_ADMIN"])
+const isShownInDialog = (error: unknown): error is ApiRequestError => error instanceof ApiRequestError && REFUSALS_SHOWN_IN_DIALOG.has(error.code)
 
 const DELETE_BUTTON =
   "inline-flex items-center justify-center rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50"
 
 /**
  * Deletion needs the account's e-mail typed out and, for an account with e-mail sign-in, the current password
- * (an account without one needs a recent sign-in, which the server checks). A refused proof is shown in the dialog;
- * after any other answer, success or not, the user is signed out.
+ * (an account without one needs a recent sign-in, which the server checks). A refused proof, or the last admin's
+ * refusal, is shown in the dialog; after any other answer, success or not, the user is signed out.
  */
 export function DeleteAccountDialog({ email }: { email: string }) {
   const navigate = useNavigate()
@@ -32,7 +40,7 @@ export function DeleteAccountDialog({ email }: { email: string }) {
   const [open, setOpen] = useState(false)
   const [typed, setTyped] = useState("")
   const [password, setPassword] = useState("")
-  const [proofError, setProofError] = useState<ProofError | null>(null)
+  const [refusal, setRefusal] = useState<Refusal | null>(null)
   const hasEmailAuth = authStatus.data?.hasEmailAuth
   const matches = typed.trim().toLowerCase() === email.toLowerCase()
   const ready = hasEmailAuth !== undefined && matches && (!hasEmailAuth || password.length > 0)
@@ -40,10 +48,10 @@ export function DeleteAccountDialog({ email }: { email: string }) {
   const reset = () => {
     setTyped("")
     setPassword("")
-    setProofError(null)
+    setRefusal(null)
   }
 
-  /** The deletion and the sign-out after it; only a refused proof fails it, and keeps the dialog open to put it right. */
+  /** The deletion and the sign-out after it; only a refusal the person can put right fails it, and keeps the dialog open. */
   const deletion = useFormMutation({
     mutationFn: async (currentPassword: string | undefined) => {
       // If navigation after logout does not happen (a slow server), still leave the dashboard.
@@ -52,7 +60,7 @@ export function DeleteAccountDialog({ email }: { email: string }) {
         await deleteAccount(currentPassword)
         toast.success("Your account has been deleted.")
       } catch (error) {
-        if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) {
+        if (isShownInDialog(error)) {
           clearTimeout(fallback)
           throw error
         }
@@ -62,13 +70,13 @@ export function DeleteAccountDialog({ email }: { email: string }) {
       clearTimeout(fallback)
     },
     onError: (error) => {
-      if (error instanceof ApiRequestError && PROOF_REFUSALS.has(error.code)) setProofError({ code: error.code, message: error.message })
+      if (isShownInDialog(error)) setRefusal({ code: error.code, message: error.message })
     }
   })
   const deleting = deletion.isPending
 
   const confirm = () => {
-    setProofError(null)
+    setRefusal(null)
     deletion.mutate(hasEmailAuth ? password : undefined)
   }
 
@@ -101,10 +109,10 @@ export function DeleteAccountDialog({ email }: { email: string }) {
                 autoComplete="current-password"
                 value={password}
                 onChange={(event) => setPassword(event.target.value)}
-                error={proofError?.code === "INVALID_CREDENTIALS" ? proofError.message : undefined}
+                error={refusal?.code === "INVALID_CREDENTIALS" ? refusal.message : undefined}
               />
             )}
-            {proofError && proofError.code !== "INVALID_CREDENTIALS" && <ProofMessage {...proofError} />}
+            {refusal && refusal.code !== "INVALID_CREDENTIALS" && <ProofMessage {...refusal} />}
             <DialogFormActions
               confirmLabel="Delete my account"
               busyLabel="Deleting..."

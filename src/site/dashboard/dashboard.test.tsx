@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
 import { provideGooglePopup } from "~site-session/google-popup"
 import { teardownSession, useSession } from "~site-session/session-store"
+import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
@@ -165,6 +166,21 @@ describe("Delete account", () => {
     fireEvent.click(within(alert).getByRole("button", { name: "Sign in again" }))
     await screen.findByRole("heading", { level: 1, name: "Sign in" })
     expect(storedSession()).toEqual([null, null, null])
+  })
+
+  it("shows a known refusal in its words and keeps the account signed in: the last admin is told what to do first", async () => {
+    server.on("DELETE /api/auth/account", () => refuse(409, "LAST_ADMIN", LAST_ADMIN_MESSAGE))
+    const dialog = await openDeleteDialog()
+    fill(dialog, "Your email address", "ada@example.com")
+    fireEvent.change(await within(dialog).findByLabelText("Current password"), { target: { value: PASSWORD } })
+    fireEvent.click(within(dialog).getByRole("button", { name: "Delete my account" }))
+
+    expect((await within(dialog).findByRole("alert")).textContent).toContain(LAST_ADMIN_MESSAGE)
+    expect(screen.queryByText("Failed to delete account. Please try again.")).toBeNull()
+    expect(server.calls("DELETE /api/auth/account")).toHaveLength(1)
+    expect(storedSession()[0]).toBe("access-0")
+    expect(server.calls("POST /api/auth/logout")).toHaveLength(0)
+    expect(screen.getByRole("dialog", { name: "Delete your account?" })).toBeTruthy()
   })
 })
 

@@ -1,6 +1,7 @@
 /**
  * The owner's two irreversible acts, each behind a confirmation: passing ownership to another member (the owner
- * becomes an admin) and deleting the organisation (the Enterprise subscription goes back to the owner's own account).
+ * becomes an admin) and deleting the organisation. Neither moves the Enterprise subscription: it stays with its
+ * subscriber, the person who made the organisation, and the dialogs say so.
  */
 import { useState } from "react"
 
@@ -20,6 +21,21 @@ const dangerTrigger =
 const dangerButton =
   "inline-flex items-center justify-center gap-2 rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-red-700 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
 
+/** Who pays for the plan, in the owner's dialogs' words: "you", or the subscriber's name. */
+function payerOf(organization: Organization): { isOwner: boolean; name: string } {
+  const payer = organization.members.find((member) => member.userId === organization.subscriberId)
+  return { isOwner: payer?.role === "owner", name: payer?.name ?? "the person who created the organisation" }
+}
+
+/** The ownership moves, the subscription does not: the former owner who pays keeps paying, and stays. */
+function transferNote(organization: Organization): string {
+  const payer = payerOf(organization)
+  const plan = payer.isOwner
+    ? "The Enterprise plan stays with you: your subscription still pays for the pool, and while it does you cannot be removed."
+    : `The Enterprise plan stays with ${payer.name}, who still pays for it.`
+  return `The new owner manages the organisation and may delete it; you stay in it as an admin. ${plan} Only the new owner can give the ownership back.`
+}
+
 function TransferOwnership({ organization }: { organization: Organization }) {
   const organizationChanged = useOrganizationChanged()
   const [userId, setUserId] = useState("")
@@ -31,7 +47,7 @@ function TransferOwnership({ organization }: { organization: Organization }) {
     <ConfirmDialog
       trigger={{ label: "Transfer ownership", className: buttonStyles.secondary }}
       title="Transfer the ownership"
-      description="The new owner holds the subscription's team and may delete the organisation. You stay in it as an admin. Only the new owner can give the ownership back."
+      description={transferNote(organization)}
       keepLabel="Keep the ownership"
       confirm={{ label: chosen ? `Make ${chosen.name} the owner` : "Make them the owner", busyLabel: "Transferring...", className: buttonStyles.primary }}
       confirmDisabled={!chosen}
@@ -64,11 +80,13 @@ function TransferOwnership({ organization }: { organization: Organization }) {
 function DeleteOrganization({ organization }: { organization: Organization }) {
   const organizationChanged = useOrganizationChanged()
   const deleting = useFormMutation({ mutationFn: deleteOrganization })
+  const payer = payerOf(organization)
+  const subscription = payer.isOwner ? "Your Enterprise subscription stays yours." : `The Enterprise subscription stays with ${payer.name}.`
   return (
     <ConfirmDialog
       trigger={{ label: "Delete organisation", className: dangerTrigger }}
       title={`Delete ${organization.name}?`}
-      description="Every member loses access to the organisation's requests at once and falls back to their own Free plan; pending invitations stop working. Your Enterprise subscription goes back to your own account. This cannot be undone."
+      description={`Every member loses access to the organisation's requests at once and falls back to their own Free plan; pending invitations stop working. ${subscription} This cannot be undone.`}
       keepLabel="Keep the organisation"
       confirm={{ label: "Delete organisation", busyLabel: "Deleting...", className: dangerButton }}
       onConfirm={async (close) => {

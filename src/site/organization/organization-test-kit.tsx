@@ -27,7 +27,7 @@ export interface World {
   /** Who is signed in. */
   me: { name: string; email: string; plan: PlanId }
   /** The organisation, or null when there is none (GET answers 404). */
-  organization: { id: string; name: string; members: OrganizationMember[]; pool: Organization["pool"]; brand: Organization["brand"] } | null
+  organization: Pick<Organization, "id" | "name" | "members" | "pool" | "brand" | "subscriberId"> | null
   invitations: Invitation[]
   activity: OrganizationActivity[]
 }
@@ -40,7 +40,9 @@ export function acmeWorld(me: OrganizationMember = ADA): World {
       name: "Acme",
       members: [{ ...ADA }, { ...GRACE }, { ...ALAN }],
       pool: { limit: 1000, used: 55 },
-      brand: { name: "Acme", logoUrl: null, accentColor: "#1d4ed8" }
+      brand: { name: "Acme", logoUrl: null, accentColor: "#1d4ed8" },
+      // Ada made Acme: her Enterprise subscription pays for it.
+      subscriberId: ADA.userId
     },
     invitations: [{ ...PENDING }],
     activity: [
@@ -89,7 +91,7 @@ export function createOrganizationServer(world: World) {
         if (world.me.plan !== "enterprise") return refuse(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan.")
         const { name } = request.body as { name: string }
         const owner = { ...ADA, name: world.me.name, email: world.me.email, usedThisMonth: 0 }
-        world.organization = { id: "org-2", name, members: [owner], pool: { limit: null, used: 0 }, brand: { name, logoUrl: null, accentColor: null } }
+        world.organization = { id: "org-2", name, members: [owner], pool: { limit: null, used: 0 }, brand: { name, logoUrl: null, accentColor: null }, subscriberId: owner.userId }
         return answer(organizationOf(world), 201)
       }
     ],

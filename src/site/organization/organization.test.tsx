@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 
+import { refuse } from "../fake-api"
 import { ADA, ALAN, acmeWorld, GRACE, openAs, PENDING, region, type World } from "./organization-test-kit"
 import { canManage, poolView } from "./organization-view"
 
@@ -39,7 +40,7 @@ describe("the owner's organisation page", () => {
     expect(within(region("Requests this month")).getByTestId("pool-use").textContent).toBe("55 of 1,000 AI requests used this month")
 
     expect(memberRows()).toEqual([
-      ["Ada Lovelace(you)ada@example.com", "Owner", "40", ""],
+      ["Ada Lovelace(you)· pays for the planada@example.com", "Owner", "40", ""],
       ["Grace Hoppergrace@example.com", "Admin", "12", "Make memberRemove"],
       ["Alan Turingalan@example.com", "Member", "3", "Make adminRemove"]
     ])
@@ -65,7 +66,7 @@ describe("the owner's organisation page", () => {
     fireEvent.click(screen.getByRole("button", { name: "Remove Grace Hopper" }))
     const dialog = await screen.findByRole("alertdialog", { name: "Remove Grace Hopper from Acme?" })
     fireEvent.click(within(dialog).getByRole("button", { name: "Remove member" }))
-    await waitFor(() => expect(memberRows().map((row) => row[0])).toEqual(["Ada Lovelace(you)ada@example.com", "Alan Turingalan@example.com"]))
+    await waitFor(() => expect(memberRows().map((row) => row[0])).toEqual(["Ada Lovelace(you)· pays for the planada@example.com", "Alan Turingalan@example.com"]))
     expect(server.calls(`DELETE /api/organizations/current/members/${GRACE.userId}`)).toHaveLength(1)
     expect(screen.getByText("Your role: Owner · 2 members")).toBeTruthy()
   })
@@ -116,6 +117,38 @@ describe("the owner's organisation page", () => {
     expect(screen.getByRole("button", { name: "Leave organisation" })).toBeTruthy()
   })
 
+  it("says in the transfer dialog that the plan stays with the owner who pays for it", async () => {
+    openAs(acmeWorld(ADA))
+    await screen.findByRole("heading", { level: 1, name: "Acme" })
+    fireEvent.click(within(region("Ownership")).getByRole("button", { name: "Transfer ownership" }))
+    const dialog = await screen.findByRole("alertdialog", { name: "Transfer the ownership" })
+    expect(within(dialog).getByText(/Enterprise plan/).textContent).toBe(
+      "The new owner manages the organisation and may delete it; you stay in it as an admin. The Enterprise plan stays with you: your subscription still pays for the pool, and while it does you cannot be removed. Only the new owner can give the ownership back."
+    )
+  })
+
+  it("names in the transfer dialog the former owner who still pays for the plan", async () => {
+    // Grace owns Acme now, and Ada still pays for it.
+    const world = acmeWorld(GRACE)
+    world.organization!.members = [{ ...ADA, role: "admin" }, { ...GRACE, role: "owner" }, { ...ALAN }]
+    openAs(world)
+    await screen.findByRole("heading", { level: 1, name: "Acme" })
+    fireEvent.click(within(region("Ownership")).getByRole("button", { name: "Transfer ownership" }))
+    const graces = await screen.findByRole("alertdialog", { name: "Transfer the ownership" })
+    expect(within(graces).getByText(/Enterprise plan/).textContent).toContain("The Enterprise plan stays with Ada Lovelace, who still pays for it.")
+  })
+
+  it("shows the server's refusal of an invitation sent too often in its words", async () => {
+    const server = openAs(acmeWorld(ADA))
+    const refusal = "An invitation was sent to edsger@example.com less than a minute ago. You can send it again in 42 seconds."
+    server.on("POST /api/organizations/current/invitations", () => refuse(429, "TOO_MANY_REQUESTS", refusal, { retryAfter: 42 }))
+    const form = within(await screen.findByRole("region", { name: "Invitations" })).getByRole("form", { name: "Invite a member" })
+    fireEvent.change(within(form).getByLabelText("E-mail address"), { target: { value: "edsger@example.com" } })
+    fireEvent.click(within(form).getByRole("button", { name: "Send invitation" }))
+    expect(await within(form).findByText(refusal)).toBeTruthy()
+    expect(within(form).queryByText(/Invitation sent/)).toBeNull()
+  })
+
   it("deletes the organisation after confirming, and then offers to create one", async () => {
     const server = openAs(acmeWorld(ADA))
     await screen.findByRole("heading", { level: 1, name: "Acme" })
@@ -133,7 +166,7 @@ describe("a member's organisation page", () => {
     await screen.findByRole("heading", { level: 1, name: "Acme" })
     expect(screen.getByText("Your role: Member · 3 members")).toBeTruthy()
     expect(memberRows()).toEqual([
-      ["Ada Lovelaceada@example.com", "Owner", "40"],
+      ["Ada Lovelace· pays for the planada@example.com", "Owner", "40"],
       ["Grace Hoppergrace@example.com", "Admin", "12"],
       ["Alan Turing(you)alan@example.com", "Member", "3"]
     ])
