@@ -144,43 +144,55 @@ describe("the account's share of the API", () => {
     expect((await call("GET", "/api/v1/usage", (await proWithKey()).key)).status).toBe(200)
   })
 
-  it("gives a key's places back when its clients leave, as soon as their work ends, and does not count the calls they left", async () => {
+  it("gives a key's places back once when its clients leave, as soon as their work ends, and does not count the calls they left", async () => {
     const owner = await proWithKey()
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
+    // The model holds each answer until the test lets its group go: those whose clients leave, and those who stay.
+    const group = () => {
+      let resolve!: () => void
+      const promise = new Promise<void>((done) => (resolve = done))
+      return { promise, resolve }
+    }
+    const groups = { leaving: group(), staying: group() }
     let reached = 0
-    provider.handle((_request, response) => {
+    provider.handle((request, response) => {
       reached++
-      void held.then(() => sendJson(response, 200, completion("Bonjour")))
+      void groups[request.body.includes("leaving") ? "leaving" : "staying"].promise.then(() => sendJson(response, 200, completion("Bonjour")))
     })
+    const translate = (text: string) => call("POST", "/api/v1/translate", owner.key, { text, targetLanguage: "fr" })
     const address = await subject.app.listen({ port: 0, host: "127.0.0.1" })
     try {
+      const staying = [translate("staying 1"), translate("staying 2"), translate("staying 3")]
       const leaving = new AbortController()
-      const gone = Array.from({ length: API_KEY_MAX_IN_FLIGHT }, (_, index) =>
+      const gone = ["leaving 1", "leaving 2"].map((text) =>
         fetch(`${address}/api/v1/translate`, {
           method: "POST",
           headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
-          body: JSON.stringify({ text: `line ${index}`, targetLanguage: "fr" }),
+          body: JSON.stringify({ text, targetLanguage: "fr" }),
           signal: leaving.signal
         }).catch(() => null)
       )
-      // Every call has reached the model, and holds one of the key's places; then the clients give up.
+      // All five places of the key are taken; then two clients give up.
       await expect.poll(() => reached, { timeout: 10_000 }).toBe(API_KEY_MAX_IN_FLIGHT)
       expect((await call("GET", "/api/v1/usage", owner.key)).status).toBe(429)
       leaving.abort()
       await Promise.all(gone)
-      // The model answers the calls nobody waits for: their work ends, and their places come back at once.
-      release()
+      // The model answers the calls nobody waits for: their work ends, and their two places come back at once.
+      groups.leaving.resolve()
       await expect.poll(async () => (await call("GET", "/api/v1/usage", owner.key)).status, { timeout: 10_000 }).toBe(200)
-      provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
-      const report = await usage(owner.key)
-      expect(report.byEndpoint.translate).toBe(0)
-      // All five places are free again: five calls at once are answered.
-      const again = await Promise.all(Array.from({ length: API_KEY_MAX_IN_FLIGHT }, () => call("POST", "/api/v1/translate", owner.key, { text: "again", targetLanguage: "fr" })))
-      expect(again.map((answer) => answer.status)).toEqual(Array(API_KEY_MAX_IN_FLIGHT).fill(200))
+      // Each was given back once, not twice (which would free the places of those still waiting): two calls more are
+      // taken, and the next is refused.
+      const more = [translate("staying 4"), translate("staying 5")]
+      await expect.poll(() => reached, { timeout: 10_000 }).toBe(API_KEY_MAX_IN_FLIGHT + 2)
+      const over = await translate("one too many")
+      expect([over.status, over.body.error?.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"])
+      groups.staying.resolve()
+      expect((await Promise.all([...staying, ...more])).map((answer) => answer.status)).toEqual(Array(5).fill(200))
+      // Answered: the five that stayed; the two that left are not counted.
+      expect((await usage(owner.key)).byEndpoint.translate).toBe(5)
     } finally {
       provider.handle((_request, response) => sendJson(response, 200, completion("Bonjour")))
-      release()
+      groups.leaving.resolve()
+      groups.staying.resolve()
     }
   })
 })

@@ -2,12 +2,13 @@ import fs from "node:fs"
 import path from "node:path"
 
 import type { Browser, Page } from "puppeteer-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 
 import { PAGE_INDEX_FILE } from "~extension/messages"
 
 import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
+import { relay, trustedLoopbackOrigin } from "./site-relay"
 
 describe("the built extension in Chromium", () => {
   let server: RunningServer
@@ -133,6 +134,10 @@ describe("the built extension in Chromium", () => {
   })
 
   it("renders the companion site in its tab page with hash routing", async () => {
+    // The tab page calls the API at the build's origin (the pricing page asks how the trial is taken): the server is
+    // reached there, as it is where the extension is used.
+    const siteRelay = await relay(trustedLoopbackOrigin(), server.port)
+    onTestFinished(() => siteRelay.close())
     const page = await browser.newPage()
     const errors = watchPageErrors(page)
     await page.goto(extensionUrl("tabs/site.html#/"))

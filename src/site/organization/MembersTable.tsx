@@ -126,9 +126,9 @@ export function MembersTable({ organization, email }: { organization: Organizati
                   <span className="block font-medium text-gray-900">
                     {member.name}
                     {self && <span className="ml-1 text-xs font-normal text-gray-500">(you)</span>}
-                    {/* Whose subscription funds the pool: the server refuses to remove them while it does, and says so. */}
-                    {member.userId === organization.subscriberId && <span className="ml-1 text-xs font-normal text-gray-600">· pays for the plan</span>}
                   </span>
+                  {/* Whose subscription funds the pool: the server refuses to remove them while it does, and says so. */}
+                  {member.userId === organization.subscriberId && <span className="block text-xs text-gray-600">Pays for the plan</span>}
                   <span className="block break-all text-gray-600">{member.email}</span>
                   {/* On a narrow screen the role and the usage join the member's cell; their columns are hidden. */}
                   <span className="mt-1 block text-gray-600 sm:hidden" data-narrow-only>
