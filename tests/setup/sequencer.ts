@@ -38,12 +38,14 @@ const KNOWN_SECONDS: Record<string, number> = {
   "api-postgres:server/route-table.test.ts": 17,
   "api-postgres:server/instances.test.ts": 17,
   "api-postgres:server/mail/outbox.test.ts": 11,
+  "api:server/faults.test.ts": 62,
   "api:server/mail/outbox-crash.test.ts": 28,
   "api:server/route-table.test.ts": 28,
   "api:server/feedback/reliability.test.ts": 12,
   "api:server/mail/outbox.test.ts": 11,
   "api:server/crash-safety.test.ts": 10,
-  "api:server/public-api/vision-api.test.ts": 10
+  "api:server/public-api/vision-api.test.ts": 10,
+  "api:server/public-api/vision-shares.test.ts": 14
 }
 
 export default class ProjectSequencer extends BaseSequencer {
