@@ -53,7 +53,6 @@ const API_TEST = {
 const WITHOUT_DATABASE = [
   "server/config.test.ts",
   "server/mail/mailer.test.ts",
-  "server/feedback/image-dimensions.test.ts",
   "server/feedback/reliability.test.ts",
   "server/analyze/units.test.ts",
   "server/billing/subscription-rules.test.ts",

@@ -97,8 +97,8 @@ async function siteOriginsOf(buildDir) {
 
 /**
  * The Firefox manifest from the one Plasmo wrote (which already turned the side panel into sidebar_action and the
- * service worker into background.scripts): no Chrome-only keys (key, externally_connectable, the sidePanel
- * permission), the gecko id and minimum version, a sidebar that does not open by itself at install (as in Chrome),
+ * service worker into background.scripts): no Chrome-only keys (key, externally_connectable, the sidePanel and
+ * webRequest permissions; "dns" instead), the gecko id and minimum version, a sidebar that does not open by itself at install (as in Chrome),
  * and the site bridge on the trusted origins' top frames, from the start of the page so it is there before the site's
  * scripts look for it. Firefox's match patterns have no port (a pattern with one matches nothing): the bridge matches
  * the hosts and checks the page's whole origin itself. Running it again gives the same manifest.
@@ -111,7 +111,9 @@ export function firefoxManifest(manifest, origins, bridgeFile) {
   const contentScripts = (rest.content_scripts ?? []).filter((script) => !script.js?.includes(bridgeFile))
   return {
     ...rest,
-    permissions: rest.permissions.filter((permission) => permission !== "sidePanel"),
+    // Firefox checks an image's address by resolving its name first ("dns"); Chrome has no DNS API and reads the
+    // address that answered from webRequest instead (src/panel/image-address.ts).
+    permissions: [...new Set([...rest.permissions.filter((permission) => permission !== "sidePanel" && permission !== "webRequest"), "dns"])],
     sidebar_action: { default_title: manifest.name, default_icon: manifest.icons, ...rest.sidebar_action, open_at_install: false },
     content_scripts: [...contentScripts, { matches, js: [bridgeFile], run_at: "document_start", all_frames: false }],
     browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: GECKO_MIN_VERSION } }

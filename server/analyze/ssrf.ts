@@ -9,81 +9,10 @@ import http from "node:http"
 import https from "node:https"
 import net, { type LookupFunction } from "node:net"
 
-import ipaddr from "ipaddr.js"
+import { classifyAddress, type AddressKind } from "~core/network-address"
 
 import { ApiError } from "../http/errors"
 import { imageTooLarge } from "./image"
-
-export type AddressKind = "public" | "loopback" | "restricted"
-
-const IPV4_BLOCKED: Array<[string, number]> = [
-  ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback (answered as "loopback" below)
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay anycast
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4] // reserved, broadcast
-]
-
-function ipv4Number(address: string): number {
-  return address.split(".").reduce((sum, part) => sum * 256 + Number(part), 0)
-}
-
-function classifyIpv4(address: string): AddressKind {
-  const value = ipv4Number(address)
-  if (value >>> 24 === 127) return "loopback"
-  for (const [base, prefix] of IPV4_BLOCKED) {
-    const size = 2 ** (32 - prefix)
-    const start = ipv4Number(base)
-    if (value >= start && value < start + size) return "restricted"
-  }
-  return "public"
-}
-
-/** The eight 16-bit words of an IPv6 address (zone removed, embedded IPv4 expanded); null when it is not one. */
-function ipv6Words(address: string): number[] | null {
-  return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address).parts : null
-}
-
-const wordsToIpv4 = (high: number, low: number) => `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`
-
-function classifyIpv6(address: string): AddressKind {
-  const w = ipv6Words(address)
-  if (!w) return "restricted"
-  const zeros = (from: number, to: number) => w.slice(from, to).every((word) => word === 0)
-  if (zeros(0, 7) && w[7] === 1) return "loopback" // ::1
-  if (zeros(0, 5) && w[5] === 0xffff) return classifyIpv4(wordsToIpv4(w[6]!, w[7]!)) // IPv4-mapped
-  if (zeros(0, 6)) return "restricted" // unspecified, IPv4-compatible (deprecated)
-  if (w[0] === 0x64 && w[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(wordsToIpv4(w[6]!, w[7]!)) // NAT64
-  if (w[0] === 0x2002) return classifyIpv4(wordsToIpv4(w[1]!, w[2]!)) // 6to4
-  if (w[0] === 0x2001 && w[1]! < 0x200) return "restricted" // Teredo, benchmarking, ORCHID and other IETF blocks
-  if (w[0] === 0x2001 && w[1] === 0xdb8) return "restricted" // documentation
-  // Everything outside global unicast 2000::/3 is refused: fc00::/7 unique-local, fe80::/10
-  // link-local, fec0::/10 site-local, ff00::/8 multicast, 100::/64 discard, 64:ff9b:1::/48.
-  if ((w[0]! & 0xe000) !== 0x2000) return "restricted"
-  return "public"
-}
-
-/** Whether an IP address is public, loopback, or otherwise not for callers (private, link-local, reserved…). */
-export function classifyAddress(address: string): AddressKind {
-  switch (net.isIP(address)) {
-    case 4:
-      return classifyIpv4(address)
-    case 6:
-      return classifyIpv6(address)
-    default:
-      return "restricted"
-  }
-}
 
 export interface ImageFetchOptions {
   /** Tests only: lets http:// and loopback addresses through (never from the environment). */

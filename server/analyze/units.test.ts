@@ -2,51 +2,9 @@ import { describe, expect, it } from "vitest"
 
 import { answerText } from "./provider"
 import { monthKey, nextMonthStart } from "./quota"
-import { classifyAddress, checkImageUrl } from "./ssrf"
+import { checkImageUrl } from "./ssrf"
 
-describe("address classification", () => {
-  it.each([
-    ["127.0.0.1", "loopback"],
-    ["127.255.0.9", "loopback"],
-    ["::1", "loopback"],
-    ["::ffff:127.0.0.1", "loopback"],
-    ["::ffff:7f00:1", "loopback"],
-    ["0:0:0:0:0:0:0:1", "loopback"],
-    ["10.1.2.3", "restricted"],
-    ["172.16.0.1", "restricted"],
-    ["172.31.255.255", "restricted"],
-    ["192.168.10.1", "restricted"],
-    ["169.254.169.254", "restricted"],
-    ["100.64.0.1", "restricted"],
-    ["100.127.255.255", "restricted"],
-    ["0.0.0.0", "restricted"],
-    ["0.1.2.3", "restricted"],
-    ["224.0.0.251", "restricted"],
-    ["255.255.255.255", "restricted"],
-    ["::", "restricted"],
-    ["::ffff:10.0.0.1", "restricted"],
-    ["::ffff:a9fe:a9fe", "restricted"],
-    ["::10.0.0.1", "restricted"],
-    ["64:ff9b::a9fe:a9fe", "restricted"],
-    ["2002:0a00:0001::1", "restricted"],
-    ["fe80::1", "restricted"],
-    ["fe80::1%eth0", "restricted"],
-    ["febf::1", "restricted"],
-    ["fc00::1", "restricted"],
-    ["fd12:3456::1", "restricted"],
-    ["ff02::1", "restricted"],
-    ["2001:db8::1", "restricted"],
-    ["not-an-ip", "restricted"],
-    ["8.8.8.8", "public"],
-    ["172.32.0.1", "public"],
-    ["100.128.0.1", "public"],
-    ["::ffff:8.8.8.8", "public"],
-    ["2606:4700:4700::1111", "public"],
-    ["2002:0808:0808::1", "public"]
-  ])("%s is %s", (address, kind) => {
-    expect(classifyAddress(address)).toBe(kind)
-  })
-
+describe("image URL checks", () => {
   it("refuses localhost names without a DNS look-up and accepts a public literal address", async () => {
     await expect(checkImageUrl("https://localhost/a.png", { allowLoopback: false })).rejects.toMatchObject({ code: "URL_NOT_ALLOWED" })
     await expect(checkImageUrl("https://8.8.8.8/a.png", { allowLoopback: false })).resolves.toMatchObject({ address: "8.8.8.8", family: 4 })

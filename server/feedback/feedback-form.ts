@@ -19,11 +19,17 @@ import {
 } from "~core/feedback"
 import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_CONFIRMATIONS_PER_SERVER } from "./confirmation-limit"
 import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/feedback"
+import { imageDimensions } from "~core/image-dimensions"
 
 import { ApiError } from "../http/errors"
 import { lingerAfterAnswer } from "../http/request-limits"
-import { FEEDBACK_MAX_IMAGE_PIXELS, imageDimensions } from "./image-dimensions"
 import { FEEDBACK_DISK_BUDGET_BYTES, type FeedbackImageStore, type StagedImage } from "./image-store"
+
+/**
+ * The most pixels an uploaded image may declare. A few kilobytes of PNG or GIF can declare an image
+ * whose decoded pixels take gigabytes: the admin's browser would decode it when showing the feedback.
+ */
+export const FEEDBACK_MAX_IMAGE_PIXELS = 40_000_000
 
 /** A field far above the message's 1000 characters is cut by the parser and refused. */
 const FIELD_SIZE_LIMIT = 16 * 1024

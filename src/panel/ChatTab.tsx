@@ -8,6 +8,8 @@ export interface ChatTabProps {
   images: PanelImage[]
   /** The tab the images are on (blob: images are read there). */
   tabId: number | undefined
+  /** The page the images were listed from. */
+  pageUrl: string | undefined
   messages: ChatMessage[]
   busy: boolean
   onSend: (question: string) => void
@@ -15,7 +17,8 @@ export interface ChatTabProps {
   usage: string | null
 }
 
-export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage }: ChatTabProps) {
+export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onClear, usage }: ChatTabProps) {
+  const locate = (url: string) => ({ url, tabId, pageUrl, frameId: images.find((image) => image.url === url)?.frameId })
   return (
     <div className="flex min-h-[calc(100vh-9rem)] flex-col gap-3">
       <div className="flex items-center justify-between">
@@ -31,7 +34,7 @@ export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage 
       ) : (
         <div className="flex gap-2" aria-label="Images in this conversation">
           {images.slice(0, MAX_CHAT_IMAGES).map((image) => (
-            <ShownImage key={image.url} image={image} alt={image.alt || "Selected image"} className="h-14 w-14 rounded border border-gray-200 bg-gray-100 object-cover" />
+            <ShownImage key={image.url} image={locate(image.url)} brief alt={image.alt || "Selected image"} className="h-14 w-14 rounded border border-gray-200 bg-gray-100 object-cover" />
           ))}
           {images.length > MAX_CHAT_IMAGES && <p className="self-center text-xs text-gray-600">Only the first {MAX_CHAT_IMAGES} selected images are asked about.</p>}
         </div>
@@ -45,7 +48,7 @@ export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage 
             }`}
             data-role={message.role}
           >
-            {message.imageUrl && images.length > 1 && <img src={message.imageUrl} alt="" className="mb-2 h-10 w-10 rounded object-cover" />}
+            {message.imageUrl && images.length > 1 && <ShownImage image={locate(message.imageUrl)} brief alt="" className="mb-2 h-10 w-10 rounded object-cover" />}
             {message.text}
           </li>
         ))}
@@ -64,7 +67,7 @@ export function ChatTab({ images, tabId, messages, busy, onSend, onClear, usage 
         busy={busy}
         onAsk={onSend}
         clearOnSend
-        notice={images.length > 0 && <SendNotice kind="question" chat images={images.slice(0, MAX_CHAT_IMAGES).map(({ url, frameId }) => ({ url, tabId, frameId }))} />}
+        notice={images.length > 0 && <SendNotice kind="question" chat images={images.slice(0, MAX_CHAT_IMAGES).map(({ url }) => locate(url))} />}
         className="sticky bottom-14 bg-gray-50 py-2"
       />
       {usage && <p className="text-xs text-gray-500" data-testid="chat-usage">{usage}</p>}

@@ -6,6 +6,7 @@ import { Accordion } from "radix-ui"
 
 import type { HistoryEntry } from "./history"
 import { ANALYSIS_LABELS } from "./settings"
+import { isOwnBlobUrl, ShownImage } from "./ShownImage"
 
 export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onClear: () => void }) {
   if (entries.length === 0) {
@@ -27,10 +28,11 @@ export function HistoryTab({ entries, onClear }: { entries: HistoryEntry[]; onCl
                 <Accordion.Header asChild>
                   <h2>
                     <Accordion.Trigger className="flex w-full gap-3 p-2 text-left focus-ring focus-visible:-outline-offset-2">
-                      {entry.imageUrl.startsWith("data:") ? (
-                        <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />
+                      {/^https?:/.test(entry.imageUrl) || isOwnBlobUrl(entry.imageUrl) ? (
+                        <ShownImage image={{ url: entry.imageUrl, pageUrl: entry.pageUrl }} loading="lazy" brief alt="" className="h-12 w-12 shrink-0 rounded bg-gray-100 object-cover" />
                       ) : (
-                        <img src={entry.imageUrl} alt="" className="h-12 w-12 shrink-0 rounded bg-gray-100 object-cover" />
+                        // A data: image is kept as a marker, and a page's blob: image went with its page.
+                        <span className="h-12 w-12 shrink-0 rounded bg-gray-100" aria-hidden="true" />
                       )}
                       <span className="min-w-0 flex-1">
                         <span className="block text-xs text-gray-500">

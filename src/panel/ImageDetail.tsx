@@ -14,7 +14,7 @@ import type { LinesTranslation } from "./results/TranslateText"
 import { TranslatedLayer } from "./results/TranslatedLayer"
 import { useLineColours } from "./results/use-line-colours"
 import { SendNotice } from "./sent/SendNotice"
-import { useShownImageUrl } from "./ShownImage"
+import { useShownImage } from "./ShownImage"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "./settings"
 import { useAnalysis } from "./use-analysis"
 import type { FocusedImage } from "./use-focused-image"
@@ -55,10 +55,10 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
   // Text read turned upright is shown as read, so that its boxes stand on it.
   const uprightUrl = outcome?.kind === "text" ? outcome.reading?.uprightUrl : undefined
   const shownUrl = uprightUrl || image.url
-  const displayedUrl = useShownImageUrl({ ...image, url: shownUrl })
+  const displayed = useShownImage({ ...image, url: shownUrl })
   // Text boxes are in the pixels of the image read, which may be a scaled copy (an SVG drawn for the engine).
   const boxSpace = outcome?.kind === "text" ? { width: outcome.ocr.imageWidth, height: outcome.ocr.imageHeight } : natural
-  const colours = useLineColours({ url: shownUrl, tabId: image.tabId, frameId: image.frameId }, shownOverlay ? textOutcome!.ocr : null)
+  const colours = useLineColours({ url: shownUrl, tabId: image.tabId, frameId: image.frameId, pageUrl: image.pageUrl }, shownOverlay ? textOutcome!.ocr : null)
   const translatedShown = shownOverlay !== null && colours !== null && view === "translated"
 
   return (
@@ -68,12 +68,16 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
       </button>
       <figure className="space-y-1">
         <div className="relative overflow-hidden rounded-lg border border-gray-200 bg-gray-100">
-          <img
-            src={displayedUrl}
-            alt={image.alt || "Selected image"}
-            className="block h-auto w-full"
-            onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
-          />
+          {displayed.kind === "failed" ? (
+            <p className="p-4 text-sm text-red-800">{displayed.message}</p>
+          ) : (
+            <img
+              src={displayed.kind === "shown" ? displayed.url : undefined}
+              alt={image.alt || "Selected image"}
+              className="block h-auto w-full"
+              onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
+            />
+          )}
           {!translatedShown && <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />}
           {textOutcome && !translatedShown && <TextLayer ocr={textOutcome.ocr} highlightedLine={focusedLine} />}
           {textOutcome && translatedShown && <TranslatedLayer ocr={textOutcome.ocr} lines={shownOverlay.lines} colours={colours} />}

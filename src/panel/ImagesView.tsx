@@ -2,6 +2,8 @@
  * The Images tab's content: the image open in detail if there is one, else the list of the page's images (while
  * they are looked for, or why the page cannot be scanned).
  */
+import { useMemo } from "react"
+
 import { openSignIn } from "~extension/account"
 import { Spinner } from "~ui/Spinner"
 
@@ -33,8 +35,11 @@ export interface ImagesViewProps {
 
 export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filters, onFiltersChange, ticked, settings, onSettingsChange, onUsageChanged }: ImagesViewProps) {
   const ready = scan.kind === "ready" ? scan : undefined
-  // Find in images reads the images the list shows, the page's with this tab's id (blob: images are read by their page).
-  const targets = [...captured, ...filterPanelImages(ready?.images ?? [], filters).map((image) => ({ ...image, tabId: ready?.tabId }))]
+  // The page's images with where they were found: blob: images are read by their page, and whether an address may be
+  // read depends on the page. Made once per scan, so that the list's cards keep their images from render to render.
+  const images = useMemo(() => (ready ? ready.images.map((image) => ({ ...image, tabId: ready.tabId, pageUrl: ready.pageUrl })) : []), [ready])
+  // Find in images reads the images the list shows.
+  const targets = [...captured, ...filterPanelImages(images, filters)]
   const reader = useImageReader({ targets, tabId: ready?.tabId, settings, active: !focused && ready !== undefined })
   if (focused) {
     return (
@@ -57,14 +62,14 @@ export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filte
   }
   return (
     <ImagesTab
-      images={scan.images}
+      images={images}
       captured={captured}
       filters={filters}
       onFiltersChange={onFiltersChange}
       selected={ticked.urls}
       onToggleSelected={ticked.toggle}
       onClearSelection={ticked.clear}
-      onOpen={(image) => onFocus({ image: { ...image, tabId: scan.tabId, pageUrl: scan.pageUrl }, autoRun: null, token: Date.now() })}
+      onOpen={(image) => onFocus({ image, autoRun: null, token: Date.now() })}
       highlighted={lastOpened}
       find={{ ...reader, onShowOnPage: (image) => showOnPage({ url: image.url, tabId: scan.tabId, frameId: image.frameId }) }}
     />

@@ -101,7 +101,7 @@ export function SidePanel() {
           />
         </TabPanel>
         <TabPanel tab="chat">
-          <ChatTab images={tickedImages} tabId={ready?.tabId} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />
+          <ChatTab images={tickedImages} tabId={ready?.tabId} pageUrl={ready?.pageUrl} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />
         </TabPanel>
         <TabPanel tab="history">
           <HistoryTab entries={history ?? []} onClear={() => void clearHistory()} />

@@ -54,19 +54,23 @@ export function objectLabels(result: ObjectsResult): string[] {
 const images = new Map<string, Promise<Blob>>()
 export const IMAGE_CACHE_SIZE = 8
 
-/** The image's bytes, read once per panel (a failed read is forgotten so a retry reads again). */
+/**
+ * The image's bytes, read once per panel (a failed read is forgotten so a retry reads again). Kept per tab and page as
+ * well as address: whether an address may be read depends on the page that named it (image-address.ts).
+ */
 export function imageBlob(location: ImageLocation): Promise<Blob> {
-  let pending = images.get(location.url)
+  const key = `${location.tabId ?? ""} ${location.pageUrl ?? ""} ${location.url}`
+  let pending = images.get(key)
   if (pending) {
-    images.delete(location.url)
-    images.set(location.url, pending)
+    images.delete(key)
+    images.set(key, pending)
   } else {
     pending = readImage(location)
-    images.set(location.url, pending)
-    pending.catch(() => images.delete(location.url))
-    for (const url of images.keys()) {
+    images.set(key, pending)
+    pending.catch(() => images.delete(key))
+    for (const oldest of images.keys()) {
       if (images.size <= IMAGE_CACHE_SIZE) break
-      images.delete(url)
+      images.delete(oldest)
     }
   }
   return pending

@@ -50,7 +50,7 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
       analyseAndRecord(
         {
           kind: next,
-          image: { url: image.url, tabId: image.tabId, frameId: image.frameId },
+          image: { url: image.url, tabId: image.tabId, frameId: image.frameId, pageUrl: image.pageUrl },
           settings,
           question,
           onProgress: (progress) => {

@@ -55,7 +55,7 @@ export function useChat({ images, tabId, pageUrl, settings, onUsageChanged }: Ch
       for (const image of targets) {
         try {
           const outcome = await analyseAndRecord(
-            { kind: "ask", image: { url: image.url, tabId, frameId: image.frameId }, settings, question, history: chatHistoryFor(earlier, image.url) },
+            { kind: "ask", image: { url: image.url, tabId, frameId: image.frameId, pageUrl }, settings, question, history: chatHistoryFor(earlier, image.url) },
             { pageUrl, onUsageChanged }
           )
           add({ role: "assistant", text: describe(outcome), imageUrl: image.url, question })

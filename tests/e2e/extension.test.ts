@@ -40,7 +40,7 @@ describe("the built extension in Chromium", () => {
     expect(manifest.manifest_version).toBe(3)
     expect(manifest.name).toBe("Image Query AI")
     expect(manifest.version).toBe("1.0.0")
-    expect([...(manifest.permissions ?? [])].sort()).toEqual(["activeTab", "clipboardWrite", "contextMenus", "scripting", "sidePanel", "storage", "tabs"])
+    expect([...(manifest.permissions ?? [])].sort()).toEqual(["activeTab", "clipboardWrite", "contextMenus", "scripting", "sidePanel", "storage", "tabs", "webRequest"])
     expect(manifest.host_permissions).toEqual(["<all_urls>"])
     expect((manifest.content_security_policy as { extension_pages: string }).extension_pages).toBe(
       "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'"

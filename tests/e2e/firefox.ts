@@ -76,8 +76,11 @@ function geckoId(extensionDir: string): string {
   return id
 }
 
-/** Headless Firefox ESR with the extension of `extensionDir` installed; its pages are under FIREFOX_EXTENSION_ORIGIN. */
-export async function launchFirefoxWithExtension(extensionDir = FIREFOX_EXTENSION_DIR, executablePath = FIREFOX_PATH): Promise<Browser> {
+/**
+ * Headless Firefox ESR with the extension of `extensionDir` installed; its pages are under FIREFOX_EXTENSION_ORIGIN.
+ * `prefs`: Firefox preferences added to the usual ones (a test's host names, say).
+ */
+export async function launchFirefoxWithExtension(extensionDir = FIREFOX_EXTENSION_DIR, executablePath = FIREFOX_PATH, prefs: Record<string, unknown> = {}): Promise<Browser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-firefox-"))
   const id = geckoId(extensionDir)
   const browser = await puppeteer.launch({
@@ -91,7 +94,8 @@ export async function launchFirefoxWithExtension(extensionDir = FIREFOX_EXTENSIO
       // The closed network: no update checks, telemetry or remote settings.
       "app.update.enabled": false,
       "datareporting.policy.dataSubmissionEnabled": false,
-      "extensions.getAddons.cache.enabled": false
+      "extensions.getAddons.cache.enabled": false,
+      ...prefs
     }
   })
   browser.once("disconnected", () => {

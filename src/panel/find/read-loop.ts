@@ -10,6 +10,7 @@ export interface ReadTarget {
   url: string
   tabId?: number
   frameId?: number
+  pageUrl?: string
 }
 
 export type ReadOutcome = { status: "read"; reading: ImageReading } | { status: "failed"; message: string }

@@ -69,7 +69,7 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | Error> {
  * `pageQuiet` comes before each engine: a user who starts scrolling the page mid-image waits for one engine at most.
  */
 async function readForSearch(target: ReadTarget, settings: PanelSettings, pageQuiet: () => Promise<void>): Promise<ImageReading> {
-  const image = { url: target.url, tabId: target.tabId, frameId: target.frameId }
+  const image = { url: target.url, tabId: target.tabId, frameId: target.frameId, pageUrl: target.pageUrl }
   const text = await attempt(async () => {
     const outcome = await runAnalysis({ kind: "text", image, settings })
     return outcome.kind === "text" ? outcome.ocr.text.trim() : ""

@@ -26,12 +26,12 @@ async function pixelsAt(location: ImageLocation, width: number, height: number):
 export function useLineColours(location: ImageLocation, ocr: OcrResult | null): LineColours[] | null {
   // Kept with the lines they were sampled for: another text result shows none until its own are read.
   const [sampled, setSampled] = useState<{ ocr: OcrResult; colours: LineColours[] } | null>(null)
-  const { url, tabId, frameId } = location
+  const { url, tabId, frameId, pageUrl } = location
   useEffect(() => {
     if (!ocr) return
     let current = true
     const plain = (): LineColours[] => ocr.lines.map(() => ({ background: [255, 255, 255], ink: [0, 0, 0] }))
-    pixelsAt({ url, tabId, frameId }, ocr.imageWidth, ocr.imageHeight)
+    pixelsAt({ url, tabId, frameId, pageUrl }, ocr.imageWidth, ocr.imageHeight)
       .then((pixels) => ocr.lines.map((line) => lineColours(pixels, line.bbox)))
       .catch(plain)
       .then((colours) => {
@@ -40,6 +40,6 @@ export function useLineColours(location: ImageLocation, ocr: OcrResult | null): 
     return () => {
       current = false
     }
-  }, [url, tabId, frameId, ocr])
+  }, [url, tabId, frameId, pageUrl, ocr])
   return sampled && sampled.ocr === ocr ? sampled.colours : null
 }

@@ -55,7 +55,7 @@ function sentImageBytes(image: ImageLocation): Promise<number> {
 function useSentImageBytes(images: readonly ImageLocation[], wanted: boolean): number | null {
   const [bytes, setBytes] = useState<{ key: string; total: number } | null>(null)
   // The images by value: a new array of the same images is not a change.
-  const key = JSON.stringify(images.map(({ url, tabId, frameId }) => ({ url, tabId, frameId })))
+  const key = JSON.stringify(images.map(({ url, tabId, frameId, pageUrl }) => ({ url, tabId, frameId, pageUrl })))
   useEffect(() => {
     const locations = JSON.parse(key) as ImageLocation[]
     if (!wanted || locations.length === 0) return
