@@ -1,16 +1,15 @@
 /**
- * The on-image button on a page that tries to steer it (issue 42, part 2), in Chromium with the built extension:
+ * The on-image button on a page that tries to steer it (issue 42, part 2), in Chromium with the built extension
+ * (tests/e2e/hostile-image-page.ts has the page and the intranet server; image-button-hostile-page-firefox.test.ts
+ * runs the same in Firefox):
  * - clickjacking: the page draws a decoy over the button in the top layer (a popover with pointer-events: none, which
  *   our highest z-index cannot beat and a click passes through), in the page's DOM or inside a closed shadow root, and
  *   may take the decoy away at the very press. The click must do nothing and say why;
  * - a swapped image: a capturing pointerdown points the pointed-at image at an "intranet" address. The click must be
- *   refused, say so, and the intranet server must see no request.
- * The page's CSP allows only its own images, so it cannot load the intranet address itself: every request the intranet
- * server counts comes from the extension.
+ *   refused, say so, and the intranet server must see no request from the extension (the page's own load of the
+ *   swapped address carries its Referer).
  */
 import fs from "node:fs"
-import http from "node:http"
-import type net from "node:net"
 import path from "node:path"
 
 import type { Browser, BoundingBox, Page } from "puppeteer-core"
@@ -20,68 +19,12 @@ import { BUTTON_COVERED_MESSAGE, IMAGE_CHANGED_MESSAGE } from "~extension/button
 import type { SelectedImage } from "~extension/selected-image"
 
 import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
+import { DECOYS, drawDecoy, serveHostileImagePage, swapPhotoOnPress } from "./hostile-image-page"
 
 const BUTTON = 'aria/Analyse image with Image Query AI[role="button"]'
-const PHOTO = fs.readFileSync(path.resolve("tests/fixtures/square-512.png"))
-
-interface CountingServer {
-  url: string
-  /** The paths asked for, in order. */
-  requests: string[]
-  close(): Promise<void>
-}
-
-/** An HTTP server on 127.0.0.1 answering `routes` (path to type and body) and remembering every path asked for. */
-async function countingServer(routes: Record<string, { type: string; body: string | Buffer }>): Promise<CountingServer> {
-  const requests: string[] = []
-  const server = http.createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://server").pathname
-    requests.push(pathname)
-    const route = routes[pathname]
-    if (!route) response.writeHead(404).end("not found")
-    else response.writeHead(200, { "content-type": route.type, "cache-control": "no-store" }).end(route.body)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as net.AddressInfo
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) }
-}
-
-const HOSTILE_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="img-src 'self'">
-<title>Claim your prize</title>
-<style>body { margin: 0; padding: 24px; font: 16px sans-serif; }</style>
-</head><body>
-<h1>Claim your prize</h1>
-<img id="photo" src="/photo.png" alt="A prize" width="480" height="360">
-</body></html>`
-
-/**
- * The decoy a page draws over the button: a transparent top-layer popover over the whole viewport that lets clicks
- * through, with a "Claim prize" button painted where ours is. `where` says where it lives; `hideOnPress` takes it
- * away in a capturing pointerdown, before our button sees the press.
- */
-function drawDecoy(box: { x: number; y: number; width: number; height: number }, where: "document" | "closed shadow root", hideOnPress: boolean) {
-  const layer = document.createElement("div")
-  layer.setAttribute("popover", "manual")
-  layer.style.cssText = "position: fixed; inset: 0; width: 100vw; height: 100vh; margin: 0; padding: 0; border: 0; background: transparent; pointer-events: none"
-  const prize = document.createElement("div")
-  prize.textContent = "Claim prize"
-  prize.style.cssText = `position: absolute; left: ${box.x - 6}px; top: ${box.y - 6}px; width: ${box.width + 12}px; height: ${box.height + 12}px; display: grid; place-items: center; background: #16A34A; color: white; font: bold 15px sans-serif; border-radius: 8px`
-  layer.append(prize)
-  if (where === "document") document.body.append(layer)
-  else {
-    const host = document.createElement("prize-banner")
-    host.attachShadow({ mode: "closed" }).append(layer)
-    document.body.append(host)
-  }
-  layer.showPopover()
-  if (hideOnPress) window.addEventListener("pointerdown", () => layer.hidePopover(), true)
-}
 
 describe("the on-image button on a hostile page", () => {
-  let intranet: CountingServer
-  let site: CountingServer
+  let servers: Awaited<ReturnType<typeof serveHostileImagePage>>
   let browser: Browser
   let extension: LoadedExtension
   let page: Page
@@ -118,19 +61,19 @@ describe("the on-image button on a hostile page", () => {
     for (const until = Date.now() + ms; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 200))) {
       expect(panelOpen()).toBe(false)
       expect(await selectedImage()).toBeUndefined()
-      expect(intranet.requests).toEqual([])
+      expect(servers.intranetRequestsNotFromPage()).toEqual([])
     }
   }
 
   const clickCentre = (box: BoundingBox, delay = 0) => page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { delay })
 
+  async function shoot(name: string) {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
+    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, `${name}.png`) })
+  }
+
   beforeAll(async () => {
-    intranet = await countingServer({ "/secret.png": { type: "image/png", body: PHOTO } })
-    site = await countingServer({
-      "/": { type: "text/html; charset=utf-8", body: HOSTILE_PAGE },
-      "/photo.png": { type: "image/png", body: PHOTO },
-      "/favicon.ico": { type: "image/png", body: PHOTO }
-    })
+    servers = await serveHostileImagePage()
     browser = await launchBrowser({ extension: true })
     extension = await installExtension(browser)
     page = await browser.newPage()
@@ -139,32 +82,28 @@ describe("the on-image button on a hostile page", () => {
 
   afterAll(async () => {
     await browser?.close()
-    await site?.close()
-    await intranet?.close()
+    await servers?.close()
   })
 
-  /** Each test on a fresh load of the page, with the panel closed and nothing picked. */
+  /** Each test on a fresh load of the page at 1280 px, with the panel closed and nothing picked. */
   beforeEach(async () => {
     await inWorker(extension.worker, async () => {
       for (const window of await chrome.windows.getAll()) await chrome.sidePanel.close({ windowId: window.id! }).catch(() => {})
       await chrome.storage.session.remove("selectedImage")
     })
     await eventually(async () => panelOpen(), (open) => expect(open).toBe(false))
-    await page.goto(`${site.url}/`, { waitUntil: "load" })
+    await page.setViewport({ width: 1280, height: 800 })
+    await page.goto(`${servers.site.url}/`, { waitUntil: "load" })
   })
 
   it("acts on a plain click on this page: the photo is picked and the side panel opens", async () => {
     const button = await pointAtPhoto()
     await clickCentre(button)
-    await eventually(selectedImage, (picked) => expect(picked?.url).toBe(`${site.url}/photo.png`))
+    await eventually(selectedImage, (picked) => expect(picked?.url).toBe(`${servers.site.url}/photo.png`))
     await eventually(async () => panelOpen(), (open) => expect(open).toBe(true))
   })
 
-  it.each([
-    ["a top-layer popover in the page", "document", false],
-    ["a top-layer popover in a closed shadow root", "closed shadow root", false],
-    ["a top-layer popover the page takes away as the button is pressed", "document", true]
-  ] as const)("does nothing when %s is drawn over it, and says why", async (_name, where, hideOnPress) => {
+  it.each(DECOYS)("does nothing when %s is drawn over it, and says why", async (_name, where, hideOnPress) => {
     const box = await pointAtPhoto()
     await page.mouse.move(5, 5)
     await page.waitForSelector(BUTTON, { hidden: true, timeout: 5_000 })
@@ -173,31 +112,29 @@ describe("the on-image button on a hostile page", () => {
     expect(await pointAtPhoto()).toEqual(box)
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     await new Promise((resolve) => setTimeout(resolve, 500))
-    if (where === "document") {
-      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-      await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "image-button-decoy.png"), clip: { x: 0, y: 0, width: 560, height: 440 } })
-    }
+    if (where === "document" && !hideOnPress) await shoot("image-button-decoy-1280")
     await clickCentre(box, 80)
     await eventually(accessibleTexts, (texts) => expect(texts).toContain(BUTTON_COVERED_MESSAGE))
+    if (where === "document" && !hideOnPress) await shoot("image-button-covered-1280")
     await expectNothingHappensFor(1_500)
   })
 
   it("refuses the click when the page points the image at another address as it is pressed, and fetches nothing from there", async () => {
-    await page.evaluate((secret: string) => {
-      window.addEventListener("pointerdown", () => ((document.getElementById("photo") as HTMLImageElement).src = secret), true)
-    }, `${intranet.url}/secret.png`)
+    // On a phone-sized viewport: the note stays on screen beside the button.
+    await page.setViewport({ width: 375, height: 700 })
+    await page.evaluate(swapPhotoOnPress, `${servers.intranet.url}/secret.png`)
     const box = await pointAtPhoto()
-    // A person's press lasts a little: long enough for the swapped address to become the image's current one.
+    // A person's press lasts a little: long enough for the swapped picture to load and become the image's current one.
     await clickCentre(box, 250)
     await eventually(accessibleTexts, (texts) => expect(texts).toContain(IMAGE_CHANGED_MESSAGE))
-    expect(await page.$eval("#photo", (image) => (image as HTMLImageElement).currentSrc)).toBe(`${intranet.url}/secret.png`)
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
-    await page.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "image-button-changed.png"), clip: { x: 0, y: 0, width: 560, height: 440 } })
+    expect(await page.$eval("#photo", (image) => (image as HTMLImageElement).currentSrc)).toBe(`${servers.intranet.url}/secret.png`)
+    // The page loaded it itself: the requests are there, none of them the extension's.
+    expect(servers.intranet.requests.map(({ path }) => path)).toContain("/secret.png")
+    await shoot("image-button-changed-375")
     await expectNothingHappensFor(1_500)
   })
 
   it("logged no error in the page", () => {
-    // The swapped address is refused by the page's own CSP: that is the page's doing, not ours.
-    expect(pageErrors.filter((error) => !error.includes("Content Security Policy") && !error.includes("secret.png"))).toEqual([])
+    expect(pageErrors).toEqual([])
   })
 })
