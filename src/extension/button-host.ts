@@ -4,20 +4,28 @@
  */
 import { PRODUCT_NAME } from "~core/company"
 
-import { BUTTON_HEIGHT_PX, COMPACT_BUTTON_SIZE } from "./button-placement"
+import { BUTTON_HEIGHT_PX, COMPACT_BUTTON_SIZE, COMPANION_GAP_PX, NOTE_MAX_WIDTH_PX, placeNote, type ViewportRect } from "./button-placement"
 import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
 
 export const BUTTON_LABEL = "Analyse image"
 export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
 export const HOST_TAG = "image-query-ai-button"
 export const TRANSLATE_BUTTON_ACCESSIBLE_NAME = `Translate image with ${PRODUCT_NAME}`
+/** How long a refused click's explanation stays (two short sentences). */
+export const NOTE_SHOWN_MS = 8_000
+/** Said under the button when a click was refused because something may be drawn over it (button-visibility.ts). */
+export const BUTTON_COVERED_MESSAGE =
+  "Something on this page may be covering this button, so it did nothing. To analyse the image, right-click it and choose Analyse image."
+/** Said under the button when the page changed the image's address between the pointing and the click. */
+export const IMAGE_CHANGED_MESSAGE =
+  "The page changed this image after you pointed at it, so nothing was sent. Point at the image again, or right-click it and choose Analyse image."
 
 /*
  * The host is styled inline with !important, which beats every page rule, so the page cannot
  * hide, move or resize it; everything inside is styled from the shadow root only. Page styles do
  * not cross the shadow boundary except by inheritance, which `all: initial` on the host cuts.
  */
-const HOST_STYLE = [
+export const HOST_STYLE = [
   "all: initial",
   "display: block",
   "position: fixed",
@@ -32,12 +40,40 @@ const HOST_STYLE = [
   .map((declaration) => `${declaration} !important;`)
   .join(" ")
 
+/*
+ * The buttons sit in one bar, the button at its right and Translate image at its left: the bar is what
+ * IntersectionObserver v2 watches (button-visibility.ts), and its buttons' own shadows, which reach across the gap,
+ * do not count as covering it, as they would between two separately watched buttons.
+ */
 const BUTTON_CSS = `
-button {
-  all: initial;
+.bar {
   position: fixed;
   top: 0;
   left: 0;
+  display: flex;
+  flex-direction: row-reverse;
+  gap: ${COMPANION_GAP_PX}px;
+  pointer-events: none;
+}
+.bar[hidden] { display: none; }
+.note {
+  position: fixed;
+  top: 0;
+  left: 0;
+  box-sizing: border-box;
+  max-width: ${NOTE_MAX_WIDTH_PX}px;
+  padding: 8px 10px;
+  border-radius: 8px;
+  background: #1F2937;
+  color: #FFFFFF;
+  font: 13px/1.4 Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  box-shadow: 0 2px 8px rgba(0, 0, 0, 0.35);
+  pointer-events: none;
+}
+/* Empty, it stays in the accessibility tree, so that screen readers announce the text put into it. */
+.note:empty { padding: 0; box-shadow: none; }
+button {
+  all: initial;
   box-sizing: border-box;
   display: flex;
   align-items: center;
@@ -114,8 +150,40 @@ function hiddenButton(document: Document, name: string, { onClick, onKeyDown }: 
   return button
 }
 
+export interface ButtonHost {
+  host: HTMLElement
+  shadow: ShadowRoot
+  /** Holds the two buttons; hidden with them. */
+  bar: HTMLElement
+  button: HTMLButtonElement
+  translateButton: HTMLButtonElement
+  note: ButtonNote
+}
+
+/** Where a refused click says why: a polite live region beside the button, empty when there is nothing to say. */
+export class ButtonNote {
+  private timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(readonly element: HTMLElement) {}
+
+  /** Shows `message` beside the button's `box` for NOTE_SHOWN_MS (screen readers read it out). */
+  say(message: string, box: ViewportRect, viewport: { width: number; height: number }): void {
+    this.clear()
+    this.element.textContent = message
+    const { x, y } = placeNote(box, this.element.getBoundingClientRect(), viewport)
+    this.element.style.transform = `translate(${x}px, ${y}px)`
+    this.timer = setTimeout(() => this.clear(), NOTE_SHOWN_MS)
+  }
+
+  clear(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.element.textContent = ""
+  }
+}
+
 /** The host, appended to the document, with its (hidden) buttons: *Analyse image* and, beside it, *Translate image*. */
-export function createButtonHost(document: Document, handlers: ButtonHandlers): { host: HTMLElement; button: HTMLButtonElement; translateButton: HTMLButtonElement } {
+export function createButtonHost(document: Document, handlers: ButtonHandlers): ButtonHost {
   const host = document.createElement(HOST_TAG)
   host.setAttribute(OWN_NODE_ATTRIBUTE, "")
   host.setAttribute("style", HOST_STYLE)
@@ -133,7 +201,14 @@ export function createButtonHost(document: Document, handlers: ButtonHandlers): 
   translateButton.className = "translate"
   // "Text, then A": the sign translation tools use; drawn as text, no font or image to load.
   translateButton.textContent = "文A"
-  shadow.append(style, button, translateButton)
+  const bar = document.createElement("div")
+  bar.className = "bar"
+  bar.hidden = true
+  bar.append(button, translateButton)
+  const note = document.createElement("div")
+  note.className = "note"
+  note.setAttribute("role", "status")
+  shadow.append(style, bar, note)
   document.documentElement.append(host)
-  return { host, button, translateButton }
+  return { host, shadow, bar, button, translateButton, note: new ButtonNote(note) }
 }

@@ -20,6 +20,9 @@ export const MIN_RENDERED_SIZE = {
 
 /** Between the button and the *Translate image* button at its left. */
 export const COMPANION_GAP_PX = 4
+/** The note that says why a click was refused: at most this wide, this far from the button and the viewport's edges. */
+export const NOTE_MAX_WIDTH_PX = 280
+export const NOTE_GAP_PX = 6
 
 /** What the button needs to know about the image and the page's viewport (a DOMRect fits). */
 export interface ViewportRect {
@@ -68,6 +71,17 @@ export function placeCompanion(image: ViewportRect, button: Placement): number |
 }
 
 /**
+ * Where the note saying why a click was refused goes (its top-left corner): under the button, its right edge in line
+ * with the button's, kept inside the viewport; above the button when there is no room under it.
+ */
+export function placeNote(button: ViewportRect, note: ImageDimensions, viewport: ImageDimensions): { x: number; y: number } {
+  const x = Math.max(NOTE_GAP_PX, Math.min(button.right - note.width, viewport.width - NOTE_GAP_PX - note.width))
+  const below = button.bottom + NOTE_GAP_PX
+  const y = below + note.height <= viewport.height - NOTE_GAP_PX ? below : Math.max(NOTE_GAP_PX, button.top - NOTE_GAP_PX - note.height)
+  return { x: Math.round(x), y: Math.round(y) }
+}
+
+/**
  * The button is offered on the images the side panel lists by default: loaded, and not small by
  * the core rule ('Hide small images', either side under 400 px, on the intrinsic size). The
  * rendered size must also leave room for the button, or it would cover the whole image.
@@ -86,6 +100,14 @@ function leavesRoomForButton(rendered: ImageDimensions): boolean {
 
 export function imageUrlOf(image: HTMLImageElement): string {
   return image.currentSrc || image.src
+}
+
+/**
+ * Everything that names the picture an image shows: its src and srcset as written and the address it loaded. Taken
+ * when the button appears and compared at the click, so that a page cannot swap the picture as the button is pressed.
+ */
+export function imageAddressOf(image: HTMLImageElement): string {
+  return [image.getAttribute("src"), image.getAttribute("srcset"), image.currentSrc].join("\n")
 }
 
 /**

@@ -3,7 +3,18 @@ import { afterEach, describe, expect, it } from "vitest"
 import { HIDE_SMALL_BELOW_PX } from "~core/image-size"
 
 import { HOST_TAG } from "./button-host"
-import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE, COMPANION_GAP_PX, isLargeEnoughForButton, MIN_RENDERED_SIZE, placeButton, placeCompanion } from "./button-placement"
+import {
+  BUTTON_INSET_PX,
+  COMPACT_BUTTON_SIZE,
+  COMPANION_GAP_PX,
+  imageAddressOf,
+  isLargeEnoughForButton,
+  MIN_RENDERED_SIZE,
+  NOTE_GAP_PX,
+  placeButton,
+  placeCompanion,
+  placeNote
+} from "./button-placement"
 import { ImageButton } from "./image-button"
 import { createImageWatcher } from "./image-watcher"
 import { type Scheduler } from "./page-timing"
@@ -76,6 +87,34 @@ describe("where the button goes", () => {
   })
 })
 
+describe("where a refused click's note goes", () => {
+  const note = { width: 280, height: 60 }
+
+  it("under the button, its right edge in line with the button's", () => {
+    expect(placeNote(box(600, 50, 130, 32), note, viewport)).toEqual({ x: 730 - 280, y: 82 + NOTE_GAP_PX })
+  })
+
+  it("inside the viewport on both sides, and above the button when there is no room under it", () => {
+    expect(placeNote(box(20, 50, 32, 32), note, viewport).x).toBe(NOTE_GAP_PX)
+    expect(placeNote(box(900, 50, 130, 32), note, viewport).x).toBe(1000 - NOTE_GAP_PX - 280)
+    expect(placeNote(box(600, 740, 130, 32), note, viewport).y).toBe(740 - NOTE_GAP_PX - 60)
+  })
+})
+
+describe("which picture an image shows", () => {
+  it("changes with its src or srcset, which a page may swap as the button is pressed", () => {
+    const image = document.createElement("img")
+    image.src = "https://example.com/photo.png"
+    const pointed = imageAddressOf(image)
+    expect(imageAddressOf(image)).toBe(pointed)
+    image.src = "http://intranet.test/secret.png"
+    expect(imageAddressOf(image)).not.toBe(pointed)
+    image.src = "https://example.com/photo.png"
+    image.srcset = "http://intranet.test/secret.png 2x"
+    expect(imageAddressOf(image)).not.toBe(pointed)
+  })
+})
+
 describe("which images get the button", () => {
   const big = { width: 1200, height: 800 }
 
@@ -107,7 +146,7 @@ function addImage(natural: number, rendered: number, src: string): HTMLImageElem
   return image
 }
 
-const hover = (element: Element) => element.dispatchEvent(new MouseEvent("pointerover", { bubbles: true, composed: true }))
+const hover = (element: Element, init: PointerEventInit = {}) => element.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, composed: true, pointerType: "mouse", ...init }))
 
 describe("the button's host", () => {
   let button: ImageButton | undefined
@@ -138,6 +177,27 @@ describe("the button's host", () => {
       "https://example.com/two.png"
     ])
     watcher.stop()
+  })
+
+  it("does not come up over an image the pointer reaches with the mouse button held down", () => {
+    button = new ImageButton({ onActivate: () => {} }).start()
+    const image = addImage(800, 400, "https://example.com/one.png")
+    hover(image, { buttons: 1 })
+    expect(document.querySelector(HOST_TAG)).toBeNull()
+    hover(image)
+    expect(document.querySelector(HOST_TAG)).not.toBeNull()
+  })
+
+  it("moves back to the end of the document when it appears after the page put something behind it", () => {
+    button = new ImageButton({ onActivate: () => {} }).start()
+    hover(addImage(800, 400, "https://example.com/one.png"))
+    const host = document.querySelector(HOST_TAG)!
+    const overlay = document.createElement("div")
+    document.documentElement.append(overlay)
+    expect(document.documentElement.lastElementChild).toBe(overlay)
+    hover(addImage(900, 300, "https://example.com/two.png"))
+    expect(document.documentElement.lastElementChild).toBe(host)
+    overlay.remove()
   })
 
   it("is removed when the content script stops", () => {

@@ -9,6 +9,11 @@
  * animation frame). The host is created on the first hover, carries OWN_NODE_ATTRIBUTE so the image
  * watcher never indexes or observes it, and is reused for every image.
  *
+ * Only on what the person sees and pointed at: the picture's address is taken when the button appears and a click
+ * after the page changed it is refused (a page's capturing pointerdown runs before ours and could swap it at the
+ * press), and a click is refused while the button may be covered or hidden (button-visibility.ts; a mouse press over
+ * another image does not move the button there either). A refused click says why under the button.
+ *
  * Keyboard route: when focus enters an image's link or button (a[href], button, role link or
  * button) or a focusable image, the button appears and Tab moves to it next; Tab from the button
  * goes on to whatever follows that link, Shift+Tab returns to the link, Enter or Space activates it
@@ -16,8 +21,9 @@
  * sits at the end of the document, not beside the link: inserting it into the page's own markup
  * would change its selectors (:last-child, + and ~) and could upset the page's framework.
  */
-import { createButtonHost } from "./button-host"
-import { imageUrlOf, isButtonTarget, placeButton, placeCompanion } from "./button-placement"
+import { BUTTON_COVERED_MESSAGE, type ButtonNote, createButtonHost, HOST_STYLE, IMAGE_CHANGED_MESSAGE } from "./button-host"
+import { imageAddressOf, imageUrlOf, isButtonTarget, placeButton, placeCompanion } from "./button-placement"
+import { canCheckVisibility, VisibilityWatch } from "./button-visibility"
 
 
 /** Time the pointer has to travel from the image to the button before it hides. */
@@ -60,8 +66,15 @@ export class ImageButton {
   private button: HTMLButtonElement | null = null
   /** *Translate image*, left of the button when the image has room for both. */
   private translateButton: HTMLButtonElement | null = null
+  /** Holds both buttons: hidden with them, moved with them. */
+  private bar: HTMLElement | null = null
+  /** Says why a click was refused. */
+  private note: ButtonNote | null = null
+  private visibility: VisibilityWatch | null = null
   /** The image the button is shown for. */
   private image: HTMLImageElement | null = null
+  /** Its picture when the button appeared: the address a click sends, and what must not have changed by then. */
+  private pointed: { url: string; address: string } | null = null
   /** The focused link (or image) that brought the button up from the keyboard. */
   private anchor: HTMLElement | null = null
   /**
@@ -82,6 +95,8 @@ export class ImageButton {
   }
 
   start(): this {
+    // A frame where no click could be checked (see button-visibility.ts) gets no button at all, rather than one that refuses.
+    if (!canCheckVisibility(this.window)) return this
     this.window.addEventListener("pointerover", this.onPointerOver, CAPTURE_PASSIVE)
     this.window.addEventListener("pointerout", this.onPointerOut, CAPTURE_PASSIVE)
     this.window.addEventListener("focusin", this.onFocusIn, CAPTURE_PASSIVE)
@@ -98,10 +113,15 @@ export class ImageButton {
     this.window.removeEventListener("focusout", this.onFocusOut, CAPTURE_PASSIVE)
     this.window.removeEventListener("keydown", this.onKeyDown, true)
     this.hide()
+    this.note?.clear()
+    this.visibility?.unwatch()
     this.host?.remove()
     this.host = null
     this.button = null
     this.translateButton = null
+    this.bar = null
+    this.note = null
+    this.visibility = null
   }
 
   private imageForFocus(target: EventTarget | null): HTMLImageElement | null {
@@ -122,6 +142,8 @@ export class ImageButton {
       return
     }
     if (target === this.suppressed) return
+    // A mouse held down is no pointing: a page could move another image under a pressed button to have the click.
+    if ((event as PointerEvent).pointerType === "mouse" && (event as PointerEvent).buttons !== 0) return
     if (isImageElement(target) && isButtonTarget(target)) this.show(target, null)
     // The image was removed under the pointer: no pointerout comes from a detached node.
     else if (this.image && !this.image.isConnected) this.hide()
@@ -208,8 +230,20 @@ export class ImageButton {
     event.stopPropagation()
     // Only the user's own click or key press: a page script cannot reach into the closed root,
     // and the side panel opens only with a real gesture anyway.
-    if (!event.isTrusted || !this.image) return
-    this.onActivate({ url: imageUrlOf(this.image), action: event.currentTarget === this.translateButton ? "translate" : "analyse" })
+    const { image, pointed, visibility } = this
+    if (!event.isTrusted || !image || !pointed || !visibility) return
+    const button = event.currentTarget as HTMLButtonElement
+    // A key press (detail 0) has no point of its own; a pointer's click must land on the button.
+    const point = event.detail > 0 ? { x: event.clientX, y: event.clientY } : null
+    const refusal =
+      !image.isConnected || imageAddressOf(image) !== pointed.address ? IMAGE_CHANGED_MESSAGE : visibility.allows(button, point) ? null : BUTTON_COVERED_MESSAGE
+    if (refusal) {
+      const box = button.getBoundingClientRect()
+      this.dismiss()
+      this.note?.say(refusal, box, this.viewport())
+      return
+    }
+    this.onActivate({ url: pointed.url, action: button === this.translateButton ? "translate" : "analyse" })
     this.dismiss()
   }
 
@@ -233,18 +267,27 @@ export class ImageButton {
 
   private show(image: HTMLImageElement, anchor: HTMLElement | null) {
     this.cancelHide()
+    const appears = image !== this.image
     this.image = image
     this.anchor = anchor
     this.ensureHost()
     this.track(true)
+    if (appears) {
+      this.pointed = { url: imageUrlOf(image), address: imageAddressOf(image) }
+      this.note?.clear()
+    }
     this.position()
+    if (appears) this.visibility?.watch()
   }
 
   private hide() {
     this.cancelHide()
     this.image = null
+    this.pointed = null
     this.anchor = null
     this.track(false)
+    this.visibility?.unwatch()
+    if (this.bar) this.bar.hidden = true
     if (this.button) this.button.hidden = true
     if (this.translateButton) this.translateButton.hidden = true
   }
@@ -272,52 +315,65 @@ export class ImageButton {
     }
   }
 
+  /** The viewport's size: clientWidth leaves out the scroll bars; innerWidth covers documents without a layout box. */
+  private viewport() {
+    const root = this.document.documentElement
+    return {
+      width: Math.min(this.window.innerWidth, root.clientWidth || this.window.innerWidth),
+      height: Math.min(this.window.innerHeight, root.clientHeight || this.window.innerHeight)
+    }
+  }
+
   private position() {
-    const { image, button } = this
-    if (!image || !button) return
+    const { image, button, bar } = this
+    if (!image || !button || !bar) return
     if (!image.isConnected) {
       this.hide()
       return
     }
-    const root = this.document.documentElement
-    // clientWidth leaves out the scroll bars; innerWidth covers documents without a layout box.
-    const viewport = {
-      width: Math.min(this.window.innerWidth, root.clientWidth || this.window.innerWidth),
-      height: Math.min(this.window.innerHeight, root.clientHeight || this.window.innerHeight)
-    }
     if (!this.fullWidth) {
       button.classList.remove("compact")
       button.hidden = false
+      bar.hidden = false
       this.fullWidth = Math.ceil(button.getBoundingClientRect().width)
     }
     const box = image.getBoundingClientRect()
-    const placement = placeButton(box, viewport, this.fullWidth)
+    const placement = placeButton(box, this.viewport(), this.fullWidth)
     const translateX = placement && placeCompanion(box, placement)
     const translateButton = this.translateButton!
     // A hidden button loses focus to the document's end: hand it to the button, or back to the anchor.
     if (translateX == null && translateButton.matches(":focus")) (placement ? button : this.anchor)?.focus({ preventScroll: true })
     if (!placement) {
       if (this.anchor && deepActiveElement(this.document) === this.host) this.anchor.focus({ preventScroll: true })
+      bar.hidden = true
       button.hidden = true
       translateButton.hidden = true
       return
     }
     button.classList.toggle("compact", placement.compact)
-    button.style.transform = `translate(${placement.x}px, ${placement.y}px)`
     button.hidden = false
     translateButton.hidden = translateX == null
-    if (translateX != null) translateButton.style.transform = `translate(${translateX}px, ${placement.y}px)`
+    // The bar lays the buttons out from its left edge: Translate image's when it shows, else the button's.
+    bar.style.transform = `translate(${translateX ?? placement.x}px, ${placement.y}px)`
+    bar.hidden = false
   }
 
   private ensureHost() {
     if (this.host) {
-      // The page may have replaced the markup the host was in.
-      if (!this.host.isConnected) this.document.documentElement.append(this.host)
+      // The page may have replaced the markup the host was in, or put something after it, which would paint over it.
+      const root = this.document.documentElement
+      if (this.host.parentNode !== root || this.host.nextElementSibling) root.append(this.host)
       return
     }
-    const { host, button, translateButton } = createButtonHost(this.document, { onClick: this.onButtonClick, onKeyDown: this.onButtonKeyDown })
-    this.host = host
-    this.button = button
-    this.translateButton = translateButton
+    const parts = createButtonHost(this.document, { onClick: this.onButtonClick, onKeyDown: this.onButtonKeyDown })
+    this.host = parts.host
+    this.button = parts.button
+    this.translateButton = parts.translateButton
+    this.bar = parts.bar
+    this.note = parts.note
+    this.visibility = new VisibilityWatch(
+      { host: parts.host, shadow: parts.shadow, hostStyle: HOST_STYLE },
+      { bar: parts.bar, buttons: [parts.button, parts.translateButton] }
+    )
   }
 }
