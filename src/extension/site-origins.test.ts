@@ -56,29 +56,41 @@ describe("package.json's externally_connectable", () => {
 })
 
 describe("isAllowedSiteSender", () => {
-  it("accepts the site's pages by origin and URL", () => {
-    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login?x=1" }, LOOPBACK_SITE_ORIGINS)).toBe(true)
-    expect(isAllowedSiteSender({ origin: "http://localhost:8787", url: "http://localhost:8787/" })).toBe(true)
-    expect(isAllowedSiteSender({ url: "http://localhost:8787/dashboard" })).toBe(true)
-    expect(isAllowedSiteSender({ origin: "http://localhost:8787" })).toBe(true)
+  /** The top frame of its tab, as Chrome (and Firefox, for the site bridge's messages) describes it. */
+  const top = { frameId: 0 }
+
+  it("accepts the top frame of the site's pages by origin and URL", () => {
+    expect(isAllowedSiteSender({ ...top, origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login?x=1" }, LOOPBACK_SITE_ORIGINS)).toBe(true)
+    expect(isAllowedSiteSender({ ...top, origin: "http://localhost:8787", url: "http://localhost:8787/" })).toBe(true)
+    expect(isAllowedSiteSender({ ...top, url: "http://localhost:8787/dashboard" })).toBe(true)
+    expect(isAllowedSiteSender({ ...top, origin: "http://localhost:8787" })).toBe(true)
+    expect(isAllowedSiteSender({ ...top, origin: "http://localhost:8787", documentLifecycle: "active" })).toBe(true)
+  })
+
+  it("refuses a page of the site in a frame, wherever it is framed, and a document that is not the one shown", () => {
+    const site = { origin: "http://localhost:8787", url: "http://localhost:8787/dashboard" }
+    expect(isAllowedSiteSender({ ...site, frameId: 5 })).toBe(false)
+    // A sender without a frame is no page in a tab.
+    expect(isAllowedSiteSender(site)).toBe(false)
+    for (const documentLifecycle of ["prerender", "cached", "pending_deletion"]) expect(isAllowedSiteSender({ ...site, ...top, documentLifecycle })).toBe(false)
   })
 
   it("refuses other origins, ports, schemes, other extensions and senders without an origin", () => {
     // A production build trusts no loopback origin but its API's.
-    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://127.0.0.1:8787", url: "http://127.0.0.1:8787/login" })).toBe(false)
     expect(isAllowedSiteSender(undefined)).toBe(false)
-    expect(isAllowedSiteSender({})).toBe(false)
-    expect(isAllowedSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)
-    expect(isAllowedSiteSender({ origin: "https://localhost:8787", url: "https://localhost:8787/" })).toBe(false)
-    expect(isAllowedSiteSender({ origin: "http://evil.example", url: "http://evil.example/" })).toBe(false)
-    expect(isAllowedSiteSender({ url: "http://localhost:8787.evil.example/" })).toBe(false)
-    expect(isAllowedSiteSender({ id: "abcdefghijklmnopabcdefghijklmnop", origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop", url: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/x.html" })).toBe(false)
-    expect(isAllowedSiteSender({ origin: "null", url: "about:blank" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "https://localhost:8787", url: "https://localhost:8787/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://evil.example", url: "http://evil.example/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, url: "http://localhost:8787.evil.example/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, id: "abcdefghijklmnopabcdefghijklmnop", origin: "chrome-extension://abcdefghijklmnopabcdefghijklmnop", url: "chrome-extension://abcdefghijklmnopabcdefghijklmnop/x.html" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "null", url: "about:blank" })).toBe(false)
   })
 
   it("refuses a mismatch between sender.origin and sender.url", () => {
-    expect(isAllowedSiteSender({ origin: "http://evil.example", url: "http://localhost:8787/" })).toBe(false)
-    expect(isAllowedSiteSender({ origin: "http://localhost:8787", url: "http://evil.example/" })).toBe(false)
-    expect(isAllowedSiteSender({ origin: "http://localhost:8787", url: "not a url" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://evil.example", url: "http://localhost:8787/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://localhost:8787", url: "http://evil.example/" })).toBe(false)
+    expect(isAllowedSiteSender({ ...top, origin: "http://localhost:8787", url: "not a url" })).toBe(false)
   })
 })
