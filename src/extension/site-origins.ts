@@ -3,14 +3,17 @@
  * - PLASMO_PUBLIC_SITE_ORIGINS, comma-separated origins (Plasmo inlines PLASMO_PUBLIC_* at build time);
  * - when it is unset, the origin of the build's API address (PLASMO_PUBLIC_API_URL): the API server serves the site;
  * - in development builds only, also the local site of `npm start` (LOOPBACK_SITE_ORIGINS).
- * Each must be https, or http on this computer, by the rule of the API address.
+ * Each must be https, or http on this computer, by the rule of the API address. A loopback origin (this computer) is
+ * trusted by a development build, and by a production build only when PLASMO_PUBLIC_SITE_ORIGINS names it: never
+ * because the API address is a local one (the default), or every store build would trust whatever runs on the
+ * user's localhost:8787.
  *
  * scripts/copy-extension-assets.mjs writes the same list, as match patterns, into the built manifest's
  * externally_connectable.matches: Chrome exposes chrome.runtime.sendMessage and connect only to pages of these
  * origins (to their frames too, wherever they are framed), and the service worker checks the sender again before
  * acting on a message: its origin, and that it is the top-level frame of its tab.
  */
-import { builtApiOrigin, DEFAULT_API_ORIGIN, parseApiOrigin } from "./api-origin"
+import { builtApiOrigin, DEFAULT_API_ORIGIN, isLoopbackHostname, parseApiOrigin } from "./api-origin"
 import type { MessageSender } from "./message-dispatch"
 import { isOwnSitePage, isTopFrame } from "./message-senders"
 
@@ -25,15 +28,23 @@ export interface SiteOriginsBuild {
   development: boolean
 }
 
+/** The rule, in the words the build scripts print beside the origins they trust. */
+export const LOOPBACK_SITE_ORIGIN_RULE =
+  "loopback site origins (localhost, 127.x, [::1]) are trusted by development builds, and by a production build only when PLASMO_PUBLIC_SITE_ORIGINS names them"
+
+export const isLoopbackOrigin = (origin: string): boolean => isLoopbackHostname(new URL(origin).hostname)
+
 /** The trusted site origins of a build; throws, naming the variable, on an entry that is not an allowed origin. */
 export function siteOriginsFor({ siteOrigins, apiUrl, development }: SiteOriginsBuild): string[] {
-  const listed = siteOrigins?.trim() ? siteOrigins.split(",").map((entry) => entry.trim()).filter(Boolean) : [new URL(builtApiOrigin(apiUrl)).origin]
+  const named = Boolean(siteOrigins?.trim())
+  const listed = named ? siteOrigins!.split(",").map((entry) => entry.trim()).filter(Boolean) : [new URL(builtApiOrigin(apiUrl)).origin]
   const origins = listed.map((entry) => {
     const parsed = parseApiOrigin(entry)
-    if (!parsed.ok) throw new Error(`PLASMO_PUBLIC_SITE_ORIGINS${siteOrigins?.trim() ? "" : " (unset: the origin of PLASMO_PUBLIC_API_URL)"}: ${entry}: ${parsed.error}`)
+    if (!parsed.ok) throw new Error(`PLASMO_PUBLIC_SITE_ORIGINS${named ? "" : " (unset: the origin of PLASMO_PUBLIC_API_URL)"}: ${entry}: ${parsed.error}`)
     return parsed.origin
   })
-  return [...new Set([...origins, ...(development ? LOOPBACK_SITE_ORIGINS : [])])]
+  const trusted = named || development ? origins : origins.filter((origin) => !isLoopbackOrigin(origin))
+  return [...new Set([...trusted, ...(development ? LOOPBACK_SITE_ORIGINS : [])])]
 }
 
 export const SITE_ORIGINS: readonly string[] = siteOriginsFor({

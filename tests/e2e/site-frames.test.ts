@@ -1,24 +1,29 @@
 /**
- * The trusted site's messages count only from its top-level page. A hostile page of another origin frames a page of the
- * trusted origin, and through that frame (which Chrome's externally_connectable admits by the frame's own URL) tries to
- * sign the extension out, sign it in to the attacker's account and hold the site-link port.
+ * The trusted site's messages count only from its top-level page, and a production build trusts a site on this computer
+ * only when told. A hostile page of another origin frames a page of the trusted origin, and through that frame (which
+ * Chrome's externally_connectable admits by the frame's own URL) tries to sign the extension out, sign it in to the
+ * attacker's account and hold the site-link port.
  *
  * The site itself forbids framing (frame-ancestors 'none'), so the framed page here is one the trusted origin serves
  * without that header, as a development server, an old deployment or any other page of the origin may: the extension
  * must not rest on the site's headers. A small HTTP server serves that page and passes every other request on to the
  * real server, and the usual relay gives it the trusted origin.
  */
+import fs from "node:fs"
 import http from "node:http"
 import type net from "node:net"
+import os from "node:os"
+import path from "node:path"
 
 import type { Browser, Frame, Page } from "puppeteer-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 
 import { EXTENSION_AUTH_STATUS_REQUEST, SITE_LINK_PORT_NAME, websiteLoginMessage } from "~core/extension-messages"
 import { EXTENSION_ID } from "~core/extension-id"
 import type { User } from "~core/user"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession } from "./browser"
+import { writeSiteOrigins } from "../../scripts/copy-extension-assets.mjs"
+import { EXTENSION_DIR, eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession } from "./browser"
 import { serveHostilePage, startServer, type RunningServer } from "./server"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
 
@@ -80,7 +85,7 @@ function portOutcome(frame: Frame): Promise<{ disconnected: boolean; received: u
   )
 }
 
-describe("a frame of the trusted site inside another origin's page", () => {
+describe("the trusted site, framed by another origin's page, and a build that trusts no site of this computer", () => {
   const trustedOrigin = trustedLoopbackOrigin()
   const siteOrigin = trustedOrigin.origin
   let server: RunningServer
@@ -182,5 +187,29 @@ describe("a frame of the trusted site inside another origin's page", () => {
     expect(answer).toEqual({ success: false, error: "Invalid message: the timestamp must be a number" })
     expect(await storedSession()).toEqual(victimSession)
     await top.close()
+  })
+
+  it("is out of reach in a production build that names no site origin: Chrome loads it, and no page of this computer sees it", async () => {
+    // The build under test, finished again as a production build without PLASMO_PUBLIC_SITE_ORIGINS would be.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-no-site-"))
+    const dir = path.join(folder, "chrome-mv3-prod")
+    fs.cpSync(EXTENSION_DIR, dir, { recursive: true })
+    vi.stubEnv("PLASMO_PUBLIC_SITE_ORIGINS", "")
+    vi.stubEnv("PLASMO_PUBLIC_API_URL", "")
+    const other = await launchBrowser({ extension: true })
+    try {
+      expect(await writeSiteOrigins(dir)).toEqual([])
+      expect(JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8")).externally_connectable).toEqual({ matches: [] })
+      // Chrome takes the empty list: the service worker starts.
+      const loaded = await installExtension(other, dir)
+      expect(await inWorker(loaded.worker, async () => chrome.runtime.getManifest().externally_connectable)).toEqual({ matches: [] })
+      const page = await other.newPage()
+      await page.goto(`${siteOrigin}${FRAMEABLE_PATH}`, { waitUntil: "load" })
+      expect(await page.evaluate(() => typeof (globalThis as unknown as { chrome?: { runtime?: unknown } }).chrome?.runtime)).toBe("undefined")
+    } finally {
+      vi.unstubAllEnvs()
+      await other.close()
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
