@@ -98,6 +98,8 @@ const UNIT_MOCKING_MODULES = unitFilesMockingModules()
 
 const UNIT_TEST = {
   environment: "happy-dom" as const,
+  // The extension's modules as npm test builds them (package.json's build:local): trusting the local site by name.
+  env: { PLASMO_PUBLIC_SITE_ORIGINS: "http://localhost:8787" },
   setupFiles: ["tests/setup/dom.ts"],
   // The page tests click through whole screens: 1.3 s for the longest alone, 5.4 s on a 2-core machine busy with
   // builds and browsers, over vitest's 5 s default.

@@ -5,3 +5,4 @@ export declare function copyEngineAssets(buildDir: string): { files: number; byt
 export declare function firefoxManifest(manifest: Record<string, unknown>, origins: string[], bridgeFile: string): Record<string, unknown>
 export declare function writeSiteOrigins(buildDir: string, target?: string): Promise<string[]>
 export declare function buildPageIndex(buildDir: string): Promise<number>
+export declare function siteOriginsReport(buildDir: string, origins: string[]): Promise<string>

@@ -13,6 +13,8 @@
 // It builds the companion site's tab (tabs/site.html) with Vite: see scripts/site-tab-build.mjs.
 // It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
+// A production build trusts a loopback origin (http://localhost:8787, the local site of `npm start`) only when
+// PLASMO_PUBLIC_SITE_ORIGINS names it, as `npm run build:local` and `npm test` do; the output says which it trusts.
 // With `--target firefox-mv3` it finishes the Firefox build instead (see firefoxManifest): Firefox has no
 // externally_connectable, so the same origins get the site bridge (src/extension/site-bridge.ts) as a content script.
 import fs from "node:fs"
@@ -95,13 +97,22 @@ async function siteOriginsOf(buildDir) {
   return { origins, matches: siteMatchPatterns(origins) }
 }
 
+/** What the build output says of a build's trusted site origins, the rule for loopback origins included. */
+export async function siteOriginsReport(buildDir, origins) {
+  const { tsImport } = await import("tsx/esm/api")
+  const { LOOPBACK_SITE_ORIGIN_RULE } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
+  const trusted = origins.length > 0 ? origins.join(", ") : "none (the site can sign the extension in only from the extension's own site tab)"
+  return `Trusted site origins of ${path.relative(root, buildDir)}: ${trusted}\n  (${LOOPBACK_SITE_ORIGIN_RULE})`
+}
+
 /**
  * The Firefox manifest from the one Plasmo wrote (which already turned the side panel into sidebar_action and the
  * service worker into background.scripts): no Chrome-only keys (key, externally_connectable, the sidePanel and
  * webRequest permissions; "dns" instead), the gecko id and minimum version, a sidebar that does not open by itself at install (as in Chrome),
  * and the site bridge on the trusted origins' top frames, from the start of the page so it is there before the site's
- * scripts look for it. Firefox's match patterns have no port (a pattern with one matches nothing): the bridge matches
- * the hosts and checks the page's whole origin itself. Running it again gives the same manifest.
+ * scripts look for it (no bridge when the build trusts no origin). Firefox's match patterns have no port (a pattern
+ * with one matches nothing): the bridge matches the hosts and checks the page's whole origin itself. Running it again
+ * gives the same manifest.
  */
 export function firefoxManifest(manifest, origins, bridgeFile) {
   const rest = { ...manifest }
@@ -109,13 +120,14 @@ export function firefoxManifest(manifest, origins, bridgeFile) {
   delete rest.externally_connectable
   const matches = [...new Set(origins.map((origin) => `${new URL(origin).protocol}//${new URL(origin).hostname}/*`))]
   const contentScripts = (rest.content_scripts ?? []).filter((script) => !script.js?.includes(bridgeFile))
+  const bridge = matches.length > 0 ? [{ matches, js: [bridgeFile], run_at: "document_start", all_frames: false }] : []
   return {
     ...rest,
     // Firefox checks an image's address by resolving its name first ("dns"); Chrome has no DNS API and reads the
     // address that answered from webRequest instead (src/panel/image-address.ts).
     permissions: [...new Set([...rest.permissions.filter((permission) => permission !== "sidePanel" && permission !== "webRequest"), "dns"])],
     sidebar_action: { default_title: manifest.name, default_icon: manifest.icons, ...rest.sidebar_action, open_at_install: false },
-    content_scripts: [...contentScripts, { matches, js: [bridgeFile], run_at: "document_start", all_frames: false }],
+    content_scripts: [...contentScripts, ...bridge],
     browser_specific_settings: { gecko: { id: GECKO_ID, strict_min_version: GECKO_MIN_VERSION } }
   }
 }
@@ -129,6 +141,7 @@ export async function writeSiteOrigins(buildDir, target = "chrome-mv3") {
     const bridgeFile = await buildSiteBridge(buildDir, origins)
     fs.writeFileSync(manifestPath, JSON.stringify(firefoxManifest(manifest, origins, bridgeFile)))
   } else {
+    // Matches of none: no web page may connect (externally_connectable without "ids" admits no other extension either).
     manifest.externally_connectable = { ...manifest.externally_connectable, matches }
     fs.writeFileSync(manifestPath, JSON.stringify(manifest))
   }
@@ -154,11 +167,12 @@ async function bundleScript(buildDir, entry, file, { target, define }) {
   return Object.values(result.metafile.outputs)[0].bytes
 }
 
-/** Bundles the Firefox site bridge with the build's trusted origins baked in; its file name in the build. */
+/** Bundles the Firefox site bridge with the build's trusted origins baked in (none: no bridge); its file name in the build. */
 async function buildSiteBridge(buildDir, origins) {
   const { tsImport } = await import("tsx/esm/api")
   const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-bridge.ts", import.meta.url)
-  await bundleScript(buildDir, "site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
+  if (origins.length === 0) fs.rmSync(path.join(buildDir, SITE_BRIDGE_FILE), { force: true })
+  else await bundleScript(buildDir, "site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
   return SITE_BRIDGE_FILE
 }
 
@@ -184,7 +198,7 @@ async function main() {
     console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
     console.log(`Site tab built into ${path.relative(root, dir)} by Vite (${((await buildSiteTab(dir)) / 1024 / 1024).toFixed(1)} MB)`)
     try {
-      console.log(`Trusted site origins of ${path.relative(root, dir)}: ${(await writeSiteOrigins(dir, target)).join(", ")}`)
+      console.log(await siteOriginsReport(dir, await writeSiteOrigins(dir, target)))
     } catch (error) {
       console.error(error.message)
       process.exit(1)

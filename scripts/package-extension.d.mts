@@ -10,3 +10,4 @@ export declare function packageExtensions(options?: {
 }): Promise<Partial<Record<Browser, string>> & { source: string }>
 export declare function zipEntries(zipPath: string): string[]
 export declare function unzipTo(zipPath: string, dir: string): string
+export declare function loopbackSiteTrust(dir: string): Promise<string[]>

@@ -228,6 +228,23 @@ export async function packageExtensions({ root = ROOT, outDir = path.join(root, 
   return written
 }
 
+/**
+ * The site origins on this computer (localhost, 127.x, [::1]) that the build in `dir` trusts: its
+ * externally_connectable matches (Chrome) or its site bridge's hosts (Firefox). A production build names them only when
+ * told (PLASMO_PUBLIC_SITE_ORIGINS, as npm run build:local does for the tests): a store package should trust none.
+ */
+export async function loopbackSiteTrust(dir) {
+  const { tsImport } = await import("tsx/esm/api")
+  const [{ isLoopbackOrigin }, { SITE_BRIDGE_FILE }] = await Promise.all([
+    tsImport("../src/extension/site-origins.ts", import.meta.url),
+    tsImport("../src/extension/site-bridge.ts", import.meta.url)
+  ])
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"))
+  const bridges = (manifest.content_scripts ?? []).filter((script) => script.js?.includes(SITE_BRIDGE_FILE))
+  const patterns = [...(manifest.externally_connectable?.matches ?? []), ...bridges.flatMap((script) => script.matches)]
+  return patterns.filter((pattern) => isLoopbackOrigin(pattern.replace(/\/\*$/, "")))
+}
+
 /** The entry names of a zip, in its order, without inflating any. */
 export function zipEntries(zipPath) {
   const names = []
@@ -253,6 +270,12 @@ async function main() {
   try {
     for (const file of Object.values(await packageExtensions())) {
       console.log(`${path.relative(ROOT, file)}: ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB`)
+    }
+    for (const [browser, { dir }] of Object.entries(BROWSER_BUILDS)) {
+      const loopback = await loopbackSiteTrust(path.join(ROOT, dir))
+      if (loopback.length > 0) {
+        console.warn(`The ${browser} package trusts site origins on this computer (${loopback.join(", ")}), as PLASMO_PUBLIC_SITE_ORIGINS named them: right for tests, not for the stores.`)
+      }
     }
   } catch (error) {
     console.error(error.message)

@@ -3,7 +3,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import { describe, expect, it, onTestFinished } from "vitest"
+import { describe, expect, it, onTestFinished, vi } from "vitest"
 
 import { buildMode, plasmoEnv } from "./plasmo-env.mjs"
 
@@ -11,6 +11,10 @@ describe("the environment of a Plasmo build", () => {
   it("reads the .env files Plasmo read for that build's browser and mode", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-plasmo-env-"))
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
+    // Unset, as in a shell that sets neither (the unit run names the local site, and the environment wins over files).
+    vi.stubEnv("PLASMO_PUBLIC_SITE_ORIGINS", undefined)
+    vi.stubEnv("PLASMO_PUBLIC_API_URL", undefined)
+    onTestFinished(() => void vi.unstubAllEnvs())
     fs.writeFileSync(path.join(dir, ".env.chrome"), "PLASMO_PUBLIC_SITE_ORIGINS=https://chrome.example\n")
     fs.writeFileSync(path.join(dir, ".env.firefox"), "PLASMO_PUBLIC_SITE_ORIGINS=https://firefox.example\n")
     fs.writeFileSync(path.join(dir, ".env.development"), "PLASMO_PUBLIC_API_URL=http://localhost:9999\n")

@@ -1,4 +1,5 @@
 import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/reverse-search"
+import { sealOpenSession } from "~extension/extension-session"
 import { openReverseSearch } from "~extension/reverse-search"
 import { firefoxSidebar } from "~extension/side-panel"
 
@@ -40,6 +41,10 @@ function registerContextMenu() {
 }
 
 chrome.runtime.onInstalled.addListener(registerContextMenu)
+// Firefox: a session kept by a version before sealing is sealed now (a no-op in Chrome, where it is never sealed).
+chrome.runtime.onInstalled.addListener(({ reason }) => {
+  if (reason === "update") void sealOpenSession().catch((error: unknown) => console.warn("Could not seal the stored session", error))
+})
 chrome.runtime.onStartup.addListener(registerContextMenu)
 
 chrome.contextMenus.onClicked.addListener((info, tab) => {
@@ -74,7 +79,7 @@ listenToMessages()
 // Requests to the site (status, logout) over the ports its pages open.
 listenToSiteLinks()
 // Tokens live in chrome.storage.local: keep content scripts (which run inside web pages) away from it. Firefox has no
-// such setting (its content scripts always reach storage.local); there the tokens rest on its process isolation.
+// such setting (its content scripts always reach storage.local): there the session is sealed (~extension/sealed-item).
 void chrome.storage.local
   .setAccessLevel?.({ accessLevel: "TRUSTED_CONTEXTS" })
   ?.catch((error: unknown) => console.warn("Could not restrict chrome.storage.local to the extension", error))

@@ -18,7 +18,9 @@ const EXTENSION_ID = "ffaglifbbggnijgmaboakodgdepojdjj"
 const contentScript: MessageSender = { id: EXTENSION_ID, url: "https://example.com/", frameId: 0, tab: { id: 7, url: "https://example.com/" } }
 const popup: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` }
 const siteTab: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/tabs/site.html#/login` }
-const site: MessageSender = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
+const site: MessageSender = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login`, frameId: 0, tab: { id: 9, url: `${SITE_ORIGINS[0]}/login` } }
+/** The same page of the site, framed by another page. */
+const framedSite: MessageSender = { ...site, frameId: 12, tab: { id: 10, url: "https://hostile.example/" } }
 
 let fake: FakeChrome
 let open: ReturnType<typeof vi.fn>
@@ -94,6 +96,19 @@ describe("the service worker's messages", () => {
   it("answers every WEBSITE_* message from the site's tab page as the site's, unknown types included", async () => {
     expect(await answerOf(internal, { type: "WEBSITE_OTHER", timestamp: 1 }, siteTab)).toEqual({ success: false, error: "Unknown message type: WEBSITE_OTHER" })
     expect(await answerOf(internal, { type: "WEBSITE_AUTH_LOGOUT", timestamp: 1 }, contentScript)).toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
+  })
+
+  it("refuses the site's sign-in, sync and sign-out from a frame of the site, and acts on none", async () => {
+    const signIn = { type: "WEBSITE_AUTH_LOGIN", payload: { user: { email: "mallory@example.com", name: "Mallory", role: "user", provider: "email" }, tokens: { authToken: "attacker", refreshToken: null } }, timestamp: 1 }
+    const fetchSpy = vi.fn(() => Promise.reject(new Error("nothing may be sent")))
+    vi.stubGlobal("fetch", fetchSpy)
+    await fake.storage.local.set({ extensionSession: JSON.stringify({ user: { email: "ada@example.com" }, token: "t", refreshToken: "r", expiresAt: Date.now() + 3_600_000 }) })
+    for (const message of [signIn, { ...signIn, type: "WEBSITE_AUTH_SYNC" }, { type: "WEBSITE_AUTH_LOGOUT", payload: { user: null, tokens: null }, timestamp: 1 }]) {
+      expect(await answerOf(external, message, framedSite)).toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
+      expect(await answerOf(internal, message, { ...framedSite, id: EXTENSION_ID })).toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
+    }
+    expect(fetchSpy).not.toHaveBeenCalled()
+    expect(fake.storage.local.items.get("extensionSession")).toContain("ada@example.com")
   })
 
   it("answers every external message as the site's: the sender first, then the type", async () => {

@@ -13,7 +13,7 @@ import { SIGNED_OUT_IN_EXTENSION_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
-const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard` }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard`, frameId: 0 }
 const ada: User & { id: string } = { id: "u1", name: "Ada", email: "ada@example.com", role: "user", provider: "email" }
 
 let fake: FakeChrome
@@ -84,15 +84,26 @@ afterEach(() => {
 })
 
 describe("the site-link ports", () => {
-  it("refuses ports of another name or sender", () => {
+  it("refuses ports of another name or sender, and of a frame of the site", async () => {
     const before = connectedSitePages()
     const wrongName = fakePort("something-else", SITE)
-    const wrongSender = fakePort(SITE_LINK_PORT_NAME, { origin: "http://evil.test", url: "http://evil.test/" })
+    const wrongSender = fakePort(SITE_LINK_PORT_NAME, { origin: "http://evil.test", url: "http://evil.test/", frameId: 0 })
+    // The site's page framed by another page (Chrome admits it by the frame's URL; Firefox's bridge is never there).
+    const framed = fakePort(SITE_LINK_PORT_NAME, { ...SITE, frameId: 7, tab: { id: 3, url: "http://evil.test/" } })
     connect(wrongName)
     connect(wrongSender)
+    connect(framed)
+    // In Firefox the site's ports come through the bridge, a content script: runtime.onConnect, the same rule.
+    const framedThroughBridge = fakePort(SITE_LINK_PORT_NAME, { ...SITE, id: fake.runtime.id, frameId: 7 })
+    connect(framedThroughBridge, false)
     expect(wrongName.disconnected).toBe(true)
     expect(wrongSender.disconnected).toBe(true)
+    expect(framed.disconnected).toBe(true)
+    expect(framedThroughBridge.disconnected).toBe(true)
     expect(connectedSitePages()).toBe(before)
+    // Nothing is asked of it, even once the stored state is read.
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(framed.posted).toEqual([])
   })
 
   it("asks a newly connected page for its auth state", async () => {

@@ -11,7 +11,7 @@ import { listenToMessages } from "./message-routes"
 import { OTHER_SERVICE_ERROR, SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
 import { handleSiteMessage } from "./site-messages.test-support"
 
-const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login` }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login`, frameId: 0 }
 /** The site's own service, which the build pairs the site with: where its token may go. */
 const API = SITE_ORIGINS[0]!
 const OTHER_API = "https://other-service.example"

@@ -1,5 +1,8 @@
 /**
  * The extension's own session, kept in chrome.storage.local under one key, and the API client that uses it.
+ * Chrome keeps it as it is: there storage.local is closed to content scripts (setAccessLevel, src/background/index.ts).
+ * Firefox has no such setting, so there it is sealed with a key only the extension's pages can use (./sealed-item),
+ * which keeps the person signed in across restarts without any content script reading a token.
  *
  * It is opened from the site's access token once (POST /api/auth/extension-session, which starts a session with
  * client "extension" and a refresh-token family of its own) and from then on refreshed by the extension itself,
@@ -14,8 +17,9 @@ import { createApiClient, type ApiClient, type TokenStore } from "~api/http-clie
 import type { User } from "~core/user"
 
 import { apiOriginItem, getApiOrigin } from "./api-origin"
+import { CONTENT_SCRIPTS_READ_STORAGE, sealedItem } from "./sealed-item"
 import { noteSent } from "./sent-ledger"
-import { storageItem } from "./storage-item"
+import { storageItem, type StoredValue } from "./storage-item"
 
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 300
 
@@ -49,14 +53,29 @@ const storedJson = (value: unknown) => {
   }
 }
 
-export const extensionSessionItem = storageItem<ExtensionSession | null>({
-  key: "extensionSession",
-  schema: z.preprocess(storedJson, extensionSessionSchema.nullable()),
-  fallback: null,
-  encode: (session) => JSON.stringify(session)
-})
+const sessionDefinition = { key: "extensionSession", schema: z.preprocess(storedJson, extensionSessionSchema.nullable()), fallback: null }
+
+/** The session kept as it is (Chrome), and as the Firefox versions before sealing kept it. */
+export const openSessionItem = storageItem<ExtensionSession | null>({ ...sessionDefinition, encode: (session) => JSON.stringify(session) })
+
+/** The session sealed (./sealed-item), as the Firefox build keeps it; with the extension's own key unless given one. */
+export const sealedSessionItem = (sealingKey?: () => Promise<CryptoKey>): StoredValue<ExtensionSession | null> => sealedItem({ ...sessionDefinition, sealingKey })
+
+/** Where this build keeps the session: sealed in Firefox, as it is in Chrome. */
+export const extensionSessionItem: StoredValue<ExtensionSession | null> = CONTENT_SCRIPTS_READ_STORAGE ? sealedSessionItem() : openSessionItem
 
 export const EXTENSION_SESSION_KEY = extensionSessionItem.key
+
+/**
+ * Seals a session an earlier version kept as it is (Firefox, once, when the extension is updated), so the person stays
+ * signed in. Only then: afterwards an unsealed value reads as no session, so that a content script, which can write
+ * storage.local in Firefox, cannot plant a session of its own.
+ */
+export async function sealOpenSession(open: StoredValue<ExtensionSession | null> = openSessionItem, sealed: StoredValue<ExtensionSession | null> = extensionSessionItem): Promise<void> {
+  if (open === sealed) return
+  const session = await open.get()
+  if (session) await sealed.set(session)
+}
 
 /** The stored session as it is, without refreshing; null when signed out. */
 export const readExtensionSession = (): Promise<ExtensionSession | null> => extensionSessionItem.get()

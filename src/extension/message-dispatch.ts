@@ -32,7 +32,10 @@ export interface MessageSender {
   url?: string
   origin?: string
   tab?: { id?: number; url?: string; windowId?: number }
+  /** 0 for a tab's top-level frame. */
   frameId?: number
+  /** Chrome's state of the sending document: "active", "prerender", "cached" or "pending_deletion" (Firefox gives none). */
+  documentLifecycle?: string
 }
 
 /** A check's refusal, in the words answered to the sender. */

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest"
 
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
-import { isOurContentScript, isOwnPanelOrContextOutsideTabs, isOwnExtensionPage } from "./message-senders"
+import { isOurContentScript, isOwnPanelOrContextOutsideTabs, isOwnExtensionPage, isTopFrame } from "./message-senders"
 import { isSiteSender, SITE_ORIGINS } from "./site-origins"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
-const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard` }
+const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard`, frameId: 0 }
 
 const chromeFake = installFakeChromeForEachTest()
 
@@ -16,8 +16,23 @@ describe("who may speak for the site", () => {
     expect(isSiteSender({ id: chromeFake().runtime.id, url: `${EXTENSION}/tabs/site.html#/dashboard` })).toBe(true)
     expect(isSiteSender({ id: chromeFake().runtime.id, url: `${EXTENSION}/popup.html` })).toBe(false)
     expect(isSiteSender({ id: "another-extension", url: `chrome-extension://another-extension/tabs/site.html` })).toBe(false)
-    expect(isSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/" })).toBe(false)
+    expect(isSiteSender({ origin: "http://127.0.0.1:9999", url: "http://127.0.0.1:9999/", frameId: 0 })).toBe(false)
     expect(isSiteSender(undefined)).toBe(false)
+  })
+
+  it("hears the site only from the top frame of its tab: a framed page of the site is refused", () => {
+    expect(isSiteSender({ ...SITE, frameId: 3, tab: { id: 4, url: "https://hostile.example/" } })).toBe(false)
+    expect(isSiteSender({ ...SITE, frameId: undefined })).toBe(false)
+    expect(isSiteSender({ ...SITE, documentLifecycle: "prerender" })).toBe(false)
+  })
+
+  it("takes frameId 0 of a live document as the top frame", () => {
+    expect(isTopFrame({ frameId: 0 })).toBe(true)
+    expect(isTopFrame({ frameId: 0, documentLifecycle: "active" })).toBe(true)
+    expect(isTopFrame({ frameId: 1 })).toBe(false)
+    expect(isTopFrame({})).toBe(false)
+    expect(isTopFrame(undefined)).toBe(false)
+    expect(isTopFrame({ frameId: 0, documentLifecycle: "cached" })).toBe(false)
   })
 
   it("treats only pages of the extension as its own (a content script's sender is the web page)", () => {

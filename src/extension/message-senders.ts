@@ -20,6 +20,15 @@ export function isOurContentScript(sender: MessageSender, extensionId: string = 
   return sender.id === extensionId && typeof tabId === "number" && tabId >= 0 && fromWebPage
 }
 
+/**
+ * The top-level frame of a page the person has open. Both browsers give frameId 0 only to a tab's top frame (frames
+ * have others, as do Chrome's prerendered and fenced pages); Chrome also tells the document's lifecycle, and anything but
+ * "active" (prerendering, kept in the back/forward cache, being unloaded) is not the page the person sees.
+ */
+export function isTopFrame(sender: Pick<MessageSender, "frameId" | "documentLifecycle"> | undefined): boolean {
+  return sender?.frameId === 0 && (sender.documentLifecycle === undefined || sender.documentLifecycle === "active")
+}
+
 /** A page of the extension itself (popup, side panel, tab pages); content scripts run in web pages and are not. */
 export function isOwnExtensionPage(sender: MessageSender | undefined, runtime: RuntimeIdentity = chrome.runtime, page = ""): boolean {
   return Boolean(sender && sender.id === runtime.id && sender.url?.startsWith(runtime.getURL(page)))

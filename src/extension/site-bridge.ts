@@ -23,7 +23,7 @@
  *   so even a mistaken message from the extension could not carry a token into the page.
  * - Anything else the page sends: only the documented WEBSITE_* types are passed on, as a plain JSON copy (no
  *   getters, no functions, no page objects), and the extension's service worker checks sender and message again
- *   (siteMessageRoute: the sender's origin, parseWebsiteMessage).
+ *   (siteMessageRoute: the sender's origin, that it is the tab's top frame, parseWebsiteMessage).
  * What it cannot stop: another extension with access to the site's pages can read what the page itself holds (as in
  * Chrome); that is the browser's permission model, not ours to change.
  *

@@ -3,15 +3,19 @@
  * - PLASMO_PUBLIC_SITE_ORIGINS, comma-separated origins (Plasmo inlines PLASMO_PUBLIC_* at build time);
  * - when it is unset, the origin of the build's API address (PLASMO_PUBLIC_API_URL): the API server serves the site;
  * - in development builds only, also the local site of `npm start` (LOOPBACK_SITE_ORIGINS).
- * Each must be https, or http on this computer, by the rule of the API address.
+ * Each must be https, or http on this computer, by the rule of the API address. A loopback origin (this computer) is
+ * trusted by a development build, and by a production build only when PLASMO_PUBLIC_SITE_ORIGINS names it: never
+ * because the API address is a local one (the default), or every store build would trust whatever runs on the
+ * user's localhost:8787.
  *
  * scripts/copy-extension-assets.mjs writes the same list, as match patterns, into the built manifest's
  * externally_connectable.matches: Chrome exposes chrome.runtime.sendMessage and connect only to pages of these
- * origins, and the service worker checks the sender's origin again before acting on a message.
+ * origins (to their frames too, wherever they are framed), and the service worker checks the sender again before
+ * acting on a message: its origin, and that it is the top-level frame of its tab.
  */
-import { builtApiOrigin, DEFAULT_API_ORIGIN, parseApiOrigin } from "./api-origin"
+import { builtApiOrigin, DEFAULT_API_ORIGIN, isLoopbackHostname, parseApiOrigin } from "./api-origin"
 import type { MessageSender } from "./message-dispatch"
-import { isOwnSitePage } from "./message-senders"
+import { isOwnSitePage, isTopFrame } from "./message-senders"
 
 /** The site `npm start` serves, under both of its local names; package.json's manifest lists these for `plasmo dev`. */
 export const LOOPBACK_SITE_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"] as const
@@ -24,15 +28,23 @@ export interface SiteOriginsBuild {
   development: boolean
 }
 
+/** The rule, in the words the build scripts print beside the origins they trust. */
+export const LOOPBACK_SITE_ORIGIN_RULE =
+  "loopback site origins (localhost, 127.x, [::1]) are trusted by development builds, and by a production build only when PLASMO_PUBLIC_SITE_ORIGINS names them"
+
+export const isLoopbackOrigin = (origin: string): boolean => isLoopbackHostname(new URL(origin).hostname)
+
 /** The trusted site origins of a build; throws, naming the variable, on an entry that is not an allowed origin. */
 export function siteOriginsFor({ siteOrigins, apiUrl, development }: SiteOriginsBuild): string[] {
-  const listed = siteOrigins?.trim() ? siteOrigins.split(",").map((entry) => entry.trim()).filter(Boolean) : [new URL(builtApiOrigin(apiUrl)).origin]
+  const named = Boolean(siteOrigins?.trim())
+  const listed = named ? siteOrigins!.split(",").map((entry) => entry.trim()).filter(Boolean) : [new URL(builtApiOrigin(apiUrl)).origin]
   const origins = listed.map((entry) => {
     const parsed = parseApiOrigin(entry)
-    if (!parsed.ok) throw new Error(`PLASMO_PUBLIC_SITE_ORIGINS${siteOrigins?.trim() ? "" : " (unset: the origin of PLASMO_PUBLIC_API_URL)"}: ${entry}: ${parsed.error}`)
+    if (!parsed.ok) throw new Error(`PLASMO_PUBLIC_SITE_ORIGINS${named ? "" : " (unset: the origin of PLASMO_PUBLIC_API_URL)"}: ${entry}: ${parsed.error}`)
     return parsed.origin
   })
-  return [...new Set([...origins, ...(development ? LOOPBACK_SITE_ORIGINS : [])])]
+  const trusted = named || development ? origins : origins.filter((origin) => !isLoopbackOrigin(origin))
+  return [...new Set([...trusted, ...(development ? LOOPBACK_SITE_ORIGINS : [])])]
 }
 
 export const SITE_ORIGINS: readonly string[] = siteOriginsFor({
@@ -54,19 +66,16 @@ function originOf(url: string | undefined): string | null {
 }
 
 /** What Chrome tells a listener about the sender of a message (the part of chrome.runtime.MessageSender read here). */
-export interface SenderLike {
-  id?: string
-  origin?: string
-  url?: string
-}
+export type SenderLike = Pick<MessageSender, "id" | "origin" | "url" | "frameId" | "documentLifecycle">
 
 /**
- * True only for a top-level or framed page of one of SITE_ORIGINS. Both sender.origin and the origin of
- * sender.url must be allowed when Chrome gives them (an allowed page framing a foreign one, or the reverse,
- * fails), and at least one of them must be present.
+ * True only for the top-level frame of a page of one of SITE_ORIGINS (isTopFrame): a page of the site framed by
+ * another page, whoever frames it, can neither sign the extension in or out nor hold the site link. Both
+ * sender.origin and the origin of sender.url must be allowed when Chrome gives them (an allowed page framing a foreign
+ * one, or the reverse, fails), and at least one of them must be present.
  */
 export function isAllowedSiteSender(sender: SenderLike | undefined, allowed: readonly string[] = SITE_ORIGINS): boolean {
-  if (!sender) return false
+  if (!sender || !isTopFrame(sender)) return false
   const fromOrigin = typeof sender.origin === "string" ? sender.origin : null
   const fromUrl = originOf(sender.url)
   if (fromOrigin === null && fromUrl === null) return false
@@ -92,7 +101,10 @@ export function senderOrigin(sender: SenderLike | undefined): string | null {
   return typeof sender?.origin === "string" ? sender.origin : originOf(sender?.url)
 }
 
-/** A sender that may speak for the site: one of SITE_ORIGINS, or the extension's own site tab page. */
+/**
+ * A sender that may speak for the site: the top frame of a page of SITE_ORIGINS, or the extension's own site tab page
+ * (an extension page, which no web page can frame: the extension lists no web_accessible_resources).
+ */
 export function isSiteSender(sender: MessageSender | undefined): boolean {
   return isAllowedSiteSender(sender) || isOwnSitePage(sender)
 }

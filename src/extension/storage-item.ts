@@ -25,16 +25,20 @@ export interface StorageItemDefinition<T> {
   encode?: (value: T) => unknown
 }
 
-export interface StorageItem<T> {
+/** A value kept in chrome.storage as its readers see it: what useStorageItem needs (a sealed item is one too). */
+export interface StoredValue<T> {
   readonly key: string
   readonly area: StorageAreaName
-  /** The stored value through the schema, or the fallback. */
-  parse(raw: unknown): T
   get(): Promise<T>
   set(value: T): Promise<void>
   remove(): Promise<void>
   /** Calls `listener` with the new value whenever any extension context changes it; returns the unsubscribe. */
   watch(listener: (value: T) => void): () => void
+}
+
+export interface StorageItem<T> extends StoredValue<T> {
+  /** The stored value through the schema, or the fallback. */
+  parse(raw: unknown): T
 }
 
 /** Values passed to chrome.storage and back as they are (Storage's default would JSON-stringify them). */

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from "react"
 
-import type { StorageItem } from "./storage-item"
+import type { StoredValue } from "./storage-item"
 
 /**
  * The item's value in a component: `undefined` until the first read answers, then the stored value (or the
  * fallback), following changes made by any extension context. `save` writes through storage, so every open page
  * (popup, side panel, tab pages) sees the same value.
  */
-export function useStorageItem<T>(item: StorageItem<T>): [value: T | undefined, save: (value: T) => Promise<void>] {
+export function useStorageItem<T>(item: StoredValue<T>): [value: T | undefined, save: (value: T) => Promise<void>] {
   const [value, setValue] = useState<T | undefined>(undefined)
   useEffect(() => {
     let changedSinceRead = false

@@ -2,8 +2,9 @@
  * The Firefox store package in Firefox ESR, the installed one and the oldest the extension supports when the run has
  * it (tests/e2e/firefox.ts), installed from the unpacked zip: it loads, finds a page's images, opens its panel, reads
  * an image's text on the device, and takes the site's sign-in through the site bridge, which no hostile page or frame
- * can use. Firefox keeps its sidebar out of WebDriver's reach: the sidebar is checked through sidebarAction.isOpen,
- * and what it shows is read in the same page opened as the panel window the on-image button opens.
+ * can use; the session it keeps is sealed where content scripts cannot read it, and outlives a restart of the extension.
+ * Firefox keeps its sidebar out of WebDriver's reach: the sidebar is checked through sidebarAction.isOpen, and what it
+ * shows is read in the same page opened as the panel window the on-image button opens.
  */
 import fs from "node:fs"
 import os from "node:os"
@@ -14,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readsEveryLine } from "~analysis/ocr-sample"
 import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
+import { SEAL_ALGORITHM, SEAL_DATABASE, SEAL_KEY_NAME, SEAL_STORE } from "~extension/sealed-item"
 import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
-import { registerVerifiedAccount } from "./api-client"
+import { apiOf, registerVerifiedAccount } from "./api-client"
 import { seriousAxeViolations } from "./axe"
 import { eventually, screenshot } from "./browser"
 import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxesUnderTest, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, waitInPage } from "./firefox"
@@ -27,6 +29,15 @@ import { relay, trustedLoopbackOrigin } from "./site-relay"
 const NAME = "Grace Firefox"
 const EMAIL = "grace.firefox@example.com"
 const PASSWORD = "Blue-Harbor-42!"
+const SESSION_KEY = "extensionSession"
+/** An access token (a JWT) anywhere in a text. */
+const JWT = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/
+
+interface OpenedSession {
+  user: { name?: string; email: string }
+  token: string
+  refreshToken: string
+}
 
 const unavailable = firefoxUnavailableReason()
 if (unavailable && process.env.CI) throw new Error(`The Firefox end-to-end tests must run in CI, but ${unavailable}.`)
@@ -58,8 +69,45 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
   let panel: Page
   let fixtureFolder: string
 
+  /** Everything in storage.local as text: what every content script of the extension can read in Firefox. */
+  const readableByContentScripts = () => inExtensionPage(extensionPage, async () => JSON.stringify(await chrome.storage.local.get(null)))
+  /** The stored session as it is kept (sealed), as text; null when there is none. */
   const storedSession = () =>
-    inExtensionPage(extensionPage, async () => ((await chrome.storage.local.get("extensionSession")).extensionSession as string | undefined) ?? null)
+    inExtensionPage(extensionPage, async (key: string) => {
+      const stored: unknown = (await chrome.storage.local.get(key))[key]
+      return stored === undefined ? null : JSON.stringify(stored)
+    }, SESSION_KEY)
+  /**
+   * The session opened as the extension opens it, in one of its pages: with the sealing key from the IndexedDB of the
+   * extension's origin (src/extension/sealed-item.ts). Null when there is none, or it is not sealed with that key.
+   */
+  const openedSession = () =>
+    inExtensionPage(
+      extensionPage,
+      async (key: string, database: string, store: string, keyName: string, algorithm: string) => {
+        const stored = (await chrome.storage.local.get(key))[key] as { iv?: string; data?: string } | undefined
+        if (!stored?.iv || !stored.data) return null
+        const sealingKey = await new Promise<CryptoKey | undefined>((resolve, reject) => {
+          const opening = indexedDB.open(database)
+          opening.onerror = () => reject(opening.error)
+          opening.onsuccess = () => {
+            if (!opening.result.objectStoreNames.contains(store)) return resolve(undefined)
+            const reading = opening.result.transaction(store).objectStore(store).get(keyName)
+            reading.onerror = () => reject(reading.error)
+            reading.onsuccess = () => resolve(reading.result as CryptoKey | undefined)
+          }
+        })
+        if (!sealingKey) return null
+        const bytes = (text: string) => Uint8Array.from(atob(text), (character) => character.charCodeAt(0))
+        const plain = await crypto.subtle.decrypt({ name: algorithm, iv: bytes(stored.iv), additionalData: new TextEncoder().encode(key) }, sealingKey, bytes(stored.data))
+        return JSON.parse(new TextDecoder().decode(plain)) as OpenedSession
+      },
+      SESSION_KEY,
+      SEAL_DATABASE,
+      SEAL_STORE,
+      SEAL_KEY_NAME,
+      SEAL_ALGORITHM
+    )
   const sidebarOpen = () =>
     inExtensionPage(extensionPage, async () => {
       const { id } = await chrome.windows.getLastFocused({ windowTypes: ["normal"] })
@@ -199,13 +247,25 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     }
     await site.click("xpath/.//button[normalize-space()='Sign in']")
     await waitInPage(site, () => location.pathname === "/dashboard", [], 20_000)
-    const session = await eventually(storedSession, (stored) => expect(stored).not.toBeNull(), 20_000)
+    await eventually(storedSession, (stored) => expect(stored).not.toBeNull(), 20_000)
     const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
-    // The extension's own session: the site's token was used once, never kept.
-    expect(session).not.toContain(siteToken!)
     await waitInPage(panel, (name: string) => document.body.innerText.includes(name), [NAME], 20_000)
     await shot(panel, "panel-signed-in-420")
+    // The extension's own session: the site's token was used once, never kept.
+    expect(await readableByContentScripts()).not.toContain(siteToken!)
     await site.close()
+  })
+
+  it("keeps the tokens out of what content scripts can read: storage.local holds the session sealed", async () => {
+    // Firefox's content scripts read storage.local as the extension's pages do (it has no access level to close it).
+    const readable = await readableByContentScripts()
+    expect(readable).toContain(SESSION_KEY)
+    expect(readable).not.toMatch(JWT)
+    const session = (await openedSession())!
+    expect(session.user).toMatchObject({ name: NAME, email: EMAIL })
+    // The extension's own session, alive on the service: the site's token was used once, never kept.
+    expect((await apiOf(server)("/api/auth/profile", { token: session.token })).status).toBe(200)
+    for (const secret of [session.token, session.refreshToken, EMAIL]) expect(readable).not.toContain(secret)
   })
 
   it("gives a hostile page no bridge, no token and no way to sign the extension out", async () => {
@@ -222,7 +282,7 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
       return { bridge: typeof (window as unknown as Record<string, unknown>)[name], page: document.documentElement.outerHTML + JSON.stringify({ ...localStorage }) }
     }, SITE_BRIDGE_GLOBAL, siteOrigin)
     expect(probe.bridge).toBe("undefined")
-    expect(probe.page).not.toContain(JSON.parse(session!).token)
+    expect(probe.page).not.toContain((await openedSession())!.token)
     expect(await storedSession()).toBe(session)
     await hostilePage.close()
   })
@@ -252,4 +312,24 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     expect(seen).toEqual({ own: "undefined", parentBridge: "unreachable" })
     await site.close()
   })
+
+  it("stays signed in when the extension starts again, its session still sealed", async () => {
+    const sealed = await storedSession()
+    // A reload stops the background and every page of the extension, as quitting Firefox does; storage.local and the
+    // extension origin's IndexedDB stay, as on disk. (A temporary add-on does not survive a restart of Firefox itself.)
+    await extensionPage.evaluate(() => chrome.runtime.reload()).catch(() => undefined)
+    extensionPage = await browser.newPage()
+    await eventually(
+      async () => {
+        await openExtensionPage(extensionPage, "popup.html")
+        return extensionPage.evaluate(() => document.body.innerText)
+      },
+      (text) => expect(text).toContain(NAME),
+      60_000
+    )
+    await extensionPage.bringToFront()
+    await shot(extensionPage, "popup-signed-in-after-restart")
+    expect(await storedSession()).toBe(sealed)
+    expect(await readableByContentScripts()).not.toMatch(JWT)
+  }, 90_000)
 })

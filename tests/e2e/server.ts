@@ -90,10 +90,13 @@ export async function serveFixtures(folder: string): Promise<{ url: string; clos
   }
 }
 
-/** A page from an origin outside the extension's allow list (another port of 127.0.0.1), for the hostile-page tests. */
-export async function serveHostilePage(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A page from an origin outside the extension's allow list (another port of 127.0.0.1), for the hostile-page tests:
+ * `body` is its HTML at every path.
+ */
+export async function serveHostilePage(body = "<p>Nothing to see</p>"): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Hostile</title><p>Nothing to see</p>")
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Hostile</title>${body}`)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as net.AddressInfo

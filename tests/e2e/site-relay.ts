@@ -5,14 +5,15 @@ import path from "node:path"
 import { EXTENSION_DIR } from "./browser"
 
 /**
- * The site origin the built extension trusts on this computer, read from its manifest (the build derives it from
- * PLASMO_PUBLIC_SITE_ORIGINS, or from the API address: http://localhost:8787 for a plain `npm run build`).
+ * The site origin the built extension trusts on this computer, read from its manifest. A production build trusts one
+ * only when PLASMO_PUBLIC_SITE_ORIGINS names it: `npm test` builds with `npm run build:local`, which names
+ * http://localhost:8787; a plain `npm run build` trusts none.
  */
 export function trustedLoopbackOrigin(): URL {
   const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_DIR, "manifest.json"), "utf8")) as { externally_connectable?: { matches?: string[] } }
   const matches = manifest.externally_connectable?.matches ?? []
   const origin = matches.map((match) => new URL(match.replace(/\/\*$/, ""))).find((url) => url.protocol === "http:" && ["localhost", "127.0.0.1"].includes(url.hostname) && url.port)
-  if (!origin) throw new Error(`The built extension trusts no loopback site origin with a port (${matches.join(", ")}): build it with a PLASMO_PUBLIC_SITE_ORIGINS or PLASMO_PUBLIC_API_URL of http://localhost:<port>`)
+  if (!origin) throw new Error(`The built extension trusts no loopback site origin with a port (${matches.join(", ")}): build it with npm run build:local (PLASMO_PUBLIC_SITE_ORIGINS=http://localhost:8787), as npm test does`)
   return origin
 }
 
