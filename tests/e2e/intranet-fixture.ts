@@ -9,7 +9,7 @@ import http from "node:http"
 import type net from "node:net"
 import zlib from "node:zlib"
 
-import { solidPng } from "./png"
+import { pngChunk, solidPng } from "./png"
 
 export const PUBLIC_HOST = "news.example"
 export const FRAME_HOST = "frames.example"
@@ -37,15 +37,6 @@ export interface HugeAnswer {
 }
 
 const PICTURE = solidPng(640, 480, [40, 120, 200])
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(body) >>> 0)
-  return Buffer.concat([length, body, crc])
-}
 
 /** A PNG whose header declares BOMB_SIDE × BOMB_SIDE grey pixels, with one short row of data. */
 function bombPng(): Buffer {

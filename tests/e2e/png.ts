@@ -1,7 +1,8 @@
 /** Solid-colour PNGs of any size for fixtures, written with node:zlib (no image library needed). */
 import zlib from "node:zlib"
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: its length, type, data and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4)
   length.writeUInt32BE(data.length)
   const body = Buffer.concat([Buffer.from(type, "ascii"), data])
@@ -31,8 +32,8 @@ export function solidPng(width: number, height: number, [red, green, blue]: read
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0))
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", zlib.deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0))
   ])
 }
