@@ -86,7 +86,8 @@ describe("the layer", () => {
   it("with a label, is a group of that name in the translation's language, whose lines are read", () => {
     render(<TranslatedLayer width={1000} height={500} lines={lines} lang="fr" label="Image translated into French" />)
     const group = screen.getByRole("group", { name: "Image translated into French" })
-    expect(group.getAttribute("lang")).toBe("fr")
+    expect(group.getAttribute("lang")).toBeNull()
+    expect(Array.from(group.querySelectorAll("[data-line]"), (line) => line.getAttribute("lang"))).toEqual(["fr", "fr"])
     expect(group.getAttribute("aria-hidden")).toBeNull()
     expect(group.textContent).toBe("Bonjour縦書き")
   })

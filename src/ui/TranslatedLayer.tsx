@@ -88,7 +88,7 @@ export interface TranslatedLayerProps {
   width: number
   height: number
   lines: readonly TranslatedLine[]
-  /** The language the translation is in (a BCP 47 tag), for the text's `lang`. */
+  /** The language the translation is in (a BCP 47 tag), for the lines' `lang` (the label is in the host's language). */
   lang?: string
   /**
    * Exposes the layer to assistive technology as a group of that name, its lines read as text. Without it the layer
@@ -114,7 +114,6 @@ export function TranslatedLayer({ width, height, lines, lang, label }: Translate
       <div
         {...{ [LAYER_ATTRIBUTE]: "" }}
         data-testid="translated-layer"
-        lang={lang}
         role={exposed ? "group" : undefined}
         aria-label={label}
         aria-hidden={exposed ? undefined : "true"}
@@ -126,6 +125,7 @@ export function TranslatedLayer({ width, height, lines, lang, label }: Translate
             <Fragment key={index}>
               <span
                 data-line={index}
+                lang={lang}
                 style={{
                   position: "absolute",
                   overflow: "hidden",
