@@ -72,7 +72,7 @@ export const BADGE_CSS = `
   pointer-events: auto;
 }
 .badge p { margin: 0; display: flex; align-items: center; gap: 8px; }
-.mark { font-weight: 700; font-size: 12px; letter-spacing: -0.5px; padding: 1px 4px; border-radius: 4px; background: #3B82F6; }
+.mark { flex: none; white-space: nowrap; font-weight: 700; font-size: 12px; letter-spacing: -0.5px; padding: 1px 4px; border-radius: 4px; background: #3B82F6; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; }
 .badge button {
   all: initial;
