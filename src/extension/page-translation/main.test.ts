@@ -1,4 +1,4 @@
-import { act } from "@testing-library/react"
+import { act, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { fakeEvent } from "../fake-chrome.test-support"
@@ -29,7 +29,8 @@ beforeEach(() => {
   sendMessage = vi.fn(() => Promise.resolve())
   vi.stubGlobal("chrome", { runtime: { id: "extension-id", getURL: (file: string) => `chrome-extension://extension-id/${file}`, onMessage, sendMessage } })
   document.body.innerHTML = `<img src="${SIGN}" alt="Harbour sign">`
-  installPageIndex({ elements: () => new Map([[SIGN, document.querySelector("img")!]]) })
+  // As the page index lists them: each image by the address it shows now.
+  installPageIndex({ elements: () => new Map(Array.from(document.querySelectorAll("img"), (image) => [image.src, image])) })
   // The host's root is closed: the test keeps it as it is made.
   shadows = []
   vi.spyOn(Element.prototype, "attachShadow").mockImplementation(function (this: Element, init: ShadowRootInit) {
@@ -111,6 +112,22 @@ describe("the page translation script in a frame", () => {
     expect(sendMessage).toHaveBeenLastCalledWith({ type: "PAGE_TRANSLATION_ACTION", action: "show-originals" })
     expect(await ask({ type: "PAGE_TRANSLATION_CLEAR" }, PANEL)).toEqual({ success: true })
     expect(host()).toBeNull()
+  })
+
+  it("follows its image's address: gone while the element shows another picture, back when it shows this one again", async () => {
+    await import("./main")
+    await ask({ type: "PAGE_TRANSLATION_SHOW", url: SIGN, translation }, PANEL)
+    const translated = () => shadows[0]!.querySelectorAll("[role='group'][aria-label^='Image translated']").length
+    expect(translated()).toBe(1)
+    const image = document.querySelector("img")!
+    image.src = "https://example.com/next-slide.png"
+    await waitFor(() => expect(translated()).toBe(0))
+    image.src = SIGN
+    await waitFor(() => expect(translated()).toBe(1))
+    image.remove()
+    await waitFor(() => expect(translated()).toBe(0))
+    document.body.append(image)
+    await waitFor(() => expect(translated()).toBe(1))
   })
 
   it("links Upgrade when the quota runs out", async () => {

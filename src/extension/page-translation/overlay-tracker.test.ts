@@ -151,7 +151,7 @@ describe("keeping an overlay on its image", () => {
     image.setAttribute("src", "https://example.com/other.png")
     await Promise.resolve()
     runFrames()
-    expect(changes.at(-1)).toMatchObject({ touched: [image], gone: [] })
+    expect(changes.at(-1)).toMatchObject({ touched: [image], gone: [], readdressed: true })
     image.remove()
     await Promise.resolve()
     runFrames()
@@ -160,7 +160,7 @@ describe("keeping an overlay on its image", () => {
     document.body.append(document.createElement("p"))
     await Promise.resolve()
     runFrames()
-    expect(changes.at(-1)).toEqual({ gone: [], touched: [], added: true })
+    expect(changes.at(-1)).toEqual({ gone: [], touched: [], added: true, readdressed: false })
   })
 
   it("stops listening when stopped", () => {

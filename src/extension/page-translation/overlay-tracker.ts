@@ -28,6 +28,8 @@ export interface PageChange {
   touched: Element[]
   /** Elements were added to the page (an image shown again may be among them). */
   added: boolean
+  /** Some element's address, style or class changed: an image may show another picture now (or one shown before). */
+  readdressed: boolean
 }
 
 export interface TrackerOptions {
@@ -50,7 +52,7 @@ const ATTRIBUTES = ["style", "class", "hidden", "src", "srcset", "sizes", "open"
 /** Attributes after which a tracked image may show another picture. */
 const SOURCE_ATTRIBUTES = new Set(["src", "srcset", "sizes", "style", "class"])
 
-const emptyChange = (): PageChange => ({ gone: [], touched: [], added: false })
+const emptyChange = (): PageChange => ({ gone: [], touched: [], added: false, readdressed: false })
 
 export class OverlayTracker {
   private readonly view: Window
@@ -134,7 +136,7 @@ export class OverlayTracker {
     }
     const change = this.change
     this.change = emptyChange()
-    if (change.gone.length || change.touched.length || change.added) this.onChange?.(change)
+    if (change.gone.length || change.touched.length || change.added || change.readdressed) this.onChange?.(change)
     const remeasure = this.remeasure
     this.remeasure = false
     this.placeAll([...this.tracked.values()], remeasure)
@@ -255,6 +257,7 @@ export class OverlayTracker {
       relevant = true
       if (record.type === "childList" && record.addedNodes.length > 0) this.change.added = true
       if (record.type !== "attributes" || !SOURCE_ATTRIBUTES.has(record.attributeName ?? "")) continue
+      this.change.readdressed = true
       const target = record.target as Element
       if (images.has(target)) this.change.touched.push(target)
       // A <source> of a <picture> chooses its <img>'s picture.

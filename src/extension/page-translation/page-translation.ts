@@ -73,7 +73,8 @@ export class PageTranslation {
   private readonly onChange = (change: PageChange) => {
     const urlsOf = (elements: Element[]) => [...this.bound].filter(([, element]) => elements.includes(element)).map(([url]) => url)
     const recheck = new Set([...urlsOf(change.gone), ...urlsOf(change.touched)])
-    if (change.added) for (const url of this.translations.keys()) if (!this.bound.has(url)) recheck.add(url)
+    // A waiting translation's image may be back: added again, or an element changed its address back to it.
+    if (change.added || change.readdressed) for (const url of this.translations.keys()) if (!this.bound.has(url)) recheck.add(url)
     if (recheck.size === 0) return
     const elements = this.options.elements()
     let changed = false
