@@ -25,13 +25,16 @@ export interface Sign {
   french: string[]
   /** A word set in a column down the sign's right edge, and its translation, set in a column too. */
   column?: { original: string; french: string }
+  /** Shown as an element's background image (stretched over its padding box) rather than by an <img>. */
+  background?: boolean
 }
 
 export const SIGNS: Sign[] = [
   { id: "plain", file: "plain.svg", alt: "Harbour market sign", lines: ["HARBOUR", "MARKET"], french: ["PORT", "MARCHÉ"], column: { original: "EAST", french: "EST" } },
   { id: "inner", file: "inner.svg", alt: "Fresh bread sign", lines: ["FRESH", "BREAD"], french: ["PAIN", "FRAIS"] },
   { id: "turned", file: "turned.svg", alt: "City museum sign", lines: ["CITY", "MUSEUM"], french: ["MUSÉE", "MUNICIPAL"] },
-  { id: "sticky", file: "sticky.svg", alt: "No parking sign", lines: ["NO", "PARKING"], french: ["STATIONNEMENT", "INTERDIT"] }
+  { id: "sticky", file: "sticky.svg", alt: "No parking sign", lines: ["NO", "PARKING"], french: ["STATIONNEMENT", "INTERDIT"] },
+  { id: "banner", file: "banner.svg", alt: "Welcome banner", lines: ["WELCOME", "ABOARD"], french: ["BIENVENUE", "À BORD"], background: true }
 ]
 
 /** Where the sign's lines are drawn: two rows across its width. */
@@ -53,7 +56,7 @@ function signSvg({ lines, column }: Sign): string {
     const step = (COLUMN_BOX.y1 - COLUMN_BOX.y0) / columnLetters.length
     return `<text x="${(COLUMN_BOX.x0 + COLUMN_BOX.x1) / 2}" y="${COLUMN_BOX.y0 + step * (index + 1) - 12}" ${ink} font-size="44" text-anchor="middle">${letter}</text>`
   })
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIGN_WIDTH}" height="${SIGN_HEIGHT}" viewBox="0 0 ${SIGN_WIDTH} ${SIGN_HEIGHT}"><rect width="${SIGN_WIDTH}" height="${SIGN_HEIGHT}" fill="rgb(${SIGN_YELLOW.join(",")})"/>${texts.join("")}${letters.join("")}</svg>`
+  return `<svg xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="none" width="${SIGN_WIDTH}" height="${SIGN_HEIGHT}" viewBox="0 0 ${SIGN_WIDTH} ${SIGN_HEIGHT}"><rect width="${SIGN_WIDTH}" height="${SIGN_HEIGHT}" fill="rgb(${SIGN_YELLOW.join(",")})"/>${texts.join("")}${letters.join("")}</svg>`
 }
 
 /** The sign's hand-made French translation, as the side panel would send it. */
@@ -85,12 +88,14 @@ const PAGE = `<!doctype html>
   #turned { margin: 80px auto; transform: scale(0.8) rotate(20deg); }
   #sticky-section { height: 1400px; }
   #sticky { position: sticky; top: 0; }
+  #banner { box-sizing: border-box; width: 100%; max-width: 660px; aspect-ratio: 2 / 1; border: 10px solid #333; padding: 20px; background: url(banner.svg) 0 0 / 100% 100% no-repeat padding-box; }
 </style>
 </head>
 <body>
 <main>
   <h1>Signs of the town</h1>
-  ${SIGNS.map(({ id, file, alt }) => {
+  ${SIGNS.map(({ id, file, alt, background }) => {
+    if (background) return `<div id="${id}" role="img" aria-label="${alt}"></div>`
     const image = `<img id="${id}" src="${file}" alt="${alt}" width="${SIGN_WIDTH}" height="${SIGN_HEIGHT}">`
     if (id === "inner") return `<div id="scroller"><div class="spacer"></div>${image}<div class="spacer"></div></div>`
     if (id === "sticky") return `<section id="sticky-section">${image}</section>`

@@ -122,6 +122,14 @@ describe("translations laid over a page's images", () => {
     expect(column.box.height).toBeGreaterThan(column.box.width * 3)
     expect(column.box.left).toBeGreaterThan(image.left + (image.width * COLUMN_BOX.x0) / SIGN_WIDTH - 10)
 
+    // An element's background image: its translation covers the padding box, inside the border.
+    const banner = sign("banner")
+    const paddingBox = await page.$eval("#banner", (element) => {
+      const box = element.getBoundingClientRect()
+      return { left: box.left + element.clientLeft, top: box.top + element.clientTop, width: element.clientWidth, height: element.clientHeight }
+    })
+    expectSameBox(await layerBox(await translationOf(banner)), paddingBox)
+
     // One closed host of our own, last in the document; the page's own elements as they were.
     expect(await page.$$eval(TRANSLATION_HOST_TAG, (hosts) => hosts.map((host) => [host.shadowRoot, host === document.documentElement.lastElementChild]))).toEqual([[null, true]])
     expect(await page.evaluate(() => document.body.outerHTML)).toBe(pageBefore)
@@ -224,8 +232,13 @@ describe("translations laid over a page's images", () => {
     expectSameBox(await layerBox(layer), await imageBox(plain))
   })
 
-  it("goes with its image when the page removes it, and comes back with it", async () => {
+  it("goes with its image when the page hides or removes it, and comes back with it", async () => {
     const plain = sign("plain")
+    const shown = await translationOf(plain)
+    await page.$eval("#plain", (image) => ((image as HTMLElement).style.display = "none"))
+    await eventually(() => shown.evaluate((element) => element.getClientRects().length), (rects) => expect(rects).toBe(0))
+    await page.$eval("#plain", (image) => ((image as HTMLElement).style.display = ""))
+    await eventually(() => shown.evaluate((element) => element.getClientRects().length), (rects) => expect(rects).toBe(1))
     await page.$eval("#plain", (image) => image.remove())
     await eventually(() => page.$$(`aria/${translationName(plain)}[role="group"]`), (found) => expect(found).toHaveLength(0))
     await page.evaluate((html: string) => document.querySelector("main h1")!.insertAdjacentHTML("afterend", html), `<img id="plain" src="plain.svg" alt="${plain.alt}" width="640" height="320">`)
@@ -305,7 +318,7 @@ describe("translations laid over a page's images", () => {
     expect(await send({ type: "PAGE_TRANSLATION_CLEAR" })).toEqual({ success: true })
     await eventually(() => page.$$(TRANSLATION_HOST_TAG), (hosts) => expect(hosts).toHaveLength(0))
     expect(await page.$('aria/Image translation[role="group"]')).toBeNull()
-    expect(await page.$$eval("img", (images) => images.map((image) => [image.getAttribute("src"), image.className]))).toEqual(SIGNS.map((item) => [item.file, ""]))
+    expect(await page.$$eval("img", (images) => images.map((image) => [image.getAttribute("src"), image.className]))).toEqual(SIGNS.filter((item) => !item.background).map((item) => [item.file, ""]))
     expect(pageErrors).toEqual([])
   })
 })
