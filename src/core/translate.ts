@@ -158,3 +158,42 @@ export const translateAnswerSchema = z.object({
 })
 
 export type TranslateAnswer = z.infer<typeof translateAnswerSchema>
+
+/**
+ * Most lines of one POST /api/analyze/translate-images, all images together: the lines of several images of a page go
+ * to the model in one request while they fit.
+ */
+export const MAX_TRANSLATE_BATCH_LINES = 50
+
+const countLines = (images: readonly { lines: readonly string[] }[]) => images.reduce((total, image) => total + image.lines.length, 0)
+const countCharacters = (images: readonly { lines: readonly string[] }[]) =>
+  images.reduce((total, image) => image.lines.reduce((sum, line) => sum + line.length, total), 0)
+
+/** Several images' lines, each image's in reading order, into one listed language. */
+export const translateImagesRequestSchema = z.strictObject({
+  images: z
+    .array(z.strictObject({ lines: translateLinesSchema }, { message: "Each image must be an object with its lines" }), { message: "images must be a list of images, each with its lines" })
+    .min(1, "At least one image to translate is required")
+    // Each image has a line at least: more images than lines cannot pass, and are refused before their lines are counted.
+    .max(MAX_TRANSLATE_BATCH_LINES, `At most ${MAX_TRANSLATE_BATCH_LINES} images are translated at once`)
+    .refine((images) => countLines(images) <= MAX_TRANSLATE_BATCH_LINES, `At most ${MAX_TRANSLATE_BATCH_LINES} lines are translated at once, all images together`)
+    .refine((images) => countCharacters(images) <= MAX_TRANSLATE_TEXT_LENGTH, `The lines must be at most ${MAX_TRANSLATE_TEXT_LENGTH} characters together, all images together`),
+  targetLanguage: translateLanguageCodeSchema,
+  sourceLanguage: translateLanguageCodeSchema.optional()
+})
+
+export type TranslateImagesRequest = z.input<typeof translateImagesRequestSchema>
+
+/**
+ * POST /api/analyze/translate-images: each image's translated lines at its index, or null for an image the quota had
+ * no room for (quotaExceeded then says why, as the refusal QUOTA_EXCEEDED would); usage counts the images translated.
+ */
+export const translateImagesAnswerSchema = z.object({
+  images: z.array(z.object({ lines: z.array(z.string()) }).nullable()),
+  targetLanguage: z.string(),
+  sourceLanguage: z.string().nullable(),
+  usage: vqaUsageSchema,
+  quotaExceeded: z.object({ message: z.string(), retryAfter: z.number().int() }).optional()
+})
+
+export type TranslateImagesAnswer = z.infer<typeof translateImagesAnswerSchema>
