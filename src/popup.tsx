@@ -11,6 +11,7 @@ import { endExtensionSession, extensionApi } from "~extension/extension-session"
 import { useAccount } from "~extension/use-account"
 import { useBrand } from "~extension/use-brand"
 import { SIGN_OUT_REQUEST, type SignOutRequest } from "~extension/messages"
+import { TRANSLATE_PAGE_LABEL, translateActiveTabFromPopup } from "~extension/page-translation-request"
 import { firefoxSidebar, openPanel } from "~extension/side-panel"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
@@ -69,6 +70,10 @@ function Popup() {
       <div className="flex flex-col gap-2">
         <button type="button" className={buttonStyles.primary} onClick={() => void openSidePanel()}>
           Open side panel
+        </button>
+        {/* Opens the panel with the mode on for this window's tab. */}
+        <button type="button" className={buttonStyles.secondary} onClick={() => void translateActiveTabFromPopup()}>
+          {TRANSLATE_PAGE_LABEL}
         </button>
         {account.kind === "signedIn" && (
           <>

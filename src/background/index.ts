@@ -1,5 +1,6 @@
 import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/reverse-search"
 import { sealOpenSession } from "~extension/extension-session"
+import { requestPageTranslation, TRANSLATE_PAGE_LABEL } from "~extension/page-translation-request"
 import { openReverseSearch } from "~extension/reverse-search"
 import { firefoxSidebar } from "~extension/side-panel"
 
@@ -13,11 +14,13 @@ export const ANALYSE_IMAGE_MENU_ID = "analyse-image"
 export const TRANSLATE_IMAGE_MENU_ID = "translate-image"
 export const CAPTURE_AREA_MENU_ID = "capture-area"
 export const REVERSE_SEARCH_MENU_ID = "reverse-search"
+export const TRANSLATE_PAGE_MENU_ID = "translate-page"
 /** The entries under "Search the web for this image", one per engine: `reverse-search:<engine id>`. */
 const REVERSE_SEARCH_ENTRY_PREFIX = `${REVERSE_SEARCH_MENU_ID}:`
 /** The manifest's commands (package.json "manifest.commands"). */
 export const CAPTURE_AREA_COMMAND = "capture-area"
 export const TOGGLE_SIDE_PANEL_COMMAND = "toggle-side-panel"
+export const TRANSLATE_PAGE_COMMAND = "translate-page"
 
 function registerContextMenu() {
   chrome.contextMenus.removeAll(() => {
@@ -31,6 +34,11 @@ function registerContextMenu() {
       id: CAPTURE_AREA_MENU_ID,
       title: "Capture an area to analyse",
       // Every context of a page, not the extension's own button.
+      contexts: ["page", "frame", "selection", "link", "editable", "image", "video", "audio"]
+    })
+    chrome.contextMenus.create({
+      id: TRANSLATE_PAGE_MENU_ID,
+      title: TRANSLATE_PAGE_LABEL,
       contexts: ["page", "frame", "selection", "link", "editable", "image", "video", "audio"]
     })
     chrome.contextMenus.create({ id: REVERSE_SEARCH_MENU_ID, title: "Search the web for this image", contexts: ["image"] })
@@ -52,6 +60,11 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
     void captureAreaFromGesture(tab)
     return
   }
+  // The panel opens inside the menu's gesture and toggles the mode for the tab (on, then originals and back).
+  if (info.menuItemId === TRANSLATE_PAGE_MENU_ID) {
+    void requestPageTranslation(tab)
+    return
+  }
   const engine = String(info.menuItemId).startsWith(REVERSE_SEARCH_ENTRY_PREFIX) && reverseSearchEngine(String(info.menuItemId).slice(REVERSE_SEARCH_ENTRY_PREFIX.length))
   if (engine && info.srcUrl) {
     const openerTab = tab && tab.index >= 0 ? tab : undefined
@@ -71,6 +84,7 @@ const toggleSidePanel = sidebar ? () => sidebar.toggle() : sidePanelToggle()
 
 chrome.commands.onCommand.addListener((command, tab) => {
   if (command === CAPTURE_AREA_COMMAND) void captureAreaFromGesture(tab)
+  else if (command === TRANSLATE_PAGE_COMMAND) void requestPageTranslation(tab)
   else if (command === TOGGLE_SIDE_PANEL_COMMAND && tab?.windowId !== undefined) void toggleSidePanel(tab.windowId)
 })
 

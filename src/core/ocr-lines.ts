@@ -60,3 +60,14 @@ export function linesOf(blocks: readonly TesseractBlock[] | null): OcrLine[] {
       }
   return lines
 }
+
+/** How much taller than wide a line's box must be to be read as a column. */
+export const VERTICAL_LINE_RATIO = 1.5
+
+/**
+ * A line read top to bottom (Japanese, Traditional Chinese set in columns): its box is a column, taller than 1.5 times
+ * its width. Its translation is set vertically too.
+ */
+export function isVerticalLine({ x0, y0, x1, y1 }: OcrBox): boolean {
+  return y1 - y0 > VERTICAL_LINE_RATIO * (x1 - x0)
+}

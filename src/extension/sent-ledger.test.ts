@@ -70,6 +70,15 @@ describe("what each request to our server is, and how much it carries", () => {
     expect(describeSent({ method: "POST", path: "/api/analyze/translate", json: { text: "Ausfahrt freihalten", targetLanguage: "en" } })).toEqual({ kind: "translation", textChars: 19 })
     // An image's lines: the characters of its lines, one line break between each two.
     expect(describeSent({ method: "POST", path: "/api/analyze/translate", json: { lines: ["Ausfahrt", "freihalten"], targetLanguage: "en" } })).toEqual({ kind: "translation", textChars: 19 })
+    // Several images' lines (translate images on this page): each image's lines as above, one line break between images.
+    expect(
+      describeSent({ method: "POST", path: "/api/analyze/translate-images", json: { images: [{ lines: ["Ausfahrt", "freihalten"] }, { lines: ["Ausgang"] }], targetLanguage: "en" } })
+    ).toEqual({ kind: "translation", textChars: 27, detail: "Text of 2 images" })
+    expect(describeSent({ method: "POST", path: "/api/analyze/translate-images", json: { images: [{ lines: ["Ausgang"] }], targetLanguage: "en" } })).toEqual({
+      kind: "translation",
+      textChars: 7,
+      detail: "Text of 1 image"
+    })
     expect(describeSent({ method: "GET", path: "/api/ocr/languages/hin" })).toEqual({ kind: "languagePack", detail: "hin" })
     const kinds = [
       ["GET", "/api/ocr/languages", "languageList"],

@@ -11,6 +11,7 @@
 import * as z from "zod"
 
 import type { OutgoingRequest } from "~api/http-client"
+import { countOf } from "~core/format"
 import { DAY_MS } from "~core/time"
 
 import { storageItem } from "./storage-item"
@@ -104,6 +105,12 @@ export function describeSent({ method, path, json }: SentRequest): SentContent {
     case "POST /api/analyze/translate":
       // An image's lines count as its text: the lines, one per line.
       return { kind: "translation", textChars: characterCount(Array.isArray(body.lines) ? body.lines.map(text).join("\n") : text(body.text)) }
+    case "POST /api/analyze/translate-images": {
+      // Translate images on this page: every image's lines, as one text.
+      const images = Array.isArray(body.images) ? body.images.filter(isRecord) : []
+      const lines = images.map((image) => (Array.isArray(image.lines) ? image.lines.map(text).join("\n") : ""))
+      return { kind: "translation", textChars: characterCount(lines.join("\n")), detail: `Text of ${countOf(images.length, "image", "images")}` }
+    }
     case "GET /api/ocr/languages":
       return { kind: "languageList" }
     case "POST /api/auth/extension-session":

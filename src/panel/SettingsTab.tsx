@@ -5,6 +5,7 @@ import { VQA_MODELS } from "~core/vqa"
 import { parseApiOrigin } from "~extension/api-origin"
 
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
+import { PageTranslationSettingsSection } from "./page-translation/PageTranslationSettings"
 import { SentLedgerSection } from "./sent/SentLedgerSection"
 import { ShortcutsSettings } from "./ShortcutsSettings"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
@@ -108,6 +109,7 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
           {addressMessage?.text ?? "The Image Query AI service the extension signs in to and asks the vision model through."}
         </p>
       </form>
+      <PageTranslationSettingsSection />
       <ShortcutsSettings />
       <SentLedgerSection />
     </div>

@@ -17,6 +17,7 @@ import { clearHistory, historyItem } from "./history"
 import { HistoryTab } from "./HistoryTab"
 import type { ImageFilters } from "./ImagesTab"
 import { ImagesView } from "./ImagesView"
+import { usePageTranslation } from "./page-translation/use-page-translation"
 import { PanelHeader } from "./PanelHeader"
 import { DropOverlay, PanelNotices } from "./PanelNotices"
 import { DEFAULT_PANEL_SETTINGS, panelSettingsItem, type PanelSettings } from "./settings"
@@ -56,6 +57,7 @@ export function SidePanel() {
     }
   })
   usePickedImage({ settings: storedSettings, scanAndShow, onPicked: show, onNothingPending: () => void scanAndShow() })
+  const pageTranslation = usePageTranslation({ scan, settings: storedSettings, scanAndShow, onUsageChanged: reloadAccount })
   const pasted = usePastedImage({ settings, onPasted: show })
   const [captures, setCaptures] = useState<CapturedImage[]>([])
   const ready = scan.kind === "ready" ? scan : undefined
@@ -98,6 +100,7 @@ export function SidePanel() {
             settings={settings}
             onSettingsChange={changeSettings}
             onUsageChanged={reloadAccount}
+            pageTranslation={pageTranslation}
           />
         </TabPanel>
         <TabPanel tab="chat">

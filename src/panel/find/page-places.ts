@@ -16,6 +16,14 @@ import {
 } from "~extension/messages"
 
 import { indexFrame } from "../page-frames"
+import { whenPageQuiet } from "./read-loop"
+
+/** How often the page is asked again which images are in view while its images are read. */
+export const ORDER_REFRESH_MS = 3000
+/** Reading waits until the page has been left alone this long: it never competes with the user scrolling it. */
+export const PAGE_QUIET_MS = 1000
+/** ...but a page that never stops (a ticker scrolled by a script) still gets an image read this often. */
+export const LONGEST_PAGE_WAIT_MS = 10_000
 
 /** Asks each frame once; a frame that does not answer (no page index, gone) gives undefined. */
 function askFrames<Answer>(tabId: number, frameIds: Iterable<number>, request: { type: string }): Promise<(Answer | undefined)[]> {
@@ -40,6 +48,15 @@ export async function pageQuietMs(tabId: number, frameIds: Iterable<number>): Pr
   const request: PageActivityRequest = { type: PAGE_ACTIVITY_REQUEST }
   const answers = await askFrames<PageActivityResponse>(tabId, frameIds, request)
   return Math.min(Infinity, ...answers.map((answer) => (typeof answer?.quietMs === "number" ? answer.quietMs : Infinity)))
+}
+
+/**
+ * Resolves once the tab's page has been left alone for a moment (asked of `frameIds()`, the frames that hold the
+ * images being read), at the latest after LONGEST_PAGE_WAIT_MS, or when `signal` aborts: the pace of every reading of
+ * a page's images.
+ */
+export function whenTabQuiet(tabId: number, frameIds: () => Iterable<number>, signal: AbortSignal): Promise<void> {
+  return whenPageQuiet(() => pageQuietMs(tabId, frameIds()), signal, { quietMs: PAGE_QUIET_MS, longestWaitMs: LONGEST_PAGE_WAIT_MS })
 }
 
 /** Scrolls the page to the image and outlines it; false when the page no longer holds it (or cannot be asked). */

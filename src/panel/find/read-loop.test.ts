@@ -105,6 +105,34 @@ describe("the reading loop of Find in images", () => {
     expect(order).toEqual(["a", "b"])
     expect([...done.keys()]).toEqual(["a", "b"])
   })
+
+  it("reads each image once when two loops share the list, though both asked the page at the same moment", async () => {
+    const inFlight = new Set<string>()
+    const { loop, done, order } = parts(["a", "b", "c"], {}, {
+      // The page answers after a moment: both loops are waiting for it with the same unread images.
+      distances: () => new Promise((resolve) => setTimeout(() => resolve(new Map([["a", 0], ["b", 10], ["c", 20]])), 5)),
+      read: async (target) => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return reading(target.url)
+      }
+    })
+    const shared: ReadLoopParts = {
+      ...loop,
+      isDone: (url) => done.has(url) || inFlight.has(url),
+      onStart: (url) => {
+        inFlight.add(url)
+        loop.onStart(url)
+      },
+      onRead: (url, outcome) => {
+        inFlight.delete(url)
+        loop.onRead(url, outcome)
+      }
+    }
+    const signal = new AbortController().signal
+    await Promise.all([readLoop(shared, signal), readLoop(shared, signal)])
+    expect(order).toEqual(["a", "b", "c"])
+    expect([...done.keys()].sort()).toEqual(["a", "b", "c"])
+  })
 })
 
 describe("waiting for a quiet page", () => {

@@ -1,8 +1,10 @@
 /**
- * The order and pace of Find in images' reading: one image at a time, each in the panel's idle time once the page
- * has been left alone for a moment, the images nearest the page's view first, waiting while the panel is hidden,
- * until every image of the list is read or the reading is stopped. What reading is, where images are and when the panel is shown come in as `ReadLoopParts`, so
- * the loop is tested alone.
+ * The order and pace of reading a page's images on this computer (Find in images, and Translate images on this
+ * page): one image at a time per loop, each in the panel's idle time once the page has been left alone for a moment,
+ * the images nearest the page's view first, waiting while the panel is hidden, until every image of the list is read
+ * or the reading is stopped. Loops that share `isDone` (what is read or being read) read side by side, each image
+ * once. What reading is, where images are and when the panel is shown come in as `ReadLoopParts`, so the loop is
+ * tested alone.
  */
 import type { ImageReading } from "./image-search"
 
@@ -13,18 +15,18 @@ export interface ReadTarget {
   pageUrl?: string
 }
 
-export type ReadOutcome = { status: "read"; reading: ImageReading } | { status: "failed"; message: string }
+export type ReadOutcome<Reading = ImageReading> = { status: "read"; reading: Reading } | { status: "failed"; message: string }
 
-export interface ReadLoopParts {
+export interface ReadLoopParts<Reading = ImageReading> {
   /** The images the list shows now (it changes while reading: the page changes, the filters change). */
   targets(): readonly ReadTarget[]
   /** Already read, or being read by an earlier loop. */
   isDone(url: string): boolean
   /** Each image's distance from the page's view; unknown images come after every known one. */
   distances(unread: readonly ReadTarget[]): Promise<ReadonlyMap<string, number>>
-  read(target: ReadTarget): Promise<ImageReading>
+  read(target: ReadTarget): Promise<Reading>
   onStart(url: string): void
-  onRead(url: string, outcome: ReadOutcome): void
+  onRead(url: string, outcome: ReadOutcome<Reading>): void
   /** Resolves once the panel is shown (at once when it is), or when `signal` aborts. */
   whenShown(signal: AbortSignal): Promise<void>
   /** Resolves once the user has left the page alone for a moment (no scrolling, no input), or when `signal` aborts. */
@@ -50,7 +52,7 @@ function nearest(unread: readonly ReadTarget[], distances: ReadonlyMap<string, n
 }
 
 /** Reads until every target is done or `signal` aborts (the image being read when it aborts is still recorded). */
-export async function readLoop(parts: ReadLoopParts, signal: AbortSignal): Promise<void> {
+export async function readLoop<Reading = ImageReading>(parts: ReadLoopParts<Reading>, signal: AbortSignal): Promise<void> {
   const now = parts.now ?? Date.now
   let distances: ReadonlyMap<string, number> | null = null
   let askedAt = 0
@@ -66,11 +68,14 @@ export async function readLoop(parts: ReadLoopParts, signal: AbortSignal): Promi
       askedAt = now()
       if (signal.aborted) return
     }
-    const next = nearest(unread, distances)
+    // Another loop may have taken some while the page was asked.
+    const still = unread.filter((target) => !parts.isDone(target.url))
+    if (!still.length) continue
+    const next = nearest(still, distances)
     parts.onStart(next.url)
     const outcome = await parts.read(next).then(
-      (reading): ReadOutcome => ({ status: "read", reading }),
-      (error: unknown): ReadOutcome => ({ status: "failed", message: error instanceof Error && error.message ? error.message : "The image could not be read." })
+      (reading): ReadOutcome<Reading> => ({ status: "read", reading }),
+      (error: unknown): ReadOutcome<Reading> => ({ status: "failed", message: error instanceof Error && error.message ? error.message : "The image could not be read." })
     )
     parts.onRead(next.url, outcome)
   }

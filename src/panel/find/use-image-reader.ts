@@ -9,15 +9,8 @@ import { useEffect, useRef, useSyncExternalStore } from "react"
 import { objectLabels, runAnalysis } from "../analyses"
 import type { PanelSettings } from "../settings"
 import { searchableReading, type ImageReading, type SearchableReading } from "./image-search"
-import { pageQuietMs, viewportDistances } from "./page-places"
-import { idlePeriod, readLoop, whenDocumentShown, whenPageQuiet, type ReadOutcome, type ReadTarget } from "./read-loop"
-
-/** How often the page is asked again which images are in view while reading. */
-const ORDER_REFRESH_MS = 3000
-/** Reading waits until the page has been left alone this long: it never competes with the user scrolling it. */
-const PAGE_QUIET_MS = 1000
-/** ...but a page that never stops (a ticker scrolled by a script) still gets an image read this often. */
-const LONGEST_PAGE_WAIT_MS = 10_000
+import { ORDER_REFRESH_MS, viewportDistances, whenTabQuiet } from "./page-places"
+import { idlePeriod, readLoop, whenDocumentShown, type ReadOutcome, type ReadTarget } from "./read-loop"
 
 export type ReadEntry = { status: "read"; searchable: SearchableReading } | { status: "failed"; message: string }
 
@@ -114,10 +107,7 @@ export function useImageReader({ targets, tabId, settings, active }: ImageReader
   useEffect(() => {
     if (!running) return
     const controller = new AbortController()
-    const waitForQuietPage = (signal: AbortSignal) =>
-      tabId === undefined
-        ? Promise.resolve()
-        : whenPageQuiet(() => pageQuietMs(tabId, framesOf(latest.current.targets, tabId)), signal, { quietMs: PAGE_QUIET_MS, longestWaitMs: LONGEST_PAGE_WAIT_MS })
+    const waitForQuietPage = (signal: AbortSignal) => (tabId === undefined ? Promise.resolve() : whenTabQuiet(tabId, () => framesOf(latest.current.targets, tabId), signal))
     void readLoop(
       {
         targets: () => latest.current.targets,

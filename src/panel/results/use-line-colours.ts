@@ -7,8 +7,8 @@ import { readImage, type ImageLocation } from "../image-bytes"
 import { lineColours, type Pixels } from "./overlay-colours"
 
 /** The image's pixels at the size the engine read it, so that the lines' boxes fall on them. */
-async function pixelsAt(location: ImageLocation, width: number, height: number): Promise<Pixels> {
-  const bitmap = await createImageBitmap(await readImage(location))
+async function pixelsAt(image: Blob, width: number, height: number): Promise<Pixels> {
+  const bitmap = await createImageBitmap(image)
   try {
     const canvas = new OffscreenCanvas(width, height)
     const context = canvas.getContext("2d", { willReadFrequently: true })
@@ -21,9 +21,19 @@ async function pixelsAt(location: ImageLocation, width: number, height: number):
 }
 
 /**
- * Each line's background and ink for `ocr`'s lines, sampled from the image shown (null until read, or without lines). An image that cannot be read
- * again gets white paper and black ink rather than no translation.
+ * Each line's background and ink for `ocr`'s lines, sampled from the image's pixels (as `read` gives its bytes); white
+ * paper and black ink for every line when the image cannot be read again, rather than no translation.
  */
+export async function sampleLineColours(location: ImageLocation, ocr: Pick<OcrResult, "lines" | "imageWidth" | "imageHeight">, read: (location: ImageLocation) => Promise<Blob> = readImage): Promise<LineColours[]> {
+  try {
+    const pixels = await pixelsAt(await read(location), ocr.imageWidth, ocr.imageHeight)
+    return ocr.lines.map((line) => lineColours(pixels, line.bbox))
+  } catch {
+    return ocr.lines.map(() => ({ background: [255, 255, 255], ink: [0, 0, 0] }))
+  }
+}
+
+/** Each line's background and ink for `ocr`'s lines, sampled from the image shown (null until read, or without lines). */
 export function useLineColours(location: ImageLocation, ocr: OcrResult | null): LineColours[] | null {
   // Kept with the lines they were sampled for: another text result shows none until its own are read.
   const [sampled, setSampled] = useState<{ ocr: OcrResult; colours: LineColours[] } | null>(null)
@@ -31,13 +41,9 @@ export function useLineColours(location: ImageLocation, ocr: OcrResult | null): 
   useEffect(() => {
     if (!ocr) return
     let current = true
-    const plain = (): LineColours[] => ocr.lines.map(() => ({ background: [255, 255, 255], ink: [0, 0, 0] }))
-    pixelsAt({ url, tabId, frameId, pageUrl }, ocr.imageWidth, ocr.imageHeight)
-      .then((pixels) => ocr.lines.map((line) => lineColours(pixels, line.bbox)))
-      .catch(plain)
-      .then((colours) => {
-        if (current) setSampled({ ocr, colours })
-      })
+    void sampleLineColours({ url, tabId, frameId, pageUrl }, ocr).then((colours) => {
+      if (current) setSampled({ ocr, colours })
+    })
     return () => {
       current = false
     }

@@ -15,7 +15,7 @@ import { useStorageItem } from "~extension/use-storage-item"
 import { readImage, toVqaDataUrl, type ImageLocation } from "../image-bytes"
 
 /** In the privacy policy's words: it names no provider, which the server's operator may change. */
-const recipient = (what: "it" | "them") => `${PRODUCT_NAME}'s server, which passes ${what} to a third-party vision model provider`
+export const recipient = (what: "it" | "them") => `${PRODUCT_NAME}'s server, which passes ${what} to a third-party vision model provider`
 
 /** "120 KB": kilobytes of 1,000 bytes, at least 1. */
 export const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1000)).toLocaleString("en")} KB`

@@ -1,0 +1,40 @@
+/** Settings' *Translate images*: the language images are translated into, and the sites whose images always are. */
+import { useStorageItem } from "~extension/use-storage-item"
+
+import { LanguageSelect } from "./LanguageSelect"
+import { pageTranslationSettingsItem, targetLanguageOf, withAlwaysTranslate } from "./settings"
+
+export function PageTranslationSettingsSection() {
+  const [stored, save] = useStorageItem(pageTranslationSettingsItem)
+  if (!stored) return null
+  return (
+    <section aria-labelledby="page-translation-settings-heading" className="space-y-3 rounded-lg border border-gray-200 bg-white p-3">
+      <h2 id="page-translation-settings-heading" className="text-sm font-medium">
+        Translate images
+      </h2>
+      <LanguageSelect label="Translate images into" value={targetLanguageOf(stored)} onChange={(targetLanguage) => void save({ ...stored, targetLanguage })} />
+      <div className="space-y-1 text-sm">
+        <p>Always translate images on these sites</p>
+        {stored.alwaysOrigins.length ? (
+          <ul aria-label="Sites whose images are always translated" className="divide-y divide-gray-100 rounded-md border border-gray-100">
+            {stored.alwaysOrigins.map((origin) => (
+              <li key={origin} className="flex items-center justify-between gap-3 px-2 py-1">
+                <span className="[overflow-wrap:anywhere]">{origin}</span>
+                <button
+                  type="button"
+                  aria-label={`Remove ${origin}`}
+                  onClick={() => void save(withAlwaysTranslate(stored, origin, false))}
+                  className="shrink-0 text-xs font-semibold text-blue-700 hover:underline focus-ring"
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-xs text-gray-600">No site yet. Tick “Always translate images on this site” in the Images tab, next to “Translate images on this page”.</p>
+        )}
+      </div>
+    </section>
+  )
+}
