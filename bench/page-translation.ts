@@ -92,7 +92,7 @@ export async function measurePageTranslation(): Promise<{ figures: PageTranslati
     const page = await openPage(withExtension, url)
     await waitForContentScript(extension.worker, url)
     const panel = await openSidePanel(withExtension, extension, page)
-    await (await panel.waitForSelector("select[data-testid='page-translation-language']", { timeout: TIMEOUT_MS }))!.select("fr")
+    await (await panel.waitForSelector("section[aria-label='Translate images'] select", { timeout: TIMEOUT_MS }))!.select("fr")
     const toggle = (await panel.waitForSelector("xpath/.//button[normalize-space()='Translate images on this page']", { timeout: TIMEOUT_MS }))!
     await page.bringToFront()
     const started = Date.now()

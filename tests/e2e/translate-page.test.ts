@@ -27,7 +27,7 @@ import {
   TRANSFORMED_SIGN,
   writeSignsPage
 } from "./signs-fixture"
-import { type RunningServer, serveFixtures, startServer } from "./server"
+import { type RunningServer, serveFixtures, serveHostilePage, startServer } from "./server"
 
 const EMAIL = "page.translation@example.com"
 const PASSWORD = "Amber-Signal-73!"
@@ -76,7 +76,7 @@ describe("Translate images on this page", () => {
     await waitForContentScript(extension.worker, page.url())
     panel = await openSidePanel(browser, extension, page)
     // Into French: the language the command translates into is a setting of the panel, remembered.
-    const language = (await panel.waitForSelector("select[data-testid='page-translation-language']", { timeout: 20_000 }))!
+    const language = (await panel.waitForSelector("section[aria-label='Translate images'] select", { timeout: 20_000 }))!
     await language.select("fr")
   }, TIMEOUT_MS)
 
@@ -95,7 +95,7 @@ describe("Translate images on this page", () => {
     await translatedOnPage("EXIT")
     await page.evaluate(() => window.scrollTo(0, 0))
     await eventually(badge, (text) => expect(text).toMatch(/Translating images: \d+ of \d+|Images translated/))
-    await screenshot(page, "page-translation-1280")
+    await screenshot(page, "translate-page-1280")
 
     // The four in view were sent before the ones further down.
     await eventually(() => Promise.resolve(provider.sent), (sent) => expect(sent).toEqual(expect.arrayContaining(PAGE_SIGNS)), TIMEOUT_MS)
@@ -136,8 +136,14 @@ describe("Translate images on this page", () => {
 
   it("always translates this site's images once asked, from the device's copy on a second visit", async () => {
     const sent = provider.requests.length
-    await (await panel.waitForSelector("xpath/.//label[normalize-space()='Always translate images on this site']"))!.click()
-    await page.reload({ waitUntil: "load" })
+    const always = "xpath/.//label[normalize-space()='Always translate images on this site']/input"
+    await (await panel.waitForSelector(always))!.click()
+    await eventually(() => panel.$eval(always, (box) => (box as HTMLInputElement).checked), (checked) => expect(checked).toBe(true))
+    // Another site ends the mode; back on this one, it turns on by itself.
+    const elsewhere = await serveHostilePage("<p>Another site</p>")
+    await page.goto(elsewhere.url, { waitUntil: "load" })
+    await page.goto(`${fixtures.url}/signs.html`, { waitUntil: "load" })
+    await elsewhere.close()
     await translatedOnPage("EXIT")
     await translatedOnPage("CLOSED")
     expect(provider.requests.length).toBe(sent)
@@ -145,11 +151,11 @@ describe("Translate images on this page", () => {
 
   it("leaves the images original once the month's AI requests are used up, and says why with the Upgrade link", async () => {
     await page.goto(`${fixtures.url}/more.html`, { waitUntil: "load" })
-    await eventually(badge, (text) => expect(text).toMatch(/You have used all 10 AI requests of your plan this month/), TIMEOUT_MS)
+    await eventually(badge, (text) => expect(text).toMatch(/You have used all 10 AI requests of your plan this month/), 45_000)
     expect(await badge()).toContain("Upgrade")
     for (const word of QUOTA_SIGNS) await originalOnPage(word)
     await page.setViewport({ width: 375, height: 700 })
-    await screenshot(page, "page-translation-quota-375")
+    await screenshot(page, "translate-page-quota-375")
     await page.setViewport({ width: 800, height: 600 })
   })
 })
