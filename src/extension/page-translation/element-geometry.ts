@@ -25,6 +25,11 @@ export interface ImageGeometry {
   rendered: boolean
   /** Every ancestor, for telling whether an animation moves the image. */
   ancestors: Element[]
+  /**
+   * Neither the image nor an ancestor is fixed or sticky: when the document scrolls, the image moves with it, as the
+   * overlays' host does, and its overlay needs no new place.
+   */
+  followsDocument: boolean
 }
 
 /** The parent in the flat tree: a slotted element's slot, a shadow root's host. */
@@ -141,8 +146,11 @@ export function readGeometry(element: Element, view: Window, cache: AncestorCach
   let escaping = own.position === "absolute" ? "absolute" : own.position === "fixed" ? "fixed" : ""
   const body = element.ownerDocument.body
   const rootVisible = !/hidden|clip|scroll|auto/.test(view.getComputedStyle(element.ownerDocument.documentElement).overflow)
+  const pinned = (position: string) => position === "fixed" || position === "sticky"
+  let followsDocument = !pinned(own.position)
   chain.forEach((node, index) => {
     const facts = cache.read(node, displayOf(index + 1))
+    if (pinned(facts.position)) followsDocument = false
     linear = compose(facts.linear, linear)
     opacity *= facts.opacity
     if (facts.stacking !== null) zIndex = facts.stacking
@@ -153,7 +161,7 @@ export function readGeometry(element: Element, view: Window, cache: AncestorCach
     if (!escaping && facts.clips && !propagated) clippers.push(node)
     if (!escaping && (facts.position === "absolute" || facts.position === "fixed")) escaping = facts.position
   })
-  return { layout, area, picture, linear, clippers, zIndex, opacity, rendered: opacity > 0 && isShown(element, layout), ancestors: chain }
+  return { layout, area, picture, linear, clippers, zIndex, opacity, rendered: opacity > 0 && isShown(element, layout), ancestors: chain, followsDocument }
 }
 
 /** The padding box of a clipping ancestor, in the viewport. */

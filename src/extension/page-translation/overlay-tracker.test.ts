@@ -70,6 +70,7 @@ describe("keeping an overlay on its image", () => {
   })
 
   it("asks for one frame per burst of scrolling, and moves the overlay with a box that moved (a sticky image)", () => {
+    image.style.position = "sticky"
     const nodes = overlayNodes()
     tracker.track(image, nodes)
     runFrames()
@@ -81,6 +82,22 @@ describe("keeping an overlay on its image", () => {
     expect(nodes.box.style.transform).toBe("translate(100px, 50px)")
     runFrames()
     expect(nodes.box.style.transform).toBe("translate(100px, 0px)")
+  })
+
+  it("does not even look when the document scrolls and no image is fixed or sticky: the host moves with the document", async () => {
+    const nodes = overlayNodes()
+    tracker.track(image, nodes)
+    runFrames()
+    // The viewport's scroll is fired at the document.
+    document.dispatchEvent(new Event("scroll"))
+    expect(frames).toHaveLength(0)
+    // Inside a fixed element, the image stays in view as the document scrolls: its overlay follows.
+    document.getElementById("scroller")!.style.position = "fixed"
+    // The style's change is seen (a mutation, delivered after this task) and measured again in a frame.
+    await Promise.resolve()
+    runFrames()
+    document.dispatchEvent(new Event("scroll"))
+    expect(frames).toHaveLength(1)
   })
 
   it("follows a scrolling container's scroll, caught in the capture phase, and is clipped by it", () => {

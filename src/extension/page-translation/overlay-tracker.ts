@@ -212,8 +212,14 @@ export class OverlayTracker {
     })
   }
 
-  private readonly onScroll = () => {
-    if (this.tracked.size > 0) this.schedule(false)
+  private readonly onScroll = (event: Event) => {
+    if (this.tracked.size === 0) return
+    // The document scrolled: the host moves with it on the compositor, and so does every image that is neither fixed
+    // nor sticky, nor inside such an element. Nothing to do unless one is (a container's scroll targets the container).
+    const document = this.host.ownerDocument
+    const ofDocument = event.target === document || event.target === this.view
+    if (ofDocument && [...this.tracked.values()].every((tracked) => tracked.geometry?.followsDocument)) return
+    this.schedule(false)
   }
   private readonly onLayout = () => this.schedule(true)
   private readonly onAnimation = () => {
@@ -221,7 +227,7 @@ export class OverlayTracker {
     this.schedule(true)
   }
 
-  private listeners(): [string, () => void, EventTarget][] {
+  private listeners(): [string, (event: Event) => void, EventTarget][] {
     const document = this.host.ownerDocument
     return [
       ["scroll", this.onScroll, this.view],
