@@ -57,7 +57,7 @@ export function PageTranslationBox(props: PageTranslationBoxProps) {
           type="button"
           aria-pressed={pressed}
           onClick={toggle}
-          className={`rounded-md border px-3 py-1.5 text-sm font-semibold focus-ring ${pressed ? "border-brand-primary bg-brand-primary text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"}`}
+          className={`rounded-md border px-3 py-1.5 text-sm font-semibold focus-ring ${pressed ? "border-blue-600 bg-blue-600 text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"}`}
         >
           {TRANSLATE_PAGE_LABEL}
         </button>

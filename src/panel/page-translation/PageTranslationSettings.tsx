@@ -24,7 +24,7 @@ export function PageTranslationSettingsSection() {
       <h2 id="page-translation-settings-heading" className="text-sm font-medium">
         Translate images
       </h2>
-      <LanguageSelect label="Translate images into" value={targetLanguageOf(stored)} onChange={(targetLanguage) => void save({ ...stored, targetLanguage })} />
+      <LanguageSelect stacked label="Translate images into" value={targetLanguageOf(stored)} onChange={(targetLanguage) => void save({ ...stored, targetLanguage })} />
       <div className="space-y-1 text-sm">
         <p>Always translate images on these sites</p>
         {stored.alwaysOrigins.length ? (
