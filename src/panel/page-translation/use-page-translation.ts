@@ -25,7 +25,7 @@ import type { ScanState } from "../use-page-scan"
 import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE } from "../vqa-client"
 import { sendTaken } from "./batches"
 import { keepTranslation, keptTranslation } from "./device-cache"
-import { hasLetters, imageText, type ImageText } from "./image-lines"
+import { imageText, isTranslatable, type ImageText } from "./image-lines"
 import { clearPage, isActionFromTab, preparePage, sendPageState, showTranslation } from "./page-messages"
 import { PageTranslations, type PartsFor } from "./page-translations"
 import { alwaysTranslates, pageTranslationSettingsItem, siteOrigin, targetLanguageOf, withAlwaysTranslate, type PageTranslationSettings } from "./settings"
@@ -34,13 +34,13 @@ import type { TabTranslationParts } from "./tab-translation"
 /** What the parts read at the time they run: the panel's latest settings, where to upgrade, who to tell of usage. */
 const context: { settings: PanelSettings | null; upgradeUrl: string | undefined; onUsageChanged: () => void } = { settings: null, upgradeUrl: undefined, onUsageChanged: () => {} }
 
-/** The image's lines with letters, read on this computer with the panel's OCR languages; null when it has none. */
+/** The image's lines to translate, read on this computer with the panel's OCR languages; null when it has none. */
 async function readImageText(target: ReadTarget): Promise<ImageText | null> {
   if (!context.settings) throw new Error("The panel's settings are not loaded yet")
   const outcome = await runAnalysis({ kind: "text", image: target, settings: context.settings })
   // An image read turned on its side has its boxes in the turned image: they would not fall on the page's image.
   if (outcome.kind !== "text" || outcome.reading?.rotation) return null
-  const ocr = { ...outcome.ocr, lines: outcome.ocr.lines.filter((line) => hasLetters(line.text)) }
+  const ocr = { ...outcome.ocr, lines: outcome.ocr.lines.filter(isTranslatable) }
   if (!ocr.lines.length) return null
   const colours = await sampleLineColours(target, ocr, (location) => imageBlob(location).then(toRasterBlob))
   return imageText(target.url, ocr, colours)
