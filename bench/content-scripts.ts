@@ -14,6 +14,7 @@ import type { Browser, Page } from "puppeteer-core"
 import { contentScriptSizes, CONTENT_SCRIPT_BUDGET_BYTES, type PageScript } from "../tests/content-scripts"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median, runIfMain, servePages } from "./figures"
+import { spanOf, type TraceEvent, unionMs } from "./page-trace"
 
 const FRAMES = 50
 const RUNS = 7
@@ -35,15 +36,6 @@ export interface ContentScriptFigures {
   savedPages?: { pages: number; medianMs: number; maxMs: number; slowest: string }
 }
 
-interface TraceEvent {
-  name: string
-  ph: string
-  ts: number
-  dur?: number
-  tid: number
-  args?: { data?: { url?: string; scriptName?: string; frame?: string } }
-}
-
 function framesPages(): Map<string, string> {
   const pages = new Map<string, string>()
   const frames = Array.from({ length: FRAMES }, (_, index) => `<iframe src="/frame/${index}" width="300" height="200" title="Frame ${index}"></iframe>`)
@@ -53,19 +45,6 @@ function framesPages(): Map<string, string> {
     pages.set(`/frame/${index}`, `<!doctype html><title>Frame ${index}</title><p>Frame ${index} text.</p>${images.join("")}`)
   }
   return pages
-}
-
-/** Total length of the union of intervals (so that nested events count once). */
-function unionMs(intervals: [number, number][]): number {
-  const sorted = intervals.sort((a, b) => a[0] - b[0])
-  let total = 0
-  let end = -Infinity
-  for (const [from, to] of sorted) {
-    if (to <= end) continue
-    total += to - Math.max(from, end)
-    end = to
-  }
-  return total / 1000
 }
 
 function scriptUrlOf(event: TraceEvent): string {
@@ -79,11 +58,10 @@ export function scriptTimeOf(trace: { traceEvents: TraceEvent[] }, extensionId: 
   const tasks = trace.traceEvents.filter((event) => event.name === "RunTask" && event.ph === "X" && mainThreads.has(event.tid) && typeof event.dur === "number")
   const scripted = trace.traceEvents.filter((event) => event.ph === "X" && typeof event.dur === "number" && scriptUrlOf(event) !== "")
   const ours = (event: TraceEvent) => extensionId !== null && scriptUrlOf(event).startsWith(`chrome-extension://${extensionId}/`)
-  const span = (event: TraceEvent): [number, number] => [event.ts, event.ts + event.dur!]
   return {
-    extensionMs: unionMs(scripted.filter(ours).map(span)),
-    compileMs: unionMs(scripted.filter((event) => ours(event) && /compile|parse/i.test(event.name)).map(span)),
-    busyMs: unionMs(tasks.map(span))
+    extensionMs: unionMs(scripted.filter(ours).map(spanOf)),
+    compileMs: unionMs(scripted.filter((event) => ours(event) && /compile|parse/i.test(event.name)).map(spanOf)),
+    busyMs: unionMs(tasks.map(spanOf))
   }
 }
 

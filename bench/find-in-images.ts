@@ -21,6 +21,7 @@ import { siteTabDefine } from "../scripts/site-tab-build.mjs"
 import { EXTENSION_DIR, installExtension, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { drawTextImage } from "../tests/e2e/text-image"
 import { mean, median, runIfMain } from "./figures"
+import { busyWindow } from "./page-trace"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const PAGE_IMAGES = 5000
@@ -49,17 +50,6 @@ export interface FindInImagesFigures {
   ratio: number
   /** Typed letters narrow the list; clearing the box (select all, Backspace) shows all 500 cards again. */
   search: { images: number; keystrokes: number; renderMedianMs: number; renderMaxMs: number; frameMedianMs: number; frameMaxMs: number; clearFrameMaxMs: number }
-}
-
-interface TraceEvent {
-  name: string
-  cat?: string
-  ph: string
-  ts: number
-  dur?: number
-  pid: number
-  tid: number
-  args?: { data?: { url?: string; scriptName?: string } }
 }
 
 function pageHtml(): string {
@@ -93,42 +83,6 @@ async function serve(files: Record<string, { type: string; body: Buffer | string
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())))
   }
-}
-
-function unionMs(intervals: [number, number][]): number {
-  let total = 0
-  let end = -Infinity
-  for (const [from, to] of intervals.sort((a, b) => a[0] - b[0])) {
-    if (to <= end) continue
-    total += to - Math.max(from, end)
-    end = to
-  }
-  return total / 1000
-}
-
-/**
- * The page's main-thread busy time over WINDOW_MS, and the part of it spent in the extension's scripts: a mark in the
- * page names its renderer's main thread in the trace.
- */
-async function busyWindow(page: Page): Promise<{ busy: number; extension: number }> {
-  const file = path.join(fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "iqa-find-trace-")), "trace.json")
-  await page.tracing.start({ path: file, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "v8"] })
-  await page.evaluate(() => performance.mark("find-bench-window"))
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_MS))
-  await page.tracing.stop()
-  const { traceEvents } = JSON.parse(fs.readFileSync(file, "utf8")) as { traceEvents: TraceEvent[] }
-  fs.rmSync(path.dirname(file), { recursive: true, force: true })
-  const mark = traceEvents.find((event) => event.name === "find-bench-window")
-  if (!mark) throw new Error("The page's mark is not in the trace")
-  const onPage = traceEvents.filter((event) => event.ph === "X" && event.pid === mark.pid && event.tid === mark.tid && typeof event.dur === "number")
-  const span = (event: TraceEvent): [number, number] => [event.ts, event.ts + event.dur!]
-  // The extension's messages reach the page index as calls with no script URL (Chrome's messaging calls into the
-  // isolated world); the page's own scripts have theirs.
-  const ours = onPage.filter((event) => {
-    const url = event.args?.data?.url ?? event.args?.data?.scriptName
-    return (event.name === "FunctionCall" && url === "") || url?.startsWith("chrome-extension://")
-  })
-  return { busy: unionMs(onPage.filter((event) => event.name === "RunTask").map(span)), extension: unionMs(ours.map(span)) }
 }
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
@@ -182,13 +136,13 @@ async function measureReading(pageUrl: string) {
       if (window > 0) await (await panel.waitForSelector("xpath/.//button[normalize-space()='Continue']"))!.click()
       const readBefore = await progressOf(panel)
       await scrolling(page, true)
-      busyWith.push(await busyWindow(page))
+      busyWith.push(await busyWindow(page, WINDOW_MS))
       readWhileScrolling += (await progressOf(panel)) - readBefore
       await scrolling(page, false)
       await (await panel.waitForSelector("xpath/.//button[normalize-space()='Stop']"))!.click()
       await panel.waitForFunction(() => /^Stopped\./.test(document.querySelector("[data-testid='find-progress']")?.textContent ?? ""), { timeout: 60_000 })
       await scrolling(barePage, true)
-      busyBare.push(await busyWindow(barePage))
+      busyBare.push(await busyWindow(barePage, WINDOW_MS))
       await scrolling(barePage, false)
     }
     // Each image's time: from its fetch to the next one's, while the page stood still.

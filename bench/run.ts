@@ -12,6 +12,7 @@ import { measureImageButton } from "./image-button"
 import { measureFacesObjects } from "./faces-objects"
 import { measureFeedback } from "./feedback"
 import { measureFindInImages } from "./find-in-images"
+import { measurePageTranslation } from "./page-translation"
 import { loadTimeLimitSeconds, measureLoad, type LoadFigures, type LoadSettings } from "./load"
 import { measureLogin } from "./login"
 import { measureMixedLoad } from "./mixed-load"
@@ -160,6 +161,8 @@ async function main() {
     const translateOverlay = await measureTranslateOverlay()
     console.error("Reading a page of 5,000 images for Find in images, and typing into the list with 500 read…")
     const findInImages = await measureFindInImages()
+    console.error("Translating a page's signs in place, then scrolling it with the translations on and without the extension…")
+    const pageTranslation = await measurePageTranslation()
     console.error("Calling /api/v1/ocr, /faces and /objects on two worker threads, then the bare libraries on the same images…")
     const publicApiVision = await measurePublicApiVision()
     console.error("Measuring what a customer of the public API gets while another account floods it…")
@@ -202,6 +205,7 @@ async function main() {
       ...capture.lines,
       ...translateOverlay.lines,
       ...findInImages.lines,
+      ...pageTranslation.lines,
       ...publicApiVision.lines,
       ...visionFairness.lines,
       ...warnings
@@ -237,6 +241,7 @@ async function main() {
       capture: capture.figures,
       translateOverlay: translateOverlay.figures,
       findInImages: findInImages.figures,
+      pageTranslation: pageTranslation.figures,
       publicApiVision: publicApiVision.figures,
       visionFairness: visionFairness.figures,
       login: { ...login.login, connections: loginLoad.connections, rawVerifiesPerSecond: oneDecimal(login.rawVerifiesPerSecond), ratio: oneDecimal(login.ratio * 100) / 100 },

@@ -10,6 +10,8 @@
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
 // It bundles the page index (src/extension/page-index.ts) into page-index.js: the side panel injects it into a tab's
 // frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
+// It bundles the page translation (src/extension/page-translation/main.ts) into page-translation.js the same way: the
+// side panel injects it into a tab's frames while *Translate images on this page* is on.
 // It builds the companion site's tab (tabs/site.html) with Vite: see scripts/site-tab-build.mjs.
 // It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
@@ -149,7 +151,7 @@ export async function writeSiteOrigins(buildDir, target = "chrome-mv3") {
 }
 
 /** Bundles `entry` (under src/extension) into one minified classic script `file` of the build; its size in bytes. */
-async function bundleScript(buildDir, entry, file, { target, define }) {
+async function bundleScript(buildDir, entry, file, { target, define, jsx }) {
   const { build } = await import("esbuild")
   const result = await build({
     entryPoints: [path.join(root, "src/extension", entry)],
@@ -161,6 +163,8 @@ async function bundleScript(buildDir, entry, file, { target, define }) {
     // The ~ aliases, from tsconfig.json's paths.
     tsconfig: path.join(root, "tsconfig.json"),
     define,
+    // tsconfig.json leaves JSX to Plasmo's bundler ("preserve"): a script with React components says how to compile it.
+    ...(jsx ? { jsx } : {}),
     metafile: true,
     logLevel: "error"
   })
@@ -183,6 +187,21 @@ export async function buildPageIndex(buildDir) {
   return bundleScript(buildDir, "page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
 }
 
+/**
+ * The page translation script (src/extension/page-translation/main.ts, React and the design system's TranslatedLayer
+ * included), bundled as one classic script under the name the side panel injects while the mode is on: its size in
+ * bytes. It runs only in tabs where the person turned the mode on, so it is not held to the content scripts' budget.
+ */
+export async function buildPageTranslation(buildDir) {
+  const { tsImport } = await import("tsx/esm/api")
+  const { PAGE_TRANSLATION_FILE } = await tsImport("../src/extension/page-translation-messages.ts", import.meta.url)
+  return bundleScript(buildDir, "page-translation/main.ts", PAGE_TRANSLATION_FILE, {
+    target: "chrome120",
+    define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) },
+    jsx: "automatic"
+  })
+}
+
 async function main() {
   const targetIndex = process.argv.indexOf("--target")
   const target = targetIndex > 0 ? process.argv[targetIndex + 1] : "chrome-mv3"
@@ -196,6 +215,7 @@ async function main() {
     const { files, bytes } = copyEngineAssets(dir)
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
     console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
+    console.log(`Page translation written into ${path.relative(root, dir)} (${((await buildPageTranslation(dir)) / 1024).toFixed(1)} KB)`)
     console.log(`Site tab built into ${path.relative(root, dir)} by Vite (${((await buildSiteTab(dir)) / 1024 / 1024).toFixed(1)} MB)`)
     try {
       console.log(await siteOriginsReport(dir, await writeSiteOrigins(dir, target)))

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type * as z from "zod"
 
-import type { TranslateAnswer, translateRequestSchema } from "~core/translate"
+import type { TranslateAnswer, TranslateImagesAnswer, translateImagesRequestSchema, translateRequestSchema } from "~core/translate"
 import { MAX_IMAGE_BYTES, VQA_MODELS, type VqaAnswer, type vqaAskRequestSchema, type VqaUsage, type VqaUsageReport } from "~core/vqa"
 
 import type { UserRow } from "../auth/users"
@@ -83,17 +83,20 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
 
   /**
    * Runs a call to the model within one of the account's MAX_MODEL_CALLS_IN_FLIGHT slots (shared by every instance)
-   * and one request of its monthly quota, taken before the call so parallel requests cannot pass either limit
-   * together. The request is given back only when the provider bills nothing for the call (it was never sent, or the
-   * provider refused it); a call it answered, however badly, counts.
+   * and `wanted` requests of its monthly quota (one per image of a batch), taken one by one before the call so
+   * parallel requests cannot pass either limit together. As many as the quota has room for are taken, in order:
+   * `call` is told how many, and `refused` is the quota's refusal of the next one; none at all is QUOTA_EXCEEDED. The
+   * requests are given back only when the provider bills nothing for the call (it was never sent, or the provider
+   * refused it); a call it answered, however badly, counts.
    */
-  const withReservedRequest = async <T>(
+  const withReservedRequests = async <T>(
     user: UserRow,
     log: FastifyBaseLogger,
     kind: CountedRequest,
-    call: () => Promise<T>,
+    wanted: number,
+    call: (reserved: number) => Promise<T>,
     knownSource?: QuotaSource
-  ): Promise<{ result: T; usage: VqaUsage }> => {
+  ): Promise<{ result: T; usage: VqaUsage; refused: ApiError | null }> => {
     const db = app.database.db
     const slotKey = `model-calls:${user.id}`
     const slot = await app.limits.take(slotKey, maxCallsInFlight, callSlotWindowMs, app.clock())
@@ -106,17 +109,42 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       // The member's organisation's pool, or the caller's own plan: read on each request, so a removal counts at once.
       const source = knownSource ?? (await quotaSourceOf(db, user))
       const now = app.clock()
-      const reservation = await reserveFrom(db, user.id, source, now, kind)
+      const reservations: Awaited<ReturnType<typeof reserveFrom>>[] = []
+      const giveBack = async () => {
+        for (const reservation of reservations) await releaseTo(db, user.id, source, reservation, kind)
+      }
+      let refused: ApiError | null = null
       try {
-        return { result: await call(), usage: usageSummary(reservation.used, source.limit, now) }
+        while (reservations.length < wanted && refused === null) {
+          try {
+            reservations.push(await reserveFrom(db, user.id, source, now, kind))
+          } catch (error) {
+            if (!(error instanceof ApiError && error.code === "QUOTA_EXCEEDED") || reservations.length === 0) throw error
+            refused = error
+          }
+        }
       } catch (error) {
-        if (error instanceof ProviderFailure && !error.billed) await releaseTo(db, user.id, source, reservation, kind)
+        // A database failure part-way: what was taken for this call is not used.
+        await giveBack()
+        throw error
+      }
+      try {
+        // The last request taken holds the source's count with all of this call's.
+        return { result: await call(reservations.length), usage: usageSummary(reservations.at(-1)!.used, source.limit, now), refused }
+      } catch (error) {
+        if (error instanceof ProviderFailure && !error.billed) await giveBack()
         if (!(error instanceof ApiError)) log.error({ err: error }, "model call failed")
         throw error
       }
     } finally {
       await app.limits.release(slotKey)
     }
+  }
+
+  /** One request of the quota for one call to the model: see withReservedRequests. */
+  const withReservedRequest = async <T>(user: UserRow, log: FastifyBaseLogger, kind: CountedRequest, call: () => Promise<T>, knownSource?: QuotaSource) => {
+    const { result, usage } = await withReservedRequests(user, log, kind, 1, call, knownSource)
+    return { result, usage }
   }
 
   const providerSettings = () => {
@@ -170,6 +198,30 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
         translateWithModel(settings, input.lines ? { ...languages, lines: input.lines } : { ...languages, text: input.text! })
       )
       return { ...translated, targetLanguage: targetLanguage.code, sourceLanguage: sourceLanguage?.code ?? null, usage }
+    },
+
+    /**
+     * Several images' lines in one call to the model, each image counted as one request: the images the quota has
+     * room for, in the order sent; the others come back null with the quota's refusal.
+     */
+    async translateImages(user: UserRow, log: FastifyBaseLogger, input: z.infer<typeof translateImagesRequestSchema>): Promise<TranslateImagesAnswer> {
+      const settings = providerSettings()
+      const { images, targetLanguage, sourceLanguage } = input
+      const languages = { model: app.config.openai.model, targetLanguageName: targetLanguage.name, sourceLanguageName: sourceLanguage?.name ?? null }
+      const { result: translated, usage, refused } = await withReservedRequests(user, log, "translations", images.length, async (reserved) => {
+        const linesPerImage = images.slice(0, reserved).map((image) => image.lines.length)
+        const { lines } = await translateWithModel(settings, { ...languages, lines: images.slice(0, reserved).flatMap((image) => image.lines), linesPerImage })
+        // The model answers exactly as many lines as it was sent (else a provider failure): each image takes its own.
+        let start = 0
+        return linesPerImage.map((count) => ({ lines: lines.slice(start, (start += count)) }))
+      })
+      return {
+        images: images.map((_image, index) => translated[index] ?? null),
+        targetLanguage: targetLanguage.code,
+        sourceLanguage: sourceLanguage?.code ?? null,
+        usage,
+        ...(refused ? { quotaExceeded: { message: refused.message, retryAfter: refused.extra.retryAfter ?? 1 } } : {})
+      }
     }
   }
 }

@@ -207,10 +207,15 @@ function translationPrompt(target: string, source: string | null): string {
  * must be one too, with as many items, each line's translation at its index, so that it can stand where its line
  * stands on the image.
  */
-function linesPrompt(target: string, source: string | null, count: number): string {
+function linesPrompt(target: string, source: string | null, count: number, linesPerImage?: readonly number[]): string {
+  const origin =
+    linesPerImage && linesPerImage.length > 1
+      ? // Several images' lines in one call: no sentence runs from one image into the next.
+        `read from ${linesPerImage.length} images, one image after the other (lines of each image, in order: ${linesPerImage.join(", ")}), each image's lines in reading order; a sentence may run over several lines of one image, never from one image into the next.`
+      : "read from one image, in reading order; a sentence may run over several lines."
   return [
     translationPrompt(target, source),
-    `The message is a JSON array of ${count} lines of text read from one image, in reading order; a sentence may run over several lines.`,
+    `The message is a JSON array of ${count} lines of text ${origin}`,
     `Reply with a JSON array of exactly ${count} strings and nothing else: the translation of each line at its index, in the same order.`,
     "Keep each line's translation on its own line: where a sentence runs over lines, split its translation over the same lines."
   ].join("\n")
@@ -233,16 +238,29 @@ export interface TranslationInput {
   sourceLanguageName: string | null
 }
 
+/** Lines to translate one for one: an image's, or several images' one after the other with how many each has. */
+export interface LinesInput {
+  lines: readonly string[]
+  linesPerImage?: readonly number[]
+}
+
 /**
- * Translates a text, or an image's lines (one call for all of them, order kept), with the given model; a cut-off,
- * empty or unreadable translation is a provider failure.
+ * Translates a text, or lines (one call for all of them, order kept), with the given model; a cut-off, empty or
+ * unreadable translation is a provider failure.
  */
-export async function translateWithModel(settings: ProviderSettings, input: TranslationInput & ({ text: string } | { lines: readonly string[] })): Promise<{ translation: string; lines?: string[] }> {
+export async function translateWithModel(settings: ProviderSettings, input: TranslationInput & LinesInput): Promise<{ translation: string; lines: string[] }>
+export async function translateWithModel(settings: ProviderSettings, input: TranslationInput & ({ text: string } | LinesInput)): Promise<{ translation: string; lines?: string[] }>
+export async function translateWithModel(settings: ProviderSettings, input: TranslationInput & ({ text: string } | LinesInput)): Promise<{ translation: string; lines?: string[] }> {
   const lines = "lines" in input ? input.lines : null
   const body = await completeChat(settings, {
     model: input.model,
     messages: [
-      { role: "system", content: lines ? linesPrompt(input.targetLanguageName, input.sourceLanguageName, lines.length) : translationPrompt(input.targetLanguageName, input.sourceLanguageName) },
+      {
+        role: "system",
+        content: lines
+          ? linesPrompt(input.targetLanguageName, input.sourceLanguageName, lines.length, (input as LinesInput).linesPerImage)
+          : translationPrompt(input.targetLanguageName, input.sourceLanguageName)
+      },
       { role: "user", content: lines ? JSON.stringify(lines) : (input as { text: string }).text }
     ],
     maxTokens: MAX_TRANSLATION_TOKENS

@@ -1,11 +1,19 @@
 /**
- * POST /api/analyze/ask, POST /api/analyze/translate and GET /api/analyze/usage for a signed-in session (the
- * extension's or the site's): each parses its input and calls the analyze service.
+ * POST /api/analyze/ask, POST /api/analyze/translate, POST /api/analyze/translate-images and GET /api/analyze/usage for
+ * a signed-in session (the extension's or the site's): each parses its input and calls the analyze service.
  */
 import type { FastifyError, FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateAnswerSchema, translateRequestSchema } from "~core/translate"
+import {
+  MAX_TRANSLATE_BATCH_LINES,
+  MAX_TRANSLATE_LINES,
+  MAX_TRANSLATE_TEXT_LENGTH,
+  translateAnswerSchema,
+  translateImagesAnswerSchema,
+  translateImagesRequestSchema,
+  translateRequestSchema
+} from "~core/translate"
 import {
   MAX_HISTORY_ANSWER_LENGTH,
   MAX_HISTORY_TURNS,
@@ -26,6 +34,12 @@ export const ASK_BODY_LIMIT = MAX_IMAGE_DATA_URL_LENGTH + (MAX_HISTORY_TURNS + 1
 
 /** A JSON body holding the longest text to translate with every character escaped, and the languages. */
 export const TRANSLATE_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + MAX_TRANSLATE_LINES * 4 + 1024
+
+/**
+ * A JSON body holding the longest lines of every image with every character escaped, each line's quotes and comma,
+ * each image's {"lines":[]} and comma, and the languages.
+ */
+export const TRANSLATE_IMAGES_BODY_LIMIT = MAX_TRANSLATE_TEXT_LENGTH * 6 + MAX_TRANSLATE_BATCH_LINES * (4 + 16) + 1024
 
 /** A body too large to parse can only be an oversized image: answer it like one. */
 export function oversizedBodyAsImage(error: FastifyError): never {
@@ -62,6 +76,15 @@ export const TRANSLATE_DOC: Omit<RouteDoc, "tag"> = {
   errors: MODEL_REFUSALS
 }
 
+/** The reference of POST /api/analyze/translate-images. */
+export const TRANSLATE_IMAGES_DOC: Omit<RouteDoc, "tag"> = {
+  summary: "Translate the lines of several images",
+  description: `Up to ${MAX_TRANSLATE_BATCH_LINES} lines of all images together, in one call to the model; each image's lines come back translated one for one. Each image translated counts one request of the plan's monthly quota: when the quota has room for only some, the first ones are translated and the others come back null, with quotaExceeded saying why.`,
+  body: translateImagesRequestSchema,
+  data: { 200: translateImagesAnswerSchema },
+  errors: { ...MODEL_REFUSALS, 429: `${MODEL_REFUSALS[429]} QUOTA_EXCEEDED only when not one image can be counted.` }
+}
+
 export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutesOptions = {}): Promise<void> {
   const analyze = analyzeService(app, options)
 
@@ -80,5 +103,12 @@ export async function analyzeRoutes(app: FastifyInstance, options: AnalyzeRoutes
     // Before the body is read, as for questions.
     { onRequest: requireUser, bodyLimit: TRANSLATE_BODY_LIMIT, schema: documented({ tag: "Analysis", ...TRANSLATE_DOC }) },
     async (request) => ok(await analyze.translate(request.auth!.user, request.log, parseRequest(request, "body", translateRequestSchema)))
+  )
+
+  app.post(
+    "/api/analyze/translate-images",
+    // Before the body is read, as for questions.
+    { onRequest: requireUser, bodyLimit: TRANSLATE_IMAGES_BODY_LIMIT, schema: documented({ tag: "Analysis", ...TRANSLATE_IMAGES_DOC }) },
+    async (request) => ok(await analyze.translateImages(request.auth!.user, request.log, parseRequest(request, "body", translateImagesRequestSchema)))
   )
 }

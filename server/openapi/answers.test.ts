@@ -132,6 +132,19 @@ describe("answers against the reference", () => {
     expect((await call("POST", "/api/analyze/translate", { token, body: { text: "Emergency exit", targetLanguage: "fr" } })).statusCode).toBe(200)
     expect((await call("POST", "/api/analyze/ask", { token, body: { image: { dataUrl: "data:image/png;base64,AAAA" }, question: "What is this?" } })).statusCode).toBe(400)
     expect(dataOf(await call("GET", "/api/analyze/usage", { token }))).toMatchObject({ used: 2 })
+    // Nine images with 8 requests left: both forms of an image in the answer, translated and left for the quota.
+    provider.handle((request, response) => {
+      const lines = JSON.parse(JSON.parse(request.body).messages[1].content) as string[]
+      sendJson(response, 200, completion(JSON.stringify(lines.map((line) => `Ausgang ${line}`))))
+    })
+    try {
+      const images = Array.from({ length: 9 }, (_, index) => ({ lines: [`Exit ${index}`] }))
+      const batch = await call("POST", "/api/analyze/translate-images", { token, body: { images, targetLanguage: "de" } })
+      expect(dataOf(batch)).toMatchObject({ images: [...Array(8).fill({ lines: [expect.any(String)] }), null], usage: { used: 10 }, quotaExceeded: { retryAfter: expect.any(Number) } })
+    } finally {
+      provider.handle((_request, response) => sendJson(response, 200, completion("A small square.")))
+    }
+    expect((await call("POST", "/api/analyze/translate-images", { token, body: { images: [{ lines: ["Exit"] }], targetLanguage: "de" } })).statusCode).toBe(429)
   })
 
   it("billing in test mode: a trial, a declined card, a payment, its cancellation and resumption", async () => {

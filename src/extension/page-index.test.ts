@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { fakeEvent } from "./fake-chrome.test-support"
+import { pageIndexOf } from "./page-index-global"
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -37,5 +38,13 @@ describe("the page index in a frame", () => {
     // Firefox's panel window: the panel page in a tab of its own.
     expect(await ask({ id: "extension-id", url: "chrome-extension://extension-id/sidepanel.html?tab=1", tab: { id: 2 } })).toMatchObject({ images: [expect.anything()] })
     expect(await ask({ id: "extension-id", url: "chrome-extension://extension-id/popup.html", tab: { id: 2 } })).toBe("no answer")
+  })
+
+  it("shares its images' elements by address on its world's global, for the page translation script", async () => {
+    vi.stubGlobal("chrome", { runtime: { id: "extension-id", onMessage: fakeEvent(), sendMessage: vi.fn(() => Promise.resolve()) } })
+    document.body.innerHTML = '<img src="https://example.com/a.png" alt="A">'
+    expect(pageIndexOf()).toBeNull()
+    await import("./page-index")
+    expect(pageIndexOf()?.elements().get("https://example.com/a.png")).toBe(document.querySelector("img"))
   })
 })

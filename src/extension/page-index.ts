@@ -11,6 +11,7 @@ import { pageQuietMs, watchPageActivity } from "./page-activity"
 import { createImageWatcher, type ImageWatcher } from "./image-watcher"
 import { throttleLatest } from "./page-timing"
 import { listenForMessages, messageRoute } from "./message-dispatch"
+import { installPageIndex } from "./page-index-global"
 import { isOwnPanelOrContextOutsideTabs } from "./message-senders"
 import {
   MAX_PAGE_BLOB_BYTES,
@@ -70,13 +71,9 @@ async function readPageBlob(url: string): Promise<ReadPageBlobResponse> {
   }
 }
 
-/** Set on the isolated world's global object by the first injection into a frame. */
-const INSTALLED = "__imageQueryAiPageIndex"
-const world = globalThis as typeof globalThis & { [INSTALLED]?: true }
-
-// Requests come only from the extension's own pages (the side panel), never from another content script.
-if (!world[INSTALLED]) {
-  world[INSTALLED] = true
+// Set on the isolated world's global object by the first injection into a frame, which alone listens. Requests come
+// only from the extension's own pages (the side panel), never from another content script.
+if (installPageIndex({ elements: () => pageWatcher().elements() })) {
   listenForMessages(chrome.runtime.onMessage, {
     [PAGE_IMAGES_REQUEST]: messageRoute({
       from: isOwnPanelOrContextOutsideTabs,

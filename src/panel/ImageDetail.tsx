@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react"
 import { BoxOverlay } from "~ui/BoxOverlay"
 import { PressedButtons } from "~ui/PressedButtons"
 import { ProgressLine } from "~ui/ProgressLine"
+import { TranslatedLayer } from "~ui/TranslatedLayer"
 
 import { textReadingKey } from "./analyses"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
@@ -11,7 +12,7 @@ import { ReverseSearchMenu } from "./ReverseSearchMenu"
 import { resultBoxes, ResultView } from "./results/ResultView"
 import { TextLayer } from "./results/TextLayer"
 import type { LinesTranslation } from "./results/TranslateText"
-import { TranslatedLayer } from "./results/TranslatedLayer"
+import { translatedLines } from "./results/translated-lines"
 import { useLineColours } from "./results/use-line-colours"
 import { SendNotice } from "./sent/SendNotice"
 import { useShownImage } from "./ShownImage"
@@ -80,7 +81,9 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
           )}
           {!translatedShown && <BoxOverlay boxes={boxes} width={boxSpace.width} height={boxSpace.height} tone={tone} />}
           {textOutcome && !translatedShown && <TextLayer ocr={textOutcome.ocr} highlightedLine={focusedLine} />}
-          {textOutcome && translatedShown && <TranslatedLayer ocr={textOutcome.ocr} lines={shownOverlay.lines} colours={colours} />}
+          {textOutcome && translatedShown && (
+            <TranslatedLayer width={textOutcome.ocr.imageWidth} height={textOutcome.ocr.imageHeight} lines={translatedLines(textOutcome.ocr, shownOverlay.lines, colours)} />
+          )}
         </div>
         {shownOverlay && (
           <div className="flex flex-wrap items-center justify-between gap-2 pt-1">

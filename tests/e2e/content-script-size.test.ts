@@ -6,8 +6,13 @@ import path from "node:path"
 
 import { describe, expect, it } from "vitest"
 
+import { PAGE_TRANSLATION_FILE } from "~extension/page-translation-messages"
+
 import { contentScriptSizes, CONTENT_SCRIPT_BUDGET_BYTES } from "../content-scripts"
 import { EXTENSION_DIR } from "./browser"
+
+/** The page translation script's budget: React's DOM renderer is some 205 KB of it. */
+const PAGE_TRANSLATION_BUDGET_BYTES = 256 * 1024
 
 /** Strings only zod's code holds: a script that shows one has pulled in the validation library. */
 const ZOD_MARKERS = ["ZodError", "$ZodType", "invalid_type"]
@@ -31,6 +36,15 @@ describe("the scripts the built extension runs in pages", () => {
 
   it.each(scripts.map(({ file }) => file))("%s carries no validation library", (file) => {
     const code = fs.readFileSync(path.join(EXTENSION_DIR, file), "utf8")
+    expect(ZOD_MARKERS.filter((marker) => code.includes(marker))).toEqual([])
+  })
+
+  // React and the design system's TranslatedLayer: it runs only in the frames of a tab whose person turned on
+  // *Translate images on this page*, and only while it is on. The budget keeps it from growing unseen.
+  it(`the page translation, injected only while the mode is on, stays within ${PAGE_TRANSLATION_BUDGET_BYTES / 1024} KB and carries no validation library`, () => {
+    const file = path.join(EXTENSION_DIR, PAGE_TRANSLATION_FILE)
+    expect(fs.statSync(file).size).toBeLessThanOrEqual(PAGE_TRANSLATION_BUDGET_BYTES)
+    const code = fs.readFileSync(file, "utf8")
     expect(ZOD_MARKERS.filter((marker) => code.includes(marker))).toEqual([])
   })
 })

@@ -100,5 +100,6 @@ export async function serveHostilePage(body = "<p>Nothing to see</p>"): Promise<
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as net.AddressInfo
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  // The browser keeps its connections open: they are closed with the server, or close() would wait for them.
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
 }

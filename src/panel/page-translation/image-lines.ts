@@ -7,7 +7,7 @@
 import { isVerticalLine, type OcrLine } from "~core/ocr-lines"
 import type { PageImageTranslation, TranslatedImageLine } from "~extension/page-translation-messages"
 
-import type { LineColours } from "../results/overlay-colours"
+import type { LineColours } from "~ui/line-colours"
 
 /** A letter of any script: a line without one (figures, dates, signs) is not translated. */
 export const hasLetters = (text: string): boolean => /\p{L}/u.test(text)

@@ -2,8 +2,9 @@ import { act, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrBox, OcrLine, OcrResult } from "~analysis/ocr"
+import type { FontMetrics } from "~ui/layer-font"
 
-import { gapsBetweenWords, layoutLine, TextLayer, type FontMetrics } from "./TextLayer"
+import { gapsBetweenWords, layoutLine, TextLayer } from "./TextLayer"
 import { TextResult } from "./TextResult"
 
 const copied: string[] = []

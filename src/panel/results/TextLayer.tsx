@@ -1,18 +1,9 @@
 import { Fragment, useMemo, type MouseEvent } from "react"
 
 import type { OcrLine, OcrResult } from "~analysis/ocr"
+import { LAYER_FONT, layerFontMetrics, type FontMetrics } from "~ui/layer-font"
 
 import { useLineCopy } from "./use-line-copy"
-
-/** The layer's text is measured in this family, and drawn in it: the two must agree for the spacing to fit. */
-export const LAYER_FONT = "sans-serif"
-
-/** Widths of text in the layer's font, per pixel of font size. */
-export interface FontMetrics {
-  width: (text: string) => number
-  /** Ascent plus descent: the height a selection highlight takes. */
-  height: number
-}
 
 /**
  * A word, or the space between two words: `width` in % of the image's width, which the text's letter spacing
@@ -89,20 +80,6 @@ export function layoutLine(line: OcrLine, image: { width: number; height: number
     pieces
   }
 }
-
-/** Measured on a canvas in the layer's font; a rough stand-in where there is no canvas (DOM tests). */
-function measureFont(): FontMetrics {
-  const context = document.createElement("canvas").getContext?.("2d")
-  if (!context) return { width: (text) => text.length * 0.55, height: 1.15 }
-  context.font = `100px ${LAYER_FONT}`
-  const sample = context.measureText("Hg")
-  const height = (sample.fontBoundingBoxAscent + sample.fontBoundingBoxDescent) / 100 || 1.15
-  return { width: (text) => context.measureText(text).width / 100, height }
-}
-
-let fontMetrics: FontMetrics | null = null
-/** The layer font's metrics, measured once. */
-export const layerFontMetrics = () => (fontMetrics ??= measureFont())
 
 /**
  * The recognised text as a transparent layer over the image, each word at its box: drag to select across

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 
-import { lineColours, readableOn, type Pixels, type Rgb } from "./overlay-colours"
+import type { Rgb } from "~ui/line-colours"
+
+import { lineColours, readableOn, type Pixels } from "./overlay-colours"
 
 /** An image of `background` with a block of `ink` letters at the box, and a stray mark in the ring. */
 function image(width: number, height: number, background: Rgb, paint: (x: number, y: number) => Rgb | null): Pixels {

@@ -5,19 +5,13 @@
  * has no contrast to speak of.
  */
 import type { OcrBox } from "~analysis/ocr"
+import type { LineColours, Rgb } from "~ui/line-colours"
 
 export interface Pixels {
   width: number
   height: number
   /** RGBA, row by row, as ImageData holds it. */
   data: Uint8ClampedArray
-}
-
-export type Rgb = readonly [number, number, number]
-
-export interface LineColours {
-  background: Rgb
-  ink: Rgb
 }
 
 /** How far outside the box the ring of background pixels lies, in pixels. */
@@ -87,5 +81,3 @@ export function lineColours(pixels: Pixels, box: OcrBox): LineColours {
   const background = median(ring(pixels, box))
   return { background, ink: furthestInside(pixels, box, background) ?? readableOn(background) }
 }
-
-export const cssColour = ([red, green, blue]: Rgb) => `rgb(${red} ${green} ${blue})`
