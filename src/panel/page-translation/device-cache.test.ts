@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 
 import { DAY_MS } from "~core/time"
 
-import { CACHE_MAX_AGE_MS, CACHE_MAX_BYTES, cacheKey, entrySize, isFresh, keysToEvict, type CacheEntryInfo } from "./device-cache"
+import { CACHE_MAX_AGE_MS, CACHE_MAX_BYTES, cacheKey, entrySize, forgetTranslations, isFresh, keepTranslation, keptTranslation, keysToEvict, type CacheEntryInfo } from "./device-cache"
 
 const NOW = 1_800_000_000_000
 const entry = (key: string, size: number, ageDays: number, usedDaysAgo = ageDays): CacheEntryInfo => ({ key, size, savedAt: NOW - ageDays * DAY_MS, usedAt: NOW - usedDaysAgo * DAY_MS })
@@ -34,5 +34,18 @@ describe("the translations kept on the device", () => {
   it("measures a translation by the bytes it takes as stored text", () => {
     expect(entrySize({ text: "é" })).toBe(new TextEncoder().encode(JSON.stringify({ text: "é" })).length)
     expect(entrySize({ text: "é" })).toBe(13)
+  })
+})
+
+describe("the translations of this panel", () => {
+  it("are found again without the device's store, per language, until forgotten", async () => {
+    // No IndexedDB here: what the panel made is still found, and the device's store failing costs nothing else.
+    vi.spyOn(console, "warn").mockImplementation(() => {})
+    const translation = { imageWidth: 10, imageHeight: 10, language: "fr", lines: [] }
+    await keepTranslation("https://a.example/1.png", "fr", translation)
+    expect(await keptTranslation("https://a.example/1.png", "fr")).toBe(translation)
+    expect(await keptTranslation("https://a.example/1.png", "de")).toBeNull()
+    await forgetTranslations().catch(() => {})
+    expect(await keptTranslation("https://a.example/1.png", "fr")).toBeNull()
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The page translations kept on this device, so that a second visit, a toggle or a reload costs no request: one per
  * image address and target language, for 7 days from when it was made, the least recently used let go once all of
- * them pass 50 MB. In the panel's IndexedDB (the extension's origin: no page can read it).
+ * them pass 50 MB. In the panel's IndexedDB (the extension's origin: no page can read it), and in memory for the
+ * panel's life (a toggle or a language back reads nothing). Settings' *Forget kept translations* empties both.
  *
  * The bare IndexedDB API rather than a library: `idb` is not a dependency of ours, and idb-keyval (which is) has no
  * second store or index, while the eviction reads every entry's size and dates without loading the translations:
@@ -80,8 +81,20 @@ const result = <T>(request: IDBRequest<T>) =>
 /** A stored value that is a translation as the page draws it (an older format or a damaged one is not). */
 const asTranslation = (value: unknown): PageImageTranslation | null => (pageTranslationShow.is({ type: PAGE_TRANSLATION_SHOW, url: "-", translation: value }) ? (value as PageImageTranslation) : null)
 
-/** The image's translation into `language`, fresh, marked as used now; null when none is kept (or it cannot be read). */
+/** This panel's translations, by cacheKey. */
+const inMemory = new Map<string, PageImageTranslation>()
+
+/** The image's translation into `language`: this panel's, else the device's (fresh, marked as used now); null when none. */
 export async function keptTranslation(url: string, language: string, now = Date.now()): Promise<PageImageTranslation | null> {
+  const key = cacheKey(url, language)
+  const made = inMemory.get(key)
+  if (made) return made
+  const stored = await storedTranslation(url, language, now)
+  if (stored) inMemory.set(key, stored)
+  return stored
+}
+
+async function storedTranslation(url: string, language: string, now: number): Promise<PageImageTranslation | null> {
   try {
     const db = await database()
     const key = cacheKey(url, language)
@@ -102,6 +115,7 @@ export async function keptTranslation(url: string, language: string, now = Date.
 
 /** Keeps the image's translation into `language`, then lets go what the policy says; a failure only costs a later request. */
 export async function keepTranslation(url: string, language: string, translation: PageImageTranslation, now = Date.now()): Promise<void> {
+  inMemory.set(cacheKey(url, language), translation)
   try {
     const db = await database()
     const key = cacheKey(url, language)
@@ -120,4 +134,14 @@ export async function keepTranslation(url: string, language: string, translation
   } catch (error) {
     console.warn("Could not keep a page translation on this device", error)
   }
+}
+
+/** Forgets every translation kept, in this panel and on the device. */
+export async function forgetTranslations(): Promise<void> {
+  inMemory.clear()
+  const db = await database()
+  const clearing = db.transaction([TRANSLATIONS, INFO], "readwrite")
+  clearing.objectStore(TRANSLATIONS).clear()
+  clearing.objectStore(INFO).clear()
+  await done(clearing)
 }

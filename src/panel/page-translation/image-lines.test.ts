@@ -4,7 +4,7 @@ import type { OcrLine } from "~core/ocr-lines"
 
 import { imageText, translationOf } from "./image-lines"
 
-const line = (text: string, bbox = { x0: 10, y0: 10, x1: 200, y1: 40 }): OcrLine => ({ text, confidence: 0.9, bbox, words: [{ text, confidence: 0.9, bbox }] })
+const line = (text: string, bbox = { x0: 10, y0: 10, x1: 200, y1: 40 }, confidence = 0.9): OcrLine => ({ text, confidence, bbox, words: [{ text, confidence, bbox }] })
 const white = { background: [255, 255, 255] as const, ink: [0, 0, 0] as const }
 const red = { background: [200, 0, 0] as const, ink: [255, 255, 255] as const }
 
@@ -25,6 +25,8 @@ describe("an image's text, as it is translated on the page", () => {
 
   it("has no text to translate when no line has a letter: the image is left alone", () => {
     expect(imageText("https://a.example/chart.png", { imageWidth: 400, imageHeight: 300, lines: [line("2024"), line("— 40 %")] }, [white, white])).toBeNull()
+    // A photo read as text: letters, but read with little confidence (a stripe read "NN", a face "EL JB >").
+    expect(imageText("https://a.example/photo.jpg", { imageWidth: 400, imageHeight: 300, lines: [line("NN", undefined, 0.42), line("EL JB >", undefined, 0.65)] }, [white, white])).toBeNull()
     expect(imageText("https://a.example/photo.png", { imageWidth: 400, imageHeight: 300, lines: [] }, [])).toBeNull()
   })
 

@@ -9,7 +9,7 @@ import type { PageTranslationActionKind } from "~extension/page-translation-mess
 
 import type { ReadTarget } from "../find/read-loop"
 import { siteOrigin } from "./settings"
-import { TabTranslation, type TabTranslationParts, type TabTranslationView } from "./tab-translation"
+import { OFF_VIEW, TabTranslation, type TabTranslationParts, type TabTranslationView } from "./tab-translation"
 
 /** What the panel shows: the tab, its page and the images it lists by default. */
 export interface ShownPage {
@@ -29,8 +29,6 @@ interface Entry {
 }
 
 export type PartsFor = (tabId: number, language: string, targets: () => readonly ReadTarget[]) => TabTranslationParts
-
-export const OFF_VIEW: TabTranslationView = { on: false, showing: true, status: "done", done: 0, total: 0 }
 
 export class PageTranslations {
   private readonly entries = new Map<number, Entry>()

@@ -78,6 +78,7 @@ function tab(urls: string[], distances: Record<string, number> = {}, options: { 
     pageQuiet: async () => {},
     idle: async () => {},
     orderRefreshMs: 60_000,
+    gatherMs: 30,
     signedOutMessage: "Sign in to translate the images on this page.",
     upgradeUrl: () => "https://iqa.example/pricing",
     ...options.parts
@@ -157,6 +158,29 @@ describe("translating a tab's images", () => {
     expect(page.sending[2]!.taken).toMatchObject({ kind: "alone" })
     page.sending[2]!.answer.resolve(page.answerFor(page.sending[2]!.taken))
     await until(() => expect(page.lastState()).toMatchObject({ status: "done", done: 5, total: 5 }))
+  })
+
+  it("after the first request, lets a read image wait a moment for the one read beside it: one request for both", async () => {
+    const page = tab(["a", "b", "c", "d", "e"], { a: 0, b: 10, c: 20, d: 30, e: 40 }, { holdReads: true, parts: { gatherMs: 400 } })
+    page.translation.turnOn()
+    await until(() => expect(page.started).toEqual(["a", "b"]))
+    // The first goes at once: the first translation on screen does not wait.
+    page.reading.get("a")!.resolve(textOf("a"))
+    await until(() => expect(page.sent).toEqual([["a"]]))
+    await until(() => expect(page.started).toEqual(["a", "b", "c"]))
+    page.reading.get("b")!.resolve(textOf("b"))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(page.sent).toEqual([["a"]])
+    page.reading.get("c")!.resolve(textOf("c"))
+    await until(() => expect(page.sent).toEqual([["a"], ["b", "c"]]))
+    // Alone at the end of the moment when the other read takes longer.
+    await until(() => expect(page.started).toEqual(["a", "b", "c", "d", "e"]))
+    page.reading.get("d")!.resolve(textOf("d"))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(page.sent).toHaveLength(2)
+    await until(() => expect(page.sent).toEqual([["a"], ["b", "c"], ["d"]]))
+    page.reading.get("e")!.resolve(textOf("e"))
+    await until(() => expect(page.sent).toEqual([["a"], ["b", "c"], ["d"], ["e"]]))
   })
 
   it("reads nothing while the page is being scrolled", async () => {

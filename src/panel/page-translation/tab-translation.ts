@@ -3,10 +3,11 @@
  * what the badge says) and its loop. Each image the panel lists by default is looked up first among the translations
  * made before (this panel's, the device's: no request), else read on this computer, two at once, nearest the view
  * first, while the page is left alone (Find in images' reading loop, read-loop.ts); its lines then wait for the next
- * request, which takes as many read images as fit (batches.ts) while one request at a time is out. Showing the
+ * request, which takes as many read images as fit (batches.ts), one request out at a time. Showing the
  * originals and back reads and sends nothing again. Everything outside (reading, the server, the page) comes in as
  * `TabTranslationParts`, so the loop is tested alone.
  */
+import { MAX_TRANSLATE_BATCH_LINES } from "~core/translate"
 import type { PageImageTranslation, PageTranslationStatus } from "~extension/page-translation-messages"
 
 import { readLoop, type ReadLoopParts, type ReadTarget } from "../find/read-loop"
@@ -15,6 +16,12 @@ import { translationOf, type ImageText } from "./image-lines"
 
 /** Images read at once: the page stays responsive and the panel's engines are shared with its other work. */
 export const READ_AT_ONCE = 2
+
+/**
+ * After the first request of a run (sent at once: the first translation on screen does not wait), a read image waits
+ * at most this long for the image being read beside it, so that both go in one request. About one image's OCR.
+ */
+export const GATHER_MS = 1500
 
 export interface TabTranslationParts extends Pick<ReadLoopParts<ImageText | null>, "distances" | "whenShown" | "pageQuiet" | "idle" | "orderRefreshMs" | "now"> {
   /** The images to translate now: those the panel lists by default on the tab's page (they change as it changes). */
@@ -33,6 +40,8 @@ export interface TabTranslationParts extends Pick<ReadLoopParts<ImageText | null
   /** The mode's state, for every frame (the badge); the loop sends it only when it changed. */
   state(state: PageState): void
   clear(): void
+  /** GATHER_MS unless given. */
+  gatherMs?: number
   /** The words of a refusal the service gave, and where to upgrade when the quota is spent. */
   signedOutMessage: string
   upgradeUrl(): string | undefined
@@ -56,10 +65,10 @@ const HALTED: ReadonlySet<PageTranslationStatus> = new Set(["stopped", "quota", 
 
 export const NOT_SCRIPTABLE_MESSAGE = "The images of this page cannot be translated: the browser keeps extensions out of it."
 
-const OFF: TabTranslationView = { on: false, showing: true, status: "done", done: 0, total: 0 }
+export const OFF_VIEW: TabTranslationView = { on: false, showing: true, status: "done", done: 0, total: 0 }
 
 export class TabTranslation {
-  private view: TabTranslationView = OFF
+  private view: TabTranslationView = OFF_VIEW
   private active = false
   private prepared = false
   private readonly images = new Map<string, ImageStatus>()
@@ -67,6 +76,11 @@ export class TabTranslation {
   private readonly shown = new Set<string>()
   private queue: ImageText[] = []
   private sending = false
+  /** A request went out in this run: the next ones gather what is read beside each other. */
+  private sentOnce = false
+  /** When the oldest image of the queue was queued. */
+  private queuedSince = 0
+  private gathering: ReturnType<typeof setTimeout> | null = null
   private pass: AbortController | null = null
   /** Turning off starts over: what arrives afterwards for an earlier run is kept, not shown. */
   private epoch = 0
@@ -103,9 +117,11 @@ export class TabTranslation {
     this.shown.clear()
     this.queue = []
     this.sending = false
+    this.sentOnce = false
+    this.stopGathering()
     this.prepared = false
     this.lastState = ""
-    this.update(OFF)
+    this.update(OFF_VIEW)
     this.parts.clear()
   }
 
@@ -155,6 +171,7 @@ export class TabTranslation {
   dispose(): void {
     this.epoch++
     this.halt()
+    this.stopGathering()
     this.listeners.clear()
   }
 
@@ -227,12 +244,8 @@ export class TabTranslation {
     this.pass = null
   }
 
-  private set(url: string, status: ImageStatus): void {
-    this.images.set(url, status)
-  }
-
   private translated(url: string, translation: PageImageTranslation): void {
-    this.set(url, "translated")
+    this.images.set(url, "translated")
     this.translations.set(url, translation)
     this.showAll()
   }
@@ -243,7 +256,7 @@ export class TabTranslation {
     const epoch = this.epoch
     for (const target of this.parts.targets()) {
       if (this.images.has(target.url)) continue
-      this.set(target.url, "checking")
+      this.images.set(target.url, "checking")
       void this.parts.kept(target.url).then(
         (translation) => this.afterLookup(epoch, target.url, translation),
         () => this.afterLookup(epoch, target.url, null)
@@ -259,7 +272,7 @@ export class TabTranslation {
   private afterLookup(epoch: number, url: string, translation: PageImageTranslation | null): void {
     if (epoch !== this.epoch) return
     if (translation) this.translated(url, translation)
-    else this.set(url, "unread")
+    else this.images.set(url, "unread")
     this.kick()
   }
 
@@ -274,14 +287,15 @@ export class TabTranslation {
       distances: parts.distances,
       read: parts.read,
       onStart: (url) => {
-        if (epoch === this.epoch) this.set(url, "reading")
+        if (epoch === this.epoch) this.images.set(url, "reading")
       },
       onRead: (url, outcome) => {
         if (epoch !== this.epoch) return
-        if (outcome.status === "failed") this.set(url, "failed")
-        else if (!outcome.reading) this.set(url, "no-text")
+        if (outcome.status === "failed") this.images.set(url, "failed")
+        else if (!outcome.reading) this.images.set(url, "no-text")
         else {
-          this.set(url, "queued")
+          this.images.set(url, "queued")
+          if (!this.queue.length) this.queuedSince = this.now()
           this.queue.push(outcome.reading)
         }
         this.kick()
@@ -301,13 +315,34 @@ export class TabTranslation {
     })
   }
 
-  /** Sends the next request when none is out: every image read so far that fits. */
+  private now(): number {
+    return (this.parts.now ?? Date.now)()
+  }
+
+  private stopGathering(): void {
+    if (this.gathering) clearTimeout(this.gathering)
+    this.gathering = null
+  }
+
+  /** Sends the next request when none is out: every image read so far that fits (a moment after the first, see GATHER_MS). */
   private pump(): void {
     if (this.sending || !this.queue.length || !this.running) return
+    const beingRead = [...this.images.values()].includes("reading")
+    const lines = this.queue.reduce((sum, image) => sum + image.lines.length, 0)
+    const wait = this.queuedSince + (this.parts.gatherMs ?? GATHER_MS) - this.now()
+    if (this.sentOnce && beingRead && lines < MAX_TRANSLATE_BATCH_LINES && wait > 0) {
+      this.gathering ??= setTimeout(() => {
+        this.gathering = null
+        this.pump()
+      }, wait)
+      return
+    }
+    this.stopGathering()
+    this.sentOnce = true
     const taken = takeBatch(this.queue.map((image) => ({ image, lines: image.lines.map((line) => line.text) })))
     const images = taken.images.map(({ image }) => image)
     this.queue = this.queue.filter((image) => !images.includes(image))
-    for (const image of images) this.set(image.url, "sending")
+    for (const image of images) this.images.set(image.url, "sending")
     this.sending = true
     const epoch = this.epoch
     void this.parts.send(taken).then(
@@ -329,11 +364,12 @@ export class TabTranslation {
       const lines = outcome?.lines[index]
       if (lines) this.translated(image.url, translationOf(image, lines, outcome!.targetLanguage))
       else {
-        this.set(image.url, "queued")
+        this.images.set(image.url, "queued")
         unsent.push(image)
       }
     })
     // Kept in front, read already: sent first when the translation goes on (Continue, next month's quota).
+    if (unsent.length && !this.queue.length) this.queuedSince = this.now()
     this.queue = [...unsent, ...this.queue]
     if (outcome?.quotaMessage) this.refuse("quota", outcome.quotaMessage)
     else if (!outcome) this.refused(error)

@@ -10,7 +10,7 @@ import { DEFAULT_IMAGE_FILTER, filterImagesBySize } from "~core/image-size"
 import { sitePageUrl } from "~extension/account"
 import { apiOriginItem } from "~extension/api-origin"
 import { listenForMessages, messageRoute } from "~extension/message-dispatch"
-import { PAGE_TRANSLATION_ACTION, pageTranslationAction, type PageImageTranslation } from "~extension/page-translation-messages"
+import { PAGE_TRANSLATION_ACTION, pageTranslationAction } from "~extension/page-translation-messages"
 import { PENDING_PAGE_TRANSLATION_MAX_AGE_MS, pageTranslationRequestItem, type PageTranslationRequest } from "~extension/page-translation-request"
 import { pinnedPanelTab } from "~extension/side-panel"
 import { useStorageItem } from "~extension/use-storage-item"
@@ -24,26 +24,23 @@ import type { PanelSettings } from "../settings"
 import type { ScanState } from "../use-page-scan"
 import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE } from "../vqa-client"
 import { sendTaken } from "./batches"
-import { cacheKey, keepTranslation, keptTranslation } from "./device-cache"
-import { hasLetters, imageText, type ImageText } from "./image-lines"
+import { keepTranslation, keptTranslation } from "./device-cache"
+import { imageText, isTranslatable, type ImageText } from "./image-lines"
 import { clearPage, isActionFromTab, preparePage, sendPageState, showTranslation } from "./page-messages"
 import { PageTranslations, type PartsFor } from "./page-translations"
 import { alwaysTranslates, pageTranslationSettingsItem, siteOrigin, targetLanguageOf, withAlwaysTranslate, type PageTranslationSettings } from "./settings"
 import type { TabTranslationParts } from "./tab-translation"
 
-/** Translations made in this panel, by image address and language: a toggle or a language back costs nothing. */
-const made = new Map<string, PageImageTranslation>()
-
 /** What the parts read at the time they run: the panel's latest settings, where to upgrade, who to tell of usage. */
 const context: { settings: PanelSettings | null; upgradeUrl: string | undefined; onUsageChanged: () => void } = { settings: null, upgradeUrl: undefined, onUsageChanged: () => {} }
 
-/** The image's lines with letters, read on this computer with the panel's OCR languages; null when it has none. */
+/** The image's lines to translate, read on this computer with the panel's OCR languages; null when it has none. */
 async function readImageText(target: ReadTarget): Promise<ImageText | null> {
   if (!context.settings) throw new Error("The panel's settings are not loaded yet")
   const outcome = await runAnalysis({ kind: "text", image: target, settings: context.settings })
   // An image read turned on its side has its boxes in the turned image: they would not fall on the page's image.
   if (outcome.kind !== "text" || outcome.reading?.rotation) return null
-  const ocr = { ...outcome.ocr, lines: outcome.ocr.lines.filter((line) => hasLetters(line.text)) }
+  const ocr = { ...outcome.ocr, lines: outcome.ocr.lines.filter(isTranslatable) }
   if (!ocr.lines.length) return null
   const colours = await sampleLineColours(target, ocr, (location) => imageBlob(location).then(toRasterBlob))
   return imageText(target.url, ocr, colours)
@@ -58,22 +55,14 @@ const partsFor: PartsFor = (tabId, language, targets): TabTranslationParts => ({
   pageQuiet: (signal) => whenTabQuiet(tabId, () => framesOf(targets()), signal),
   idle: idlePeriod,
   orderRefreshMs: ORDER_REFRESH_MS,
-  async kept(url) {
-    const key = cacheKey(url, language)
-    const earlier = made.get(key) ?? (await keptTranslation(url, language))
-    if (earlier) made.set(key, earlier)
-    return earlier
-  },
+  kept: (url) => keptTranslation(url, language),
   read: readImageText,
   send: (taken) =>
     sendTaken(taken, language).finally(() => {
       // The month's usage moved (or the quota ran out): the header says it again.
       context.onUsageChanged()
     }),
-  keep(url, translation) {
-    made.set(cacheKey(url, language), translation)
-    void keepTranslation(url, language, translation)
-  },
+  keep: (url, translation) => void keepTranslation(url, language, translation),
   prepare: () => preparePage(tabId),
   show: (target, translation) => void showTranslation(tabId, target, translation),
   state: (state) => sendPageState(tabId, state),
@@ -175,8 +164,6 @@ export function usePageTranslation({ scan, settings, scanAndShow, onUsageChanged
   const origin = siteOrigin(ready?.pageUrl)
   return {
     view,
-    /** Whether the panel shows a page whose images can be translated. */
-    available: tabId !== undefined,
     language,
     setLanguage: (targetLanguage: string) => void saveStored({ ...pageSettings, targetLanguage }),
     /** The page's site, for *Always translate images on this site* (null: not a web site). */
