@@ -5,12 +5,14 @@
  * address checked, the size bounded, image-bytes.ts), and in their place, in words, why they could not be read. Only
  * the panel's own blob: images (its captures and pastes) are shown by their address.
  *
- * `loading="lazy"` (the Images list) reads an image only once it comes near the view, as the browser would load it.
+ * `loading="lazy"` (the Images list) reads an image only once it comes near the view, as the browser would load it,
+ * at a low priority and apart from the analyses' few kept images (a list of hundreds would push out the one being
+ * analysed); an image shown in full (its detail) shares the bytes its analyses read.
  */
 import { useEffect, useRef, useState, type ImgHTMLAttributes, type RefObject } from "react"
 
 import { imageBlob } from "./analyses"
-import type { ImageLocation } from "./image-bytes"
+import { readImage, type ImageLocation } from "./image-bytes"
 
 /** How near the view a lazy image starts being read. */
 const LAZY_MARGIN = "600px"
@@ -23,14 +25,14 @@ export function isOwnBlobUrl(url: string, ownOrigin: string = location.origin): 
 export type ShownImageState = { kind: "reading" } | { kind: "shown"; url: string } | { kind: "failed"; message: string }
 
 /** What the panel shows for `image`: the address of its bytes once read (nothing is read while `active` is false). */
-export function useShownImage(image: ImageLocation, active = true): ShownImageState {
+export function useShownImage(image: ImageLocation, active = true, thumbnail = false): ShownImageState {
   const own = isOwnBlobUrl(image.url)
   const [state, setState] = useState<{ of: string; shown: ShownImageState } | null>(null)
   useEffect(() => {
     if (own || !active) return
     let objectUrl: string | null = null
     let cancelled = false
-    imageBlob(image).then(
+    ;(thumbnail ? readImage(image, fetch, "low") : imageBlob(image)).then(
       (blob) => {
         if (cancelled) return
         objectUrl = URL.createObjectURL(blob)
@@ -44,7 +46,7 @@ export function useShownImage(image: ImageLocation, active = true): ShownImageSt
       cancelled = true
       if (objectUrl) URL.revokeObjectURL(objectUrl)
     }
-  }, [own, active, image.url, image.tabId, image.frameId, image.pageUrl]) // eslint-disable-line react-hooks/exhaustive-deps -- the location's parts, not the object
+  }, [own, active, thumbnail, image.url, image.tabId, image.frameId, image.pageUrl]) // eslint-disable-line react-hooks/exhaustive-deps -- the location's parts, not the object
   if (own) return { kind: "shown", url: image.url }
   return state?.of === image.url ? state.shown : { kind: "reading" }
 }
@@ -71,7 +73,7 @@ export interface ShownImageProps extends Omit<ImgHTMLAttributes<HTMLImageElement
 
 export function ShownImage({ image, loading, brief = false, ...props }: ShownImageProps) {
   const element = useRef<HTMLElement>(null)
-  const shown = useShownImage(image, useNearView(element, loading === "lazy"))
+  const shown = useShownImage(image, useNearView(element, loading === "lazy"), loading === "lazy")
   if (shown.kind === "failed") {
     const box = `${props.className ?? ""} flex items-center justify-center overflow-hidden text-center text-red-800`
     return brief ? (

@@ -98,7 +98,7 @@ async function readBounded(response: Response, maxBytes: number): Promise<Blob> 
 }
 
 /** An http(s) or data: image, by the rules at the top of this module. */
-async function download(location: ImageLocation, fetchImpl: typeof fetch): Promise<Blob> {
+async function download(location: ImageLocation, fetchImpl: typeof fetch, priority: RequestPriority): Promise<Blob> {
   const url = URL.parse(location.url)
   if (!url) throw new ImageReadError("This kind of image address cannot be read.")
   const network = url.protocol === "data:" ? null : await guardImageRequest(url, await namingPages(location))
@@ -106,7 +106,7 @@ async function download(location: ImageLocation, fetchImpl: typeof fetch): Promi
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), IMAGE_READ_TIMEOUT_MS)
   try {
-    const response = await fetchImpl(url.href, { credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer", signal: controller.signal })
+    const response = await fetchImpl(url.href, { credentials: "omit", cache: "no-store", referrerPolicy: "no-referrer", priority, signal: controller.signal })
     const refused = await network?.guard.checkAnswer(response)
     if (refused) throw new ImageReadError(refused)
     if (!response.ok) throw new ImageReadError(`The image could not be downloaded (the site answered ${response.status}).`)
@@ -132,8 +132,11 @@ async function checkDecodedSize(blob: Blob): Promise<void> {
   if (size.width * size.height > MAX_DECODED_IMAGE_PIXELS) throw new ImageReadError(tooManyPixelsMessage(size))
 }
 
-/** The image's bytes, or an ImageReadError saying in plain words why not. */
-export async function readImage(location: ImageLocation, fetchImpl: typeof fetch = fetch): Promise<Blob> {
+/**
+ * The image's bytes, or an ImageReadError saying in plain words why not. `priority` "low" for the list's thumbnails:
+ * a long list's downloads must not hold up the image being analysed.
+ */
+export async function readImage(location: ImageLocation, fetchImpl: typeof fetch = fetch, priority: RequestPriority = "auto"): Promise<Blob> {
   const { url } = location
   let blob: Blob
   if (url.startsWith(`blob:${globalThis.location?.origin}/`)) {
@@ -142,7 +145,7 @@ export async function readImage(location: ImageLocation, fetchImpl: typeof fetch
   } else if (url.startsWith("blob:")) {
     blob = await readBlobUrl(location)
   } else if (/^(https?|data):/i.test(url)) {
-    blob = await download(location, fetchImpl)
+    blob = await download(location, fetchImpl, priority)
   } else {
     throw new ImageReadError("This kind of image address cannot be read.")
   }

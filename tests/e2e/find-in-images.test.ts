@@ -52,7 +52,7 @@ describe("Find in images", () => {
   let page: Page
   let panel: Page
   let panelErrors: string[]
-  /** The images the panel fetched to read them, in order (the list's thumbnails are image requests, not fetches). */
+  /** The images the panel fetched to read them, in order (the list's thumbnails are fetched at a low priority). */
   const fetched: string[] = []
   /** Every request the panel makes: none of them may carry an image or its text anywhere. */
   const panelRequests: { url: string; method: string }[] = []
@@ -98,9 +98,11 @@ describe("Find in images", () => {
     await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
     panel = await openSidePanel(browser, extension, page)
     panelErrors = watchPageErrors(panel)
-    panel.on("request", (request) => {
-      panelRequests.push({ url: request.url(), method: request.method() })
-      if (request.resourceType() === "fetch" && request.url().startsWith(fixtures.url)) fetched.push(request.url().split("/").pop()!)
+    panel.on("request", (request) => panelRequests.push({ url: request.url(), method: request.method() }))
+    const network = await panel.createCDPSession()
+    await network.send("Network.enable")
+    network.on("Network.requestWillBeSent", ({ type, request }) => {
+      if (type === "Fetch" && request.url.startsWith(fixtures.url) && request.initialPriority !== "Low") fetched.push(request.url.split("/").pop()!)
     })
     await eventually(
       () => panel.$eval("[data-testid='image-count']", (element) => element.textContent),
