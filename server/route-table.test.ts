@@ -55,6 +55,7 @@ const RULES: Record<string, Rule> = {
   "GET /api/analyze/usage": "user",
   "POST /api/analyze/ask": "user",
   "POST /api/analyze/translate": "user",
+  "POST /api/analyze/translate-images": "user",
   "GET /api/password-policy/config": "public",
   "PUT /api/password-policy/config": "admin",
   "PUT /api/password-policy/rules": "admin",
