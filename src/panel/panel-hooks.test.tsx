@@ -116,6 +116,19 @@ describe("usePageScan", () => {
     await waitFor(() => expect(urlsOf(result.current.scan)).toEqual(["https://b.test/3.png"]))
   })
 
+  it("scans the tab again when it finishes loading after a scan met it between two pages", async () => {
+    const { result } = renderHook(() => usePageScan({ onTabSwitched: () => {} }))
+    await act(() => result.current.scanAndShow())
+    // A rescan while the tab navigates: no page answers for a moment.
+    const images = browser.imagesByTab.get(1)!
+    browser.imagesByTab.delete(1)
+    await act(() => result.current.scanAndShow(1))
+    expect(result.current.scan).toMatchObject({ kind: "unavailable" })
+    browser.imagesByTab.set(1, images)
+    act(() => browser.tabs.onUpdated.fire(1, { status: "complete" }))
+    await waitFor(() => expect(urlsOf(result.current.scan)).toEqual(["https://a.test/1.png", "https://a.test/2.png"]))
+  })
+
   it("rescans when the shown tab finishes loading, not for other tabs or other states", async () => {
     const { result } = renderHook(() => usePageScan({ onTabSwitched: () => {} }))
     await act(() => result.current.scanAndShow())

@@ -15,11 +15,12 @@ export type ScanState =
   | { kind: "unavailable" }
   | { kind: "ready"; tabId: number; images: PanelImage[]; pageTitle: string; pageUrl?: string }
 
-async function scanTab(tabId?: number): Promise<ScanState> {
+/** What a scan found, and the tab it scanned (when there is one, whether or not its page could be scanned). */
+async function scanTab(tabId?: number): Promise<{ state: ScanState; tabId?: number }> {
   const tab = tabId === undefined ? await getActiveTab() : await chrome.tabs.get(tabId).catch(() => undefined)
-  if (tab?.id === undefined) return { kind: "unavailable" }
+  if (tab?.id === undefined) return { state: { kind: "unavailable" } }
   const images = await collectTabImages(tab.id)
-  return images ? { kind: "ready", tabId: tab.id, images, pageTitle: tab.title ?? "", pageUrl: tab.url } : { kind: "unavailable" }
+  return { state: images ? { kind: "ready", tabId: tab.id, images, pageTitle: tab.title ?? "", pageUrl: tab.url } : { kind: "unavailable" }, tabId: tab.id }
 }
 
 /**
@@ -32,8 +33,10 @@ export function usePageScan({ onTabSwitched }: { onTabSwitched: () => void }) {
 
   /** Scans a tab (the active one by default) and shows it; resolves to what was found. */
   const scanAndShow = useCallback(async (tabId?: number): Promise<ScanState> => {
-    const next = await scanTab(tabId)
-    scannedTab.current = next.kind === "ready" ? next.tabId : undefined
+    const { state: next, tabId: scanned } = await scanTab(tabId)
+    // A page that could not be scanned is still this tab's: its next load scans it again (a scan that met the tab
+    // between two documents would otherwise leave the panel at "cannot be scanned" until Rescan).
+    scannedTab.current = scanned
     setScan(next)
     return next
   }, [])

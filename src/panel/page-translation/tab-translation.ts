@@ -184,6 +184,8 @@ export class TabTranslation {
         this.prepared = true
         this.sendState(true)
         this.showAll()
+        // The new document's images may have been listed before it was ready (a page of the same site): read them.
+        this.kick()
       },
       () => {
         if (epoch === this.epoch) this.refuse("error", NOT_SCRIPTABLE_MESSAGE)
