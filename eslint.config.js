@@ -28,8 +28,8 @@ const ZOD_NAMESPACE_ONLY = {
 }
 
 // In a server feature, routes.ts parses, authorises and calls, *-service.ts orchestrates; the queries live in the
-// feature's store (README, Layout).
-const QUERIES_IN_STORE = "Queries live in the feature's store (README, Layout)"
+// feature's store (docs/development.md, Layout).
+const QUERIES_IN_STORE = "Queries live in the feature's store (docs/development.md, Layout)"
 const NO_QUERIES = [
   { selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]", message: QUERIES_IN_STORE },
   { selector: "TaggedTemplateExpression[tag.name='sql']", message: QUERIES_IN_STORE }
@@ -63,7 +63,7 @@ export default tseslint.config(
     },
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] }
   },
-  // The layers (README, Layout): core imports nothing of ours, the design system only core, the server only core; the
+  // The layers (docs/development.md, Layout): core imports nothing of ours, the design system only core, the server only core; the
   // extension reaches the site only through its mount (src/site-tab/), and the site never reaches the extension.
   ...layer(["src/core/*.ts"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./"]),
   ...layer(["src/core/*/**"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./\\.\\./"]),

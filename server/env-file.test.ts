@@ -1,6 +1,6 @@
 /**
  * A developer's configuration file: `npm start` (scripts/start.mjs) reads `.env` from its working directory, a
- * variable of the environment winning over the file's; and `.env.example` names every variable of the README's
+ * variable of the environment winning over the file's; and `.env.example` names every variable of the configuration table (docs/configuration.md)
  * configuration table, so copying it is the way to see them all.
  */
 import { spawn } from "node:child_process"
@@ -15,9 +15,9 @@ import { makeTempDir, PROJECT_ROOT } from "./test-kit"
 const folders: string[] = []
 afterAll(async () => Promise.all(folders.map((folder) => fs.rm(folder, { recursive: true, force: true }))))
 
-/** The variables the README's configuration table names, in the order it names them. */
+/** The variables the configuration table (docs/configuration.md) names, in the order it names them. */
 async function readmeVariables(): Promise<string[]> {
-  const readme = await fs.readFile(path.join(PROJECT_ROOT, "README.md"), "utf8")
+  const readme = await fs.readFile(path.join(PROJECT_ROOT, "docs/configuration.md"), "utf8")
   const table = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("### ", readme.indexOf("## Configuration")))
   return table
     .split("\n")
@@ -26,7 +26,7 @@ async function readmeVariables(): Promise<string[]> {
 }
 
 describe("the configuration file", () => {
-  it("names in .env.example every variable of the README's table, each with a comment", async () => {
+  it("names in .env.example every variable of the configuration table (docs/configuration.md) table, each with a comment", async () => {
     const example = await fs.readFile(path.join(PROJECT_ROOT, ".env.example"), "utf8")
     const variables = await readmeVariables()
     expect(variables.length).toBeGreaterThan(30)

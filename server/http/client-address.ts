@@ -29,7 +29,7 @@ export function proxyAddressProblem(entry: string): string | null {
  * Fastify's trustProxy option for a trust setting. Fastify refuses to trust a bare hop count
  * (it cannot tell a proxy from a client that reached the server directly), so hops become a
  * function of the hop's position: the socket's peer is hop 0. A hop count is only safe when the
- * server cannot be reached except through the proxies; the README says so.
+ * server cannot be reached except through the proxies; docs/deploy.md and docs/configuration.md say so.
  */
 export function fastifyTrustProxy(trust: ProxyTrust): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (trust === false) return false

@@ -1,7 +1,7 @@
 /**
  * The password policy's queries: the stored policy setting, the password history a new password
  * is compared with, and the recorded refusals. policy-service.ts applies the policy; it runs no
- * query of its own (README, Layout).
+ * query of its own (docs/development.md, Layout).
  */
 import type { FastifyInstance } from "fastify"
 import { sql } from "kysely"

@@ -1,11 +1,11 @@
 // @vitest-environment node
-// The query rule of eslint.config.js (README, Layout): a server feature's routes.ts and *-service.ts run no query of
+// The query rule of eslint.config.js (docs/development.md, Layout): a server feature's routes.ts and *-service.ts run no query of
 // their own; its store does. The files are linted by path only, nothing is written.
 import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 const eslint = new ESLint({ cwd: process.cwd() })
-const QUERIES_IN_STORE = "Queries live in the feature's store (README, Layout)"
+const QUERIES_IN_STORE = "Queries live in the feature's store (docs/development.md, Layout)"
 
 async function restrictedSyntaxErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath })

@@ -1,7 +1,7 @@
 /**
  * What the sign-in, sign-up and password page tests share. They render the whole app; the only test double is the
  * network: an in-memory fake of the API behind `configureApi({ fetch })`, answering in the server's wrapper as
- * README's API table describes. Test-only: imported by the *.test.tsx files of this folder, never by the app.
+ * API table (docs/api.md) describes. Test-only: imported by the *.test.tsx files of this folder, never by the app.
  */
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, beforeEach, expect, vi } from "vitest"
