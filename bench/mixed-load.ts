@@ -11,7 +11,7 @@ import path from "node:path"
 
 import autocannon, { type RequestParams } from "autocannon"
 
-import { TEST_CARD_SUCCEEDS } from "../src/core/billing"
+import { TEST_CARD_SUCCEEDS } from "../src/core/billing/billing"
 import { verificationCode } from "../tests/outbox"
 import { createDatabase, databaseUrl, dropDatabase, freshDatabaseName, postgresUnavailableReason, TEST_DATABASE_URL_VARIABLE } from "../tests/setup/postgres-databases"
 import { runIfMain } from "./figures"

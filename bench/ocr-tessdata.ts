@@ -10,7 +10,7 @@ import os from "node:os"
 import path from "node:path"
 import { performance } from "node:perf_hooks"
 
-import { KNOWN_OCR_LANGUAGES } from "~core/ocr-languages"
+import { KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-languages"
 
 import { runIfMain } from "./figures"
 import { startServer } from "./server-process"

@@ -18,7 +18,7 @@ import type * as TfCore from "@tensorflow/tfjs-core"
 import sharp from "sharp"
 import { createWorker } from "tesseract.js"
 
-import { DEFAULT_MIN_SCORES, humanConfig, SSD_MIN_CONFIDENCE } from "../src/core/detections"
+import { DEFAULT_MIN_SCORES, humanConfig, SSD_MIN_CONFIDENCE } from "../src/core/analysis/detections"
 import { handCountedPhotos, photoFile } from "./faces-objects"
 import { median, runIfMain } from "./figures"
 import { PASSWORD, post, subscribeToPro, verifiedAccount } from "./mixed-load"

@@ -8,17 +8,17 @@
 //   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
 //   engines/objects/ Human's CenterNet (COCO labels)
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
-// It bundles the page index (src/extension/page-index.ts) into page-index.js: the side panel injects it into a tab's
+// It bundles the page index (src/extension/page/page-index.ts) into page-index.js: the side panel injects it into a tab's
 // frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
 // It bundles the page translation (src/extension/page-translation/main.ts) into page-translation.js the same way: the
 // side panel injects it into a tab's frames while *Translate images on this page* is on.
 // It builds the companion site's tab (tabs/site.html) with Vite: see scripts/site-tab-build.mjs.
-// It also writes the site origins the build trusts (src/extension/site-origins.ts) into the manifest's
+// It also writes the site origins the build trusts (src/extension/account/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
 // A production build trusts a loopback origin (http://localhost:8787, the local site of `npm start`) only when
 // PLASMO_PUBLIC_SITE_ORIGINS names it, as `npm run build:local` and `npm test` do; the output says which it trusts.
 // With `--target firefox-mv3` it finishes the Firefox build instead (see firefoxManifest): Firefox has no
-// externally_connectable, so the same origins get the site bridge (src/extension/site-bridge.ts) as a content script.
+// externally_connectable, so the same origins get the site bridge (src/extension/account/site-bridge.ts) as a content script.
 import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
@@ -92,7 +92,7 @@ export function copyEngineAssets(buildDir) {
 /** The trusted site origins of a build folder, by the environment Plasmo built it with, and their match patterns. */
 async function siteOriginsOf(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
-  const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
+  const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/account/site-origins.ts", import.meta.url)
   const development = buildMode(buildDir) === "development"
   const env = plasmoEnv(buildDir)
   const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
@@ -102,7 +102,7 @@ async function siteOriginsOf(buildDir) {
 /** What the build output says of a build's trusted site origins, the rule for loopback origins included. */
 export async function siteOriginsReport(buildDir, origins) {
   const { tsImport } = await import("tsx/esm/api")
-  const { LOOPBACK_SITE_ORIGIN_RULE } = await tsImport("../src/extension/site-origins.ts", import.meta.url)
+  const { LOOPBACK_SITE_ORIGIN_RULE } = await tsImport("../src/extension/account/site-origins.ts", import.meta.url)
   const trusted = origins.length > 0 ? origins.join(", ") : "none (the site can sign the extension in only from the extension's own site tab)"
   return `Trusted site origins of ${path.relative(root, buildDir)}: ${trusted}\n  (${LOOPBACK_SITE_ORIGIN_RULE})`
 }
@@ -126,7 +126,7 @@ export function firefoxManifest(manifest, origins, bridgeFile) {
   return {
     ...rest,
     // Firefox checks an image's address by resolving its name first ("dns"); Chrome has no DNS API and reads the
-    // address that answered from webRequest instead (src/panel/image-address.ts).
+    // address that answered from webRequest instead (src/panel/images/image-address.ts).
     permissions: [...new Set([...rest.permissions.filter((permission) => permission !== "sidePanel" && permission !== "webRequest"), "dns"])],
     sidebar_action: { default_title: manifest.name, default_icon: manifest.icons, ...rest.sidebar_action, open_at_install: false },
     content_scripts: [...contentScripts, ...bridge],
@@ -174,9 +174,9 @@ async function bundleScript(buildDir, entry, file, { target, define, jsx }) {
 /** Bundles the Firefox site bridge with the build's trusted origins baked in (none: no bridge); its file name in the build. */
 async function buildSiteBridge(buildDir, origins) {
   const { tsImport } = await import("tsx/esm/api")
-  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-bridge.ts", import.meta.url)
+  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/account/site-bridge.ts", import.meta.url)
   if (origins.length === 0) fs.rmSync(path.join(buildDir, SITE_BRIDGE_FILE), { force: true })
-  else await bundleScript(buildDir, "site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
+  else await bundleScript(buildDir, "account/site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
   return SITE_BRIDGE_FILE
 }
 
@@ -184,7 +184,7 @@ async function buildSiteBridge(buildDir, origins) {
 export async function buildPageIndex(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
   const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messages.ts", import.meta.url)
-  return bundleScript(buildDir, "page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
+  return bundleScript(buildDir, "page/page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
 }
 
 /**

@@ -87,10 +87,10 @@ describe("the site origins a production build trusts", () => {
 
   it("bakes the same rule into the extension's code: SITE_ORIGINS of a production bundle holds no loopback origin unless named", async () => {
     const { build } = await import("esbuild")
-    /** SITE_ORIGINS of src/extension/site-origins.ts bundled as Plasmo inlines a production build's environment. */
+    /** SITE_ORIGINS of src/extension/account/site-origins.ts bundled as Plasmo inlines a production build's environment. */
     async function bundledSiteOrigins(siteOrigins: string | undefined): Promise<string[]> {
       const result = await build({
-        entryPoints: [path.resolve(__dirname, "../src/extension/site-origins.ts")],
+        entryPoints: [path.resolve(__dirname, "../src/extension/account/site-origins.ts")],
         bundle: true,
         write: false,
         format: "iife",

@@ -170,7 +170,7 @@ function bakedSettings(root, browser) {
       const value = fs.existsSync(full) ? parseEnv(fs.readFileSync(full, "utf8"))[name] : undefined
       if (value !== undefined) return `- \`${name}=${value}\` (from ${file})`
     }
-    return `- \`${name}\` unset (the default in src/extension/${name === "PLASMO_PUBLIC_API_URL" ? "api-origin" : "site-origins"}.ts)`
+    return `- \`${name}\` unset (the default in src/extension/${name === "PLASMO_PUBLIC_API_URL" ? "api-origin" : "account/site-origins"}.ts)`
   })
 }
 
@@ -193,7 +193,7 @@ way into build/chrome-mv3-prod.
 \`plasmo build\` bundles src/ (TypeScript and React) with Parcel; scripts/copy-extension-assets.mjs then copies the
 analysis engines' files from the installed npm packages into engines/ (tesseract.js, tesseract.js-core,
 @tesseract.js-data/eng, @tensorflow/tfjs-backend-wasm, @vladmandic/face-api, @vladmandic/human) and bundles
-src/extension/page-index.ts into page-index.js with esbuild, and builds the companion site's tab page
+src/extension/page/page-index.ts into page-index.js with esbuild, and builds the companion site's tab page
 (src/site-tab/ into tabs/site.html and tabs/site/) with Vite. No code is downloaded at run time; OCR languages other
 than English are data files (tesseract models) from our server, checked against the SHA-256 it lists.
 
@@ -236,8 +236,8 @@ export async function packageExtensions({ root = ROOT, outDir = path.join(root, 
 export async function loopbackSiteTrust(dir) {
   const { tsImport } = await import("tsx/esm/api")
   const [{ isLoopbackOrigin }, { SITE_BRIDGE_FILE }] = await Promise.all([
-    tsImport("../src/extension/site-origins.ts", import.meta.url),
-    tsImport("../src/extension/site-bridge.ts", import.meta.url)
+    tsImport("../src/extension/account/site-origins.ts", import.meta.url),
+    tsImport("../src/extension/account/site-bridge.ts", import.meta.url)
   ])
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"))
   const bridges = (manifest.content_scripts ?? []).filter((script) => script.js?.includes(SITE_BRIDGE_FILE))

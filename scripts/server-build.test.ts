@@ -31,7 +31,7 @@ describe("the server's bundle", () => {
   it("is written with its source map and its inputs, and no temporary file", () => {
     expect(fs.readdirSync(outDir).sort()).toEqual(["main.inputs.json", "main.mjs", "main.mjs.map"])
     const inputs = JSON.parse(fs.readFileSync(path.join(outDir, "main.inputs.json"), "utf8")) as string[]
-    expect(inputs).toEqual(expect.arrayContaining(["server/main.ts", "src/core/plans.ts", "package.json", "package-lock.json", "tsconfig.json", "scripts/server-build.mjs"]))
+    expect(inputs).toEqual(expect.arrayContaining(["server/main.ts", "src/core/billing/plans.ts", "package.json", "package-lock.json", "tsconfig.json", "scripts/server-build.mjs"]))
     expect(inputs.filter((file) => file.startsWith("node_modules/"))).toEqual([])
     expect(fs.readFileSync(bundle, "utf8")).toMatch(/\/\/# sourceMappingURL=main\.mjs\.map\n$/)
   })

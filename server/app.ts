@@ -3,7 +3,7 @@ import rateLimit from "@fastify/rate-limit"
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify"
 
 import { FEATURE_FLAGS } from "~core/feature-flags"
-import type { FeedbackFlags } from "~core/feedback"
+import type { FeedbackFlags } from "~core/admin/feedback"
 import type { Clock } from "~core/time"
 
 import { adminAnalyticsRoutes } from "./admin/analytics/routes"

@@ -2,7 +2,7 @@ import path from "node:path"
 
 import * as z from "zod"
 
-import { BILLING_MODES, type BillingMode } from "~core/billing"
+import { BILLING_MODES, type BillingMode } from "~core/billing/billing"
 
 import { MAX_PROXY_HOPS, proxyAddressProblem, type ProxyTrust } from "./http/client-address"
 

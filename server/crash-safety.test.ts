@@ -7,7 +7,7 @@ import fs from "node:fs/promises"
 
 import { expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { verificationCode } from "../tests/outbox"
 import { copyPostgresTemplate, makeTempDir, spawnServer, type SpawnedServer } from "./test-kit"

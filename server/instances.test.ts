@@ -9,7 +9,7 @@ import fs from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { API_KEY_RATE_LIMIT } from "~core/api-keys"
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/analyze-service"
 

@@ -1,7 +1,7 @@
 
 import type { FastifyInstance } from "fastify"
 
-import type { AdminOverview } from "~core/feedback"
+import type { AdminOverview } from "~core/admin/feedback"
 import { DAY_MS } from "~core/time"
 
 import { countUsers } from "../auth/users"

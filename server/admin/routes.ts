@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/feedback"
+import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/admin/feedback"
 import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organizations"
 
 import { requireAdmin } from "../auth/authenticate"

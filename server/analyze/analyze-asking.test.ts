@@ -3,7 +3,7 @@ import { Readable } from "node:stream"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_QUESTION_LENGTH } from "~core/vqa"
+import { MAX_HISTORY_ANSWER_LENGTH, MAX_HISTORY_TURNS, MAX_QUESTION_LENGTH } from "~core/analysis/vqa"
 
 import { PNG_1PX, PNG_DATA_URL, signedInUser, startTestApp, type TestApp } from "../test-kit"
 import { ANSWER, API_KEY, ask, provider, question, setUpAnalyzeApps, subject, usage } from "./analyze-test-kit"

@@ -1,7 +1,7 @@
 // The image of a question: uploaded (size, type by its bytes) or named by URL (allowed targets, failed downloads).
 import { beforeEach, describe, expect, it } from "vitest"
 
-import { MAX_IMAGE_BYTES } from "~core/vqa"
+import { MAX_IMAGE_BYTES } from "~core/analysis/vqa"
 
 import { PNG_1PX, PNG_DATA_URL, signedInUser } from "../test-kit"
 import { ANSWER, ask, imageHost, impatient, loopback, provider, question, setUpAnalyzeApps, subject, usage } from "./analyze-test-kit"

@@ -6,8 +6,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type * as z from "zod"
 
-import type { TranslateAnswer, TranslateImagesAnswer, translateImagesRequestSchema, translateRequestSchema } from "~core/translate"
-import { MAX_IMAGE_BYTES, VQA_MODELS, type VqaAnswer, type vqaAskRequestSchema, type VqaUsage, type VqaUsageReport } from "~core/vqa"
+import type { TranslateAnswer, TranslateImagesAnswer, translateImagesRequestSchema, translateRequestSchema } from "~core/analysis/translate"
+import { MAX_IMAGE_BYTES, VQA_MODELS, type VqaAnswer, type vqaAskRequestSchema, type VqaUsage, type VqaUsageReport } from "~core/analysis/vqa"
 
 import type { UserRow } from "../auth/users"
 import { planOf } from "../billing/plan"

@@ -1,5 +1,5 @@
-import { imageTypeOf } from "~core/image-type"
-import { MAX_IMAGE_BYTES } from "~core/vqa"
+import { imageTypeOf } from "~core/images/image-type"
+import { MAX_IMAGE_BYTES } from "~core/analysis/vqa"
 
 import { ApiError } from "../http/errors"
 

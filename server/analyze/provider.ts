@@ -1,5 +1,5 @@
 /** The OpenAI-compatible chat-completions calls: a question about an image with the chat so far about it, and a translation of text. */
-import type { VqaHistoryTurn } from "~core/vqa"
+import type { VqaHistoryTurn } from "~core/analysis/vqa"
 
 import { ApiError } from "../http/errors"
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely"
 
 import { longDate } from "~core/format"
-import type { VqaUsage } from "~core/vqa"
+import type { VqaUsage } from "~core/analysis/vqa"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db as AnyDb } from "../db/transaction"

@@ -13,7 +13,7 @@ import {
   translateImagesAnswerSchema,
   translateImagesRequestSchema,
   translateRequestSchema
-} from "~core/translate"
+} from "~core/analysis/translate"
 import {
   MAX_HISTORY_ANSWER_LENGTH,
   MAX_HISTORY_TURNS,
@@ -22,7 +22,7 @@ import {
   vqaAnswerSchema,
   vqaAskRequestSchema,
   vqaUsageReportSchema
-} from "~core/vqa"
+} from "~core/analysis/vqa"
 
 import { requireUser } from "../auth/authenticate"
 import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 
-import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/translate"
+import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 
 import { insertMember, insertOrganization } from "../organizations/organization-store"
 import { completion, sendJson, signedInUser } from "../test-kit"

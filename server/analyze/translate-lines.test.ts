@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/translate"
+import { MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 
 import { completion, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
 

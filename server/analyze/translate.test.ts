@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze-service"
-import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES } from "~core/translate"
+import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES } from "~core/analysis/translate"
 
 import {
   completion,

@@ -3,7 +3,7 @@
  * doubled). A spreadsheet runs a cell that starts with = + - @ (or a tab or CR that hides one) as a formula, and the
  * log holds text others chose (names, addresses, key names): such a cell gets a leading apostrophe, shown as text.
  */
-import { AUDIT_CSV_COLUMNS, type AuditEntry } from "~core/audit"
+import { AUDIT_CSV_COLUMNS, type AuditEntry } from "~core/admin/audit"
 
 const FORMULA_START = /^[=+\-@\t\r]/
 

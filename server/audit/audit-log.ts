@@ -1,7 +1,7 @@
 /** Writes the audit log (table audit_events): one row per security-relevant change, in the change's own transaction. */
 import { sql } from "kysely"
 
-import type { AuditEventKind } from "~core/audit"
+import type { AuditEventKind } from "~core/admin/audit"
 
 import type { Db } from "../db/transaction"
 

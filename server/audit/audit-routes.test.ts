@@ -6,7 +6,7 @@
 import type { RouteOptions } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { AUDIT_CSV_COLUMNS, type AuditEntry, type AuditPage } from "~core/audit"
+import { AUDIT_CSV_COLUMNS, type AuditEntry, type AuditPage } from "~core/admin/audit"
 
 import { recordAuditEvent } from "./audit-log"
 import { signedInUser, startTestApp, type TestApp } from "../test-kit"

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { AUDIT_PAGE_SIZE, type AuditEntry, type AuditFilter, type AuditPage, type AuditQuery } from "~core/audit"
+import { AUDIT_PAGE_SIZE, type AuditEntry, type AuditFilter, type AuditPage, type AuditQuery } from "~core/admin/audit"
 
 import { CSV_HEADER, csvLine } from "./audit-csv"
 import * as store from "./audit-store"

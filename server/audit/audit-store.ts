@@ -1,7 +1,7 @@
 /** The queries of the audit log's reader (table audit_events, migrations 012 and 016): filtered, newest first. */
 import { sql, type SelectQueryBuilder } from "kysely"
 
-import type { AuditEventKind } from "~core/audit"
+import type { AuditEventKind } from "~core/admin/audit"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"

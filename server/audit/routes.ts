@@ -9,7 +9,7 @@ import * as z from "zod"
 
 import { ok } from "~core/api"
 import { utcDayKey } from "~core/time"
-import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPageSchema, auditQuerySchema } from "~core/audit"
+import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPageSchema, auditQuerySchema } from "~core/admin/audit"
 
 import { requireAdmin } from "../auth/authenticate"
 import { documented, parseRequest } from "../openapi/route-docs"

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
-import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
+import { LAST_ADMIN_MESSAGE } from "~core/admin/admin-users"
 import { utcDayKey } from "~core/time"
 
 import { countEvent } from "../admin/analytics/analytics-store"

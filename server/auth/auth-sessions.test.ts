@@ -2,7 +2,7 @@
 import { decodeJwt } from "jose"
 import { describe, expect, it } from "vitest"
 
-import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
+import { LAST_ADMIN_MESSAGE } from "~core/admin/admin-users"
 
 import { authTestKit, STRONG, STRONGER, DAY } from "./auth-test-kit"
 import { signAccessToken } from "./tokens"

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
-import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
 
 import { noteActiveUser } from "../admin/analytics/activity"
 import { settleDueSubscription } from "../billing/subscription-changes"

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from "kysely"
 
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 import type { PublicUser, Role } from "~core/user"
 
 import { planOf } from "../billing/plan"

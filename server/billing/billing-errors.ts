@@ -1,9 +1,9 @@
 /** The billing refusals, in plain words, in the API's error wrapper. */
 import type { FastifyBaseLogger } from "fastify"
 
-import { SUBSCRIPTION_ON_HOLD_MESSAGE, type BillingMode } from "~core/billing"
+import { SUBSCRIPTION_ON_HOLD_MESSAGE, type BillingMode } from "~core/billing/billing"
 import { longDate } from "~core/format"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 
 import { ApiError } from "../http/errors"
 import type { Refusal, SubscriptionRecord } from "./subscription-rules"

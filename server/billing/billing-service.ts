@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type Stripe from "stripe"
 
-import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing"
+import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing/billing"
 
 import type { UserRow } from "../auth/users"
 import { ApiError } from "../http/errors"

@@ -3,8 +3,8 @@
  * header) and the billing routes all ask planOf. users.plan_id and subscription_status are written with every change of
  * the account's subscription record (subscription-changes.ts), so reading the plan costs no query.
  */
-import { effectivePlanOf } from "~core/billing"
-import { getPlan, type PlanId } from "~core/plans"
+import { effectivePlanOf } from "~core/billing/billing"
+import { getPlan, type PlanId } from "~core/billing/plans"
 
 import type { UserRow } from "../auth/users"
 import type { AppConfig } from "../config"

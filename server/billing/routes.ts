@@ -16,7 +16,7 @@ import {
   trialRequestSchema,
   type BillingConfig,
   type Subscription
-} from "~core/billing"
+} from "~core/billing/billing"
 
 import { requireUser } from "../auth/authenticate"
 import { perIpRateLimit } from "../http/rate-limit"

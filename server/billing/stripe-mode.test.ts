@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { readOutbox } from "../test-kit"
 import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, stripeSubscription, subscribeThroughCheckout, subscription, usage } from "./test-support"

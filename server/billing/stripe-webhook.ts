@@ -11,7 +11,7 @@ import type Stripe from "stripe"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import { webhookReceiptSchema } from "~core/billing"
+import { webhookReceiptSchema } from "~core/billing/billing"
 
 import { findUserById } from "../auth/users"
 import type { StripeConfig } from "../config"

@@ -6,10 +6,10 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
-import { isOnHold } from "~core/billing"
+import { isOnHold } from "~core/billing/billing"
 import { EMAIL_TEMPLATES, type EmailContent } from "~core/email-templates"
 import { longDate } from "~core/format"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 
 import type { UserRow } from "../auth/users"
 import type { DatabaseSchema } from "../db/schema"

@@ -8,8 +8,8 @@
  * trials took a card); Stripe-mode records follow the subscription as Stripe reports it (`followProvider`), its trial
  * (with a card, through Checkout) included.
  */
-import { effectivePlanOf, isOnHold, isPayingFor, isUpgrade, type BillingInterval, type PaidPlanId, type PlanChoice, type SubscriptionStatus } from "~core/billing"
-import { getPlan, type PlanId } from "~core/plans"
+import { effectivePlanOf, isOnHold, isPayingFor, isUpgrade, type BillingInterval, type PaidPlanId, type PlanChoice, type SubscriptionStatus } from "~core/billing/billing"
+import { getPlan, type PlanId } from "~core/billing/plans"
 
 export interface SubscriptionRecord {
   provider: "test" | "stripe"

@@ -1,6 +1,6 @@
 /** A record as the API answers it (GET /api/billing/subscription and every billing action), and the admin's figures. */
-import type { BillingMode, Subscription } from "~core/billing"
-import { getPlan } from "~core/plans"
+import type { BillingMode, Subscription } from "~core/billing/billing"
+import { getPlan } from "~core/billing/plans"
 
 import { effectivePlan, hasPaidPlan, NO_RECORD, type SubscriptionRecord } from "./subscription-rules"
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import type { AuditEventKind } from "~core/audit"
+import type { AuditEventKind } from "~core/admin/audit"
 import {
   ADMIN_POSTS_PAGE_SIZE,
   BLOG_PAGE_SIZE,
@@ -16,7 +16,7 @@ import {
   type PublicPost,
   type adminPostsQuerySchema,
   type postInputSchema
-} from "~core/blog"
+} from "~core/admin/blog"
 import { readMinutes, renderMarkdown } from "~core/markdown"
 import type * as z from "zod"
 

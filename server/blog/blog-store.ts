@@ -1,7 +1,7 @@
 /** The queries of the blog's posts (table blog_posts, migration 018). */
 import { sql, type Expression, type SqlBool } from "kysely"
 
-import type { BlogCategorySlug, PostStatus } from "~core/blog"
+import type { BlogCategorySlug, PostStatus } from "~core/admin/blog"
 
 import type { Db } from "../db/transaction"
 

@@ -7,7 +7,7 @@ import { sql } from "kysely"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { Post, PostInput, PostList, PublicPost } from "~core/blog"
+import type { Post, PostInput, PostList, PublicPost } from "~core/admin/blog"
 
 import { signedInUser, startTestApp, type TestApp } from "../test-kit"
 

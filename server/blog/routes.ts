@@ -13,7 +13,7 @@ import {
   postSlugParamsSchema,
   publicPostSchema,
   publicPostsQuerySchema
-} from "~core/blog"
+} from "~core/admin/blog"
 
 import { requireAdmin } from "../auth/authenticate"
 import { ApiError, notFound, validationFailed } from "../http/errors"

@@ -3,7 +3,7 @@
  * and inserted by migration 018. Frozen: the migration's seed must stay what it was when it first ran; posts change
  * through the admin's /admin/content from then on. Figures of the plans are written out as they were then.
  */
-import type { BlogCategorySlug } from "~core/blog"
+import type { BlogCategorySlug } from "~core/admin/blog"
 
 export interface SeedPost {
   slug: string

@@ -1,9 +1,9 @@
 import type { ColumnType, Generated } from "kysely"
 
-import type { FeedbackImageType, FeedbackStatus } from "~core/feedback"
-import type { BillingInterval, SubscriptionStatus } from "~core/billing"
+import type { FeedbackImageType, FeedbackStatus } from "~core/admin/feedback"
+import type { BillingInterval, SubscriptionStatus } from "~core/billing/billing"
 import type { AssignableRole, OrganizationRole } from "~core/organizations"
-import type { PlanId } from "~core/plans"
+import type { PlanId } from "~core/billing/plans"
 import type { Role } from "~core/user"
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>

@@ -16,10 +16,10 @@ import {
   IMAGE_SIGNATURE_BYTES,
   type FeedbackFlags,
   type FeedbackImageType
-} from "~core/feedback"
+} from "~core/admin/feedback"
 import { FEEDBACK_CONFIRMATIONS_PER_ADDRESS, FEEDBACK_CONFIRMATIONS_PER_SERVER } from "./confirmation-limit"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/feedback"
-import { imageDimensions } from "~core/image-dimensions"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/admin/feedback"
+import { imageDimensions } from "~core/images/image-dimensions"
 
 import { ApiError } from "../http/errors"
 import { lingerAfterAnswer } from "../http/request-limits"

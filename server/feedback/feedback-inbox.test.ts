@@ -6,7 +6,7 @@ import path from "node:path"
 
 import { describe, expect, it } from "vitest"
 
-import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/feedback"
+import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/admin/feedback"
 
 import { readOutbox, signedInUser } from "../test-kit"
 import { adminToken, call, GIF, JPEG, jpegDeclaring, PNG, pngDeclaring, setUpFeedbackApp, storedState, subject, submit, userToken, valid } from "./feedback-test-kit"

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from "kysely"
 
-import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/feedback"
+import type { Feedback, FeedbackCounts, FeedbackStatus } from "~core/admin/feedback"
 import { utcDayKey } from "~core/time"
 
 import { countEvent } from "../admin/analytics/analytics-store"

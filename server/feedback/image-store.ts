@@ -3,7 +3,7 @@ import fs from "node:fs/promises"
 import path from "node:path"
 import type { Readable } from "node:stream"
 
-import { FEEDBACK_IMAGE_TYPES, type FeedbackImageType } from "~core/feedback"
+import { FEEDBACK_IMAGE_TYPES, type FeedbackImageType } from "~core/admin/feedback"
 
 import { StorageUnavailableError, type ObjectStorage } from "../storage/object-storage"
 

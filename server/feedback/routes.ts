@@ -19,7 +19,7 @@ import {
   feedbackUpdateSchema,
   type FeedbackFlags,
   type FeedbackStatus
-} from "~core/feedback"
+} from "~core/admin/feedback"
 
 import { requireAdmin } from "../auth/authenticate"
 import { capRequestBody } from "../http/body-cap"

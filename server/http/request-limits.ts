@@ -3,7 +3,7 @@ import type { Socket } from "node:net"
 import type { FastifyServerOptions } from "fastify"
 
 import { fail } from "~core/api"
-import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/public-api"
+import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/analysis/public-api"
 
 import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../analyze/analyze-service"
 

@@ -9,7 +9,7 @@
 import fs from "node:fs/promises"
 import { afterAll, beforeAll, expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { copyPostgresTemplate, makeTempDir, spawnServer, type SpawnedServer } from "../test-kit"

@@ -24,7 +24,7 @@ import {
   VERTICAL_TEXT_PACKS,
   type OcrLanguageInfo,
   type OcrLanguagePack
-} from "~core/ocr-languages"
+} from "~core/ocr/ocr-languages"
 
 import { CompressedPackCache } from "./compressed-packs"
 

@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { KNOWN_OCR_LANGUAGES, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr-languages"
+import { KNOWN_OCR_LANGUAGES, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr/ocr-languages"
 
 import { makeTempDir, startTestApp, type TestApp } from "../test-kit"
 import { DEFAULT_OCR_DOWNLOAD_LIMIT } from "./routes"

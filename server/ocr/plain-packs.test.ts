@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { KNOWN_OCR_LANGUAGES, ocrLanguageListSchema, SCRIPT_DETECTION_PACK, VERTICAL_TEXT_PACKS, type OcrLanguageList } from "~core/ocr-languages"
+import { KNOWN_OCR_LANGUAGES, ocrLanguageListSchema, SCRIPT_DETECTION_PACK, VERTICAL_TEXT_PACKS, type OcrLanguageList } from "~core/ocr/ocr-languages"
 
 import { makeTempDir, openTestDatabase, startTestApp, type TestApp } from "../test-kit"
 import type { Database } from "../db/database"

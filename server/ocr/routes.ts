@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import { ocrLanguageCodeSchema, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr-languages"
+import { ocrLanguageCodeSchema, ocrLanguageListSchema, type OcrLanguageList } from "~core/ocr/ocr-languages"
 
 import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit, type PerIpLimit } from "../http/rate-limit"

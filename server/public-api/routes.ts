@@ -8,8 +8,8 @@ import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
 import { apiUsageSchema, PUBLIC_API_ENDPOINTS, type ApiUsage, type PublicApiEndpoint } from "~core/api-keys"
-import { translateRequestSchema } from "~core/translate"
-import { vqaAskRequestSchema } from "~core/vqa"
+import { translateRequestSchema } from "~core/analysis/translate"
+import { vqaAskRequestSchema } from "~core/analysis/vqa"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { monthKey } from "../analyze/quota"

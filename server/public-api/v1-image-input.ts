@@ -10,8 +10,8 @@ import type { MultipartFile, MultipartValue } from "@fastify/multipart"
 import type { FastifyRequest } from "fastify"
 import type * as z from "zod"
 
-import { V1_MAX_IMAGE_BYTES, V1_MULTIPART_FIELDS } from "~core/public-api"
-import type { vqaImageSchema } from "~core/vqa"
+import { V1_MAX_IMAGE_BYTES, V1_MULTIPART_FIELDS } from "~core/analysis/public-api"
+import type { vqaImageSchema } from "~core/analysis/vqa"
 
 import { imageBytesFromDataUrl, imageTooLarge } from "../analyze/image"
 import { ApiError, parseInput, validationFailed } from "../http/errors"

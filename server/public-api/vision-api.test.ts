@@ -12,7 +12,7 @@ import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { ApiUsage } from "~core/api-keys"
-import type { V1FacesAnswer, V1ObjectsAnswer, V1OcrAnswer } from "~core/public-api"
+import type { V1FacesAnswer, V1ObjectsAnswer, V1OcrAnswer } from "~core/analysis/public-api"
 
 import { signedInUser, startTestApp, type TestApp } from "../test-kit"
 

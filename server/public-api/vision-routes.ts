@@ -20,7 +20,7 @@ import {
   v1ObjectsRequestSchema,
   v1OcrAnswerSchema,
   v1OcrRequestSchema
-} from "~core/public-api"
+} from "~core/analysis/public-api"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { imageTooLarge } from "../analyze/image"

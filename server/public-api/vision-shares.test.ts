@@ -6,7 +6,7 @@
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS, V1_OCR_MAX_IMAGE_PIXELS } from "~core/public-api"
+import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS, V1_OCR_MAX_IMAGE_PIXELS } from "~core/analysis/public-api"
 
 import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../analyze/analyze-service"
 import { DEFAULT_REQUEST_TIMEOUTS } from "../http/request-limits"

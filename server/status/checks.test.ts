@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { PLANS, type Plan } from "~core/plans"
+import { PLANS, type Plan } from "~core/billing/plans"
 
 import { authenticationCheck, paymentCheck, paymentConfigurationProblems, runCheck } from "./checks"
 

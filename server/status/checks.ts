@@ -1,8 +1,8 @@
 import fs from "node:fs/promises"
 import path from "node:path"
 
-import type { BillingMode } from "~core/billing"
-import { PLANS, type Plan } from "~core/plans"
+import type { BillingMode } from "~core/billing/billing"
+import { PLANS, type Plan } from "~core/billing/plans"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import type { ServiceId, ServiceState } from "~core/service-status"
 import { withTimeout } from "~core/with-timeout"

@@ -11,7 +11,7 @@ import path from "node:path"
 
 import sharp, { type Sharp } from "sharp"
 
-import { imageTypeOf } from "~core/image-type"
+import { imageTypeOf } from "~core/images/image-type"
 
 import { ApiError } from "../http/errors"
 import type { ObjectStorage } from "./object-storage"

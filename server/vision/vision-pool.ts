@@ -10,7 +10,7 @@ import os from "node:os"
 
 import { Piscina } from "piscina"
 
-import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/public-api"
+import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/analysis/public-api"
 
 import { ApiError } from "../http/errors"
 import { FairScheduler, NoTurn, SHORT_TASK_MS, type TaskGuess } from "./fair-scheduler"

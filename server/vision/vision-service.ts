@@ -6,9 +6,9 @@
  */
 import sharp from "sharp"
 
-import { imageTypeOf } from "~core/image-type"
-import { resolveFacesOptions, type FacesOptions } from "~core/detections"
-import { V1_MAX_IMAGE_BYTES, V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/public-api"
+import { imageTypeOf } from "~core/images/image-type"
+import { resolveFacesOptions, type FacesOptions } from "~core/analysis/detections"
+import { V1_MAX_IMAGE_BYTES, V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/analysis/public-api"
 
 import { ApiError, validationFailed } from "../http/errors"
 import { imageTooLarge } from "../analyze/image"

@@ -1,6 +1,6 @@
 /**
  * One vision task, in a worker thread of the pool (./vision-pool.ts): text by tesseract.js, faces by face-api and
- * objects by Human, the extension's own models and settings (src/core/detections.ts, src/core/ocr-lines.ts), here on
+ * objects by Human, the extension's own models and settings (src/core/analysis/detections.ts, src/core/ocr/ocr-lines.ts), here on
  * TensorFlow.js's WebAssembly backend in Node. Images are decoded by sharp, turned as their EXIF orientation says and
  * laid on white (text in a transparent PNG is black on nothing), so every box is in the pixels a viewer sees. Each
  * thread loads an engine on its first task of that kind and keeps it: a thread costs one CPU while it works.
@@ -28,10 +28,10 @@ import {
   type FacesOptions,
   type RawFace,
   type RawObject
-} from "~core/detections"
-import { withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
-import { linesOf, ocrConfidence } from "~core/ocr-lines"
-import { V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/public-api"
+} from "~core/analysis/detections"
+import { withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr/ocr-languages"
+import { linesOf, ocrConfidence } from "~core/ocr/ocr-lines"
+import { V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/analysis/public-api"
 
 import { installFileFetch } from "./file-fetch"
 

@@ -10,7 +10,7 @@ import { CheckStatus, type CheckPhase } from "./CheckStatus"
 import { ChooseImageButton } from "./ChooseImageButton"
 
 import type { AnalysisProgress, ImageSource } from "./engine"
-import { DEFAULT_FACES_OPTIONS, type FacesOptions } from "~core/detections"
+import { DEFAULT_FACES_OPTIONS, type FacesOptions } from "~core/analysis/detections"
 
 import { createFacesEngine, type FacesEngine, type FacesResult } from "./faces"
 import { createObjectsEngine, type ObjectsEngine, type ObjectsResult } from "./objects"

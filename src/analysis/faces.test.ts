@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { analysisSide, clampBox, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "~core/detections"
+import { analysisSide, clampBox, modelsFor, resolveFacesOptions, sortFaces, toDetectedFace, type DetectedFace } from "~core/analysis/detections"
 
 describe("face options", () => {
   it("defaults to the accurate SSD detector without attributes and keeps what was asked", () => {

@@ -19,7 +19,7 @@ import {
   type FaceModel,
   type FacesOptions,
   type RawFace
-} from "~core/detections"
+} from "~core/analysis/detections"
 
 import { defineEngine, OnceLoader, type AnalysisEngine, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, type Tf } from "./tfjs"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { DEFAULT_MIN_SCORES, humanConfig, toDetectedObjects } from "~core/detections"
+import { DEFAULT_MIN_SCORES, humanConfig, toDetectedObjects } from "~core/analysis/detections"
 
 const limits = { minScores: { person: 0.2, other: 0.3 }, maxObjects: 20 }
 

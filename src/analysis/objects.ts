@@ -3,7 +3,7 @@
 // engines/objects/: nothing is fetched at run time.
 import type * as HumanModule from "../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"
 
-import { DEFAULT_MAX_OBJECTS, DEFAULT_MIN_SCORES, humanConfig, OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type DetectedObject, type MinScores } from "~core/detections"
+import { DEFAULT_MAX_OBJECTS, DEFAULT_MIN_SCORES, humanConfig, OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type DetectedObject, type MinScores } from "~core/analysis/detections"
 
 import { defineEngine, extensionUrl, type AnalysisEngine, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, tfjsWasmPrefix, type Tf } from "./tfjs"

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 
 import { describe, expect, it, vi } from "vitest"
 
-import type { OcrLanguagePack } from "~core/ocr-languages"
+import type { OcrLanguagePack } from "~core/ocr/ocr-languages"
 
 import { LanguagePackError, loadLanguagePack, packProgressText, sha256Hex, type PackStore } from "./ocr-packs"
 

@@ -6,7 +6,7 @@
  */
 import { createStore, get, set } from "idb-keyval"
 
-import type { OcrLanguagePack } from "~core/ocr-languages"
+import type { OcrLanguagePack } from "~core/ocr/ocr-languages"
 
 /** Where verified packs are kept: asked for by code and the hash the server lists. */
 export interface PackStore {

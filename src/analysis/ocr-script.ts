@@ -5,7 +5,7 @@
 // verified and kept by ./ocr-packs like a language.
 import { OEM } from "tesseract.js"
 
-import { SCRIPT_DETECTION_PACK } from "~core/ocr-languages"
+import { SCRIPT_DETECTION_PACK } from "~core/ocr/ocr-languages"
 
 import { toBlob, type AnalysisEngine, type EngineTimeouts } from "./engine"
 import { defineTesseractEngine } from "./ocr"

@@ -3,13 +3,13 @@
 // downloaded and verified (./ocr-packs): tesseract.js itself fetches nothing from elsewhere.
 import { createWorker, OEM, PSM, type LoggerMessage, type Worker, type WorkerOptions } from "tesseract.js"
 
-import { isVerticalTextPack, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr-languages"
-import { linesOf, ocrConfidence, type OcrLine, type OcrWord } from "~core/ocr-lines"
+import { isVerticalTextPack, withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr/ocr-languages"
+import { linesOf, ocrConfidence, type OcrLine, type OcrWord } from "~core/ocr/ocr-lines"
 
 import { OCR_PACK_CACHE_PATH } from "./ocr-packs"
 import { defineEngine, extensionUrl, toBlob, type AnalysisEngine, type EngineSteps, type EngineTimeouts, type ProgressListener } from "./engine"
 
-export type { OcrBox, OcrLine, OcrWord } from "~core/ocr-lines"
+export type { OcrBox, OcrLine, OcrWord } from "~core/ocr/ocr-lines"
 
 export interface OcrResult {
   /** The recognised text, one line of the image per line. */

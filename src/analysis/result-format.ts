@@ -1,7 +1,7 @@
 /** How analysis results read in words, wherever they are shown (side panel, history, engine check page). */
 import { percent } from "~core/format"
 
-import type { DetectedFace } from "~core/detections"
+import type { DetectedFace } from "~core/analysis/detections"
 
 /** "happy", or with its score "happy (61%)". */
 const withScore = (value: string, score: number | undefined, scores: boolean) => (scores && score !== undefined ? `${value} (${percent(score)})` : value)

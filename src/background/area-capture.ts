@@ -14,7 +14,7 @@ import {
   parseSelectedArea,
   type SelectedArea
 } from "~extension/area-capture"
-import { blobToDataUrl } from "~extension/data-url"
+import { blobToDataUrl } from "~extension/page/data-url"
 import { openPanel } from "~extension/side-panel"
 
 import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./area-overlay"

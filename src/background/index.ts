@@ -1,5 +1,5 @@
-import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/reverse-search"
-import { sealOpenSession } from "~extension/extension-session"
+import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/analysis/reverse-search"
+import { sealOpenSession } from "~extension/account/extension-session"
 import { requestPageTranslation, TRANSLATE_PAGE_LABEL } from "~extension/page-translation-request"
 import { openReverseSearch } from "~extension/reverse-search"
 import { firefoxSidebar } from "~extension/side-panel"

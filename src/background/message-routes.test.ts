@@ -7,7 +7,7 @@ import type { MessageSender } from "~extension/message-dispatch"
 import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
 import { CANCEL_AREA_CAPTURE, INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE, START_AREA_CAPTURE } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
-import { SITE_ORIGINS } from "~extension/site-origins"
+import { SITE_ORIGINS } from "~extension/account/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"

@@ -1,4 +1,4 @@
-import { isAnalysableImageUrl } from "~extension/image-url"
+import { isAnalysableImageUrl } from "~extension/page/image-url"
 import type { ImageRequest } from "~extension/messages"
 import { selectedImageItem } from "~extension/selected-image"
 import { openPanel } from "~extension/side-panel"

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { EXTENSION_AUTH_STATUS_REQUEST, EXTENSION_LOGOUT_REQUEST, SITE_LINK_PORT_NAME, websiteLoginMessage, websiteSyncMessage } from "~core/extension-messages"
 import type { User } from "~core/user"
-import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
+import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/account/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 import { SIGN_OUT_REQUEST } from "~extension/messages"
-import { SITE_ORIGINS } from "~extension/site-origins"
+import { SITE_ORIGINS } from "~extension/account/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { connectedSitePages, listenToSiteLinks, pendingSiteLogoutItem } from "./site-link"

@@ -19,9 +19,9 @@ import {
   SITE_LINK_PORT_NAME,
   type KnownExtensionMessageType
 } from "~core/extension-messages"
-import { endExtensionSession } from "~extension/extension-session"
+import { endExtensionSession } from "~extension/account/extension-session"
 import type { MessageSender } from "~extension/message-dispatch"
-import { isSiteSender } from "~extension/site-origins"
+import { isSiteSender } from "~extension/account/site-origins"
 import { storageItem } from "~extension/storage-item"
 
 /** A logout the site has not confirmed yet: the next page of the site to connect gets it. */

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { INVALID_TIMESTAMP_ERROR, INVALID_WEBSITE_TYPE_ERROR, websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage } from "~core/extension-messages"
 import type { User } from "~core/user"
-import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/extension-session"
+import { EXTENSION_SESSION_KEY, readExtensionSession } from "~extension/account/extension-session"
 import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
 import { sentLedgerItem } from "~extension/sent-ledger"
-import { SITE_ORIGINS } from "~extension/site-origins"
+import { SITE_ORIGINS } from "~extension/account/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { OTHER_SERVICE_ERROR, SENDER_NOT_ALLOWED_ERROR } from "./site-messages"

@@ -21,11 +21,11 @@ import {
 } from "~core/extension-messages"
 import { extensionSuccessAnswer } from "~core/protocol"
 import { getApiOrigin } from "~extension/api-origin"
-import { endExtensionSession, openExtensionSession, readExtensionSession, saveExtensionSession } from "~extension/extension-session"
+import { endExtensionSession, openExtensionSession, readExtensionSession, saveExtensionSession } from "~extension/account/extension-session"
 import { messageRoute, type MessageSender } from "~extension/message-dispatch"
 import { isOwnSitePage } from "~extension/message-senders"
-import { isSiteSender } from "~extension/site-origins"
-import { senderOrigin, siteMayHandOverTo } from "~extension/site-origins"
+import { isSiteSender } from "~extension/account/site-origins"
+import { senderOrigin, siteMayHandOverTo } from "~extension/account/site-origins"
 
 import { pendingSiteLogoutItem } from "./site-link"
 

@@ -1,6 +1,6 @@
 import type { PlasmoCSConfig } from "plasmo"
 
-import { ImageButton } from "~extension/image-button"
+import { ImageButton } from "~extension/page/image-button"
 // Types only: the message module (its checks and the protocol) stays out of the script every frame of every page runs.
 import type { OpenSidePanelForImage } from "~extension/messages"
 

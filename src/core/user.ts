@@ -1,8 +1,8 @@
 import * as z from "zod"
 
-import { effectivePlanOf } from "./billing"
+import { effectivePlanOf } from "./billing/billing"
 import { membershipSchema } from "./organizations"
-import { PLAN_IDS, type PlanId } from "./plans"
+import { PLAN_IDS, type PlanId } from "./billing/plans"
 
 export const ROLES = ["admin", "user"] as const
 export type Role = (typeof ROLES)[number]

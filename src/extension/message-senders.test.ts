@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { installFakeChromeForEachTest } from "./fake-chrome.test-support"
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript, isOwnPanelOrContextOutsideTabs, isOwnExtensionPage, isTopFrame } from "./message-senders"
-import { isSiteSender, SITE_ORIGINS } from "./site-origins"
+import { isSiteSender, SITE_ORIGINS } from "./account/site-origins"
 
 const EXTENSION = "chrome-extension://ffaglifbbggnijgmaboakodgdepojdjj"
 const SITE = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/dashboard`, frameId: 0 }

@@ -12,7 +12,7 @@
  */
 import { defineMessage, type MessageOf } from "~core/protocol"
 
-import { isAnalysableImageUrl } from "./image-url"
+import { isAnalysableImageUrl } from "./page/image-url"
 
 import type { MessageSender } from "./message-dispatch"
 import { isOurContentScript } from "./message-senders"
@@ -40,7 +40,7 @@ export interface PageImage {
 }
 
 /**
- * The page index's script in the built extension (src/extension/page-index.ts, bundled by
+ * The page index's script in the built extension (src/extension/page/page-index.ts, bundled by
  * scripts/copy-extension-assets.mjs): injected into a tab's frames when the side panel first asks for their images.
  */
 export const PAGE_INDEX_FILE = "page-index.js"

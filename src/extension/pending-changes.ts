@@ -2,7 +2,7 @@
  * The page changes the image index has not applied yet. A mutation costs one Set insertion here; the index reads
  * and clears the sets in one batch when it flushes (see ./image-watcher).
  */
-import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./own-nodes"
+import { isOwnNode, OWN_NODE_ATTRIBUTE } from "./page/own-nodes"
 
 export class PendingChanges {
   /** Subtrees added to the page. */

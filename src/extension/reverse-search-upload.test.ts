@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { reverseSearchEngine } from "~core/reverse-search"
+import { reverseSearchEngine } from "~core/analysis/reverse-search"
 
 import { buildUploadForm } from "./reverse-search-upload"
 

@@ -3,8 +3,8 @@
  * results page can only be made by navigating a page, so the upload page builds the engine's form and submits
  * it: the tab becomes the engine's results page, as if the user had chosen the file on the engine's site.
  */
-import type { ReverseSearchEngine } from "~core/reverse-search"
-import { blobToDataUrl } from "~extension/data-url"
+import type { ReverseSearchEngine } from "~core/analysis/reverse-search"
+import { blobToDataUrl } from "~extension/page/data-url"
 
 const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp" }
 

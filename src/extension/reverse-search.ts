@@ -5,7 +5,7 @@
  */
 import * as z from "zod"
 
-import { hasPublicAddress, REVERSE_SEARCH_ENGINE_IDS, reverseSearchEngine, type ReverseSearchEngineId } from "~core/reverse-search"
+import { hasPublicAddress, REVERSE_SEARCH_ENGINE_IDS, reverseSearchEngine, type ReverseSearchEngineId } from "~core/analysis/reverse-search"
 
 import { sessionItem } from "./storage-item"
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { DAY_MS } from "~core/time"
 
-import { createExtensionApiClient, endExtensionSession, openExtensionSession, saveExtensionSession } from "./extension-session"
+import { createExtensionApiClient, endExtensionSession, openExtensionSession, saveExtensionSession } from "./account/extension-session"
 import { createFakeChrome, type FakeChrome } from "./fake-chrome.test-support"
 import {
   dataUrlBytes,

@@ -2,10 +2,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { Membership } from "~core/organizations"
-import type { AccountState } from "~extension/account"
-import { saveExtensionSession } from "~extension/extension-session"
+import type { AccountState } from "~extension/account/account"
+import { saveExtensionSession } from "~extension/account/extension-session"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
-import { brandLogoItem, brandOf, type Brand } from "~extension/organization-brand"
+import { brandLogoItem, brandOf, type Brand } from "~extension/account/organization-brand"
 import { contrastRatio } from "~ui/contrast"
 
 import { PanelHeader } from "./PanelHeader"

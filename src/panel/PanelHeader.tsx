@@ -3,10 +3,10 @@
  * of an organisation, its logo and name take the product's place and its accent colour the header's background,
  * with white or black text, whichever reads better on it.
  */
-import type { AccountState } from "~extension/account"
-import { AccountLine } from "~extension/AccountLine"
-import { BrandIdentity, brandSurfaceStyle, onBrandHoverClass } from "~extension/BrandIdentity"
-import type { Brand } from "~extension/organization-brand"
+import type { AccountState } from "~extension/account/account"
+import { AccountLine } from "~extension/account/AccountLine"
+import { BrandIdentity, brandSurfaceStyle, onBrandHoverClass } from "~extension/account/BrandIdentity"
+import type { Brand } from "~extension/account/organization-brand"
 import { Logo } from "~ui/Logo"
 
 export interface PanelHeaderProps {

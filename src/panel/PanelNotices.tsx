@@ -2,7 +2,7 @@
  * What the side panel says about an image the user brings (a capture, a paste or a drop) above whichever tab is
  * shown: the drop target while dragging, the capture under way, and why an image was refused, until dismissed.
  */
-import type { AreaCaptureStatus } from "./use-area-capture"
+import type { AreaCaptureStatus } from "./images/use-area-capture"
 
 export function DropOverlay() {
   return (

@@ -10,12 +10,12 @@ import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { describeFace } from "~analysis/result-format"
 import { countOf, percent } from "~core/format"
 
-import type { VqaHistoryTurn } from "~core/vqa"
+import type { VqaHistoryTurn } from "~core/analysis/vqa"
 
-import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./image-bytes"
-import { detectReading, prepareOcrLanguages, withVerticalText, type TextReading } from "./ocr-languages"
-import type { AnalysisKind, PanelSettings } from "./settings"
-import { askAboutImage } from "./vqa-client"
+import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./images/image-bytes"
+import { detectReading, prepareOcrLanguages, withVerticalText, type TextReading } from "./settings/ocr-languages"
+import type { AnalysisKind, PanelSettings } from "./settings/settings"
+import { askAboutImage } from "./chat/vqa-client"
 
 /** The preset question of the Scene analysis; the labels found locally are added to it. */
 export const SCENE_QUESTION = "Describe the scene in this image in two or three sentences: the setting, what is happening and the main subjects."

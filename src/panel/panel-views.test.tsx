@@ -2,8 +2,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
 
-import type { HistoryEntry } from "./history"
-import { HistoryTab } from "./HistoryTab"
+import type { HistoryEntry } from "./chat/history"
+import { HistoryTab } from "./chat/HistoryTab"
 import { FoundList } from "./results/FoundList"
 import { PanelTabs, TabBar, TabPanel, type PanelTab } from "./TabBar"
 

@@ -4,18 +4,18 @@ import type { OcrResult } from "~analysis/ocr"
 import type { PageImage } from "~extension/messages"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
-import { DEFAULT_FACES_OPTIONS } from "~core/detections"
+import { DEFAULT_FACES_OPTIONS } from "~core/analysis/detections"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"
 import { apiOriginItem, DEFAULT_API_ORIGIN, parseApiOrigin, PLAIN_HTTP_REFUSED_ERROR } from "~extension/api-origin"
 
-import { chatHistoryFor, type ChatMessage } from "./use-chat"
-import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./history"
-import { filterPanelImages } from "./ImagesTab"
-import { imageTypeOf, mergeFrameImages, type PanelImage } from "./tab-images"
-import { DEFAULT_PANEL_SETTINGS, migratePanelSettings, panelSettingsItem } from "./settings"
-import { recentHistory } from "./vqa-client"
+import { chatHistoryFor, type ChatMessage } from "./chat/use-chat"
+import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./chat/history"
+import { filterPanelImages } from "./images/ImagesTab"
+import { imageTypeOf, mergeFrameImages, type PanelImage } from "./images/tab-images"
+import { DEFAULT_PANEL_SETTINGS, migratePanelSettings, panelSettingsItem } from "./settings/settings"
+import { recentHistory } from "./chat/vqa-client"
 
 const image = (url: string, width: number, height: number, mimeType = "image/png"): PageImage => ({
   url,

@@ -4,9 +4,9 @@ import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import type * as analyses from "./analyses"
 import { runAnalysis, type AnalysisOutcome } from "./analyses"
-import { loadHistory } from "./history"
+import { loadHistory } from "./chat/history"
 import { analyseAndRecord } from "./record-analysis"
-import { DEFAULT_PANEL_SETTINGS } from "./settings"
+import { DEFAULT_PANEL_SETTINGS } from "./settings/settings"
 
 // What the engines and the vision model answer is tested with them; here, what is done with an answer.
 vi.mock("./analyses", async (importOriginal) => ({ ...(await importOriginal<typeof analyses>()), runAnalysis: vi.fn() }))

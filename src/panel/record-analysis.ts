@@ -1,5 +1,5 @@
 import { describe, runAnalysis, summarise, type AnalysisOutcome, type AnalysisRequest } from "./analyses"
-import { addToHistory } from "./history"
+import { addToHistory } from "./chat/history"
 
 export interface RecordOptions {
   /** The page the image was found on, kept with the history entry. */

@@ -4,9 +4,9 @@ import type { AnalysisProgress } from "~analysis/engine"
 
 import { cachedResult, resultKey, type AnalysisOutcome } from "./analyses"
 import { analyseAndRecord } from "./record-analysis"
-import type { AnalysisKind, PanelSettings } from "./settings"
-import type { FocusedImage } from "./use-focused-image"
-import { VqaRequestError } from "./vqa-client"
+import type { AnalysisKind, PanelSettings } from "./settings/settings"
+import type { FocusedImage } from "./images/use-focused-image"
+import { VqaRequestError } from "./chat/vqa-client"
 
 export type AnalysisState =
   | { status: "idle" }

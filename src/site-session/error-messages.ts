@@ -1,5 +1,5 @@
 /** Which text a failed auth call shows, and where (a toast or the form). */
-import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
 import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/api"
 
 /** What the forms need to know of a failed call (ApiRequestError has these fields). */

@@ -4,9 +4,9 @@
 import { useEffect, useState } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
-import { reverseSearchEngine, type ReverseSearchEngine } from "~core/reverse-search"
+import { reverseSearchEngine, type ReverseSearchEngine } from "~core/analysis/reverse-search"
 import { uploadHandoffItem } from "~extension/reverse-search"
-import { ImageReadError, readImage, toRasterBlob } from "~panel/image-bytes"
+import { ImageReadError, readImage, toRasterBlob } from "~panel/images/image-bytes"
 import { Logo } from "~ui/Logo"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"

@@ -1,4 +1,4 @@
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { verificationCode } from "../outbox"
 import type { RunningServer } from "./server"

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readsEveryLine } from "~analysis/ocr-sample"
 import { CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME } from "~extension/area-capture"
-import { SHORTCUTS_PAGE_URL } from "~panel/ShortcutsSettings"
+import { SHORTCUTS_PAGE_URL } from "~panel/settings/ShortcutsSettings"
 
 import { seriousAxeViolations } from "./axe"
 import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, openSidePanel, screenshot, waitForContentScript, watchPageErrors, type LoadedExtension } from "./browser"

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_FACES_KIND, type DetectionKind } from "~analysis/DetectionCheck"
 import type { FacesResult } from "~analysis/faces"
 import type { ObjectsResult } from "~analysis/objects"
-import { DEFAULT_MIN_SCORES } from "~core/detections"
+import { DEFAULT_MIN_SCORES } from "~core/analysis/detections"
 
 import { eventually, EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
 

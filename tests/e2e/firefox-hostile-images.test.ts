@@ -1,13 +1,13 @@
 /**
  * The Firefox build against the hostile page of hostile-images.test.ts: Firefox resolves an image's name before the
- * panel asks for it (browser.dns, src/panel/image-address.ts), so the intranet a public page names is never requested
+ * panel asks for it (browser.dns, src/panel/images/image-address.ts), so the intranet a public page names is never requested
  * at all. The names are this computer's through Firefox's network.dns.localDomains, as the intranet's would be
  * through a company's DNS. The build of `npm run build:firefox` (the store package is the firefox.test.ts file's).
  */
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { ADDRESS_REFUSED_MESSAGE } from "~panel/image-address"
+import { ADDRESS_REFUSED_MESSAGE } from "~panel/images/image-address"
 
 import { seriousAxeViolations } from "./axe"
 import { eventually, screenshot } from "./browser"

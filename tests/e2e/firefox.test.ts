@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { readsEveryLine } from "~analysis/ocr-sample"
 import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
-import { SEAL_ALGORITHM, SEAL_DATABASE, SEAL_KEY_NAME, SEAL_STORE } from "~extension/sealed-item"
+import { SEAL_ALGORITHM, SEAL_DATABASE, SEAL_KEY_NAME, SEAL_STORE } from "~extension/account/sealed-item"
 import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
 import { apiOf, registerVerifiedAccount } from "./api-client"
 import { seriousAxeViolations } from "./axe"
@@ -79,7 +79,7 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     }, SESSION_KEY)
   /**
    * The session opened as the extension opens it, in one of its pages: with the sealing key from the IndexedDB of the
-   * extension's origin (src/extension/sealed-item.ts). Null when there is none, or it is not sealed with that key.
+   * extension's origin (src/extension/account/sealed-item.ts). Null when there is none, or it is not sealed with that key.
    */
   const openedSession = () =>
     inExtensionPage(

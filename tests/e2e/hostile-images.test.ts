@@ -7,8 +7,8 @@
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { ADDRESS_REFUSED_MESSAGE } from "~panel/image-address"
-import { IMAGE_TOO_LARGE_MESSAGE, MAX_ANALYSED_IMAGE_BYTES } from "~panel/image-bytes"
+import { ADDRESS_REFUSED_MESSAGE } from "~panel/images/image-address"
+import { IMAGE_TOO_LARGE_MESSAGE, MAX_ANALYSED_IMAGE_BYTES } from "~panel/images/image-bytes"
 
 import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, launchBrowser, openSidePanel, screenshot, waitForContentScript, type LoadedExtension } from "./browser"

@@ -12,7 +12,7 @@ import path from "node:path"
 import type { Browser, HTTPRequest, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { BUNDLED_OCR_LANGUAGE, KNOWN_OCR_LANGUAGES } from "~core/ocr-languages"
+import { BUNDLED_OCR_LANGUAGE, KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-languages"
 
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"

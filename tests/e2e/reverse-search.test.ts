@@ -11,7 +11,7 @@ import path from "node:path"
 import type { Browser, HTTPRequest, Page, Target } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { REVERSE_SEARCH_ENGINES } from "~core/reverse-search"
+import { REVERSE_SEARCH_ENGINES } from "~core/analysis/reverse-search"
 
 import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"

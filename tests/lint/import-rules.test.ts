@@ -36,7 +36,7 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
   it.each([
     ["src/core/planted.ts", 'import { planted } from "./plans"'],
     ["src/ui/Planted.tsx", 'import { percent as planted } from "~core/format"'],
-    ["server/planted.ts", 'import { planted } from "~core/plans"'],
+    ["server/planted.ts", 'import { planted } from "~core/billing/plans"'],
     ["src/site-tab/SiteTab.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
     ["src/site-tab/SiteTab.tsx", 'import { getApiOrigin as planted } from "~extension/api-origin"'],
     ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import type { Analytics } from "~core/admin-analytics"
+import type { Analytics } from "~core/admin/admin-analytics"
 import { lastUtcDays } from "~core/time"
 
 import { figuresBetween } from "./analytics-store"

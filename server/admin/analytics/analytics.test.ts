@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import type { AnalyticsDay } from "~core/admin-analytics"
+import type { AnalyticsDay } from "~core/admin/admin-analytics"
 import { DAY_MS } from "~core/time"
 
 import { completion, PNG_1PX, PNG_DATA_URL, sendJson, signedInUser, startStandIn, startTestApp, type TestApp } from "../../test-kit"

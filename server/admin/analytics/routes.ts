@@ -1,7 +1,7 @@
 /** GET /api/admin/analytics: the business's recorded events per day (analytics-service.ts); admins only. */
 import type { FastifyInstance } from "fastify"
 
-import { ANALYTICS_MAX_DAYS, analyticsQuerySchema, analyticsSchema } from "~core/admin-analytics"
+import { ANALYTICS_MAX_DAYS, analyticsQuerySchema, analyticsSchema } from "~core/admin/admin-analytics"
 import { ok } from "~core/api"
 
 import { requireAdmin } from "../../auth/authenticate"

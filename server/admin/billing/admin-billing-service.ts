@@ -1,13 +1,13 @@
 /**
  * GET /api/admin/billing: who pays for what, the MRR now and 30 days ago, and the subscriptions, failed payments
  * first. Every figure is a subscription record settled as of its instant (a trial or a cancelled period that ended
- * then counts as ended, whether or not anyone has read the account since), priced by src/core/plans.ts through the
+ * then counts as ended, whether or not anyone has read the account since), priced by src/core/billing/plans.ts through the
  * same rule as the dashboard's overview (subscriptionFigures): monthly prices, yearly ones / 12, trials 0.
  */
 import type { FastifyInstance } from "fastify"
 
-import { BILLING_PAGE_SIZE, FAILED_PAYMENT_STATUSES, type AdminBilling, type AdminSubscription } from "~core/admin-analytics"
-import { SUBSCRIPTION_STATUSES } from "~core/billing"
+import { BILLING_PAGE_SIZE, FAILED_PAYMENT_STATUSES, type AdminBilling, type AdminSubscription } from "~core/admin/admin-analytics"
+import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 import { DAY_MS } from "~core/time"
 
 import type { StripeConfig } from "../../config"

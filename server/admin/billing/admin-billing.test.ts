@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 
-import { TEST_CARD_SUCCEEDS } from "~core/billing"
+import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
 import { billingTestApp, call, card, DAY_MS, newUser, sendEvent, START, stripeStandIn, subscribeThroughCheckout, tokenNow, trialThroughCheckout } from "../../billing/test-support"
 import { signedInUser } from "../../test-kit"

@@ -1,7 +1,7 @@
 /** GET /api/admin/billing: subscribers, MRR and the subscriptions (admin-billing-service.ts); admins only. */
 import type { FastifyInstance } from "fastify"
 
-import { adminBillingSchema, BILLING_PAGE_SIZE, billingQuerySchema } from "~core/admin-analytics"
+import { adminBillingSchema, BILLING_PAGE_SIZE, billingQuerySchema } from "~core/admin/admin-analytics"
 import { ok } from "~core/api"
 
 import { requireAdmin } from "../../auth/authenticate"

@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import { LAST_ADMIN_MESSAGE, type AdminUserDetail, type AdminUserList, type AdminUsersQuery, type AdminUserSummary, type AdminUserUpdate } from "~core/admin-users"
-import type { AuditEventKind } from "~core/audit"
-import type { PlanId } from "~core/plans"
+import { LAST_ADMIN_MESSAGE, type AdminUserDetail, type AdminUserList, type AdminUsersQuery, type AdminUserSummary, type AdminUserUpdate } from "~core/admin/admin-users"
+import type { AuditEventKind } from "~core/admin/audit"
+import type { PlanId } from "~core/billing/plans"
 
 import { monthKey } from "../../analyze/quota"
 import { recordAuditEvent } from "../../audit/audit-log"

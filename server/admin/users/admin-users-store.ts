@@ -1,8 +1,8 @@
 /** The queries of the admin panel's accounts: the list's search, filters and pages, a user's sessions, and the locks of the last-admin rule. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely"
 
-import { ADMIN_USERS_PAGE_SIZE, type AdminUsersQuery } from "~core/admin-users"
-import { effectivePlanOf, SUBSCRIPTION_STATUSES } from "~core/billing"
+import { ADMIN_USERS_PAGE_SIZE, type AdminUsersQuery } from "~core/admin/admin-users"
+import { effectivePlanOf, SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 
 import type { UserRow } from "../../auth/users"
 import type { DatabaseSchema } from "../../db/schema"

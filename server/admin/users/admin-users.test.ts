@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 
-import type { AdminUserDetail, AdminUserList } from "~core/admin-users"
+import type { AdminUserDetail, AdminUserList } from "~core/admin/admin-users"
 
 import { adminUsersTestKit, ROOT } from "./admin-users-test-kit"
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest"
 
-import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
 
 import { STRONG } from "../../auth/auth-test-kit"
 import { adminUsersTestKit } from "./admin-users-test-kit"

@@ -1,7 +1,7 @@
 /** A disabled Google account: its Google sign-in (and terms acceptance) answers 403 ACCOUNT_DISABLED; enabled, it signs in again. */
 import { describe, expect, it } from "vitest"
 
-import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin-users"
+import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
 
 import { acceptTerms, googleIdToken, newGoogleUser, post, setUpGoogleApp, subject } from "../../auth/google/google-test-kit"
 import { signedInUser } from "../../test-kit"

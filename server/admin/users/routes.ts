@@ -9,7 +9,7 @@ import {
   adminUserUpdateSchema,
   sessionsEndedSchema,
   verificationResentSchema
-} from "~core/admin-users"
+} from "~core/admin/admin-users"
 import { ok } from "~core/api"
 
 import { requireAdmin } from "../../auth/authenticate"

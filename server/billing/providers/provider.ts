@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from "fastify"
 
-import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing"
+import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing/billing"
 
 import type { UserRow } from "../../auth/users"
 import type { SubscriptionRecord } from "../subscription-rules"

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from "fastify"
 import type Stripe from "stripe"
 
-import { BILLING_INTERVALS, intervalOf, isUpgrade, PAID_PLAN_IDS, TRIAL_DAYS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing"
+import { BILLING_INTERVALS, intervalOf, isUpgrade, PAID_PLAN_IDS, TRIAL_DAYS, type BillingInterval, type PaidPlanId, type SubscriptionStatus } from "~core/billing/billing"
 
 import { trialHeldElsewhere } from "../../auth/account-traces"
 import { signInRequired } from "../../http/errors"

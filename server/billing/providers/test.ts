@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import { CARD_DECLINED_MESSAGE, intervalOf, TEST_CARD_DECLINED, TEST_CARD_REQUIRED_MESSAGE, TEST_CARD_SUCCEEDS, TRIAL_DAYS } from "~core/billing"
-import { cardDigits, validatePayment } from "~core/payment"
+import { CARD_DECLINED_MESSAGE, intervalOf, TEST_CARD_DECLINED, TEST_CARD_REQUIRED_MESSAGE, TEST_CARD_SUCCEEDS, TRIAL_DAYS } from "~core/billing/billing"
+import { cardDigits, validatePayment } from "~core/billing/payment"
 
 import { claimTrial, type TrialHeldBy } from "../../auth/account-traces"
 import { ApiError, signInRequired, validationFailed } from "../../http/errors"

@@ -2,8 +2,8 @@ import { act, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { fakeEvent } from "../fake-chrome.test-support"
-import { OWN_NODE_ATTRIBUTE } from "../own-nodes"
-import { installPageIndex } from "../page-index-global"
+import { OWN_NODE_ATTRIBUTE } from "../page/own-nodes"
+import { installPageIndex } from "../page/page-index-global"
 import { TRANSLATION_HOST_TAG } from "./surface"
 
 const PANEL = { id: "extension-id", url: "chrome-extension://extension-id/sidepanel.html" }

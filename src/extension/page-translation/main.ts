@@ -8,7 +8,7 @@ import { extensionSuccessAnswer } from "~core/protocol"
 
 import { listenForMessages, messageRoute } from "../message-dispatch"
 import { isOwnPanelOrContextOutsideTabs } from "../message-senders"
-import { pageIndexOf } from "../page-index-global"
+import { pageIndexOf } from "../page/page-index-global"
 import {
   PAGE_TRANSLATION_ACTION,
   PAGE_TRANSLATION_CLEAR,

@@ -12,7 +12,7 @@ import { flushSync } from "react-dom"
 import { createRoot, type Root } from "react-dom/client"
 
 import type { PageTranslationActionKind } from "../page-translation-messages"
-import { OWN_NODE_ATTRIBUTE } from "../own-nodes"
+import { OWN_NODE_ATTRIBUTE } from "../page/own-nodes"
 import { OverlayTracker, type PageChange } from "./overlay-tracker"
 import { BADGE_CSS, PageTranslationView, type ViewState } from "./PageTranslationView"
 

@@ -2,8 +2,8 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { useState } from "react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { ImagesTab, type ImageFilters } from "../ImagesTab"
-import type { PanelImage } from "../tab-images"
+import { ImagesTab, type ImageFilters } from "../images/ImagesTab"
+import type { PanelImage } from "../images/tab-images"
 import { searchableReading, type ImageReading } from "./image-search"
 import type { ReadEntry } from "./use-image-reader"
 

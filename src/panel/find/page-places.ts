@@ -15,7 +15,7 @@ import {
   type ShowImageOnPageResponse
 } from "~extension/messages"
 
-import { indexFrame } from "../page-frames"
+import { indexFrame } from "../images/page-frames"
 import { whenPageQuiet } from "./read-loop"
 
 /** How often the page is asked again which images are in view while its images are read. */

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useSyncExternalStore } from "react"
 
 import { objectLabels, runAnalysis } from "../analyses"
-import type { PanelSettings } from "../settings"
+import type { PanelSettings } from "../settings/settings"
 import { searchableReading, type ImageReading, type SearchableReading } from "./image-search"
 import { ORDER_REFRESH_MS, viewportDistances, whenTabQuiet } from "./page-places"
 import { idlePeriod, readLoop, whenDocumentShown, type ReadOutcome, type ReadTarget } from "./read-loop"

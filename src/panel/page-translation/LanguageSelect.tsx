@@ -1,6 +1,6 @@
 import { useId } from "react"
 
-import { TRANSLATE_LANGUAGES } from "~core/translate"
+import { TRANSLATE_LANGUAGES } from "~core/analysis/translate"
 
 const selectClass =
   "min-w-0 max-w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"

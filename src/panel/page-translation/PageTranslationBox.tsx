@@ -8,7 +8,7 @@ import { countOf } from "~core/format"
 import { TRANSLATE_PAGE_LABEL } from "~extension/page-translation-request"
 
 import { recipient } from "../sent/SendNotice"
-import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE } from "../vqa-client"
+import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE } from "../chat/vqa-client"
 import { LanguageSelect } from "./LanguageSelect"
 import type { TabTranslationView } from "./tab-translation"
 

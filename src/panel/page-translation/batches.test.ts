@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateImagesRequestSchema, translateLinesSchema } from "~core/translate"
+import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH, translateImagesRequestSchema, translateLinesSchema } from "~core/analysis/translate"
 
 import { fitsBatch, linesInParts, sendTaken, takeBatch } from "./batches"
 

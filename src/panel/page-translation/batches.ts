@@ -4,9 +4,9 @@
  * server's limits), fewer requests for the same quota (the quota counts images, not requests). An image whose lines
  * fit no batch goes alone through POST /api/analyze/translate, cut into the parts that one takes.
  */
-import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/translate"
+import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 
-import { translateImages, translateText, VqaRequestError } from "../vqa-client"
+import { translateImages, translateText, VqaRequestError } from "../chat/vqa-client"
 
 const characters = (lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length, 0)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import type { OcrLine } from "~core/ocr-lines"
+import type { OcrLine } from "~core/ocr/ocr-lines"
 
 import { imageText, translationOf } from "./image-lines"
 

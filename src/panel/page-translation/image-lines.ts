@@ -4,7 +4,7 @@
  * with its box, the colours sampled around it (overlay-colours.ts) and whether it is read as a column; then the
  * translation laid over those lines.
  */
-import { isVerticalLine, type OcrLine } from "~core/ocr-lines"
+import { isVerticalLine, type OcrLine } from "~core/ocr/ocr-lines"
 import type { PageImageTranslation, TranslatedImageLine } from "~extension/page-translation-messages"
 
 import type { LineColours } from "~ui/line-colours"

@@ -17,7 +17,7 @@ import {
   type PageTranslationState
 } from "~extension/page-translation-messages"
 
-import { indexTabFrames } from "../page-frames"
+import { indexTabFrames } from "../images/page-frames"
 import type { PageState } from "./tab-translation"
 
 /** The page index (the images, their places, the page's activity) and the page translation script, in every frame. */

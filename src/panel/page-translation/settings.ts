@@ -5,7 +5,7 @@
  */
 import * as z from "zod"
 
-import { translateLanguage } from "~core/translate"
+import { translateLanguage } from "~core/analysis/translate"
 import { storageItem } from "~extension/storage-item"
 
 import { defaultTargetLanguage } from "../results/TranslateText"

@@ -7,7 +7,7 @@
  * originals and back reads and sends nothing again. Everything outside (reading, the server, the page) comes in as
  * `TabTranslationParts`, so the loop is tested alone.
  */
-import { MAX_TRANSLATE_BATCH_LINES } from "~core/translate"
+import { MAX_TRANSLATE_BATCH_LINES } from "~core/analysis/translate"
 import type { PageImageTranslation, PageTranslationStatus } from "~extension/page-translation-messages"
 
 import { readLoop, type ReadLoopParts, type ReadTarget } from "../find/read-loop"

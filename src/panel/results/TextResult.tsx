@@ -8,7 +8,7 @@ import { copyText } from "~ui/clipboard"
 import { useLineCopy } from "./use-line-copy"
 
 import type { DetectedReading } from "../analyses"
-import { languageNames } from "../ocr-languages"
+import { languageNames } from "../settings/ocr-languages"
 import { TranslateText, type LinesTranslation } from "./TranslateText"
 
 

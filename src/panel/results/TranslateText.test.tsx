@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { MAX_TRANSLATE_TEXT_LENGTH } from "~core/translate"
-import { saveExtensionSession } from "~extension/extension-session"
+import { MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
+import { saveExtensionSession } from "~extension/account/extension-session"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
 import { defaultTargetLanguage, TranslateText } from "./TranslateText"

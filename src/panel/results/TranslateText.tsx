@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react"
 
-import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage, translateLinesSchema } from "~core/translate"
+import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage, translateLinesSchema } from "~core/analysis/translate"
 import { copyText } from "~ui/clipboard"
 
 import { SendNotice } from "../sent/SendNotice"
-import { translateText } from "../vqa-client"
+import { translateText } from "../chat/vqa-client"
 
 const smallButton =
   "rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-ring disabled:opacity-60"

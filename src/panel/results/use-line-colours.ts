@@ -3,7 +3,7 @@ import { useEffect, useState } from "react"
 import type { OcrResult } from "~analysis/ocr"
 import type { LineColours } from "~ui/line-colours"
 
-import { readImage, type ImageLocation } from "../image-bytes"
+import { readImage, type ImageLocation } from "../images/image-bytes"
 import { lineColours, type Pixels } from "./overlay-colours"
 
 /** The image's pixels at the size the engine read it, so that the lines' boxes fall on them. */

@@ -12,7 +12,7 @@ import { PRODUCT_NAME } from "~core/company"
 import { characterCount, dataUrlBytes, sentFromHost, sentLedgerItem, watchSentFromHost, type SentEntry, type SentKind } from "~extension/sent-ledger"
 import { useStorageItem } from "~extension/use-storage-item"
 
-import { readImage, toVqaDataUrl, type ImageLocation } from "../image-bytes"
+import { readImage, toVqaDataUrl, type ImageLocation } from "../images/image-bytes"
 
 /** In the privacy policy's words: it names no provider, which the server's operator may change. */
 export const recipient = (what: "it" | "them") => `${PRODUCT_NAME}'s server, which passes ${what} to a third-party vision model provider`

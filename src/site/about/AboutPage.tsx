@@ -1,6 +1,6 @@
 import { COMPANY, formatAddress, PRODUCT_NAME } from "~core/company"
-import { SUPPORT_REPLY_HOURS } from "~core/plans"
-import { PLANS } from "~core/plans"
+import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
+import { PLANS } from "~core/billing/plans"
 import { Heart, Lightbulb, ShieldCheck, Target, Users } from "~ui/icons"
 
 import { CallToActionLinks } from "../page-parts/CallToAction"

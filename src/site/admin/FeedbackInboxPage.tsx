@@ -13,7 +13,7 @@ import {
   type Feedback,
   type FeedbackListMeta,
   type FeedbackStatus
-} from "~core/feedback"
+} from "~core/admin/feedback"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, TextareaField } from "~ui/fields"
 import { MessageCircle, Paperclip, Trash2 } from "~ui/icons"

@@ -1,6 +1,6 @@
 /** The admin's calls: the feedback inbox, the password policy and GET /api/admin/overview. */
 import { getApiClient } from "~site-session/site-api"
-import type { AdminOverview, Feedback, FeedbackListMeta, FeedbackStatus } from "~core/feedback"
+import type { AdminOverview, Feedback, FeedbackListMeta, FeedbackStatus } from "~core/admin/feedback"
 import type { PasswordPolicyConfig } from "~core/password-policy"
 
 export const fetchOverview = () => getApiClient().get<AdminOverview>("/api/admin/overview")

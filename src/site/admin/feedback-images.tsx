@@ -4,7 +4,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react"
 
-import { FEEDBACK_ADMIN_TEXTS } from "~core/feedback"
+import { FEEDBACK_ADMIN_TEXTS } from "~core/admin/feedback"
 
 import { fetchFeedbackImage } from "./admin-api"
 

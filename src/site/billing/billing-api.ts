@@ -21,8 +21,8 @@ import {
   type PlanChoice,
   type Subscription,
   type TestPayment
-} from "~core/billing"
-import type { PlanId } from "~core/plans"
+} from "~core/billing/billing"
+import type { PlanId } from "~core/billing/plans"
 import { planIdOfUser } from "~core/user"
 
 import { parseAnswer, unexpectedAnswer } from "../parse-answer"

@@ -1,7 +1,7 @@
 /** How the site reads and words a subscription record: paid or not, its status, its dates, a plan change's effect. */
 import { countOf, longDate } from "~core/format"
-import { effectivePlanOf, intervalOf, isPayingFor, isUpgrade, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing"
-import { type Plan, type PlanId } from "~core/plans"
+import { effectivePlanOf, intervalOf, isPayingFor, isUpgrade, PAID_PLAN_IDS, type PaidPlanId, type Subscription, type SubscriptionStatus } from "~core/billing/billing"
+import { type Plan, type PlanId } from "~core/billing/plans"
 
 export const isPaidPlan = (plan: string): plan is PaidPlanId => (PAID_PLAN_IDS as readonly string[]).includes(plan)
 

@@ -1,4 +1,4 @@
-import type { Subscription } from "~core/billing"
+import type { Subscription } from "~core/billing/billing"
 
 /** The record of an account that never subscribed, as GET /api/billing/subscription answers it in test mode. */
 export const FREE_SUBSCRIPTION: Subscription = {

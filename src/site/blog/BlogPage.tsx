@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react"
 import { Link } from "react-router"
 
-import { BLOG_CATEGORIES, categoryName } from "~core/blog"
+import { BLOG_CATEGORIES, categoryName } from "~core/admin/blog"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router"
 
-import { categoryName, type PostSummary } from "~core/blog"
+import { categoryName, type PostSummary } from "~core/admin/blog"
 import { longDate } from "~core/format"
 
 import { initialsOf } from "../page-parts/initials"

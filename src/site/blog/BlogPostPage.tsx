@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react"
 import { Link, useParams } from "react-router"
 
-import { categoryName, type PublicPost } from "~core/blog"
+import { categoryName, type PublicPost } from "~core/admin/blog"
 import { ArrowLeft, Link2, Share2 } from "~ui/icons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"

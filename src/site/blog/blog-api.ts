@@ -6,7 +6,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 
 import { ApiRequestError } from "~api/http-client"
 import { getApiClient } from "~site-session/site-api"
-import { postListSchema, publicPostSchema, type PostList, type PublicPost } from "~core/blog"
+import { postListSchema, publicPostSchema, type PostList, type PublicPost } from "~core/admin/blog"
 
 import { parseAnswer } from "../parse-answer"
 

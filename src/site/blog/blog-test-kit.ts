@@ -3,7 +3,7 @@
  * them as the server does (published only, search, category, pages of BLOG_PAGE_SIZE, related posts). Test-only:
  * imported by *.test.tsx files, never by the app.
  */
-import { BLOG_PAGE_SIZE, type Post, type PostSummary, type PublicPost } from "~core/blog"
+import { BLOG_PAGE_SIZE, type Post, type PostSummary, type PublicPost } from "~core/admin/blog"
 import { renderMarkdown } from "~core/markdown"
 
 import { answer, refuse, type Handler } from "../fake-api"

@@ -2,8 +2,8 @@ import { useState } from "react"
 import { Link } from "react-router"
 
 import { longDate } from "~core/format"
-import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_CARD_TERMS, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing"
-import { getPlan } from "~core/plans"
+import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_CARD_TERMS, TRIAL_DAYS, trialDaysLeft, type Subscription } from "~core/billing/billing"
+import { getPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 

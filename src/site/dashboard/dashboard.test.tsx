@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
 import { provideGooglePopup } from "~site-session/google-popup"
 import { teardownSession, useSession } from "~site-session/session-store"
-import { LAST_ADMIN_MESSAGE } from "~core/admin-users"
+import { LAST_ADMIN_MESSAGE } from "~core/admin/admin-users"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"

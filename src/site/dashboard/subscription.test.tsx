@@ -6,7 +6,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~site-session/session-store"
-import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing"
+import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing/billing"
 import { DAY_MS } from "~core/time"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 

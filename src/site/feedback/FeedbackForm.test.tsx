@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { configureApi } from "~site-session/site-api"
 import { fail, ok } from "~core/api"
-import { FEEDBACK_TEXTS } from "~core/feedback"
-import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/feedback"
+import { FEEDBACK_TEXTS } from "~core/admin/feedback"
+import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/admin/feedback"
 
 import { FeedbackForm } from "./FeedbackForm"
 

@@ -12,8 +12,8 @@ import {
   IMAGE_SIGNATURE_BYTES,
   type Feedback,
   type FeedbackFlags
-} from "~core/feedback"
-import { FEEDBACK_MAX_IMAGES, FEEDBACK_MESSAGE_DISPLAY_MAX } from "~core/feedback"
+} from "~core/admin/feedback"
+import { FEEDBACK_MAX_IMAGES, FEEDBACK_MESSAGE_DISPLAY_MAX } from "~core/admin/feedback"
 import { TextareaField, TextField } from "~ui/fields"
 import { ImagePlus, X } from "~ui/icons"
 import { Notice } from "~ui/Notice"

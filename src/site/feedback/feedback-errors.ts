@@ -1,5 +1,5 @@
 import { ApiRequestError } from "~api/http-client"
-import { FEEDBACK_TEXTS } from "~core/feedback"
+import { FEEDBACK_TEXTS } from "~core/admin/feedback"
 
 /**
  * The text of a failed feedback submit: the server's own words for a validation refusal or a rate limit,

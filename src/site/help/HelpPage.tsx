@@ -2,7 +2,7 @@ import { useState } from "react"
 import { Link } from "react-router"
 
 import { COMPANY } from "~core/company"
-import { SUPPORT_REPLY_HOURS } from "~core/plans"
+import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { Mail } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 

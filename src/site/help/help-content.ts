@@ -1,6 +1,6 @@
-import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 
 /** The Help Center's built-in FAQ: 12 entries in 4 categories. */
 

@@ -6,8 +6,8 @@ import { useId, useMemo, useState, type ReactNode } from "react"
 import { Switch, Tabs } from "radix-ui"
 import { Link } from "react-router"
 
-import { DEFAULT_IMAGE_FILTER, filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type SizeFilter } from "~core/image-size"
-import { VQA_MODELS } from "~core/vqa"
+import { DEFAULT_IMAGE_FILTER, filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILTERS, type SizeFilter } from "~core/images/image-size"
+import { VQA_MODELS } from "~core/analysis/vqa"
 import { History, Images, MessageCircle, Puzzle, Settings } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 

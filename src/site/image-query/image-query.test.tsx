@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { MemoryRouter } from "react-router"
 import { describe, expect, it } from "vitest"
 
-import { filterImagesBySize, isHiddenAsSmall, sizeClassOf } from "~core/image-size"
+import { filterImagesBySize, isHiddenAsSmall, sizeClassOf } from "~core/images/image-size"
 import { SAMPLE_IMAGE_SIZES } from "~site/image-query/sample-images"
 
 import ImageQueryPage from "./ImageQueryPage"

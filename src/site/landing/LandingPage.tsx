@@ -1,6 +1,6 @@
 import { COMPANY, PRODUCT_NAME } from "~core/company"
-import { SUPPORT_REPLY_HOURS } from "~core/plans"
-import { getPlan } from "~core/plans"
+import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
+import { getPlan } from "~core/billing/plans"
 import { Eye, Image, Lock, MessageSquareText, ScanFace, ScanText } from "~ui/icons"
 
 import { FeedbackForm } from "../feedback/FeedbackForm"

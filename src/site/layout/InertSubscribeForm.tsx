@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react"
 
 import { isEmailAddress } from "~core/auth-schemas"
-import { INVALID_EMAIL_MESSAGE } from "~core/payment"
+import { INVALID_EMAIL_MESSAGE } from "~core/billing/payment"
 import { buttonStyles } from "~ui/styles"
 
 import { HiddenLabelInput } from "../page-parts/HiddenLabelInput"

@@ -2,7 +2,7 @@ import { DropdownMenu } from "radix-ui"
 import { useNavigate } from "react-router"
 
 import { useSession } from "~site-session/session-store"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 import { planIdOfUser, type User } from "~core/user"
 
 export interface AccountLink {

@@ -4,10 +4,10 @@
  * from the shared constants so they never drift.
  */
 import { COMPANY, formatAddress } from "~core/company"
-import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/feedback"
-import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
+import { FEEDBACK_MAX_IMAGE_BYTES, FEEDBACK_MAX_IMAGES } from "~core/admin/feedback"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { LOGIN_LOCKOUT_DURATION_MS, LOGIN_RATE_LIMIT_ATTEMPTS, PASSWORD_RECENT_HISTORY } from "~core/password-policy/defaults"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 
 export interface LegalSection {

@@ -5,9 +5,9 @@
  */
 import { render, screen } from "@testing-library/react"
 
-import type { Subscription } from "~core/billing"
+import type { Subscription } from "~core/billing/billing"
 import type { Invitation, Organization, OrganizationActivity, OrganizationMember, OrganizationRole } from "~core/organizations"
-import type { PlanId } from "~core/plans"
+import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-support"

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react"
 import { Link } from "react-router"
 
-import { formatRupees } from "~core/payment"
-import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/plans"
+import { formatRupees } from "~core/billing/payment"
+import { ANNUAL_SAVINGS_PERCENT, type Plan } from "~core/billing/plans"
 import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 

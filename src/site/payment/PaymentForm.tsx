@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react"
 
 import { ApiRequestError } from "~api/http-client"
 import { useSession } from "~site-session/session-store"
-import { TEST_MODE_NOTICE } from "~core/billing"
+import { TEST_MODE_NOTICE } from "~core/billing/billing"
 import { SelectField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
@@ -17,7 +17,7 @@ import {
   type PaymentErrors,
   type PaymentField,
   type PaymentValues
-} from "~core/payment"
+} from "~core/billing/payment"
 
 import { billingErrorMessage, payInTestMode, useSubscriptionChanged } from "../billing/billing-api"
 import { type PaidPlan } from "../billing/subscription-view"

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react"
 import { Link, Navigate, useLocation, useSearchParams } from "react-router"
 
 import { useSession } from "~site-session/session-store"
-import { findPlan } from "~core/plans"
+import { findPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"

@@ -1,8 +1,8 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import type { Subscription } from "~core/billing"
-import { getPlan } from "~core/plans"
+import type { Subscription } from "~core/billing/billing"
+import { getPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 

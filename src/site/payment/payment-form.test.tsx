@@ -5,8 +5,8 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
-import { getPlan } from "~core/plans"
-import { passesLuhn, validatePayment, type PaymentValues } from "~core/payment"
+import { getPlan } from "~core/billing/plans"
+import { passesLuhn, validatePayment, type PaymentValues } from "~core/billing/payment"
 
 import { createFakeApi, resetSiteForTest } from "../fake-api"
 import { createQueryClient } from "../query-client"

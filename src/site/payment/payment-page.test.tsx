@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 import { longDate } from "~core/format"
-import { TEST_MODE_NOTICE } from "~core/billing"
+import { TEST_MODE_NOTICE } from "~core/billing/billing"
 
 import { providerNavigation } from "../billing/billing-api"
 import { PERIOD_END } from "../billing/subscriptions.test-support"

@@ -6,8 +6,8 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, expect, vi } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
-import type { Subscription } from "~core/billing"
-import { getPlan } from "~core/plans"
+import type { Subscription } from "~core/billing/billing"
+import { getPlan } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { beforeEach, describe, expect, it } from "vitest"
 
 import { useSession } from "~site-session/session-store"
-import { CARD_DECLINED_MESSAGE, TEST_CARD_REQUIRED_MESSAGE, TEST_MODE_NOTICE } from "~core/billing"
+import { CARD_DECLINED_MESSAGE, TEST_CARD_REQUIRED_MESSAGE, TEST_MODE_NOTICE } from "~core/billing/billing"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 
 import { refuse } from "../fake-api"

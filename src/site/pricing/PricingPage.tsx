@@ -3,8 +3,8 @@ import { Link } from "react-router"
 
 import { useSession } from "~site-session/session-store"
 import { COMPANY } from "~core/company"
-import { FREE_TRIAL_DAYS } from "~core/plans"
-import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/plans"
+import { FREE_TRIAL_DAYS } from "~core/billing/plans"
+import { ANNUAL_SAVINGS_PERCENT, PLANS } from "~core/billing/plans"
 import { Check } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
 

@@ -4,8 +4,8 @@ import { MemoryRouter } from "react-router"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 
 import { teardownSession, useSession } from "~site-session/session-store"
-import type { BillingMode, Subscription } from "~core/billing"
-import { PLANS, type PlanId } from "~core/plans"
+import type { BillingMode, Subscription } from "~core/billing/billing"
+import { PLANS, type PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, resetSiteForTest } from "../fake-api"

@@ -1,6 +1,6 @@
-import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/plans"
-import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/plans"
-import { TRIAL_CARD_TERMS, type BillingMode, type Subscription } from "~core/billing"
+import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from "~core/billing/plans"
+import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/billing/plans"
+import { TRIAL_CARD_TERMS, type BillingMode, type Subscription } from "~core/billing/billing"
 import { planIdOfUser, type User } from "~core/user"
 
 import { effectivePlanId } from "../billing/subscription-view"

@@ -4,7 +4,7 @@
  */
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
 
-import type { AnalyticsDay } from "~core/admin-analytics"
+import type { AnalyticsDay } from "~core/admin/admin-analytics"
 
 import { dayWithWeekday, figure, METRIC_COLOURS, metricLabel, shortDay, totalLabel, totalOf, type ChartGroup } from "./analytics-view"
 

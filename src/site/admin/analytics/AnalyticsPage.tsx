@@ -7,7 +7,7 @@ import { Toggle } from "radix-ui"
 import { lazy, Suspense, useId, useState } from "react"
 import { Link } from "react-router"
 
-import { ANALYTICS_RANGES, type AnalyticsDay } from "~core/admin-analytics"
+import { ANALYTICS_RANGES, type AnalyticsDay } from "~core/admin/admin-analytics"
 import { Notice } from "~ui/Notice"
 import { PressedButtons } from "~ui/PressedButtons"
 import { buttonStyles } from "~ui/styles"

@@ -1,7 +1,7 @@
 /** An analytics chart's figures as a table: one row a day, newest first, a column per figure, and the range's totals. */
 import { useId } from "react"
 
-import type { AnalyticsDay } from "~core/admin-analytics"
+import type { AnalyticsDay } from "~core/admin/admin-analytics"
 
 import { dayWithWeekday, figure, metricLabel, totalOf, type ChartGroup } from "./analytics-view"
 

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query"
 import { ApiRequestError } from "~api/http-client"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { getApiClient } from "~site-session/site-api"
-import { analyticsSchema, type Analytics } from "~core/admin-analytics"
+import { analyticsSchema, type Analytics } from "~core/admin/admin-analytics"
 
 import { parseAnswer } from "../../parse-answer"
 

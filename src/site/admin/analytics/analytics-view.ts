@@ -2,7 +2,7 @@
  * How the analytics page groups and draws its figures: the charts, their series' names and colours, shared by the
  * charts (a chunk of their own, with recharts) and the tables (in the page's chunk), so a table never pulls recharts in.
  */
-import { ANALYTICS_METRIC_LABELS, type AnalyticsDay, type AnalyticsMetric } from "~core/admin-analytics"
+import { ANALYTICS_METRIC_LABELS, type AnalyticsDay, type AnalyticsMetric } from "~core/admin/admin-analytics"
 
 export { dayWithWeekday, figure, shortDay } from "../../api-keys/usage-view"
 

@@ -6,7 +6,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
-import type { AnalyticsDay } from "~core/admin-analytics"
+import type { AnalyticsDay } from "~core/admin/admin-analytics"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../../fake-api"

@@ -6,8 +6,8 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin-analytics"
-import { SUBSCRIPTION_STATUSES } from "~core/billing"
+import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin/admin-analytics"
+import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 

@@ -2,7 +2,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 
 import { getApiClient } from "~site-session/site-api"
-import { adminBillingSchema, type AdminBilling } from "~core/admin-analytics"
+import { adminBillingSchema, type AdminBilling } from "~core/admin/admin-analytics"
 
 import { parseAnswer } from "../../parse-answer"
 

@@ -1,7 +1,7 @@
 /** How the billing page words the subscriptions' figures: statuses, plans, money and dates. */
-import { FAILED_PAYMENT_STATUSES } from "~core/admin-analytics"
-import type { SubscriptionStatus } from "~core/billing"
-import { getPlan, type PlanId } from "~core/plans"
+import { FAILED_PAYMENT_STATUSES } from "~core/admin/admin-analytics"
+import type { SubscriptionStatus } from "~core/billing/billing"
+import { getPlan, type PlanId } from "~core/billing/plans"
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
   trialing: "Trial",

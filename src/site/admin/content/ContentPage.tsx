@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { categoryName, type PostStatus } from "~core/blog"
+import { categoryName, type PostStatus } from "~core/admin/blog"
 import { longDate } from "~core/format"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"

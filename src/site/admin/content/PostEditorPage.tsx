@@ -7,7 +7,7 @@ import { useQueryClient } from "@tanstack/react-query"
 import { useDeferredValue, useMemo, useState, type FormEvent } from "react"
 import { Link, useLocation, useNavigate, useParams } from "react-router"
 
-import { BLOG_CATEGORIES, POST_LIMITS, slugFromTitle, type Post } from "~core/blog"
+import { BLOG_CATEGORIES, POST_LIMITS, slugFromTitle, type Post } from "~core/admin/blog"
 import { renderMarkdown } from "~core/markdown"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField, TextareaField, TextField } from "~ui/fields"

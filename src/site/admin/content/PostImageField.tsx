@@ -1,7 +1,7 @@
 /** The editor's featured image: the current one (or the drawn cover), and a file picker that uploads at once. */
 import { useId, useState } from "react"
 
-import type { Post } from "~core/blog"
+import type { Post } from "~core/admin/blog"
 import { Notice } from "~ui/Notice"
 
 import { postImage } from "../../blog/cover"

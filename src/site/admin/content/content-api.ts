@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query"
 
 import { getApiClient } from "~site-session/site-api"
-import { postListSchema, postSchema, type Post, type PostInput, type PostList, type PostStatus } from "~core/blog"
+import { postListSchema, postSchema, type Post, type PostInput, type PostList, type PostStatus } from "~core/admin/blog"
 
 import { parseAnswer } from "../../parse-answer"
 

@@ -6,7 +6,7 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
 
-import type { Post, PostInput } from "~core/blog"
+import type { Post, PostInput } from "~core/admin/blog"
 import { renderMarkdown } from "~core/markdown"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { teardownSession } from "~site-session/session-store"

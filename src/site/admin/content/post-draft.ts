@@ -3,7 +3,7 @@
  * post, and its problems in plain words by field, from the same schema the server parses with.
  */
 import { ApiRequestError } from "~api/http-client"
-import { postInputSchema, type BlogCategorySlug, type Post, type PostInput, type PostStatus } from "~core/blog"
+import { postInputSchema, type BlogCategorySlug, type Post, type PostInput, type PostStatus } from "~core/admin/blog"
 
 import { failureText } from "../../api-keys/api-keys-api"
 

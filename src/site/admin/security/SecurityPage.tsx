@@ -6,7 +6,7 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
 
-import { AUDIT_EVENT_KINDS, AUDIT_PAGE_SIZE, type AuditEntry } from "~core/audit"
+import { AUDIT_EVENT_KINDS, AUDIT_PAGE_SIZE, type AuditEntry } from "~core/admin/audit"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"

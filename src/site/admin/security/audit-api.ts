@@ -3,7 +3,7 @@
  * fetched with the session's token (a plain link would carry none) and saved as a download.
  */
 import { getApiClient } from "~site-session/site-api"
-import { auditPageSchema, type AuditEventKind, type AuditPage } from "~core/audit"
+import { auditPageSchema, type AuditEventKind, type AuditPage } from "~core/admin/audit"
 
 import { parseAnswer } from "../../parse-answer"
 

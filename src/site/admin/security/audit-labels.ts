@@ -1,5 +1,5 @@
 /** The audit log's kinds and details in words, for the security page's filter and table. */
-import type { AuditEntry } from "~core/audit"
+import type { AuditEntry } from "~core/admin/audit"
 
 /** Readable names of the kinds; a kind without one (added by a later version) reads as its own words. */
 const KIND_LABELS: Record<string, string> = {

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from "react"
 
-import type { AdminUserDetail } from "~core/admin-users"
+import type { AdminUserDetail } from "~core/admin/admin-users"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"

@@ -6,9 +6,9 @@
 import type { ReactNode } from "react"
 import { Link, useParams } from "react-router"
 
-import type { AdminUserDetail } from "~core/admin-users"
+import type { AdminUserDetail } from "~core/admin/admin-users"
 import { longDate } from "~core/format"
-import { getPlan } from "~core/plans"
+import { getPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"

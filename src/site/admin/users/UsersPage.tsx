@@ -7,9 +7,9 @@
 import { useState, type FormEvent } from "react"
 import { Link, useSearchParams } from "react-router"
 
-import { ADMIN_USER_SORTS, ADMIN_USERS_PAGE_SIZE, ADMIN_USERS_QUERY_MAX_LENGTH, type AdminUserSort, type AdminUserSummary } from "~core/admin-users"
+import { ADMIN_USER_SORTS, ADMIN_USERS_PAGE_SIZE, ADMIN_USERS_QUERY_MAX_LENGTH, type AdminUserSort, type AdminUserSummary } from "~core/admin/admin-users"
 import { longDate } from "~core/format"
-import { getPlan, PLAN_IDS, type PlanId } from "~core/plans"
+import { getPlan, PLAN_IDS, type PlanId } from "~core/billing/plans"
 import { ROLES, type Role } from "~core/user"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"

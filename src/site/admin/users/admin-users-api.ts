@@ -15,10 +15,10 @@ import {
   type AdminUserList,
   type AdminUserUpdate,
   type AdminUserSort
-} from "~core/admin-users"
-import { requestLimitAnswerSchema } from "~core/feedback"
+} from "~core/admin/admin-users"
+import { requestLimitAnswerSchema } from "~core/admin/feedback"
 import { adminOrganizationSchema } from "~core/organizations"
-import type { PlanId } from "~core/plans"
+import type { PlanId } from "~core/billing/plans"
 import type { Role } from "~core/user"
 
 import { parseAnswer } from "../../parse-answer"

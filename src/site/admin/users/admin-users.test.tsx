@@ -8,7 +8,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { afterEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
-import type { AdminUserDetail, AdminUserSummary } from "~core/admin-users"
+import type { AdminUserDetail, AdminUserSummary } from "~core/admin/admin-users"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
 import { FREE_SUBSCRIPTION } from "../../billing/subscriptions.test-support"

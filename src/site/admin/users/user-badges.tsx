@@ -1,5 +1,5 @@
 /** How the users pages name a role and show an account's state (disabled, unverified, active). */
-import type { AdminUserSummary } from "~core/admin-users"
+import type { AdminUserSummary } from "~core/admin/admin-users"
 import type { Role } from "~core/user"
 
 export const ROLE_NAMES: Record<Role, string> = { user: "User", admin: "Admin" }
