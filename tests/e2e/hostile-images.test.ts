@@ -165,9 +165,11 @@ describe("images a hostile page names", () => {
       20_000
     )
     console.log(`200 MB answers: ${intranet.hugeAnswers.map((answer) => `${(answer.written / 1024 / 1024).toFixed(1)} MB written`).join(", ")}; ${[...received.values()].map((bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB reached the panel`).join(", ")}`)
-    // The analysis's read, watched from the start: it stopped at the limit (and what the browser held ready for it).
+    // The analysis's read, watched from the start: it stopped at the limit, plus what the browser's network service had
+    // read ahead for it by the time the cancel reached it (3.4 MiB measured on a busy 2-core machine; 200 MB
+    // without the limit).
     expect(received.size).toBeGreaterThan(0)
-    for (const bytes of received.values()) expect(bytes).toBeLessThanOrEqual(MAX_ANALYSED_IMAGE_BYTES + 2 * 1024 * 1024)
+    for (const bytes of received.values()) expect(bytes).toBeLessThanOrEqual(MAX_ANALYSED_IMAGE_BYTES + 8 * 1024 * 1024)
     await session.detach()
   })
 

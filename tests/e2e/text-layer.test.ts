@@ -34,6 +34,17 @@ describe("the text layer over an image", () => {
 
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
   const layerLine = (index: number) => `[data-testid='text-layer'] [data-line='${index}']`
+  // A drag aimed at places read while the layout still moves lands elsewhere: wait for two frames that agree.
+  const waitForStillLayout = () =>
+    panel.waitForFunction(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const place = () => JSON.stringify(document.querySelector("[data-testid='text-layer'] [data-line]")!.getBoundingClientRect())
+          const before = place()
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(place() === before)))
+        }),
+      { polling: 100 }
+    )
   const lineBox = async (index: number): Promise<BoundingBox> => (await (await panel.$(layerLine(index)))!.boundingBox())!
 
   /** The system clipboard as the fixture page reads it (the side panel may not read it: it only holds clipboardWrite). */
@@ -99,12 +110,15 @@ describe("the text layer over an image", () => {
     expect(wide.line / wide.image).toBeCloseTo(narrow.line / narrow.image, 2)
     await panel.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "text-layer-wide.png"), clip: (await (await panel.$("figure"))!.boundingBox())! })
     await panel.setViewport(viewport)
+    // The next test reads the lines' places: wait until the image is back at its narrow size.
+    await panel.waitForFunction((width: number) => Math.abs(document.querySelector("figure img")!.getBoundingClientRect().width - width) < 1, {}, image.width)
 
     const texts = await panel.$$eval("[data-testid='text-layer'] [data-line]", (lines) => lines.map((line) => line.textContent ?? ""))
     expect(texts.map(normaliseOcrText)).toEqual(LINES)
   })
 
   it("selects across two lines with a drag, in reading order, and Ctrl+C copies the selection", async () => {
+    await waitForStillLayout()
     const first = await lineBox(0)
     const second = await lineBox(1)
     await panel.mouse.move(first.x + 2, first.y + first.height / 2)
