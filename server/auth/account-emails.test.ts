@@ -190,7 +190,7 @@ describe("the mail queue", () => {
       const answer = await post(blocked.app, "/api/auth/forgot-password", email)
       expect(answer.statusCode).toBe(200)
       // The answer is out while its mail is still being sent.
-      await vi.waitFor(() => expect(sending).toBe(true))
+      await vi.waitFor(() => expect(sending).toBe(true), { timeout: 10_000 })
       expect(sent).toHaveLength(0)
       const unverified = newAddress()
       await account(unverified, { verified: false })
