@@ -1,26 +1,10 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { installSidePanelChrome as installChrome } from "~extension/fake-chrome.test-support"
 import { selectedImageItem } from "~extension/selected-image"
 
 import { openSidePanelWithImage } from "./select-image"
-
-function installChrome() {
-  const fake = createFakeChrome()
-  const calls: string[] = []
-  const set = fake.storage.session.set
-  fake.storage.session.set = (values, callback) => {
-    calls.push("storage.session.set")
-    return set(values, callback)
-  }
-  const open = vi.fn((_options: { tabId: number }) => {
-    calls.push("sidePanel.open")
-    return Promise.resolve()
-  })
-  vi.stubGlobal("chrome", { ...fake, sidePanel: { open } })
-  return { fake, calls, open }
-}
 
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -87,3 +87,24 @@ export function installFakeChromeForEachTest(): () => FakeChrome {
   })
   return () => fake!
 }
+
+/**
+ * The fake chrome.* as the extension's opener code meets it: sidePanel.open and storage.session.set record, in
+ * `calls`, the order they were called in (the panel must open inside the user's gesture, before anything is awaited);
+ * `extra` adds the other APIs a test needs (windows, tabs…). Installed as the global chrome until vi.unstubAllGlobals.
+ */
+export function installSidePanelChrome(extra: Record<string, unknown> = {}) {
+  const fake = createFakeChrome()
+  const calls: string[] = []
+  const set = fake.storage.session.set
+  fake.storage.session.set = (values, callback) => {
+    calls.push("storage.session.set")
+    return set(values, callback)
+  }
+  const open = vi.fn((_options: object) => {
+    calls.push("sidePanel.open")
+    return Promise.resolve()
+  })
+  vi.stubGlobal("chrome", { ...fake, sidePanel: { open }, ...extra })
+  return { fake, calls, open }
+}

@@ -1,25 +1,13 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { createFakeChrome } from "./fake-chrome.test-support"
+import { installSidePanelChrome } from "./fake-chrome.test-support"
 import { pageTranslationRequestItem, requestPageTranslation, translateActiveTabFromPopup } from "./page-translation-request"
 
 function installChrome() {
-  const fake = createFakeChrome()
-  const calls: string[] = []
-  const set = fake.storage.session.set
-  fake.storage.session.set = (values, callback) => {
-    calls.push("storage.session.set")
-    return set(values, callback)
-  }
-  const open = vi.fn((_options: object) => {
-    calls.push("sidePanel.open")
-    return Promise.resolve()
-  })
   const windows = { WINDOW_ID_CURRENT: -2, getCurrent: vi.fn(async () => ({ id: 4 })) }
   const tabs = { query: vi.fn(async () => [{ id: 9, windowId: 4 }]) }
-  vi.stubGlobal("chrome", { ...fake, sidePanel: { open }, windows, tabs })
-  return { fake, calls, open }
+  return installSidePanelChrome({ windows, tabs })
 }
 
 afterEach(() => {

@@ -12,13 +12,13 @@ import { flushSync } from "react-dom"
 import { createRoot, type Root } from "react-dom/client"
 
 import type { PageTranslationActionKind } from "../page-translation-messages"
-import { OWN_NODE_ATTRIBUTE } from "../page/own-nodes"
+import { createOwnHost, importantStyle } from "../page/own-nodes"
 import { OverlayTracker, type PageChange } from "./overlay-tracker"
 import { BADGE_CSS, PageTranslationView, type ViewState } from "./PageTranslationView"
 
 export const TRANSLATION_HOST_TAG = "image-query-ai-translation"
 
-export const TRANSLATION_HOST_STYLE = [
+export const TRANSLATION_HOST_STYLE = importantStyle([
   "all: initial",
   "display: block",
   "position: absolute",
@@ -33,9 +33,7 @@ export const TRANSLATION_HOST_STYLE = [
   "z-index: auto",
   "transform: none",
   "pointer-events: none"
-]
-  .map((declaration) => `${declaration} !important;`)
-  .join(" ")
+])
 
 export interface Surface {
   render(state: ViewState): void
@@ -43,14 +41,9 @@ export interface Surface {
 }
 
 export function createSurface(document: Document, handlers: { onAction(action: PageTranslationActionKind): void; onChange(change: PageChange): void }): Surface {
-  const host = document.createElement(TRANSLATION_HOST_TAG)
-  host.setAttribute(OWN_NODE_ATTRIBUTE, "")
-  host.setAttribute("style", TRANSLATION_HOST_STYLE)
-  const shadow = host.attachShadow({ mode: "closed" })
-  const style = document.createElement("style")
-  style.textContent = BADGE_CSS
+  const { host, shadow } = createOwnHost(document, TRANSLATION_HOST_TAG, TRANSLATION_HOST_STYLE, BADGE_CSS)
   const container = document.createElement("div")
-  shadow.append(style, container)
+  shadow.append(container)
   document.documentElement.append(host)
   const tracker = new OverlayTracker({ host, view: document.defaultView ?? window, onChange: handlers.onChange })
   const root: Root = createRoot(container)

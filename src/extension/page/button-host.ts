@@ -5,7 +5,7 @@
 import { PRODUCT_NAME } from "~core/company"
 
 import { BUTTON_HEIGHT_PX, COMPACT_BUTTON_SIZE, COMPANION_GAP_PX, NOTE_MAX_WIDTH_PX, placeNote, type ViewportRect } from "./button-placement"
-import { OWN_NODE_ATTRIBUTE } from "./own-nodes"
+import { createOwnHost, importantStyle } from "./own-nodes"
 
 export const BUTTON_LABEL = "Analyse image"
 export const BUTTON_ACCESSIBLE_NAME = `Analyse image with ${PRODUCT_NAME}`
@@ -25,7 +25,7 @@ export const IMAGE_CHANGED_MESSAGE =
  * hide, move or resize it; everything inside is styled from the shadow root only. Page styles do
  * not cross the shadow boundary except by inheritance, which `all: initial` on the host cuts.
  */
-export const HOST_STYLE = [
+export const HOST_STYLE = importantStyle([
   "all: initial",
   "display: block",
   "position: fixed",
@@ -36,9 +36,7 @@ export const HOST_STYLE = [
   "overflow: visible",
   "z-index: 2147483647",
   "pointer-events: none"
-]
-  .map((declaration) => `${declaration} !important;`)
-  .join(" ")
+])
 
 /*
  * The buttons sit in one bar, the button at its right and Translate image at its left: the bar is what
@@ -184,15 +182,9 @@ export class ButtonNote {
 
 /** The host, appended to the document, with its (hidden) buttons: *Analyse image* and, beside it, *Translate image*. */
 export function createButtonHost(document: Document, handlers: ButtonHandlers): ButtonHost {
-  const host = document.createElement(HOST_TAG)
-  host.setAttribute(OWN_NODE_ATTRIBUTE, "")
-  host.setAttribute("style", HOST_STYLE)
-  // Closed: page scripts cannot reach the button through host.shadowRoot, so they can neither restyle it nor script
-  // it (its click handler also insists on trusted events). Tests find it through the accessibility tree, as assistive
-  // technology does.
-  const shadow = host.attachShadow({ mode: "closed" })
-  const style = document.createElement("style")
-  style.textContent = BUTTON_CSS
+  // The button's click handler also insists on trusted events. Tests find it through the accessibility tree, as
+  // assistive technology does.
+  const { host, shadow } = createOwnHost(document, HOST_TAG, HOST_STYLE, BUTTON_CSS)
   const button = hiddenButton(document, BUTTON_ACCESSIBLE_NAME, handlers)
   const label = document.createElement("span")
   label.textContent = BUTTON_LABEL
@@ -208,7 +200,7 @@ export function createButtonHost(document: Document, handlers: ButtonHandlers): 
   const note = document.createElement("div")
   note.className = "note"
   note.setAttribute("role", "status")
-  shadow.append(style, bar, note)
+  shadow.append(bar, note)
   document.documentElement.append(host)
   return { host, shadow, bar, button, translateButton, note: new ButtonNote(note) }
 }

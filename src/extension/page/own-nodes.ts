@@ -26,3 +26,24 @@ export function isOwnNode(node: Node): boolean {
   }
   return false
 }
+
+/** Declarations as one inline style, each `!important`: inline and important beats every rule of the page. */
+export function importantStyle(declarations: readonly string[]): string {
+  return declarations.map((declaration) => `${declaration} !important;`).join(" ")
+}
+
+/**
+ * One of our hosts: an element of ours (marked, so the image finder skips it) styled inline with `style`, its content
+ * in a closed shadow root with `css` as its only styles. Closed: page scripts cannot reach inside through
+ * host.shadowRoot, so they can neither restyle nor script what we draw. The caller appends the host where it belongs.
+ */
+export function createOwnHost(document: Document, tag: string, style: string, css: string): { host: HTMLElement; shadow: ShadowRoot } {
+  const host = document.createElement(tag)
+  host.setAttribute(OWN_NODE_ATTRIBUTE, "")
+  host.setAttribute("style", style)
+  const shadow = host.attachShadow({ mode: "closed" })
+  const styles = document.createElement("style")
+  styles.textContent = css
+  shadow.append(styles)
+  return { host, shadow }
+}
