@@ -20,8 +20,7 @@ import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"
 import { apiOf, registerVerifiedAccount } from "./api-client"
 import { seriousAxeViolations } from "./axe"
 import { eventually, screenshot } from "./browser"
-import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxesUnderTest, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, waitInPage } from "./firefox"
-import { fieldByLabel } from "./forms"
+import { FIREFOX_EXTENSION_DIR, FIREFOX_EXTENSION_ORIGIN, firefoxesUnderTest, findExtensionPage, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, signInOnSite, waitInPage } from "./firefox"
 import { serveFixtures, serveHostilePage, startServer, type RunningServer } from "./server"
 import { DRAWN_TEXT_SCRIPT } from "./side-panel-fixture"
 import { relay, trustedLoopbackOrigin } from "./site-relay"
@@ -130,21 +129,6 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     await page.mouse.click(box.x + box.width - 8 - 16, box.y + 8 + 16)
   }
 
-  /** The extension page at `prefix` among the browser's pages (WebDriver reports extension pages as about:blank). */
-  async function findExtensionPage(prefix: string): Promise<Page> {
-    return eventually(
-      async () => {
-        for (const candidate of await browser.pages()) {
-          const href = await candidate.evaluate(() => location.href).catch(() => "")
-          if (href.startsWith(prefix)) return candidate
-        }
-        return null
-      },
-      (found) => expect(found).not.toBeNull(),
-      20_000
-    ) as Promise<Page>
-  }
-
   beforeAll(async () => {
     server = await startServer()
     // The Firefox build trusts the same origins as the Chrome one (one build environment).
@@ -196,7 +180,7 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     await waitInPage(page, () => (document.getElementById("text") as HTMLImageElement).complete && (document.getElementById("text") as HTMLImageElement).src.startsWith("blob:"), [])
     await clickImageButton("#text")
     // A page's click is no user action in Firefox: with the sidebar closed, the panel opens in a window of its own.
-    panel = await findExtensionPage(`${FIREFOX_EXTENSION_ORIGIN}/sidepanel.html?tab=`)
+    panel = await findExtensionPage(browser, `${FIREFOX_EXTENSION_ORIGIN}/sidepanel.html?tab=`)
     // The extension sizes the window (420 px, a panel's width; headless Firefox draws no frame): the screenshots and axe
     // see the panel as people do, at the size the product chose.
     expect(await panel.evaluate(() => window.innerWidth)).toBe(420)
@@ -239,14 +223,7 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
   })
 
   it("takes the site's sign-in through the site bridge, and shows the account in the panel", async () => {
-    const site = await browser.newPage()
-    await site.goto(`${siteOrigin}/login`, { waitUntil: "load" })
-    await waitInPage(site, (name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", [SITE_BRIDGE_GLOBAL])
-    for (const [label, value] of [["Email", EMAIL], ["Password", PASSWORD]] as const) {
-      await (await site.waitForSelector(fieldByLabel(label)))!.type(value)
-    }
-    await site.click("xpath/.//button[normalize-space()='Sign in']")
-    await waitInPage(site, () => location.pathname === "/dashboard", [], 20_000)
+    const site = await signInOnSite(browser, siteOrigin, { email: EMAIL, password: PASSWORD })
     await eventually(storedSession, (stored) => expect(stored).not.toBeNull(), 20_000)
     const siteToken = await site.evaluate(() => localStorage.getItem("authToken"))
     await waitInPage(panel, (name: string) => document.body.innerText.includes(name), [NAME], 20_000)

@@ -28,7 +28,10 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core"
 
 import { expect } from "vitest"
 
+import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
+
 import { eventually } from "./browser"
+import { fieldByLabel } from "./forms"
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr"
 /**
@@ -135,4 +138,36 @@ export async function waitInPage<A extends unknown[]>(page: Page, fn: (...args: 
     (answer) => expect(answer, `${fn.toString()} never answered true`).toBe(true),
     timeoutMs
   )
+}
+
+/**
+ * Signs in on the site at `siteOrigin` (the origin the build trusts, relayed to the server) with its own form, in a new
+ * page: the site bridge hands the sign-in to the extension, which opens its own session. Answers the site's page, on
+ * the dashboard, for the caller to check and close.
+ */
+export async function signInOnSite(browser: Browser, siteOrigin: string, account: { email: string; password: string }): Promise<Page> {
+  const site = await browser.newPage()
+  await site.goto(`${siteOrigin}/login`, { waitUntil: "load" })
+  await waitInPage(site, (name: string) => typeof (window as unknown as Record<string, unknown>)[name] === "object", [SITE_BRIDGE_GLOBAL])
+  for (const [label, value] of [["Email", account.email], ["Password", account.password]] as const) {
+    await (await site.waitForSelector(fieldByLabel(label)))!.type(value)
+  }
+  await site.click("xpath/.//button[normalize-space()='Sign in']")
+  await waitInPage(site, () => location.pathname === "/dashboard", [], 20_000)
+  return site
+}
+
+/** The extension page at `prefix` among the browser's pages (WebDriver reports extension pages as about:blank). */
+export async function findExtensionPage(browser: Browser, prefix: string): Promise<Page> {
+  return eventually(
+    async () => {
+      for (const candidate of await browser.pages()) {
+        const href = await candidate.evaluate(() => location.href).catch(() => "")
+        if (href.startsWith(prefix)) return candidate
+      }
+      return null
+    },
+    (found) => expect(found).not.toBeNull(),
+    20_000
+  ) as Promise<Page>
 }
