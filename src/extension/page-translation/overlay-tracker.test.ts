@@ -55,6 +55,7 @@ beforeEach(() => {
 afterEach(() => {
   tracker.stop()
   host.remove()
+  vi.restoreAllMocks()
 })
 
 describe("keeping an overlay on its image", () => {
@@ -88,19 +89,42 @@ describe("keeping an overlay on its image", () => {
     const nodes = overlayNodes()
     tracker.track(image, nodes)
     runFrames()
-    // The viewport's scroll is fired at the document.
-    document.dispatchEvent(new Event("scroll"))
+    // The viewport's scroll is fired at the document, and bubbles to the window.
+    const listening = vi.spyOn(window, "addEventListener")
+    document.dispatchEvent(new Event("scroll", { bubbles: true }))
     expect(frames).toHaveLength(0)
     // Inside a fixed element, the image stays in view as the document scrolls: its overlay follows.
     document.getElementById("scroller")!.style.position = "fixed"
     // The style's change is seen (a mutation, delivered after this task) and measured again in a frame.
     await Promise.resolve()
     runFrames()
-    document.dispatchEvent(new Event("scroll"))
+    document.dispatchEvent(new Event("scroll", { bubbles: true }))
     expect(frames).toHaveLength(1)
+    expect(listening.mock.calls.filter(([type]) => type === "scroll")).toHaveLength(1)
+    // Not fixed any more: the window's scrolls are not heard at all (a listener would cost the page a call per frame).
+    runFrames()
+    const unlistening = vi.spyOn(window, "removeEventListener")
+    document.getElementById("scroller")!.style.position = ""
+    await Promise.resolve()
+    runFrames()
+    expect(unlistening.mock.calls.filter(([type]) => type === "scroll")).toHaveLength(1)
+    document.dispatchEvent(new Event("scroll", { bubbles: true }))
+    expect(frames).toHaveLength(0)
   })
 
-  it("follows a scrolling container's scroll, caught in the capture phase, and is clipped by it", () => {
+  it("hears no scroll of the page, nor of a container the image is not in, while the image follows the document", () => {
+    const elsewhere = document.body.appendChild(document.createElement("div"))
+    elsewhere.style.overflow = "auto"
+    const listening = vi.spyOn(window, "addEventListener")
+    tracker.track(image, overlayNodes())
+    runFrames()
+    expect(listening.mock.calls.filter(([type]) => type === "scroll")).toEqual([])
+    elsewhere.dispatchEvent(new Event("scroll"))
+    window.dispatchEvent(new Event("scroll"))
+    expect(frames).toHaveLength(0)
+  })
+
+  it("follows a scrolling container's scroll, heard on the container, and is clipped by it", () => {
     const scroller = document.getElementById("scroller")!
     scroller.style.overflow = "auto"
     boxed(scroller, { left: 80, top: 40, width: 300, height: 150 })
@@ -124,6 +148,7 @@ describe("keeping an overlay on its image", () => {
   })
 
   it("asks for nothing while nothing moves, and writes nothing when a scroll did not move the image", () => {
+    image.style.position = "sticky"
     const nodes = overlayNodes()
     tracker.track(image, nodes)
     runFrames()

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest"
 
-import { pageQuietMs, QUIET_SINCE_EVER_MS } from "./page-activity"
+import { pageQuietMs, QUIET_SINCE_EVER_MS, WATCH_IDLE_MS } from "./page-activity"
 
 describe("the page's activity, for Find in images", () => {
   it("is quiet until the user scrolls or uses the page, then counts from the last time they did", () => {
@@ -28,5 +28,28 @@ describe("the page's activity, for Find in images", () => {
     vi.advanceTimersByTime(300)
     expect(pageQuietMs({ scrollX: 0, scrollY: 600 })).toBe(300)
     vi.useRealTimers()
+  })
+
+  it("stops listening once the questions stop, and listens again with the next one", () => {
+    vi.useFakeTimers({ toFake: ["performance", "setTimeout", "clearTimeout"] })
+    const removed = vi.spyOn(window, "removeEventListener")
+    const view = { scrollX: 0, scrollY: 600 }
+    pageQuietMs(view)
+    vi.advanceTimersByTime(WATCH_IDLE_MS - 1)
+    expect(removed).not.toHaveBeenCalled()
+    pageQuietMs(view)
+    vi.advanceTimersByTime(WATCH_IDLE_MS)
+    expect(removed.mock.calls.map(([type]) => type).sort()).toEqual(["keydown", "pointerdown", "scroll", "touchstart", "wheel"])
+    // Not heard while nobody asks; the next question counts from the last activity it knew of.
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true }))
+    const quiet = pageQuietMs(view)
+    expect(quiet).toBeGreaterThan(WATCH_IDLE_MS)
+    // Heard again from that question on.
+    vi.advanceTimersByTime(200)
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { bubbles: true }))
+    vi.advanceTimersByTime(100)
+    expect(pageQuietMs(view)).toBe(100)
+    vi.useRealTimers()
+    removed.mockRestore()
   })
 })
