@@ -106,6 +106,7 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
     await page.evaluate(() => window.scrollTo(0, 0))
     await screenshot(page, "firefox-translate-page-1280")
     // The four in view were sent before the ones further down.
+    await eventually(() => Promise.resolve(provider.sent), (sent) => expect(sent).toEqual(expect.arrayContaining(PAGE_SIGNS)), TIMEOUT_MS)
     const firstBelow = Math.min(...["WARNING", "TOILETS"].map((word) => provider.sent.indexOf(word)))
     for (const word of PAGE_SIGNS.slice(0, 4)) expect(provider.sent.indexOf(word)).toBeLessThan(firstBelow)
 
