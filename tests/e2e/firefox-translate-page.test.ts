@@ -2,7 +2,9 @@
  * *Translate images on this page* from the Firefox build, as a person uses it: signed in through the site in the
  * extension's own tab page, the panel (in a window of its own pinned to the page, as the extension opens it when the
  * sidebar is closed) turns the mode on; the signs on the page read as their French translation, the ones the page adds
- * later too, and the same command shows the originals again and back without reading anything twice. Each sign's
+ * later too, and the same command shows the originals again and back without reading anything twice; *Always
+ * translate* brings them back on a second visit from the device's copy; with the month's requests used up the next
+ * page's signs stay original and the panel says why. Each sign's
  * place on the page is screenshotted and read with tesseract.js (signs-fixture.ts), as in the Chromium test; the model
  * is a stand-in that translates into French.
  */
@@ -17,8 +19,8 @@ import { apiOf, registerVerifiedAccount } from "./api-client"
 import { eventually, screenshot } from "./browser"
 import { findExtensionPage, FIREFOX_EXTENSION_ORIGIN, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, waitInPage } from "./firefox"
 import { fieldByLabel } from "./forms"
-import { type RunningServer, serveFixtures, startServer } from "./server"
-import { LATER_SIGNS, PAGE_SIGNS, readSignOnScreen, SIGNS, startTranslator, stopReadingSigns, writeSignsPage } from "./signs-fixture"
+import { type RunningServer, serveFixtures, serveHostilePage, startServer } from "./server"
+import { LATER_SIGNS, PAGE_SIGNS, QUOTA_SIGNS, readSignOnScreen, SIGNS, startTranslator, stopReadingSigns, writeSignsPage } from "./signs-fixture"
 
 const unavailable = firefoxUnavailableReason()
 if (unavailable && process.env.CI) throw new Error(`The Firefox end-to-end tests must run in CI, but ${unavailable}.`)
@@ -127,5 +129,27 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
     await eventually(pressed, (value) => expect(value).toBe("true"))
     await translatedOnPage("EXIT")
     expect(provider.sent.length).toBe(sent)
+  }, TIMEOUT_MS)
+
+  it("always translates this site's images once asked, from the device's copy on a second visit", async () => {
+    const sent = provider.sent.length
+    const always = "xpath/.//label[normalize-space()='Always translate images on this site']/input"
+    await (await panel.waitForSelector(always))!.click()
+    await eventually(() => panel.$eval(always, (box) => (box as HTMLInputElement).checked), (checked) => expect(checked).toBe(true))
+    // Another site ends the mode; back on this one, it turns on by itself.
+    const elsewhere = await serveHostilePage("<p>Another site</p>")
+    await page.goto(elsewhere.url, { waitUntil: "load" })
+    await page.goto(`${fixtures.url}/signs.html`, { waitUntil: "load" })
+    await elsewhere.close()
+    await translatedOnPage("EXIT")
+    await translatedOnPage("CLOSED")
+    expect(provider.sent.length).toBe(sent)
+  }, TIMEOUT_MS)
+
+  it("leaves the images original once the month's AI requests are used up, and says why", async () => {
+    await page.goto(`${fixtures.url}/more.html`, { waitUntil: "load" })
+    await waitInPage(panel, () => document.body.innerText.includes("You have used all 10 AI requests of your plan this month"), [], 45_000)
+    for (const word of QUOTA_SIGNS) await originalOnPage(word)
+    expect(provider.sent.filter((line) => QUOTA_SIGNS.includes(line))).toEqual([])
   }, TIMEOUT_MS)
 })
