@@ -74,6 +74,15 @@ export default tseslint.config(
     "the extension reaches the site only through its mount, src/site-tab/",
     ["^~(site|site-session|site-tab)/"]
   ),
+  // What runs inside every web page (the on-image button's content script, the page index) stays tiny and free of the
+  // validation library (tests/e2e/content-script-size.test.ts weighs the bundles). Later than the extension's layer
+  // above, so it repeats its patterns: the last block of a rule wins.
+  ...layer(
+    ["src/extension/page/**", "src/contents/**"],
+    "the code in every web page stays tiny: no zod, React or storage library, nothing of the panel, the account or the site",
+    ["^zod(/|$)", "^react(-dom)?(/|$)", "^radix-ui(/|$)", "^@plasmohq/storage", "^~(panel|analysis|ui|api|background|tabs|site|site-session|site-tab)/", "^~extension/account/", "^\\.\\./account/"],
+    ["**/*.test.{ts,tsx}"]
+  ),
   ...layer(["src/site-tab/**"], "the site's tab mounts the site; of the extension it reads only the API address", ["^~(background|contents|panel|analysis|tabs)/"]),
   ...layer(["src/site/**", "src/site-session/**", "src/api/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis)/"]),
   {

@@ -26,7 +26,13 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
     ["src/panel/planted.ts", 'import { planted } from "~site/routes"', "the extension reaches the site only through its mount"],
     ["src/background/planted.ts", 'import { planted } from "~site-session/session-store"', "the extension reaches the site only through its mount"],
     ["src/site/planted.ts", 'import { planted } from "~extension/messages"', "the site never imports the extension's internals"],
-    ["src/site-tab/planted.ts", 'import { planted } from "~panel/panel"', "the site's tab mounts the site"]
+    ["src/site-tab/planted.ts", 'import { planted } from "~panel/panel"', "the site's tab mounts the site"],
+    ["src/extension/page/planted.ts", 'import * as planted from "zod"', "the code in every web page stays tiny"],
+    ["src/extension/page/planted.ts", 'import { useState as planted } from "react"', "the code in every web page stays tiny"],
+    ["src/extension/page/planted.ts", 'import { planted } from "~panel/analyses"', "the code in every web page stays tiny"],
+    ["src/extension/page/planted.ts", 'import { planted } from "../account/account"', "the code in every web page stays tiny"],
+    ["src/extension/page/planted.ts", 'import { planted } from "~site/routes"', "the code in every web page stays tiny"],
+    ["src/contents/planted.ts", 'import { Storage as planted } from "@plasmohq/storage"', "the code in every web page stays tiny"]
   ])("refuses in %s: %s", async (filePath, source, rule) => {
     const errors = await layerErrors(filePath, source)
     expect(errors).toHaveLength(1)
@@ -39,7 +45,10 @@ describe("the layers, held by the linter", { timeout: LINT_TIMEOUT_MS }, () => {
     ["server/planted.ts", 'import { planted } from "~core/billing/plans"'],
     ["src/site-tab/SiteTab.tsx", 'import { SiteApp as planted } from "~site/SiteApp"'],
     ["src/site-tab/SiteTab.tsx", 'import { getApiOrigin as planted } from "~extension/api-origin"'],
-    ["src/panel/planted.ts", 'import { planted } from "~extension/messages"']
+    ["src/panel/planted.ts", 'import { planted } from "~extension/messages"'],
+    ["src/extension/page/planted.ts", 'import { planted } from "~core/company"'],
+    ["src/extension/page/planted.ts", 'import { planted } from "../messages"'],
+    ["src/extension/page/planted.test.ts", 'import * as planted from "zod"']
   ])("allows in %s: %s", async (filePath, source) => {
     expect(await layerErrors(filePath, source)).toEqual([])
   })
