@@ -53,6 +53,7 @@ const API_TEST = {
 const WITHOUT_DATABASE = [
   "server/config.test.ts",
   "server/mail/mailer.test.ts",
+  "server/mail/email-templates.test.ts",
   "server/feedback/reliability.test.ts",
   "server/analyze/units.test.ts",
   "server/billing/subscription-rules.test.ts",

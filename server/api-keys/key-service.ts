@@ -23,7 +23,7 @@ import {
   type EndpointCalls,
   type PublicApiEndpoint
 } from "~core/api-keys"
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { lastUtcDays } from "~core/time"
 
 import { recordAuditEvent } from "../audit/audit-log"

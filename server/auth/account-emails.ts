@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify"
 
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { RESEND_COOLDOWN_SECONDS } from "~core/api"
 
 import type { OneTimeCodePurpose } from "../db/schema"

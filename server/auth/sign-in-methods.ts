@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
 import type { SignInMethod } from "~core/auth-schemas"
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError, validationFailed } from "../http/errors"

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 import type Stripe from "stripe"
 
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 
 import { claimTrial, trialHeldElsewhere } from "../auth/account-traces"
 import { findUserById, type UserRow } from "../auth/users"

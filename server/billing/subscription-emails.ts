@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
 import { isOnHold } from "~core/billing/billing"
-import { EMAIL_TEMPLATES, type EmailContent } from "~core/email-templates"
+import { EMAIL_TEMPLATES, type EmailContent } from "../mail/email-templates"
 import { longDate } from "~core/format"
 import { getPlan } from "~core/billing/plans"
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import {
   DEFAULT_REPLY_AUTHOR,
   FEEDBACK_IMAGE_TYPES,

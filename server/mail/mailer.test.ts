@@ -3,7 +3,7 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "./email-templates"
 
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { makeTempDir, readOutbox } from "../test-kit"

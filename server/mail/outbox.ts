@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from "fastify"
 import type { Kysely, Transaction } from "kysely"
 
 import { DAY_MS } from "~core/time"
-import type { EmailContent } from "~core/email-templates"
+import type { EmailContent } from "./email-templates"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"

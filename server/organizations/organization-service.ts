@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto"
 import type { FastifyInstance } from "fastify"
 
 import type { AuditEventKind } from "~core/admin/audit"
-import { EMAIL_TEMPLATES } from "~core/email-templates"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import {
   INVITATION_VALID_DAYS,
   managesMembers,

@@ -3,7 +3,7 @@
  * purpose: nothing a user typed can become markup in a mail client. Names someone typed go through
  * plainName: one short line, so that a name cannot bring a message of its own into a mail we send.
  */
-import { COMPANY, PRODUCT_NAME } from "./company"
+import { COMPANY, PRODUCT_NAME } from "~core/company"
 
 export interface EmailContent {
   subject: string
