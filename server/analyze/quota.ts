@@ -2,24 +2,13 @@ import { sql, type Kysely } from "kysely"
 
 import { longDate } from "~core/format"
 import type { VqaUsage } from "~core/analysis/vqa"
+import { monthKey, nextMonthStart } from "~core/time"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db as AnyDb } from "../db/transaction"
 import { ApiError } from "../http/errors"
 
 type Db = Kysely<DatabaseSchema>
-
-/** The UTC calendar month of an instant, as stored: "2026-11". */
-export function monthKey(now: number): string {
-  const date = new Date(now)
-  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`
-}
-
-/** The first instant of the next UTC month, when the count starts again. */
-export function nextMonthStart(now: number): number {
-  const date = new Date(now)
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
-}
 
 export async function usedThisMonth(db: AnyDb, userId: string, now: number): Promise<number> {
   const row = await db

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 
 import { answerText } from "./provider"
-import { monthKey, nextMonthStart } from "./quota"
+import { monthKey, nextMonthStart } from "~core/time"
 import { checkImageUrl } from "./ssrf"
 
 describe("image URL checks", () => {

@@ -23,7 +23,6 @@ import {
   type EndpointCalls,
   type PublicApiEndpoint
 } from "~core/api-keys"
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { lastUtcDays } from "~core/time"
 
 import { recordAuditEvent } from "../audit/audit-log"
@@ -34,6 +33,7 @@ import { planOf } from "../billing/plan"
 import { isUuid } from "../db/uuid"
 import type { Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { callsPerDay } from "../public-api/usage-store"
 import { activeKeysOf, countActiveKeys, insertKey, lockAccountForKeys, revokeKey, type ApiKeyRow } from "./key-store"

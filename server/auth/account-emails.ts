@@ -1,12 +1,12 @@
 import type { FastifyInstance } from "fastify"
 
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { RESEND_COOLDOWN_SECONDS } from "~core/api"
 
 import type { OneTimeCodePurpose } from "../db/schema"
 import { tooManyAttempts } from "../http/rate-limit"
 import { retryAfterSeconds, takeAll } from "../limits/limit-store"
 import type { Db } from "../db/transaction"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail, queueRequest, type QueuedEmail } from "../mail/outbox"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
 import { issueCode } from "./one-time-codes"

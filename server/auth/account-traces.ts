@@ -9,7 +9,9 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
-import { monthKey, raiseUsage, usedThisMonth } from "../analyze/quota"
+import { monthKey } from "~core/time"
+
+import { raiseUsage, usedThisMonth } from "../analyze/quota"
 import { findRecord, markTrialUsed } from "../billing/subscriptions"
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"

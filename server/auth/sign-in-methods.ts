@@ -9,10 +9,10 @@ import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
 import type { SignInMethod } from "~core/auth-schemas"
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
 
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError, validationFailed } from "../http/errors"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { enforcePasswordPolicy } from "../policy/policy-service"
 import { auditSessionsEnded, auditSignInMethod } from "./account-audit"

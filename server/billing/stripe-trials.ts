@@ -11,12 +11,11 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 import type Stripe from "stripe"
 
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
-
 import { claimTrial, trialHeldElsewhere } from "../auth/account-traces"
 import { findUserById, type UserRow } from "../auth/users"
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { providerFailed } from "./billing-errors"
 import { idOf } from "./providers/stripe"

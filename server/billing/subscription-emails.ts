@@ -7,12 +7,12 @@ import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
 import { isOnHold } from "~core/billing/billing"
-import { EMAIL_TEMPLATES, type EmailContent } from "../mail/email-templates"
 import { longDate } from "~core/format"
 import { getPlan } from "~core/billing/plans"
 
 import type { UserRow } from "../auth/users"
 import type { DatabaseSchema } from "../db/schema"
+import { EMAIL_TEMPLATES, type EmailContent } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { effectivePlan, hasPaidPlan, isLocalTrial, type SubscriptionRecord } from "./subscription-rules"
 

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import {
   DEFAULT_REPLY_AUTHOR,
   FEEDBACK_IMAGE_TYPES,
@@ -25,6 +24,7 @@ import { requireAdmin } from "../auth/authenticate"
 import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { documented, jsonAnswer, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { StorageUnavailableError } from "../storage/object-storage"

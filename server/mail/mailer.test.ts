@@ -3,10 +3,9 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { EMAIL_TEMPLATES } from "./email-templates"
-
 import { startSmtpStandIn, type SmtpStandIn } from "../../tests/smtp-stand-in"
 import { makeTempDir, readOutbox } from "../test-kit"
+import { EMAIL_TEMPLATES } from "./email-templates"
 import { createOutboxMailer, createSmtpMailer, outboxDir } from "./mailer"
 
 const message = { to: "reader@example.com", ...EMAIL_TEMPLATES.welcome({ name: "Ada", dashboardUrl: "http://localhost:8787/dashboard" }) }

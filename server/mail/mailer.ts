@@ -6,6 +6,7 @@ import nodemailer from "nodemailer"
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js"
 
 import { COMPANY, PRODUCT_NAME } from "~core/company"
+
 import type { EmailContent } from "./email-templates"
 
 export interface OutgoingMail extends EmailContent {

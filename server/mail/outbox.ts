@@ -15,10 +15,10 @@ import type { FastifyBaseLogger } from "fastify"
 import type { Kysely, Transaction } from "kysely"
 
 import { DAY_MS } from "~core/time"
-import type { EmailContent } from "./email-templates"
 
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"
+import type { EmailContent } from "./email-templates"
 import type { Mailer } from "./mailer"
 import { claimDue, extendClaims, insertMessage, insertRequest, markFailed, markSent, purgeDone, releaseAllClaims, scheduleRetry, turnIntoMessage, type OutboxRow } from "./outbox-store"
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify"
 
 import type { AdminOrganization } from "~core/organizations"
 
-import { monthKey } from "../analyze/quota"
+import { monthKey } from "~core/time"
 import { recordAuditEvent } from "../audit/audit-log"
 import { inTransaction } from "../db/transaction"
 import { notFound } from "../http/errors"

@@ -8,7 +8,6 @@ import { createHash, randomBytes } from "node:crypto"
 import type { FastifyInstance } from "fastify"
 
 import type { AuditEventKind } from "~core/admin/audit"
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import {
   INVITATION_VALID_DAYS,
   managesMembers,
@@ -20,13 +19,14 @@ import {
   type OrganizationActivity,
   type OrganizationRole
 } from "~core/organizations"
+import { monthKey } from "~core/time"
 
-import { monthKey } from "../analyze/quota"
 import { recordAuditEvent } from "../audit/audit-log"
 import type { Authenticated } from "../auth/authenticate"
 import { planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
+import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { takeInvitationEmail } from "./invitation-limits"
 import { logoUrlOf } from "./membership"

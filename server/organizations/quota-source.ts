@@ -5,10 +5,10 @@
  * in the member's share of it, which the organisation page shows. It never touches the member's own plan's counter:
  * a member who leaves finds their own quota as they left it.
  */
-import { utcDayKey } from "~core/time"
+import { monthKey, utcDayKey } from "~core/time"
 
 import type { UserRow } from "../auth/users"
-import { monthKey, quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
+import { quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
 import { inTransaction, type Db } from "../db/transaction"

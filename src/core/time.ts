@@ -16,3 +16,15 @@ export const utcDayKey = (at: number | Date): string => new Date(at).toISOString
 
 /** The last `days` UTC days up to the one of `now`, oldest first, as utcDayKey writes them. */
 export const lastUtcDays = (now: number, days: number): string[] => Array.from({ length: days }, (_, index) => utcDayKey(now - (days - 1 - index) * DAY_MS))
+
+/** The UTC calendar month of an instant, as stored: "2026-11". */
+export function monthKey(now: number): string {
+  const date = new Date(now)
+  return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`
+}
+
+/** The first instant of the next UTC month, when the count starts again. */
+export function nextMonthStart(now: number): number {
+  const date = new Date(now)
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
+}
