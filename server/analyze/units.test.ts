@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest"
 
 import { answerText } from "./provider"
-import { monthKey, nextMonthStart } from "~core/time"
 import { checkImageUrl } from "./ssrf"
 
 describe("image URL checks", () => {
@@ -9,15 +8,6 @@ describe("image URL checks", () => {
     await expect(checkImageUrl("https://localhost/a.png", { allowLoopback: false })).rejects.toMatchObject({ code: "URL_NOT_ALLOWED" })
     await expect(checkImageUrl("https://8.8.8.8/a.png", { allowLoopback: false })).resolves.toMatchObject({ address: "8.8.8.8", family: 4 })
     await expect(checkImageUrl("https://[2606:4700:4700::1111]/a.png", { allowLoopback: false })).resolves.toMatchObject({ family: 6 })
-  })
-})
-
-describe("months and limits", () => {
-  it("counts per UTC calendar month and resets at the next one", () => {
-    expect(monthKey(Date.UTC(2026, 11, 31, 23, 59, 59, 999))).toBe("2026-12")
-    expect(monthKey(Date.UTC(2027, 0, 1))).toBe("2027-01")
-    expect(new Date(nextMonthStart(Date.UTC(2026, 11, 15))).toISOString()).toBe("2027-01-01T00:00:00.000Z")
-    expect(new Date(nextMonthStart(Date.UTC(2028, 1, 29, 12))).toISOString()).toBe("2028-03-01T00:00:00.000Z")
   })
 })
 
