@@ -13,10 +13,9 @@ import type { UserRow } from "../auth/users"
 import { planOf } from "../billing/plan"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
+import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usageSummary, usedOf, type CountedRequest, type QuotaSource } from "../quota/quota-service"
 import { imageFromDataUrl, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
-import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usedOf, type CountedRequest, type QuotaSource } from "../organizations/quota-source"
-import { usageSummary } from "./quota"
 import { fetchImageBytes } from "./ssrf"
 
 export const MAX_MODEL_CALLS_IN_FLIGHT = 3

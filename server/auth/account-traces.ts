@@ -11,10 +11,10 @@ import type { Transaction } from "kysely"
 
 import { monthKey } from "~core/time"
 
-import { raiseUsage, usedThisMonth } from "../analyze/quota"
 import { findRecord, markTrialUsed } from "../billing/subscriptions"
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"
+import { raiseUsage, usedThisMonth } from "../quota/quota-store"
 import { cardTraceKey, claimTrials, findTrace, legacyTraceKeys, recordTrace, traceKeys, trialsHeldByOthers } from "./identity-traces"
 import type { UserRow } from "./users"
 

@@ -10,6 +10,7 @@ import { monthKey } from "~core/time"
 import { recordAuditEvent } from "../audit/audit-log"
 import { inTransaction } from "../db/transaction"
 import { notFound } from "../http/errors"
+import { poolUsedThisMonth } from "../quota/quota-service"
 import * as store from "./organization-store"
 
 export function adminOrganizationService(app: FastifyInstance) {
@@ -18,13 +19,13 @@ export function adminOrganizationService(app: FastifyInstance) {
   const read = async (organizationId: string): Promise<AdminOrganization> => {
     const organization = await store.organizationForAdmin(db, organizationId)
     if (!organization) throw notFound("No organisation has this id.")
-    const month = monthKey(app.clock())
-    const members = await store.listMembers(db, organizationId, month)
+    const at = app.clock()
+    const members = await store.listMembers(db, organizationId, monthKey(at))
     return {
       id: organization.id,
       name: organization.name,
       subscriber: { id: organization.subscriber_id, email: organization.subscriber_email },
-      pool: { limit: organization.request_limit, used: await store.poolUsed(db, organizationId, month) },
+      pool: { limit: organization.request_limit, used: await poolUsedThisMonth(db, organizationId, at) },
       members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 }))
     }
   }

@@ -28,10 +28,10 @@ import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
+import { fundsPool, poolUsedThisMonth, quotaSourceOf, usedOf } from "../quota/quota-service"
 import { takeInvitationEmail } from "./invitation-limits"
 import { logoUrlOf } from "./membership"
 import * as store from "./organization-store"
-import { fundsPool, quotaSourceOf, usedOf } from "./quota-source"
 
 const forbidden = (message: string) => new ApiError(403, "FORBIDDEN", message)
 const noOrganization = () => notFound("You are not a member of an organisation.")
@@ -89,7 +89,7 @@ export function organizationService(app: FastifyInstance) {
     const at = app.clock()
     const members = await store.listMembers(db, membership.organization_id, monthKey(at))
     const source = await quotaSourceOf(db, auth.user)
-    const poolUsed = source.kind === "pool" ? await usedOf(db, auth.user.id, source, at) : await store.poolUsed(db, membership.organization_id, monthKey(at))
+    const poolUsed = source.kind === "pool" ? await usedOf(db, auth.user.id, source, at) : await poolUsedThisMonth(db, membership.organization_id, at)
     return {
       id: membership.organization_id,
       name: membership.name,

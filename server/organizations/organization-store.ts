@@ -1,4 +1,4 @@
-/** The queries of organisations: members, invitations and the pool's counter (tables of migration 014). */
+/** The queries of organisations: members and invitations (tables of migration 014); the pool's counters are the quota's (server/quota/). */
 import { sql } from "kysely"
 
 import type { AssignableRole, OrganizationRole } from "~core/organizations"
@@ -140,64 +140,6 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
 
 export async function deleteOrganization(db: Db, organizationId: string): Promise<void> {
   await db.deleteFrom("organizations").where("id", "=", organizationId).execute()
-}
-
-export async function poolUsed(db: Db, organizationId: string, month: string): Promise<number> {
-  const row = await db.selectFrom("organization_usage").select("used").where("organization_id", "=", organizationId).where("month", "=", month).executeTakeFirst()
-  return row?.used ?? 0
-}
-
-/**
- * One request of the pool's month, taken only while it stays within `limit` (null: unlimited), in one statement, so
- * that members asking at once on any instance never pass it together. Returns the count after, or null when full.
- */
-export async function takePoolRequest(db: Db, organizationId: string, month: string, limit: number | null): Promise<number | null> {
-  if (limit !== null && limit <= 0) return null
-  const row = await db
-    .insertInto("organization_usage")
-    .values({ organization_id: organizationId, month, used: 1 })
-    .onConflict((conflict) => {
-      const update = conflict.columns(["organization_id", "month"]).doUpdateSet({ used: sql<number>`organization_usage.used + 1` })
-      return limit === null ? update : update.where("organization_usage.used", "<", limit)
-    })
-    .returning("used")
-    .executeTakeFirst()
-  return row?.used ?? null
-}
-
-/** A member's share of the pool's month, one more (no limit of its own: the pool's holds). */
-export async function countMemberShare(db: Db, organizationId: string, userId: string, month: string): Promise<void> {
-  await db
-    .insertInto("organization_member_usage")
-    .values({ organization_id: organizationId, user_id: userId, month, used: 1 })
-    .onConflict((conflict) => conflict.columns(["organization_id", "user_id", "month"]).doUpdateSet({ used: sql<number>`organization_member_usage.used + 1` }))
-    .execute()
-}
-
-/** Gives a pool request back (the provider billed nothing): to the pool and to the member's share. */
-export async function givePoolRequestBack(db: Db, organizationId: string, userId: string, month: string): Promise<void> {
-  await db.updateTable("organization_usage").set({ used: sql<number>`greatest(used - 1, 0)` }).where("organization_id", "=", organizationId).where("month", "=", month).execute()
-  await db
-    .updateTable("organization_member_usage")
-    .set({ used: sql<number>`greatest(used - 1, 0)` })
-    .where("organization_id", "=", organizationId)
-    .where("user_id", "=", userId)
-    .where("month", "=", month)
-    .execute()
-}
-
-/**
- * On every request that draws from a quota: the caller's organisation's pool with its subscriber's plan columns, in
- * one query (the subscriber's Enterprise plan keeps the pool open), or undefined for someone in none.
- */
-export function findPoolOf(db: Db, userId: string) {
-  return db
-    .selectFrom("organization_members")
-    .innerJoin("organizations", "organizations.id", "organization_members.organization_id")
-    .innerJoin("users as subscriber", "subscriber.id", "organizations.subscriber_id")
-    .select(["organizations.id", "organizations.name", "organizations.request_limit", "subscriber.plan_id", "subscriber.subscription_status"])
-    .where("organization_members.user_id", "=", userId)
-    .executeTakeFirst()
 }
 
 /** The account whose subscription funds the organisation, with its name and plan columns. */

@@ -17,7 +17,7 @@ import { ASK_BODY_LIMIT, ASK_DOC, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT, TR
 import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
 import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
 import { documented, parseRequest } from "../openapi/route-docs"
-import { quotaSourceOf, usedOf } from "../organizations/quota-source"
+import { quotaSourceOf, usedOf } from "../quota/quota-service"
 import { visionRoutes, type VisionRoutesOptions } from "./vision-routes"
 import { callsOfMonth, countCall } from "./usage-store"
 

@@ -21,7 +21,7 @@ import { findRecord } from "../../billing/subscriptions"
 import { inTransaction, type Db } from "../../db/transaction"
 import { ApiError, notFound } from "../../http/errors"
 import { findMembership } from "../../organizations/organization-store"
-import { quotaSourceOf, usedOf } from "../../organizations/quota-source"
+import { quotaSourceOf, usedOf } from "../../quota/quota-service"
 import * as store from "./admin-users-store"
 
 const noSuchUser = () => notFound("No account has this id.")

@@ -5,15 +5,16 @@
  * in the member's share of it, which the organisation page shows. It never touches the member's own plan's counter:
  * a member who leaves finds their own quota as they left it.
  */
-import { monthKey, utcDayKey } from "~core/time"
+import type { VqaUsage } from "~core/analysis/vqa"
+import { longDate } from "~core/format"
+import { monthKey, nextMonthStart, utcDayKey } from "~core/time"
 
-import type { UserRow } from "../auth/users"
-import { quotaExceeded, releaseRequest, reserveRequest, usedThisMonth, type Reservation } from "../analyze/quota"
-import { monthlyLimitOf, planOf } from "../billing/plan"
 import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
+import type { UserRow } from "../auth/users"
+import { monthlyLimitOf, planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
-import { countMemberShare, findPoolOf, givePoolRequestBack, poolUsed, takePoolRequest } from "./organization-store"
+import { countMemberShare, findPoolOf, giveOwnRequestBack, givePoolRequestBack, poolUsed, takeOwnRequest, takePoolRequest, usedThisMonth, type Reservation } from "./quota-store"
 
 export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
 
@@ -26,17 +27,34 @@ export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource>
   return { kind: "own", limit: monthlyLimitOf(user) }
 }
 
-/** This month's use of the source: the pool's, or the caller's own. */
-export function usedOf(db: Db, userId: string, source: QuotaSource, now: number): Promise<number> {
-  return source.kind === "pool" ? poolUsed(db, source.organizationId, monthKey(now)) : usedThisMonth(db, userId, now)
+/** This month's use of an organisation's pool, whoever asks (its page, the admin's). */
+export function poolUsedThisMonth(db: Db, organizationId: string, now: number): Promise<number> {
+  return poolUsed(db, organizationId, monthKey(now))
 }
 
-/** QUOTA_EXCEEDED in the source's words: the pool's names the organisation. */
+/** This month's use of the source: the pool's, or the caller's own. */
+export function usedOf(db: Db, userId: string, source: QuotaSource, now: number): Promise<number> {
+  return source.kind === "pool" ? poolUsedThisMonth(db, source.organizationId, now) : usedThisMonth(db, userId, now)
+}
+
+/** The month's use and limit as the usage endpoints answer them, with when the count starts again. */
+export function usageSummary(used: number, limit: number | null, now: number): VqaUsage {
+  return { used, limit, resetsAt: new Date(nextMonthStart(now)).toISOString() }
+}
+
+/** QUOTA_EXCEEDED in the source's words (a pool's names the organisation), with when the quota resets. */
 export function quotaExhausted(source: QuotaSource, now: number): ApiError {
-  const refused = quotaExceeded(source.limit ?? 0, now)
-  if (source.kind === "own") return refused
-  const resets = refused.message.slice(refused.message.lastIndexOf(". ") + 2)
-  return new ApiError(429, "QUOTA_EXCEEDED", `${source.name} has used all ${source.limit ?? 0} AI requests of its plan this month. ${resets}`, refused.extra)
+  const resetsAt = nextMonthStart(now)
+  const limit = source.limit ?? 0
+  const spent =
+    source.kind === "pool"
+      ? `${source.name} has used all ${limit} AI requests of its plan this month.`
+      : limit === 0
+        ? "Your plan includes no AI requests."
+        : `You have used all ${limit} AI requests of your plan this month.`
+  const resets = source.kind === "own" && limit === 0 ? "It resets" : "Your quota resets"
+  const message = `${spent} ${resets} on ${longDate(resetsAt)} (UTC).`
+  return new ApiError(429, "QUOTA_EXCEEDED", message, { retryAfter: Math.max(1, Math.ceil((resetsAt - now) / 1000)) })
 }
 
 /** What a counted request is, for the admin's analytics: a question or a translation. */
@@ -49,10 +67,16 @@ export type CountedRequest = Extract<DailyMetric, "questions" | "translations">
 export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest): Promise<Reservation & { day: string }> {
   const day = utcDayKey(now)
   return inTransaction(db, async (trx) => {
-    const reservation = source.kind === "own" ? await reserveRequest(trx, userId, source.limit, now) : await takeFromPool(trx, userId, source, now)
+    const reservation = source.kind === "own" ? await takeOwn(trx, userId, source, now) : await takeFromPool(trx, userId, source, now)
     await countEvent(trx, kind, day)
     return { ...reservation, day }
   })
+}
+
+async function takeOwn(trx: Db, userId: string, source: QuotaSource & { kind: "own" }, now: number): Promise<Reservation> {
+  const reservation = await takeOwnRequest(trx, userId, source.limit, now)
+  if (!reservation) throw quotaExhausted(source, now)
+  return reservation
 }
 
 async function takeFromPool(trx: Db, userId: string, source: QuotaSource & { kind: "pool" }, now: number): Promise<Reservation> {
@@ -66,7 +90,7 @@ async function takeFromPool(trx: Db, userId: string, source: QuotaSource & { kin
 /** Gives a reserved request back (the provider billed nothing for it), and takes it off the day it was counted on. */
 export async function releaseTo(db: Db, userId: string, source: QuotaSource, reservation: Reservation & { day: string }, kind: CountedRequest): Promise<void> {
   await inTransaction(db, async (trx) => {
-    if (source.kind === "own") await releaseRequest(trx, userId, reservation)
+    if (source.kind === "own") await giveOwnRequestBack(trx, userId, reservation)
     else await givePoolRequestBack(trx, source.organizationId, userId, reservation.month)
     await countEvent(trx, kind, reservation.day, -1)
   })
