@@ -20,7 +20,18 @@ import { eventually, screenshot } from "./browser"
 import { findExtensionPage, FIREFOX_EXTENSION_ORIGIN, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage, waitInPage } from "./firefox"
 import { fieldByLabel } from "./forms"
 import { type RunningServer, serveFixtures, serveHostilePage, startServer } from "./server"
-import { LATER_SIGNS, PAGE_SIGNS, QUOTA_SIGNS, readSignOnScreen, SIGNS, startTranslator, stopReadingSigns, writeSignsPage } from "./signs-fixture"
+import {
+  LATER_SIGNS,
+  originalOnPage as signOriginalOnPage,
+  PAGE_SIGNS,
+  QUOTA_SIGNS,
+  startTranslator,
+  stopReadingSigns,
+  togglePressed,
+  TRANSLATE_TOGGLE,
+  translatedOnPage as signTranslatedOnPage,
+  writeSignsPage
+} from "./signs-fixture"
 
 const unavailable = firefoxUnavailableReason()
 if (unavailable && process.env.CI) throw new Error(`The Firefox end-to-end tests must run in CI, but ${unavailable}.`)
@@ -29,7 +40,6 @@ if (unavailable) console.warn(`Firefox end-to-end tests skipped: ${unavailable}.
 const NAME = "Firefox Reader"
 const EMAIL = "firefox.reader@example.com"
 const PASSWORD = "Quiet-Lantern-58!"
-const TOGGLE = "xpath/.//button[normalize-space()='Translate images on this page']"
 const TIMEOUT_MS = 120_000
 
 describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => {
@@ -41,17 +51,9 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
   let page: Page
   let panel: Page
 
-  const translatedOnPage = (word: string) =>
-    eventually(
-      () => readSignOnScreen(page, word),
-      (text) => {
-        expect(text).toContain(SIGNS[word])
-        expect(text).not.toContain(word)
-      },
-      TIMEOUT_MS
-    )
-  const originalOnPage = (word: string) => eventually(() => readSignOnScreen(page, word), (text) => expect(text).toContain(word), 30_000)
-  const pressed = async () => (await panel.waitForSelector(TOGGLE))!.evaluate((button) => button.getAttribute("aria-pressed"))
+  const translatedOnPage = (word: string) => signTranslatedOnPage(page, word, TIMEOUT_MS)
+  const originalOnPage = (word: string) => signOriginalOnPage(page, word)
+  const pressed = () => togglePressed(panel)
   const usage = async (token: string) => (await apiOf(server)("/api/analyze/usage", { token })).body.data as { used: number }
 
   beforeAll(async () => {
@@ -102,7 +104,7 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
   })
 
   it("translates the signs on the page itself, and those the page adds later", async () => {
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await eventually(pressed, (value) => expect(value).toBe("true"))
     await translatedOnPage("EXIT")
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -122,10 +124,10 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
 
   it("shows the originals with the same command, and the translations again without reading anything twice", async () => {
     const sent = provider.sent.length
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await eventually(pressed, (value) => expect(value).toBe("false"))
     await originalOnPage("EXIT")
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await eventually(pressed, (value) => expect(value).toBe("true"))
     await translatedOnPage("EXIT")
     expect(provider.sent.length).toBe(sent)

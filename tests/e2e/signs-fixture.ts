@@ -11,9 +11,10 @@ import path from "node:path"
 
 import type { Browser, Page } from "puppeteer-core"
 import { createWorker, OEM, type Worker as TesseractWorker } from "tesseract.js"
+import { expect } from "vitest"
 
 import { completion, sendJson, startStandIn } from "../../server/test-kit/stand-in"
-import { EXTENSION_DIR } from "./browser"
+import { eventually, EXTENSION_DIR } from "./browser"
 
 export const SIGNS: Record<string, string> = {
   EXIT: "SORTIE",
@@ -123,3 +124,23 @@ export async function stopReadingSigns(): Promise<void> {
   reader = null
   if (worker) await (await worker).terminate()
 }
+
+/** The panel's toggle of the mode, *Translate images on this page*. */
+export const TRANSLATE_TOGGLE = "xpath/.//button[normalize-space()='Translate images on this page']"
+
+/** Waits until the sign reads as its translation on the page, and not as itself. */
+export const translatedOnPage = (page: Page, word: string, timeoutMs = 120_000) =>
+  eventually(
+    () => readSignOnScreen(page, word),
+    (text) => {
+      expect(text).toContain(SIGNS[word])
+      expect(text).not.toContain(word)
+    },
+    timeoutMs
+  )
+
+/** Waits until the sign reads as itself on the page. */
+export const originalOnPage = (page: Page, word: string) => eventually(() => readSignOnScreen(page, word), (text) => expect(text).toContain(word), 30_000)
+
+/** The toggle's aria-pressed in the panel. */
+export const togglePressed = async (panel: Page) => (await panel.waitForSelector(TRANSLATE_TOGGLE))!.evaluate((button) => button.getAttribute("aria-pressed"))

@@ -17,21 +17,22 @@ import { eventually, installExtension, launchBrowser, type LoadedExtension, open
 import { clickClosedShadowButton, closedShadowTexts } from "./closed-shadow"
 import {
   LATER_SIGNS,
+  originalOnPage as signOriginalOnPage,
   PAGE_SIGNS,
   QUOTA_SIGNS,
-  readSignOnScreen,
   SCROLLED_SIGN,
-  SIGNS,
   startTranslator,
   stopReadingSigns,
+  togglePressed,
   TRANSFORMED_SIGN,
+  TRANSLATE_TOGGLE,
+  translatedOnPage as signTranslatedOnPage,
   writeSignsPage
 } from "./signs-fixture"
 import { type RunningServer, serveFixtures, serveHostilePage, startServer } from "./server"
 
 const EMAIL = "page.translation@example.com"
 const PASSWORD = "Amber-Signal-73!"
-const TOGGLE = "xpath/.//button[normalize-space()='Translate images on this page']"
 const TIMEOUT_MS = 120_000
 
 describe("Translate images on this page", () => {
@@ -46,18 +47,10 @@ describe("Translate images on this page", () => {
   let extensionToken: string
 
   /** Waits until the sign reads as its translation on the page, and not as itself. */
-  const translatedOnPage = (word: string) =>
-    eventually(
-      () => readSignOnScreen(page, word),
-      (text) => {
-        expect(text).toContain(SIGNS[word])
-        expect(text).not.toContain(word)
-      },
-      TIMEOUT_MS
-    )
-  const originalOnPage = (word: string) => eventually(() => readSignOnScreen(page, word), (text) => expect(text).toContain(word), 30_000)
+  const translatedOnPage = (word: string) => signTranslatedOnPage(page, word, TIMEOUT_MS)
+  const originalOnPage = (word: string) => signOriginalOnPage(page, word)
   const badge = async () => (await closedShadowTexts(page)).find((text) => /images|AI requests/i.test(text)) ?? ""
-  const pressed = async () => (await panel.waitForSelector(TOGGLE))!.evaluate((button) => button.getAttribute("aria-pressed"))
+  const pressed = () => togglePressed(panel)
   const usage = async () => (await apiOf(server)("/api/analyze/usage", { token: extensionToken })).body.data as { used: number; limit: number }
 
   beforeAll(async () => {
@@ -90,7 +83,7 @@ describe("Translate images on this page", () => {
   })
 
   it("translates the signs on the page itself, those in view first, and those the page adds later; the picture without text is left alone", async () => {
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await eventually(pressed, (value) => expect(value).toBe("true"))
     await translatedOnPage("EXIT")
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -126,10 +119,10 @@ describe("Translate images on this page", () => {
     await clickClosedShadowButton(page, "Show translations")
     await translatedOnPage("EXIT")
     // The command again: the mode goes off and the page is as it was; once more, the translations come back.
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await eventually(pressed, (value) => expect(value).toBe("false"))
     await originalOnPage("OPEN")
-    await (await panel.waitForSelector(TOGGLE))!.click()
+    await (await panel.waitForSelector(TRANSLATE_TOGGLE))!.click()
     await translatedOnPage("OPEN")
     expect(provider.requests.length).toBe(sent)
   })
