@@ -10,6 +10,7 @@ import { Link } from "react-router"
 
 import { API_KEY_NAME_MAX_LENGTH, MAX_ACTIVE_API_KEYS, type CreatedApiKey } from "~core/api-keys"
 import { longDate } from "~core/format"
+import { failureText } from "~site/shared/failure-text"
 import { copyText } from "~ui/clipboard"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { PasswordField, TextField } from "~ui/fields"
@@ -19,7 +20,7 @@ import { buttonStyles } from "~ui/styles"
 
 import { ProofMessage } from "../dashboard/ProofRefusal"
 import { useFormMutation } from "../use-form-mutation"
-import { API_KEYS_QUERY_KEY, createApiKey, failureText, listApiKeys, revokeApiKey } from "./api-keys-api"
+import { API_KEYS_QUERY_KEY, createApiKey, listApiKeys, revokeApiKey } from "./api-keys-api"
 import { ApiUsage } from "./ApiUsage"
 
 /** The key just made: shown once, with Copy and a call to try it. */

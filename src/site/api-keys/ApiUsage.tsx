@@ -7,10 +7,11 @@ import { Toggle } from "radix-ui"
 import { lazy, Suspense, useId, useState } from "react"
 
 import { API_KEY_USAGE_DEFAULT_DAYS } from "~core/api-keys"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
-import { failureText, useApiKeyUsage } from "./api-keys-api"
+import { useApiKeyUsage } from "./api-keys-api"
 import { ApiUsageTable } from "./ApiUsageTable"
 import { callsIn } from "./usage-view"
 

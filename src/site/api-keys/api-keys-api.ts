@@ -2,15 +2,10 @@
 import { useQuery } from "@tanstack/react-query"
 
 import { API_KEY_USAGE_DEFAULT_DAYS, type ApiKeySummary, type ApiKeyUsage, type CreateApiKeyRequest, type CreatedApiKey } from "~core/api-keys"
-import { ApiRequestError } from "~api/http-client"
-import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { getApiClient } from "~site-session/site-api"
 
 /** Under API_KEYS_QUERY_KEY too: a change to the keys refreshes the chart of their calls with the list. */
 export const API_KEYS_QUERY_KEY = ["api-keys"] as const
-
-/** A failed call in words: the server's message, or that the connection failed. */
-export const failureText = (failure: unknown) => (failure instanceof ApiRequestError && !failure.isNetworkError ? failure.message : CONNECTION_ERROR_MESSAGE)
 
 export const listApiKeys = () => getApiClient().get<ApiKeySummary[]>("/api/keys")
 export const createApiKey = (input: CreateApiKeyRequest) => getApiClient().post<CreatedApiKey>("/api/keys", input)

@@ -4,10 +4,10 @@
  */
 import type { OrganizationActivity } from "~core/organizations"
 import { longDate } from "~core/format"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 
-import { failureText } from "../api-keys/api-keys-api"
 import { useActivity } from "./organization-api"
 
 const who = (person: OrganizationActivity["actor"]) => person?.name || person?.email || "Someone"

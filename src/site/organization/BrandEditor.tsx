@@ -6,11 +6,11 @@
 import { useEffect, useId, useMemo, useState, type ChangeEvent, type FormEvent } from "react"
 
 import { createOrganizationSchema, ORGANIZATION_NAME_MAX_LENGTH, type Organization } from "~core/organizations"
+import { failureText } from "~site/shared/failure-text"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
-import { failureText } from "../api-keys/api-keys-api"
 import { useFormMutation } from "../use-form-mutation"
 import { BrandPreview } from "./BrandPreview"
 import { updateOrganization, uploadLogo, useOrganizationChanged } from "./organization-api"

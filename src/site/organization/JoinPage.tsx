@@ -7,12 +7,12 @@
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router"
 
 import { useSession } from "~site-session/session-store"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { failureText } from "../api-keys/api-keys-api"
 import type { LoginRedirectState } from "../guard/RouteGuard"
 import { AuthCard } from "../sign-in/AuthCard"
 import { useFormMutation } from "../use-form-mutation"

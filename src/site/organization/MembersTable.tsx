@@ -4,11 +4,11 @@
  * own row is marked "you"; leaving is offered beside the table (LeaveOrganization).
  */
 import type { Organization, OrganizationMember } from "~core/organizations"
+import { failureText } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { failureText } from "../api-keys/api-keys-api"
 import { useFormMutation } from "../use-form-mutation"
 import { changeMemberRole, removeMember, useOrganizationChanged } from "./organization-api"
 import { canManage, figure, isSelf, ROLE_LABELS } from "./organization-view"

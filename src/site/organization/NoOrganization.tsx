@@ -6,12 +6,12 @@ import { useState, type FormEvent } from "react"
 import { Link } from "react-router"
 
 import { createOrganizationSchema, INVITATION_VALID_DAYS, MAX_ORGANIZATION_MEMBERS, ORGANIZATION_NAME_MAX_LENGTH } from "~core/organizations"
+import { failureText } from "~site/shared/failure-text"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { failureText } from "../api-keys/api-keys-api"
 import { useFormMutation } from "../use-form-mutation"
 import { createOrganization, useOrganizationChanged } from "./organization-api"
 

@@ -6,12 +6,12 @@
 import { useState } from "react"
 
 import type { Organization } from "~core/organizations"
+import { failureText } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { failureText } from "../api-keys/api-keys-api"
 import { useFormMutation } from "../use-form-mutation"
 import { deleteOrganization, transferOwnership, useOrganizationChanged } from "./organization-api"
 

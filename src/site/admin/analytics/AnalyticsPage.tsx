@@ -8,12 +8,13 @@ import { lazy, Suspense, useId, useState } from "react"
 import { Link } from "react-router"
 
 import { ANALYTICS_RANGES, type AnalyticsDay } from "~core/admin/admin-analytics"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { PressedButtons } from "~ui/PressedButtons"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../../PageTitle"
-import { failureText, useAnalytics } from "./analytics-api"
+import { useAnalytics } from "./analytics-api"
 import { AnalyticsTable } from "./AnalyticsTable"
 import { CHART_GROUPS, type ChartGroup } from "./analytics-view"
 

@@ -1,15 +1,10 @@
 /** The analytics page's call: GET /api/admin/analytics, checked against its schema at run time. */
 import { useQuery } from "@tanstack/react-query"
 
-import { ApiRequestError } from "~api/http-client"
-import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { getApiClient } from "~site-session/site-api"
 import { analyticsSchema, type Analytics } from "~core/admin/admin-analytics"
 
 import { parseAnswer } from "../../parse-answer"
-
-/** A failed call in words: the server's message, or that the connection failed. */
-export const failureText = (failure: unknown) => (failure instanceof ApiRequestError && !failure.isNetworkError ? failure.message : CONNECTION_ERROR_MESSAGE)
 
 export async function fetchAnalytics(days: number, signal?: AbortSignal): Promise<Analytics> {
   return parseAnswer(analyticsSchema, await getApiClient().get("/api/admin/analytics", { params: { days }, signal }))

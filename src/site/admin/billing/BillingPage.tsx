@@ -8,11 +8,11 @@ import { Link } from "react-router"
 
 import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin/admin-analytics"
 import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import { PageTitle } from "../../PageTitle"
-import { failureText } from "../analytics/analytics-api"
 import { useAdminBilling } from "./billing-api"
 import { isFailedPayment, money, planName, shortDate, signedMoney, STATUS_LABELS } from "./billing-view"
 

@@ -2,10 +2,10 @@
 import { useId, useState } from "react"
 
 import type { Post } from "~core/admin/blog"
+import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 
 import { postImage } from "../../blog/cover"
-import { failureText } from "../../api-keys/api-keys-api"
 import { uploadPostImage } from "./content-api"
 
 /** As the server's limit (server/blog/post-image.ts): told before a long upload is refused. */

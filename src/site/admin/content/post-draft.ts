@@ -4,8 +4,7 @@
  */
 import { ApiRequestError } from "~api/http-client"
 import { postInputSchema, type BlogCategorySlug, type Post, type PostInput, type PostStatus } from "~core/admin/blog"
-
-import { failureText } from "../../api-keys/api-keys-api"
+import { failureText } from "~site/shared/failure-text"
 
 export interface PostDraft {
   title: string

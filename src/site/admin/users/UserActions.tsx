@@ -7,11 +7,11 @@
 import { useId, useState } from "react"
 
 import type { AdminUserDetail } from "~core/admin/admin-users"
+import { failureText } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { failureText } from "../../api-keys/api-keys-api"
 import { endSessions, resendVerification, setOrganizationLimit, setUserLimit, updateUser, useUsersChanged } from "./admin-users-api"
 
 type User = AdminUserDetail["user"]
