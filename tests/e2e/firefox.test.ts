@@ -295,15 +295,24 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     // A reload stops the background and every page of the extension, as quitting Firefox does; storage.local and the
     // extension origin's IndexedDB stay, as on disk. (A temporary add-on does not survive a restart of Firefox itself.)
     await extensionPage.evaluate(() => chrome.runtime.reload()).catch(() => undefined)
-    extensionPage = await browser.newPage()
-    await eventually(
+    // Each try in a page of its own: a navigation sent while the extension was still starting may arrive late, and
+    // would take away the popup a later try had loaded (a screenshot then found no document).
+    const popup = await eventually(
       async () => {
-        await openExtensionPage(extensionPage, "popup.html")
-        return extensionPage.evaluate(() => document.body.innerText)
+        const candidate = await browser.newPage()
+        try {
+          await openExtensionPage(candidate, "popup.html")
+          await waitInPage(candidate, (name: string) => document.body.innerText.includes(name), [NAME])
+          return candidate
+        } catch {
+          await candidate.close().catch(() => undefined)
+          return null
+        }
       },
-      (text) => expect(text).toContain(NAME),
+      (found) => expect(found).not.toBeNull(),
       60_000
     )
+    extensionPage = popup!
     await extensionPage.bringToFront()
     await shot(extensionPage, "popup-signed-in-after-restart")
     expect(await storedSession()).toBe(sealed)
