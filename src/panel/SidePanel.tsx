@@ -12,6 +12,8 @@ import { useAccount } from "~extension/account/use-account"
 import { useBrand } from "~extension/account/use-brand"
 import { useStorageItem } from "~extension/use-storage-item"
 
+import { retainSessionsFor } from "./ai/device-questions"
+import { DEVICE_NOT_COUNTED, usePlannedEngine } from "./ai/use-planned-engine"
 import { ChatTab } from "./chat/ChatTab"
 import { clearHistory, historyItem } from "./chat/history"
 import { HistoryTab } from "./chat/HistoryTab"
@@ -74,16 +76,22 @@ export function SidePanel() {
   const images = [...capturedHere, ...(ready?.images ?? [])]
   const tickedImages = images.filter((image) => ticked.has(image.url))
   const chat = useChat({ images: tickedImages, tabId: ready?.tabId, pageUrl: ready?.pageUrl, settings, onUsageChanged: reloadAccount })
+  // The plan's quota counts our service only: the usage line says so when the device answers questions.
+  const answersOnDevice = usePlannedEngine("questions", settings.questionsEngine) === "device"
+  const shownAccount = account.kind === "signedIn" && account.usage && answersOnDevice ? { ...account, usage: `${account.usage} · ${DEVICE_NOT_COUNTED}` } : account
 
   useEffect(() => {
     document.title = "Image Query AI"
   }, [])
   // Requests are recorded in Sent from this device with the host of the page the panel shows.
   useEffect(() => setSentFromPage(ready?.pageUrl), [ready?.pageUrl])
+  // The device's model keeps a session per image for follow-up questions: only while the image is in view or in the chat.
+  const keptImages = [focused?.image.url ?? "", ...tickedImages.map((image) => image.url)].join("\n")
+  useEffect(() => retainSessionsFor(keptImages.split("\n")), [keptImages])
 
   return (
     <PanelTabs current={tab} onChange={setTab} className="min-h-screen bg-gray-50 pb-16 font-sans text-brand-secondary">
-      <PanelHeader account={account} brand={brand} capturing={capture.status.kind === "selecting"} onCapture={capture.start} onRescan={rescan} />
+      <PanelHeader account={shownAccount} brand={brand} capturing={capture.status.kind === "selecting"} onCapture={capture.start} onRescan={rescan} />
       {pasted.dragging && <DropOverlay />}
       <main className="p-4">
         <PanelNotices capture={capture} pasted={pasted} />
@@ -104,7 +112,7 @@ export function SidePanel() {
           />
         </TabPanel>
         <TabPanel tab="chat">
-          <ChatTab images={tickedImages} tabId={ready?.tabId} pageUrl={ready?.pageUrl} messages={chat.messages} busy={chat.busy} onSend={chat.send} onClear={chat.clear} usage={account.kind === "signedIn" ? account.usage : null} />
+          <ChatTab images={tickedImages} tabId={ready?.tabId} pageUrl={ready?.pageUrl} messages={chat.messages} busy={chat.busy} onSend={chat.send} onStop={chat.stop} onAskService={chat.askService} onClear={chat.clear} usage={shownAccount.kind === "signedIn" ? shownAccount.usage : null} />
         </TabPanel>
         <TabPanel tab="history">
           <HistoryTab entries={history ?? []} onClear={() => void clearHistory()} />

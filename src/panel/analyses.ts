@@ -15,7 +15,8 @@ import type { VqaHistoryTurn } from "~core/analysis/vqa"
 import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./images/image-bytes"
 import { detectReading, prepareOcrLanguages, withVerticalText, type TextReading } from "./settings/ocr-languages"
 import type { AnalysisKind, PanelSettings } from "./settings/settings"
-import { askAboutImage } from "./chat/vqa-client"
+import { askImage, type AiAnswer } from "./ai/ai-engines"
+import type { AnswerSource } from "./ai/engine-choice"
 
 /** The preset question of the Scene analysis; the labels found locally are added to it. */
 export const SCENE_QUESTION = "Describe the scene in this image in two or three sentences: the setting, what is happening and the main subjects."
@@ -24,8 +25,8 @@ export type AnalysisOutcome =
   | { kind: "text"; ocr: OcrResult; reading?: DetectedReading }
   | { kind: "faces"; faces: FacesResult }
   | { kind: "objects"; objects: ObjectsResult }
-  | { kind: "scene"; answer: string; model: string; labels: string[] }
-  | { kind: "ask"; answer: string; model: string; question: string }
+  | ({ kind: "scene"; labels: string[] } & AiAnswer)
+  | ({ kind: "ask"; question: string } & AiAnswer)
 
 export interface AnalysisRequest {
   kind: AnalysisKind
@@ -36,6 +37,12 @@ export interface AnalysisRequest {
   /** Ask only: the chat so far about this image. */
   history?: readonly VqaHistoryTurn[]
   onProgress?: (progress: AnalysisProgress) => void
+  /** Scene and Ask: stops a streamed answer, the answer so far kept. */
+  signal?: AbortSignal
+  /** Scene and Ask: the answer so far, as it streams in. */
+  onPartial?: (answerSoFar: string) => void
+  /** Scene and Ask: one engine regardless of Settings (our service, asked for after the device failed). */
+  only?: AnswerSource
 }
 
 let facesEngine: FacesEngine | null = null
@@ -95,7 +102,7 @@ export function resultKey({ kind, image, settings }: Pick<AnalysisRequest, "kind
     case "objects":
       return `objects|${image.url}`
     case "scene":
-      return `scene|${settings.model}|${image.url}`
+      return `scene|${settings.questionsEngine}|${settings.model}|${image.url}`
     case "ask":
       // Every question is asked: the model may answer differently, and the user expects it to be sent.
       return null
@@ -138,18 +145,26 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
       const labels = await detectObjects(request, blob).then(objectLabels, () => [])
       onProgress?.({ stage: "Asking the vision model…" })
       const question = labels.length ? `${SCENE_QUESTION} Objects detected on this computer: ${labels.join(", ")}.` : SCENE_QUESTION
-      const answer = await askAboutImage({ image: blob, question, model: settings.model })
-      return { kind, answer: answer.answer, model: answer.model, labels }
+      return { kind, labels, ...(await askImage({ ...askOptions(request), image: blob, question })) }
     }
     case "ask": {
       const question = request.question?.trim() ?? ""
       if (!question) throw new Error("Type a question first.")
       onProgress?.({ stage: "Asking the vision model…" })
-      const answer = await askAboutImage({ image: blob, question, model: settings.model, history: request.history })
-      return { kind, answer: answer.answer, model: answer.model, question }
+      return { kind, question, ...(await askImage({ ...askOptions(request), image: blob, question, history: request.history })) }
     }
   }
 }
+
+/** What a question's engine takes from the request, besides the image and the question. */
+const askOptions = ({ image, settings, signal, onPartial, only }: AnalysisRequest) => ({
+  imageKey: image.url,
+  model: settings.model,
+  choice: settings.questionsEngine,
+  signal,
+  onPartial,
+  only
+})
 
 async function ocrEngineFor(chosen: readonly string[], onProgress?: (progress: AnalysisProgress) => void): Promise<OcrEngine> {
   const codes = await withVerticalText(chosen)
@@ -182,7 +197,8 @@ export async function runAnalysis(request: AnalysisRequest): Promise<AnalysisOut
   const cached = cachedResult(key)
   if (cached) return cached
   const outcome = await run(request)
-  if (key) results.set(key, outcome)
+  // A stopped answer is not the answer: the next Scene asks again.
+  if (key && !("stopped" in outcome && outcome.stopped)) results.set(key, outcome)
   return outcome
 }
 

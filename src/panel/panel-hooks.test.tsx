@@ -232,7 +232,7 @@ describe("useFocusedImage and useTickedImages", () => {
   })
 })
 
-const answer = (text: string): AnalysisOutcome => ({ kind: "ask", answer: text, model: "gpt-4o-mini", question: "q" })
+const answer = (text: string): AnalysisOutcome => ({ kind: "ask", answer: text, model: "gpt-4o-mini", question: "q", source: "service" })
 const panelImage = (url: string): PanelImage => ({ ...pageImage(url), frameId: 3 })
 
 describe("useChat", () => {

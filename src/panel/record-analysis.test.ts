@@ -32,12 +32,21 @@ describe("analyseAndRecord", () => {
   })
 
   it("records a question with its answer and reports the AI request it used", async () => {
-    run.mockResolvedValue({ kind: "ask", answer: "A red bicycle.", model: "gpt-4o-mini", question: "What is it?" })
+    run.mockResolvedValue({ kind: "ask", answer: "A red bicycle.", model: "gpt-4o-mini", question: "What is it?", source: "service" })
     const onUsageChanged = vi.fn()
     await analyseAndRecord({ kind: "ask", image, settings: DEFAULT_PANEL_SETTINGS, question: "What is it?" }, { onUsageChanged })
     await vi.waitFor(async () => expect(await loadHistory()).toHaveLength(1))
     expect((await loadHistory())[0]).toMatchObject({ kind: "ask", question: "What is it?", summary: "A red bicycle.", detail: "A red bicycle." })
     expect(onUsageChanged).toHaveBeenCalledTimes(1)
+  })
+
+  it("records a question answered on this device, and reports no AI request: the device's answers are not counted", async () => {
+    run.mockResolvedValue({ kind: "ask", answer: "A blue kettle.", model: "the browser's built-in model", question: "What is it?", source: "device" })
+    const onUsageChanged = vi.fn()
+    await analyseAndRecord({ kind: "ask", image, settings: DEFAULT_PANEL_SETTINGS, question: "What is it?" }, { onUsageChanged })
+    await vi.waitFor(async () => expect(await loadHistory()).toHaveLength(1))
+    expect((await loadHistory())[0]).toMatchObject({ kind: "ask", summary: "A blue kettle." })
+    expect(onUsageChanged).not.toHaveBeenCalled()
   })
 
   it("records nothing when the analysis fails", async () => {

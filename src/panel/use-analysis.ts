@@ -7,12 +7,16 @@ import { analyseAndRecord } from "./record-analysis"
 import type { AnalysisKind, PanelSettings } from "./settings/settings"
 import type { FocusedImage } from "./images/use-focused-image"
 import { VqaRequestError } from "./chat/vqa-client"
+import { DeviceEngineError } from "./ai/device-errors"
+import type { AnswerSource } from "./ai/engine-choice"
 
 export type AnalysisState =
   | { status: "idle" }
-  | { status: "running"; progress: AnalysisProgress }
+  /** `answerSoFar`: a question's answer as it streams in (the device's model). */
+  | { status: "running"; progress: AnalysisProgress; answerSoFar?: string }
   | { status: "done"; outcome: AnalysisOutcome }
-  | { status: "error"; message: string; signedOut: boolean }
+  /** `offerService`: the device's model failed under *Automatic*: our service can be asked instead, in one click. */
+  | { status: "error"; message: string; signedOut: boolean; offerService?: boolean }
 
 export interface AnalysisOptions extends Pick<FocusedImage, "image" | "autoRun"> {
   settings: PanelSettings
@@ -31,9 +35,11 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
   })
   const latestRun = useRef(0)
   const autoRan = useRef(false)
+  const stopper = useRef<AbortController | null>(null)
+  const lastQuestion = useRef<string | undefined>(undefined)
 
   const start = useCallback(
-    (next: AnalysisKind, question?: string) => {
+    (next: AnalysisKind, question?: string, only?: AnswerSource) => {
       setKind(next)
       const cached = cachedResult(resultKey({ kind: next, image, settings }))
       if (cached) {
@@ -46,6 +52,9 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
       }
       const run = ++latestRun.current
       const isLatest = () => latestRun.current === run
+      lastQuestion.current = question
+      stopper.current?.abort()
+      const controller = (stopper.current = new AbortController())
       setState({ status: "running", progress: { stage: "Preparing the image…" } })
       analyseAndRecord(
         {
@@ -53,8 +62,13 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
           image: { url: image.url, tabId: image.tabId, frameId: image.frameId, pageUrl: image.pageUrl },
           settings,
           question,
+          only,
+          signal: controller.signal,
           onProgress: (progress) => {
             if (isLatest()) setState({ status: "running", progress })
+          },
+          onPartial: (answerSoFar) => {
+            if (isLatest()) setState({ status: "running", progress: { stage: "Answering on this device…" }, answerSoFar })
           }
         },
         { pageUrl: image.pageUrl, onUsageChanged }
@@ -65,7 +79,7 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
         (error: unknown) => {
           if (!isLatest()) return
           const message = error instanceof Error && error.message ? error.message : "The analysis failed. Try again."
-          setState({ status: "error", message, signedOut: error instanceof VqaRequestError && error.signedOut })
+          setState({ status: "error", message, signedOut: error instanceof VqaRequestError && error.signedOut, offerService: error instanceof DeviceEngineError && error.offerService })
         }
       )
     },
@@ -79,5 +93,16 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
     }
   }, [autoRun, start])
 
-  return { kind, state, start }
+  // Another image, or the panel closing, stops an answer still streaming.
+  useEffect(() => () => stopper.current?.abort(), [image])
+
+  return {
+    kind,
+    state,
+    start,
+    /** Ends a streamed answer; what came so far is kept as the answer. */
+    stop: () => stopper.current?.abort(),
+    /** The same analysis again, answered by our service (after the device's model failed). */
+    askService: () => start(kind, lastQuestion.current, "service")
+  }
 }

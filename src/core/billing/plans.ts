@@ -65,6 +65,8 @@ export const PLANS: readonly Plan[] = [
     rank: 0,
     requestLimit: { kind: "monthly", requests: 10 },
     otherFeatures: [
+      // Questions and translations the browser's own model answers are not counted (the extension's AI engines).
+      "Unlimited AI on your device where your browser supports it",
       "Image detection on any webpage",
       "Local text extraction (OCR)",
       "Local face and object detection",

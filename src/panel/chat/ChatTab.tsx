@@ -1,6 +1,8 @@
+import { SOURCE_LABELS } from "../ai/engine-choice"
+import { QuestionNotice } from "../ai/QuestionNotice"
+import { AskServiceButton } from "../ai/StreamingAnswer"
 import type { PanelImage } from "../images/tab-images"
 import { QuestionForm } from "./QuestionForm"
-import { SendNotice } from "../sent/SendNotice"
 import { ShownImage } from "../images/ShownImage"
 import { MAX_CHAT_IMAGES, type ChatMessage } from "./use-chat"
 
@@ -13,11 +15,16 @@ export interface ChatTabProps {
   messages: ChatMessage[]
   busy: boolean
   onSend: (question: string) => void
+  /** Ends the answer streaming in. */
+  onStop: () => void
+  /** Asks a failed question of our service (the device's model failed under *Automatic*). */
+  onAskService: (failed: ChatMessage) => void
   onClear: () => void
   usage: string | null
 }
 
-export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onClear, usage }: ChatTabProps) {
+export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onStop, onAskService, onClear, usage }: ChatTabProps) {
+  const streaming = messages.some((message) => message.streaming && message.text)
   const locate = (url: string) => ({ url, tabId, pageUrl, frameId: images.find((image) => image.url === url)?.frameId })
   return (
     <div className="flex min-h-[calc(100vh-9rem)] flex-col gap-3">
@@ -40,7 +47,7 @@ export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onClea
         </div>
       )}
       <ol className="flex-1 space-y-2" aria-label="Conversation" aria-live="polite">
-        {messages.map((message) => (
+        {messages.filter((message) => message.text || !message.streaming).map((message) => (
           <li
             key={message.id}
             className={`max-w-[90%] whitespace-pre-wrap rounded-lg p-3 text-sm ${
@@ -50,11 +57,30 @@ export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onClea
           >
             {message.imageUrl && images.length > 1 && <ShownImage image={locate(message.imageUrl)} brief alt="" className="mb-2 h-10 w-10 rounded object-cover" />}
             {message.text}
+            {message.role === "assistant" && message.source && (
+              <span className="mt-1 block text-xs text-gray-500" data-testid="answer-source" data-source={message.source}>
+                {message.stopped ? "Stopped · " : ""}
+                {SOURCE_LABELS[message.source]}
+              </span>
+            )}
+            {message.offerService && (
+              <span className="mt-2 block">
+                <AskServiceButton onClick={() => onAskService(message)} />
+              </span>
+            )}
           </li>
         ))}
-        {busy && (
+        {busy && !streaming && (
           <li role="status" className="text-sm text-gray-600">
             Asking the vision model…
+          </li>
+        )}
+        {streaming && (
+          <li className="flex items-center justify-between gap-2 text-xs text-gray-500">
+            <span role="status">Answering on this device…</span>
+            <button type="button" onClick={onStop} className="rounded-md border border-gray-300 bg-white px-3 py-1 font-semibold text-gray-800 hover:bg-gray-50 focus-ring">
+              Stop
+            </button>
           </li>
         )}
       </ol>
@@ -67,7 +93,7 @@ export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onClea
         busy={busy}
         onAsk={onSend}
         clearOnSend
-        notice={images.length > 0 && <SendNotice kind="question" chat images={images.slice(0, MAX_CHAT_IMAGES).map(({ url }) => locate(url))} />}
+        notice={images.length > 0 && <QuestionNotice chat images={images.slice(0, MAX_CHAT_IMAGES).map(({ url }) => locate(url))} />}
         className="sticky bottom-14 bg-gray-50 py-2"
       />
       {usage && <p className="text-xs text-gray-500" data-testid="chat-usage">{usage}</p>}

@@ -7,6 +7,8 @@ import { TranslatedLayer } from "~ui/TranslatedLayer"
 
 import { textReadingKey } from "../analyses"
 import { OcrLanguagePicker } from "../settings/OcrLanguagePicker"
+import { QuestionNotice } from "../ai/QuestionNotice"
+import { AskServiceButton, StreamingAnswer } from "../ai/StreamingAnswer"
 import { QuestionForm } from "../chat/QuestionForm"
 import { ReverseSearchMenu } from "./ReverseSearchMenu"
 import { resultBoxes, ResultView } from "../results/ResultView"
@@ -14,7 +16,6 @@ import { TextLayer } from "../results/TextLayer"
 import type { LinesTranslation } from "../results/TranslateText"
 import { translatedLines } from "../results/translated-lines"
 import { useLineColours } from "../results/use-line-colours"
-import { SendNotice } from "../sent/SendNotice"
 import { useShownImage } from "./ShownImage"
 import { ANALYSIS_KINDS, ANALYSIS_LABELS, type PanelSettings } from "../settings/settings"
 import { useAnalysis } from "../use-analysis"
@@ -33,7 +34,7 @@ const IMAGE_VIEWS = ["original", "translated"] as const
 type ImageView = (typeof IMAGE_VIEWS)[number]
 
 export function ImageDetail({ image, settings, onSettingsChange, autoRun, translateOnImage = false, onBack, onUsageChanged, onSignIn }: ImageDetailProps) {
-  const { kind, state, start } = useAnalysis({ image, autoRun, settings, onUsageChanged })
+  const { kind, state, start, stop, askService } = useAnalysis({ image, autoRun, settings, onUsageChanged })
   const [natural, setNatural] = useState({ width: image.width, height: image.height })
   const [focusedLine, setFocusedLine] = useState<number | null>(null)
   // The translation laid over the image, for the text it was made from; Original shows the image as it is.
@@ -127,10 +128,10 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
       )}
 
       {kind === "ask" && (
-        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} notice={<SendNotice kind="question" images={[image]} />} />
+        <QuestionForm id="image-question" label="Your question about this image" placeholder="Ask something about this image" submitLabel="Ask" busy={state.status === "running"} onAsk={(question) => start("ask", question)} notice={<QuestionNotice images={[image]} />} />
       )}
 
-      {state.status === "running" && <ProgressLine progress={state.progress} />}
+      {state.status === "running" && (state.answerSoFar === undefined ? <ProgressLine progress={state.progress} /> : <StreamingAnswer answerSoFar={state.answerSoFar} onStop={stop} />)}
       {state.status === "error" && (
         <div role="alert" className="space-y-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           <p>{state.message}</p>
@@ -139,6 +140,7 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
               Sign in
             </button>
           )}
+          {state.offerService && <AskServiceButton onClick={askService} />}
         </div>
       )}
       {outcome && (

@@ -6,7 +6,8 @@
  */
 import { MAX_TRANSLATE_BATCH_LINES, MAX_TRANSLATE_LINES, MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 
-import { translateImages, translateText, VqaRequestError } from "../chat/vqa-client"
+import type { TranslateClients } from "../ai/ai-engines"
+import { VqaRequestError } from "../chat/vqa-client"
 
 const characters = (lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length, 0)
 
@@ -54,12 +55,6 @@ export function linesInParts(lines: readonly string[]): string[][] {
   return parts
 }
 
-/** The panel's clients of the two endpoints (vqa-client.ts); each request they send is written in Sent from this device. */
-export interface TranslateClients {
-  translateImages: typeof translateImages
-  translateText: typeof translateText
-}
-
 /** What one request gave: each image's translated lines at its index, null where the quota had no room (and why). */
 export interface SentOutcome {
   targetLanguage: string
@@ -70,10 +65,11 @@ export interface SentOutcome {
 const unreadable = () => new VqaRequestError("The service sent translations that could not be read. Try again in a moment.")
 
 /**
- * Sends the images `takeBatch` took into `targetLanguage`: a batch in one request, an image alone in as many parts as
+ * Sends the images `takeBatch` took into `targetLanguage` through `clients` (ai-engines.ts: the device or our service,
+ * each request to our service written in Sent from this device): a batch in one request, an image alone in as many parts as
  * it needs (one after another). Rejects with the client's VqaRequestError (quotaExceeded, signedOut) when refused.
  */
-export async function sendTaken(taken: Taken<{ lines: readonly string[] }>, targetLanguage: string, clients: TranslateClients = { translateImages, translateText }): Promise<SentOutcome> {
+export async function sendTaken(taken: Taken<{ lines: readonly string[] }>, targetLanguage: string, clients: TranslateClients): Promise<SentOutcome> {
   if (taken.kind === "alone") {
     const translated: string[] = []
     let language = targetLanguage

@@ -15,6 +15,7 @@ import { PENDING_PAGE_TRANSLATION_MAX_AGE_MS, pageTranslationRequestItem, type P
 import { pinnedPanelTab } from "~extension/side-panel"
 import { useStorageItem } from "~extension/use-storage-item"
 
+import { translationClients } from "../ai/ai-engines"
 import { imageBlob, runAnalysis } from "../analyses"
 import { ORDER_REFRESH_MS, viewportDistances, whenTabQuiet } from "../find/page-places"
 import { idlePeriod, whenDocumentShown, type ReadTarget } from "../find/read-loop"
@@ -58,7 +59,7 @@ const partsFor: PartsFor = (tabId, language, targets): TabTranslationParts => ({
   kept: (url) => keptTranslation(url, language),
   read: readImageText,
   send: (taken) =>
-    sendTaken(taken, language).finally(() => {
+    sendTaken(taken, language, translationClients(context.settings?.translationEngine ?? "auto")).finally(() => {
       // The month's usage moved (or the quota ran out): the header says it again.
       context.onUsageChanged()
     }),

@@ -1,3 +1,4 @@
+import { SOURCE_LABELS } from "../ai/engine-choice"
 import type { AnalysisOutcome } from "../analyses"
 
 /** The vision model's answer: to the preset Scene question (with the labels found on this computer) or to the user's own. */
@@ -9,7 +10,15 @@ export function AnswerResult({ outcome }: { outcome: Extract<AnalysisOutcome, { 
         {outcome.answer}
       </p>
       {outcome.kind === "scene" && outcome.labels.length > 0 && <p className="text-xs text-gray-600">Objects detected on this computer: {outcome.labels.join(", ")}</p>}
-      <p className="text-xs text-gray-500">Answered by {outcome.model}</p>
+      <p className="text-xs text-gray-500" data-testid="answer-source" data-source={outcome.source}>
+        {outcome.stopped ? "Stopped · " : ""}
+        {answerSourceText(outcome)}
+      </p>
     </section>
   )
+}
+
+/** Where an answer came from, in words: the device, or our service with the model it passed the question to. */
+export function answerSourceText({ source, model }: { source: "device" | "service"; model: string }): string {
+  return source === "device" ? SOURCE_LABELS.device : `${SOURCE_LABELS.service} (${model})`
 }

@@ -3,8 +3,15 @@ import { useEffect, useId, useRef, useState } from "react"
 import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage, translateLinesSchema } from "~core/analysis/translate"
 import { copyText } from "~ui/clipboard"
 
+import { useStorageItem } from "~extension/use-storage-item"
+
+import { translateWithEngine } from "../ai/ai-engines"
+import { DeviceEngineError } from "../ai/device-errors"
+import type { AnswerSource } from "../ai/engine-choice"
+import { AskServiceButton } from "../ai/StreamingAnswer"
+import { NOTHING_SENT_TEXT, usePlannedEngine } from "../ai/use-planned-engine"
 import { SendNotice } from "../sent/SendNotice"
-import { translateText } from "../chat/vqa-client"
+import { DEFAULT_PANEL_SETTINGS, panelSettingsItem } from "../settings/settings"
 
 const smallButton =
   "rounded-md border border-gray-300 px-2 py-1 text-xs font-medium hover:bg-gray-50 focus-ring disabled:opacity-60"
@@ -21,8 +28,11 @@ export function defaultTargetLanguage(languages: readonly string[] = navigator.l
 type TranslateState =
   | { status: "idle" }
   | { status: "busy" }
-  | { status: "done"; translation: string; language: string; lines?: string[] }
-  | { status: "error"; message: string }
+  | { status: "done"; translation: string; language: string; lines?: string[]; source: AnswerSource }
+  | { status: "error"; message: string; offerService: boolean }
+
+/** Where a translation came from, in words. */
+export const TRANSLATION_SOURCE_LABELS: Record<AnswerSource, string> = { device: "Translated on this device", service: "Translated by Image Query AI's service" }
 
 /** An image's translated lines, to lay over the image. */
 export interface LinesTranslation {
@@ -45,29 +55,39 @@ export interface TranslateTextProps {
 
 
 /**
- * "Translate" for recognised text: through our API to the configured model, counted in the month's quota like a
- * question. The translation shows under the text, with Copy, and for an image's lines *Show on image*.
+ * "Translate" for recognised text: by the browser's own Translator or through our API to the configured model
+ * (counted in the month's quota like a question), as the translation engine chosen in Settings says. The
+ * translation shows under the text with where it was made, Copy, and for an image's lines *Show on image*.
  */
 export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, autoStart = false }: TranslateTextProps) {
   const [target, setTarget] = useState(defaultTargetLanguage)
   const [state, setState] = useState<TranslateState>({ status: "idle" })
   const [copied, setCopied] = useState<boolean | null>(null)
   const selectId = useId()
+  const [storedSettings] = useStorageItem(panelSettingsItem)
+  const choice = (storedSettings ?? DEFAULT_PANEL_SETTINGS).translationEngine
+  const planned = usePlannedEngine("translation", choice, { text, targetLanguage: target })
   const tooLong = text.length > MAX_TRANSLATE_TEXT_LENGTH
   // Lines the API takes in one request (the server's own rule), else the text as one.
   const byLines = lines && translateLinesSchema.safeParse(lines).success ? lines : undefined
 
-  const translate = (showOnImage = false) => {
+  const translate = (showOnImage = false, only?: AnswerSource) => {
     setState({ status: "busy" })
     setCopied(null)
-    translateText(byLines ? { lines: [...byLines], targetLanguage: target } : { text, targetLanguage: target }).then(
+    translateWithEngine(byLines ? { lines: [...byLines], targetLanguage: target } : { text, targetLanguage: target }, { choice, only }).then(
       (answer) => {
         const language = translateLanguage(answer.targetLanguage)?.name ?? answer.targetLanguage
-        setState({ status: "done", translation: answer.translation, language, lines: answer.lines })
-        onUsageChanged()
+        setState({ status: "done", translation: answer.translation, language, lines: answer.lines, source: answer.source })
+        // Only our service counts in the plan's quota.
+        if (answer.source === "service") onUsageChanged()
         if (showOnImage && answer.lines) onShowOnImage?.({ lines: answer.lines, language })
       },
-      (error: unknown) => setState({ status: "error", message: error instanceof Error && error.message ? error.message : "The translation failed. Try again." })
+      (error: unknown) =>
+        setState({
+          status: "error",
+          message: error instanceof Error && error.message ? error.message : "The translation failed. Try again.",
+          offerService: error instanceof DeviceEngineError && error.offerService
+        })
     )
   }
 
@@ -82,7 +102,8 @@ export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, auto
 
   return (
     <section aria-label="Translation" className="space-y-2">
-      {!tooLong && <SendNotice kind="translation" text={text} />}
+      {!tooLong && planned === "service" && <SendNotice kind="translation" text={text} />}
+      {!tooLong && planned === "device" && <p className="text-xs text-gray-600">{NOTHING_SENT_TEXT.translation}</p>}
       <div className="flex flex-wrap items-end gap-2">
         <label htmlFor={selectId} className="text-xs font-medium text-gray-700">
           Translate into
@@ -107,12 +128,19 @@ export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, auto
       {state.status === "error" && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800">
           {state.message}
+          {state.offerService && (
+            <span className="mt-2 block">
+              <AskServiceButton label="Translate with Image Query AI's service instead" onClick={() => translate(false, "service")} />
+            </span>
+          )}
         </p>
       )}
       {state.status === "done" && (
         <div className="space-y-1">
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-xs text-gray-600">Translated into {state.language}</p>
+            <p className="text-xs text-gray-600" data-testid="translation-source" data-source={state.source}>
+              {TRANSLATION_SOURCE_LABELS[state.source]} into {state.language}
+            </p>
             <div className="flex flex-wrap gap-2">
               {state.lines && onShowOnImage && (
                 <button type="button" className={smallButton} onClick={() => onShowOnImage({ lines: state.lines!, language: state.language })}>

@@ -4,6 +4,7 @@ import { VQA_MODELS } from "~core/analysis/vqa"
 
 import { parseApiOrigin } from "~extension/api-origin"
 
+import { AiEngineSettings } from "../ai/AiEngineSettings"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { PageTranslationSettingsSection } from "../page-translation/PageTranslationSettings"
 import { SentLedgerSection } from "../sent/SentLedgerSection"
@@ -95,6 +96,7 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
           </label>
         </fieldset>
       </section>
+      <AiEngineSettings settings={settings} onChange={onChange} />
       <form onSubmit={saveAddress} className="space-y-2 rounded-lg border border-gray-200 bg-white p-3" noValidate>
         <label htmlFor="api-address" className="block text-sm font-medium">
           Service address

@@ -1,4 +1,4 @@
-/** The side panel's Settings: default analysis, vision model, face detector options; kept in chrome.storage.local. */
+/** The side panel's Settings: default analysis, the AI engines, vision model, face detector options; kept in chrome.storage.local. */
 import * as z from "zod"
 
 import { DEFAULT_FACES_OPTIONS } from "~core/analysis/detections"
@@ -6,6 +6,7 @@ import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr/ocr-langu
 import { VQA_MODELS } from "~core/analysis/vqa"
 import { storageItem } from "~extension/storage-item"
 
+import { ENGINE_CHOICES } from "../ai/engine-choice"
 import { choicesOf } from "./choices"
 
 /** The analyses the panel offers, in the order shown, and their names. */
@@ -56,7 +57,11 @@ const panelSettingsSchema = z.object({
   /** Tell the script (and how the text is turned) first, and read in a language of that script. */
   ocrDetectLanguage: z.boolean().catch(false),
   /** Show the text as laid out on the image (table columns kept) rather than as running lines. */
-  ocrKeepLayout: z.boolean().catch(false)
+  ocrKeepLayout: z.boolean().catch(false),
+  /** Who answers questions (Ask, Scene, Chat): the browser's own model, our service, or the device when it can. */
+  questionsEngine: z.enum(ENGINE_CHOICES).catch("auto"),
+  /** Who translates, the same three ways. */
+  translationEngine: z.enum(ENGINE_CHOICES).catch("auto")
 })
 
 export type PanelSettings = z.infer<typeof panelSettingsSchema>
