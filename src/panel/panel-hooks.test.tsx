@@ -17,6 +17,7 @@ import { usePageScan, type ScanState } from "./images/use-page-scan"
 import { PENDING_SELECTION_MAX_AGE_MS, usePickedImage } from "./images/use-picked-image"
 import { useTickedImages } from "./images/use-ticked-images"
 import { VqaRequestError } from "./chat/vqa-client"
+import { DeviceEngineError } from "./ai/device-errors"
 
 // The hooks are about state; what an analysis does is tested with the engines and in the browser.
 vi.mock("./record-analysis", () => ({ analyseAndRecord: vi.fn() }))
@@ -273,6 +274,41 @@ describe("useChat", () => {
   })
 })
 
+describe("useChat with the device's model", () => {
+  const renderChat = (images: PanelImage[]) => renderHook(() => useChat({ images, tabId: 7, pageUrl: "https://page.test/", settings: DEFAULT_PANEL_SETTINGS, onUsageChanged: vi.fn() }))
+
+  it("streams an answer into its message, and Stop keeps what came, marked stopped", async () => {
+    analyse.mockImplementation(
+      (request: AnalysisRequest) =>
+        new Promise((resolve) => {
+          request.onPartial?.("A small")
+          request.signal?.addEventListener("abort", () => resolve({ ...answer("A small"), source: "device", stopped: true }))
+        })
+    )
+    const { result } = renderChat([panelImage("a"), panelImage("b")])
+    act(() => result.current.send("What is it?"))
+    await waitFor(() => expect(result.current.messages.at(-1)).toMatchObject({ role: "assistant", text: "A small", streaming: true }))
+    act(() => result.current.stop())
+    await waitFor(() => expect(result.current.busy).toBe(false))
+    expect(result.current.messages.at(-1)).toMatchObject({ role: "assistant", text: "A small", streaming: false, stopped: true, source: "device" })
+    // Stop ends the question: the next image is not asked.
+    expect(analyse).toHaveBeenCalledTimes(1)
+  })
+
+  it("offers our service after the device's model failed, and asks it about the same image in one click", async () => {
+    analyse.mockRejectedValueOnce(new DeviceEngineError("The model on this device stopped with an error.", "crashed", true)).mockResolvedValueOnce(answer("A dog."))
+    const { result } = renderChat([panelImage("a")])
+    act(() => result.current.send("What is it?"))
+    await waitFor(() => expect(result.current.busy).toBe(false))
+    const failed = result.current.messages.at(-1)!
+    expect(failed).toMatchObject({ role: "error", offerService: true, question: "What is it?", imageUrl: "a" })
+    act(() => result.current.askService(failed))
+    await waitFor(() => expect(result.current.messages.at(-1)).toMatchObject({ role: "assistant", text: "A dog.", source: "service" }))
+    expect(analyse.mock.calls[1]![0]).toMatchObject({ kind: "ask", question: "What is it?", only: "service", image: { url: "a" } })
+    expect(result.current.messages.map((message) => message.role)).toEqual(["user", "assistant"])
+  })
+})
+
 describe("useAnalysis", () => {
   const image = { ...panelImage("https://a.test/text.png"), tabId: 7, pageUrl: "https://page.test/" }
   const text = (value: string): AnalysisOutcome => ({ kind: "text", ocr: { text: value, confidence: 0.9, words: [], lines: [], imageWidth: 100, imageHeight: 100, durationMs: 1 } satisfies OcrResult })
@@ -327,8 +363,8 @@ describe("useAnalysis", () => {
     analyse.mockRejectedValueOnce(new VqaRequestError("Sign in to ask the vision model about images.", true)).mockRejectedValueOnce(new Error(""))
     const { result } = renderAnalysis()
     act(() => result.current.start("scene"))
-    await waitFor(() => expect(result.current.state).toEqual({ status: "error", message: "Sign in to ask the vision model about images.", signedOut: true }))
+    await waitFor(() => expect(result.current.state).toEqual({ status: "error", message: "Sign in to ask the vision model about images.", signedOut: true, offerService: false }))
     act(() => result.current.start("objects"))
-    await waitFor(() => expect(result.current.state).toEqual({ status: "error", message: "The analysis failed. Try again.", signedOut: false }))
+    await waitFor(() => expect(result.current.state).toEqual({ status: "error", message: "The analysis failed. Try again.", signedOut: false, offerService: false }))
   })
 })

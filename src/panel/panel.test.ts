@@ -81,7 +81,7 @@ describe("settings", () => {
   it("falls back to the default for each unknown or missing field", () => {
     expect(panelSettingsItem.parse(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(
-      panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true })
+      panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true, questionsEngine: "device" })
     ).toEqual({
       version: 2,
       defaultAnalysis: "faces",
@@ -90,13 +90,15 @@ describe("settings", () => {
       faceAttributes: true,
       ocrLanguages: ["eng", "hin"],
       ocrDetectLanguage: true,
-      ocrKeepLayout: false
+      ocrKeepLayout: false,
+      questionsEngine: "device",
+      translationEngine: "auto"
     })
     for (const ocrLanguages of [[], ["eng", "hin", "jpn", "kor"], ["../../etc"], "eng", [3]]) {
       expect(panelSettingsItem.parse({ ocrLanguages }).ocrLanguages).toEqual(["eng"])
     }
     expect(
-      panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes", ocrDetectLanguage: "on", ocrKeepLayout: 1 })
+      panelSettingsItem.parse({ defaultAnalysis: "delete-everything", model: "gpt-9", faceDetector: 3, faceAttributes: "yes", ocrDetectLanguage: "on", ocrKeepLayout: 1, questionsEngine: "gpu", translationEngine: 2 })
     ).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
   })

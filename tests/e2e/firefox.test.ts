@@ -203,6 +203,17 @@ describe.skipIf(unavailable).each(firefoxesUnderTest())("the Firefox build in $v
     await shot(panel, "panel-ocr-420")
   }, 120_000)
 
+  it("says in Settings why questions and translations go to Image Query AI's service: Firefox has no built-in model", async () => {
+    await panel.click("#panel-tab-settings")
+    const reason = "Not available in this browser: Firefox does not offer a built-in AI model to extensions"
+    for (const capability of ["questions", "translation"]) {
+      await waitInPage(panel, (id: string, text: string) => document.querySelector(`[data-testid='${id}']`)?.textContent === text, [`engine-state-${capability}`, reason])
+    }
+    expect(await panel.$$eval("[data-testid^='engine-'] p", (lines) => lines.filter((line) => line.textContent === "Automatic uses Image Query AI's service here.").length)).toBe(2)
+    await shot(panel, "panel-ai-engines-420")
+    await panel.click("#panel-tab-images")
+  }, 30_000)
+
   it("opens the sidebar from the popup's button, and the on-image button then selects into it", async () => {
     // The popup belongs to the focused window, where Firefox opens the sidebar.
     await openExtensionPage(extensionPage, "popup.html")

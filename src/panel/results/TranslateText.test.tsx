@@ -5,6 +5,7 @@ import { MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 import { saveExtensionSession } from "~extension/account/extension-session"
 import { createFakeChrome } from "~extension/fake-chrome.test-support"
 
+import { installBuiltInAiStandIn, removeBuiltInAi } from "../ai/built-in-ai.test-support"
 import { defaultTargetLanguage, TranslateText } from "./TranslateText"
 
 const API = "https://api.test"
@@ -24,7 +25,10 @@ beforeEach(async () => {
   posted = []
   answer = { status: 200, body: { success: true, data: { translation: "Hello world", targetLanguage: "en", sourceLanguage: null, usage: { used: 4, limit: 10, resetsAt: "2026-12-01T00:00:00.000Z" } } } }
 })
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  removeBuiltInAi()
+})
 
 describe("Translate on a text result", () => {
   it("translates into the chosen language, shows the translation with Copy, and refreshes the usage", async () => {
@@ -33,10 +37,27 @@ describe("Translate on a text result", () => {
     fireEvent.change(screen.getByLabelText("Translate into"), { target: { value: "en" } })
     fireEvent.click(screen.getByRole("button", { name: "Translate" }))
     expect((await screen.findByTestId("translation")).textContent).toBe("Hello world")
-    expect(screen.getByText("Translated into English")).toBeTruthy()
+    expect(screen.getByTestId("translation-source").textContent).toBe("Translated by Image Query AI's service into English")
     expect(screen.getByRole("button", { name: "Copy translation" })).toBeTruthy()
     expect(posted).toEqual([{ text: "नमस्ते दुनिया", targetLanguage: "en" }])
     expect(onUsageChanged).toHaveBeenCalledTimes(1)
+  })
+
+  it("translates on the device when the browser's translator takes the pair: nothing sent, nothing counted", async () => {
+    installBuiltInAiStandIn({ questions: "available", translation: "available", detected: "de" })
+    const onUsageChanged = vi.fn()
+    const onShowOnImage = vi.fn()
+    render(<TranslateText text={"Ausfahrt\nfreihalten"} lines={["Ausfahrt", "freihalten"]} onUsageChanged={onUsageChanged} onShowOnImage={onShowOnImage} />)
+    fireEvent.change(screen.getByLabelText("Translate into"), { target: { value: "fr" } })
+    expect((await screen.findByText("Translated on this device: the text stays on it.")).tagName).toBe("P")
+    fireEvent.click(screen.getByRole("button", { name: "Translate" }))
+    expect((await screen.findByTestId("translation")).textContent).toBe("[fr] Ausfahrt\n[fr] freihalten")
+    expect(screen.getByTestId("translation-source").textContent).toBe("Translated on this device into French")
+    // Show on image lays the same lines over the image as the page's translation does.
+    fireEvent.click(screen.getByRole("button", { name: "Show on image" }))
+    expect(onShowOnImage).toHaveBeenCalledWith({ lines: ["[fr] Ausfahrt", "[fr] freihalten"], language: "French" })
+    expect(posted).toEqual([])
+    expect(onUsageChanged).not.toHaveBeenCalled()
   })
 
   it("shows the server's refusal in words and counts nothing here", async () => {
