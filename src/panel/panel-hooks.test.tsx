@@ -282,7 +282,7 @@ describe("useChat with the device's model", () => {
       (request: AnalysisRequest) =>
         new Promise((resolve) => {
           request.onPartial?.("A small")
-          request.signal?.addEventListener("abort", () => resolve({ ...answer("A small"), source: "device", stopped: true }))
+          request.signal?.addEventListener("abort", () => resolve({ kind: "ask", answer: "A small", model: "the browser's built-in model", question: "What is it?", source: "device", stopped: true }))
         })
     )
     const { result } = renderChat([panelImage("a"), panelImage("b")])

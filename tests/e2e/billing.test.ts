@@ -183,7 +183,7 @@ describe("a Pro subscription bought on the site in test mode, used in the extens
       await panel.waitForFunction((count: number) => document.querySelectorAll("li[data-role='assistant']").length === count, { timeout: 20_000 }, question)
     }
     expect(await panel.$$("li[data-role='error']")).toHaveLength(0)
-    expect(await panel.$eval("li[data-role='assistant']:last-of-type", (item) => item.textContent)).toBe(`You asked: Question ${QUESTIONS}?`)
+    expect(await panel.$eval("li[data-role='assistant']:last-of-type [data-testid='message-text']", (item) => item.textContent)).toBe(`You asked: Question ${QUESTIONS}?`)
     const usage = (await api("/api/analyze/usage", { token: await siteToken() })).body.data
     expect(usage).toMatchObject({ used: QUESTIONS, limit: null })
     await screenshot(panel, "billing-panel-pro-questions")

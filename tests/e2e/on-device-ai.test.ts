@@ -51,6 +51,12 @@ describe("AI on the device", () => {
     await select.select(value)
     await panel.click("#panel-tab-images")
   }
+  /** Clicks a control put mid-view first: at the bottom of the view it would sit under the fixed tab bar, which takes the click. */
+  const clickCentered = async (selector: string) => {
+    const control = (await panel.waitForSelector(selector))!
+    await control.evaluate((element) => element.scrollIntoView({ block: "center" }))
+    await control.click()
+  }
   /** Opens the sign image and asks a question about it. */
   const ask = async (question: string) => {
     await panel.evaluate(() => window.scrollTo(0, 0))
@@ -114,9 +120,7 @@ describe("AI on the device", () => {
     await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 60_000 })
     // The browser's language is English, as is the sign: French is chosen to translate into.
     await (await panel.waitForSelector("section[aria-label='Translation'] select"))!.select("fr")
-    const translate = (await panel.waitForSelector(button("Translate")))!
-    await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
-    await translate.click()
+    await clickCentered(button("Translate"))
     await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
     expect(await textOf("[data-testid='translation-source']")).toMatch(/^Translated on this device into /)
     const translated = await textOf("[data-testid='translation']")
@@ -135,7 +139,7 @@ describe("AI on the device", () => {
     await ask("Explain the sign")
     await eventually(() => textOf("[data-testid='streaming-answer']"), (text) => expect(text?.split(" ").length).toBeGreaterThan(2), 15_000)
     await screenshot(panel, "device-ai-streaming-375")
-    await panel.click(button("Stop"))
+    await clickCentered(button("Stop"))
     await eventually(() => textOf("[data-testid='answer-source']"), (text) => expect(text).toBe("Stopped · Answered on this device"), 10_000)
     const kept = (await textOf("[data-testid='vqa-answer']"))!
     expect(kept.length).toBeGreaterThan(0)
@@ -151,7 +155,7 @@ describe("AI on the device", () => {
     await (await panel.waitForSelector("section[aria-labelledby='ai-engines-heading']"))!.screenshot({ path: path.join("tests/.artifacts", "device-ai-settings-1280.png") })
     expect(await seriousAxeViolations(panel)).toEqual([])
     await panel.setViewport({ width: 375, height: 812 })
-    await panel.click(`xpath/.//div[@data-testid='engine-questions']//button[normalize-space()='Download']`)
+    await clickCentered(`xpath/.//div[@data-testid='engine-questions']//button[normalize-space()='Download']`)
     await eventually(() => textOf("[data-testid='engine-state-questions']"), (text) => expect(text).toMatch(/^Downloading: (1\.6|2\.4|3\.2) of 4 GB$/), 10_000)
     await screenshot(panel, "device-ai-download-375")
     await eventually(() => textOf("[data-testid='engine-state-questions']"), (text) => expect(text).toBe("Ready"), 15_000)
@@ -184,7 +188,7 @@ describe("AI on the device", () => {
     await eventually(() => textOf("[role='alert']"), (text) => expect(text).toContain("The model on this device stopped with an error"), 15_000)
     expect(asked).toHaveLength(1)
     await screenshot(panel, "device-ai-failed-375")
-    await panel.click(button("Ask Image Query AI's service instead"))
+    await clickCentered(button("Ask Image Query AI's service instead"))
     await eventually(() => textOf("[data-testid='answer-source']"), (text) => expect(text).toMatch(/^Answered by Image Query AI's service/), 20_000)
     expect(asked).toHaveLength(2)
     await setStandIn({ failWith: null })

@@ -283,7 +283,12 @@ describe("the side panel", () => {
     await typeWhenShown("#chat-question", "What colour is it?")
     await panel.click(button("Send"))
     await panel.waitForFunction(() => document.querySelectorAll("li[data-role='assistant']").length === 2, { timeout: 20_000 })
-    expect(await panel.$$eval("li[data-role='assistant']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
+    expect(await panel.$$eval("li[data-role='assistant'] [data-testid='message-text']", (items) => items.map((item) => item.textContent))).toEqual(["You asked: What colour is it?", "You asked: What colour is it?"])
+    // Chromium here has no built-in model ready: our service answered, and each answer says so.
+    expect(await panel.$$eval("li[data-role='assistant'] [data-testid='answer-source']", (items) => items.map((item) => item.textContent))).toEqual([
+      "Answered by Image Query AI's service",
+      "Answered by Image Query AI's service"
+    ])
     // A follow-up: the model gets the conversation so far about each image.
     await panel.type("#chat-question", "Is it bright?")
     await panel.click(button("Send"))

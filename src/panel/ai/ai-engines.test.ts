@@ -8,6 +8,7 @@ import { askImage, translateWithEngine, translationClients } from "./ai-engines"
 import { builtInAiRecord, installBuiltInAiStandIn, removeBuiltInAi, type BuiltInAiStandInConfig } from "./built-in-ai.test-support"
 import { DeviceEngineError } from "./device-errors"
 import { destroyAllSessions, retainSessionsFor } from "./device-questions"
+import { ocrSourceHint } from "./device-translation"
 
 const service = vi.hoisted(() => ({
   askAboutImage: vi.fn(async ({ question }: { question: string }) => ({ answer: `Service answer to: ${question}`, model: "gpt-4o-mini", usage: { used: 1, limit: 10, resetsAt: "" } })),
@@ -129,6 +130,13 @@ describe("translation", () => {
     install({ detector: "unavailable" })
     await expect(translateWithEngine({ text: "Hola", targetLanguage: "en" }, { choice: "device", sourceHint: "es" })).resolves.toMatchObject({ source: "device", translation: "[en] Hola" })
     await expect(translateWithEngine({ text: "Hola", targetLanguage: "en" }, { choice: "device" })).rejects.toThrow("the browser cannot tell which language the text is in")
+  })
+
+  it("takes the OCR's language as the hint only when one language was read", () => {
+    expect(ocrSourceHint(["deu"])).toBe("de")
+    expect(ocrSourceHint(["chi_sim"])).toBe("zh-Hans")
+    expect(ocrSourceHint(["eng", "deu"])).toBeUndefined()
+    expect(ocrSourceHint([])).toBeUndefined()
   })
 
   it("falls back to our service under Automatic for a pair the browser cannot translate, and refuses it under On this device only", async () => {

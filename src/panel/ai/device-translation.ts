@@ -3,9 +3,23 @@
  * language when the browser has no detector). Lines are translated one by one in order, so that each translated line
  * is laid over its own line, on the panel's image and on the page alike.
  */
+import { TRANSLATE_LANGUAGES } from "~core/analysis/translate"
+import { KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-language-names"
+
 import { detectorAvailability, languageDetectorApi, translatorApi, translatorAvailability, translatorLanguage } from "./built-in-ai"
 import { DeviceEngineError } from "./device-errors"
 import type { ModelAvailability } from "./engine-choice"
+
+/**
+ * The language of text read with these OCR languages, as a hint for a browser without a language detector: only when
+ * one language was read (English and German together could be either), found by its English name among the
+ * languages we translate.
+ */
+export function ocrSourceHint(ocrLanguages: readonly string[]): string | undefined {
+  if (ocrLanguages.length !== 1) return undefined
+  const name = KNOWN_OCR_LANGUAGES.find((language) => language.code === ocrLanguages[0])?.name
+  return TRANSLATE_LANGUAGES.find((language) => language.name === name)?.code
+}
 
 /** Below this the detector's guess is not trusted: the pair is then unknown and the device does not translate. */
 const MIN_DETECTION_CONFIDENCE = 0.5

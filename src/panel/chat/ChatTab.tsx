@@ -56,7 +56,7 @@ export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onStop
             data-role={message.role}
           >
             {message.imageUrl && images.length > 1 && <ShownImage image={locate(message.imageUrl)} brief alt="" className="mb-2 h-10 w-10 rounded object-cover" />}
-            {message.text}
+            <span data-testid="message-text">{message.text}</span>
             {message.role === "assistant" && message.source && (
               <span className="mt-1 block text-xs text-gray-500" data-testid="answer-source" data-source={message.source}>
                 {message.stopped ? "Stopped · " : ""}

@@ -16,6 +16,7 @@ import { pinnedPanelTab } from "~extension/side-panel"
 import { useStorageItem } from "~extension/use-storage-item"
 
 import { translationClients } from "../ai/ai-engines"
+import { ocrSourceHint } from "../ai/device-translation"
 import { imageBlob, runAnalysis } from "../analyses"
 import { ORDER_REFRESH_MS, viewportDistances, whenTabQuiet } from "../find/page-places"
 import { idlePeriod, whenDocumentShown, type ReadTarget } from "../find/read-loop"
@@ -59,7 +60,7 @@ const partsFor: PartsFor = (tabId, language, targets): TabTranslationParts => ({
   kept: (url) => keptTranslation(url, language),
   read: readImageText,
   send: (taken) =>
-    sendTaken(taken, language, translationClients(context.settings?.translationEngine ?? "auto")).finally(() => {
+    sendTaken(taken, language, translationClients(context.settings?.translationEngine ?? "auto", ocrSourceHint(context.settings?.ocrLanguages ?? []))).finally(() => {
       // The month's usage moved (or the quota ran out): the header says it again.
       context.onUsageChanged()
     }),

@@ -142,7 +142,7 @@ export function TextResult({ ocr, reading, keepLayout, onKeepLayoutChange, onUsa
           Tab to a line, move with the arrow keys, Enter copies it.
         </p>
       )}
-      {text && <TranslateText text={text} lines={lineTexts} onUsageChanged={onUsageChanged} onShowOnImage={onShowTranslation} autoStart={autoTranslate} />}
+      {text && <TranslateText text={text} lines={lineTexts} ocrLanguages={reading?.languages} onUsageChanged={onUsageChanged} onShowOnImage={onShowTranslation} autoStart={autoTranslate} />}
     </section>
   )
 }

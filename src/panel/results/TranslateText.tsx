@@ -7,6 +7,7 @@ import { useStorageItem } from "~extension/use-storage-item"
 
 import { translateWithEngine } from "../ai/ai-engines"
 import { DeviceEngineError } from "../ai/device-errors"
+import { ocrSourceHint } from "../ai/device-translation"
 import type { AnswerSource } from "../ai/engine-choice"
 import { AskServiceButton } from "../ai/StreamingAnswer"
 import { NOTHING_SENT_TEXT, usePlannedEngine } from "../ai/use-planned-engine"
@@ -47,6 +48,8 @@ export interface TranslateTextProps {
    * and the translation can be shown on the image.
    */
   lines?: readonly string[]
+  /** The OCR languages the text was read in (else the panel's): the text's language for a browser without a detector. */
+  ocrLanguages?: readonly string[]
   onUsageChanged: () => void
   onShowOnImage?: (translation: LinesTranslation) => void
   /** Translate at once into the default language and show the result on the image ("Translate image"). */
@@ -59,13 +62,14 @@ export interface TranslateTextProps {
  * (counted in the month's quota like a question), as the translation engine chosen in Settings says. The
  * translation shows under the text with where it was made, Copy, and for an image's lines *Show on image*.
  */
-export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, autoStart = false }: TranslateTextProps) {
+export function TranslateText({ text, lines, ocrLanguages, onUsageChanged, onShowOnImage, autoStart = false }: TranslateTextProps) {
   const [target, setTarget] = useState(defaultTargetLanguage)
   const [state, setState] = useState<TranslateState>({ status: "idle" })
   const [copied, setCopied] = useState<boolean | null>(null)
   const selectId = useId()
   const [storedSettings] = useStorageItem(panelSettingsItem)
-  const choice = (storedSettings ?? DEFAULT_PANEL_SETTINGS).translationEngine
+  const { translationEngine: choice, ocrLanguages: panelOcrLanguages } = storedSettings ?? DEFAULT_PANEL_SETTINGS
+  const sourceHint = ocrSourceHint(ocrLanguages ?? panelOcrLanguages)
   const planned = usePlannedEngine("translation", choice, { text, targetLanguage: target })
   const tooLong = text.length > MAX_TRANSLATE_TEXT_LENGTH
   // Lines the API takes in one request (the server's own rule), else the text as one.
@@ -74,7 +78,7 @@ export function TranslateText({ text, lines, onUsageChanged, onShowOnImage, auto
   const translate = (showOnImage = false, only?: AnswerSource) => {
     setState({ status: "busy" })
     setCopied(null)
-    translateWithEngine(byLines ? { lines: [...byLines], targetLanguage: target } : { text, targetLanguage: target }, { choice, only }).then(
+    translateWithEngine(byLines ? { lines: [...byLines], targetLanguage: target } : { text, targetLanguage: target }, { choice, only, sourceHint }).then(
       (answer) => {
         const language = translateLanguage(answer.targetLanguage)?.name ?? answer.targetLanguage
         setState({ status: "done", translation: answer.translation, language, lines: answer.lines, source: answer.source })
