@@ -19,6 +19,7 @@ import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
 import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript } from "./browser"
 import { startServer, serveFixtures, type RunningServer } from "./server"
+import { TRANSLATE_TOGGLE } from "./signs-fixture"
 import { drawTextImage } from "./text-image"
 
 const EMAIL = "device.ai@example.com"
@@ -193,4 +194,21 @@ describe("AI on the device", () => {
     expect(asked).toHaveLength(2)
     await setStandIn({ failWith: null })
   }, 60_000)
+
+  it("translates the page's images where they stand on the device, sending nothing", async () => {
+    const askedBefore = asked.length
+    const translatedOnDevice = () => panel.evaluate(() => (globalThis as never as { __builtInAi: BuiltInAiRecord }).__builtInAi.translations)
+    const translatedBefore = (await translatedOnDevice()).length
+    await setStandIn({ translation: "available", detected: "en" })
+    await clickCentered(`xpath/.//button[contains(., 'All images')]`)
+    await (await panel.waitForSelector("section[aria-label='Translate images'] select"))!.select("fr")
+    await eventually(() => textOf("[data-testid='page-translation-cost']"), (text) => expect(text).toMatch(/^Each image’s text is read and translated on this computer by the browser’s own translator: nothing is sent/))
+    await clickCentered(TRANSLATE_TOGGLE)
+    await eventually(() => textOf("section[aria-label='Translate images']"), (text) => expect(text).toContain("1 image translated."), 60_000)
+    // The same line-for-line translation as Show on image: each line, in order, into French.
+    expect((await translatedOnDevice()).slice(translatedBefore)).toEqual(LINES.map((text) => ({ sourceLanguage: "en", targetLanguage: "fr", text })))
+    expect(asked).toHaveLength(askedBefore)
+    await screenshot(page, "device-ai-page-translated")
+    await clickCentered(TRANSLATE_TOGGLE)
+  }, 90_000)
 })

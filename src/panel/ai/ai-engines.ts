@@ -40,9 +40,16 @@ const failed = (error: unknown, capability: AiCapability, choice: EngineChoice) 
   return choice === "auto" ? deviceError.withServiceOffer() : deviceError
 }
 
+/** A translation to plan: its text (empty when not read yet) and target, and the OCR's language as a hint. */
+export interface PlannedTranslation {
+  text: string
+  targetLanguage: string
+  sourceHint?: string
+}
+
 /** Which engine would answer now, before anything is sent: what the panel says a question or translation sends. */
-export async function plannedEngine(capability: AiCapability, choice: EngineChoice, translation?: { text: string; targetLanguage: string }): Promise<AnswerSource | "refused"> {
-  const availability = capability === "questions" ? questionsState : () => devicePairFor(translation?.text ?? "", translation?.targetLanguage ?? "en")
+export async function plannedEngine(capability: AiCapability, choice: EngineChoice, translation?: PlannedTranslation): Promise<AnswerSource | "refused"> {
+  const availability = capability === "questions" ? questionsState : () => devicePairFor(translation?.text ?? "", translation?.targetLanguage ?? "en", translation?.sourceHint)
   return choose(capability, choice, availability).then(
     (pick) => pick.engine,
     () => "refused" as const

@@ -1,23 +1,22 @@
 import { useEffect, useState } from "react"
 
-import { plannedEngine } from "./ai-engines"
+import { plannedEngine, type PlannedTranslation } from "./ai-engines"
 import type { AiCapability, AnswerSource, EngineChoice } from "./engine-choice"
 
 /**
  * Which engine would answer now (null while the browser is asked): the panel says what a request sends only when it
  * would go to our service, and that nothing leaves the device when the device answers.
  */
-export function usePlannedEngine(capability: AiCapability, choice: EngineChoice, translation?: { text: string; targetLanguage: string }): AnswerSource | "refused" | null {
+export function usePlannedEngine(capability: AiCapability, choice: EngineChoice, translation?: PlannedTranslation): AnswerSource | "refused" | null {
   const [planned, setPlanned] = useState<AnswerSource | "refused" | null>(choice === "service" ? "service" : null)
-  const text = translation?.text
-  const targetLanguage = translation?.targetLanguage
+  const { text, targetLanguage = "en", sourceHint } = translation ?? {}
   useEffect(() => {
     let current = true
-    void plannedEngine(capability, choice, text === undefined ? undefined : { text, targetLanguage: targetLanguage ?? "en" }).then((engine) => current && setPlanned(engine))
+    void plannedEngine(capability, choice, text === undefined ? undefined : { text, targetLanguage, sourceHint }).then((engine) => current && setPlanned(engine))
     return () => {
       current = false
     }
-  }, [capability, choice, text, targetLanguage])
+  }, [capability, choice, text, targetLanguage, sourceHint])
   return planned
 }
 

@@ -12,6 +12,7 @@ const OFF: TabTranslationView = { on: false, showing: true, status: "done", done
 const defaults = (): PageTranslationBoxProps => ({
   view: OFF,
   language: "fr",
+  onDevice: null,
   setLanguage: vi.fn(),
   origin: "https://manga.example",
   always: false,
@@ -92,5 +93,18 @@ describe("the Images tab's Translate images on this page", () => {
     expect(props.onSignIn).toHaveBeenCalled()
     fireEvent.click(screen.getByRole("button", { name: "Try again" }))
     expect(props.resume).toHaveBeenCalled()
+  })
+})
+
+describe("what translating the page costs", () => {
+  it("says what is sent and counted, or, when the browser's translator takes it, that nothing is", () => {
+    box()
+    expect(screen.getByTestId("page-translation-cost").textContent).toMatch(/only the text is sent, to .*Each image translated counts as one AI request/)
+    cleanup()
+    box({ onDevice: { fallback: true } })
+    expect(screen.getByTestId("page-translation-cost").textContent).toMatch(/^Each image’s text is read and translated on this computer by the browser’s own translator: nothing is sent and nothing is counted\..* Text in a language the browser cannot translate goes to /)
+    cleanup()
+    box({ onDevice: { fallback: false } })
+    expect(screen.getByTestId("page-translation-cost").textContent).not.toContain("cannot translate")
   })
 })

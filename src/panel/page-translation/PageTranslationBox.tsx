@@ -15,6 +15,8 @@ import type { TabTranslationView } from "./tab-translation"
 export interface PageTranslationBoxProps {
   view: TabTranslationView
   language: string
+  /** The browser's translator translates the page (null: our service does); `fallback`: what it cannot goes to ours. */
+  onDevice: { fallback: boolean } | null
   setLanguage: (language: string) => void
   /** The page's site; null when the page is not a web site (no Always for it). */
   origin: string | null
@@ -47,7 +49,7 @@ export function statusText({ on, showing, status, done, total, message }: TabTra
 }
 
 export function PageTranslationBox(props: PageTranslationBoxProps) {
-  const { view, language, setLanguage, origin, always, setAlways, toggle, turnOff, stop, resume, onSignIn } = props
+  const { view, language, onDevice, setLanguage, origin, always, setAlways, toggle, turnOff, stop, resume, onSignIn } = props
   const pressed = view.on && view.showing
   const refused = view.on && view.showing && (view.status === "quota" || view.status === "error")
   return (
@@ -108,8 +110,12 @@ export function PageTranslationBox(props: PageTranslationBoxProps) {
           </div>
         </div>
       )}
-      <p className="text-xs text-gray-500">
-        Each image’s text is read on this computer; only the text is sent, to {recipient("it")}. Each image translated counts as one AI request, and is kept on this device for 7 days.
+      <p className="text-xs text-gray-500" data-testid="page-translation-cost">
+        {onDevice
+          ? `Each image’s text is read and translated on this computer by the browser’s own translator: nothing is sent and nothing is counted. Translations are kept on this device for 7 days.${
+              onDevice.fallback ? ` Text in a language the browser cannot translate goes to ${recipient("it")}, and counts as one AI request per image.` : ""
+            }`
+          : `Each image’s text is read on this computer; only the text is sent, to ${recipient("it")}. Each image translated counts as one AI request, and is kept on this device for 7 days.`}
       </p>
     </section>
   )

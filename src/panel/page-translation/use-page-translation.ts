@@ -17,6 +17,7 @@ import { useStorageItem } from "~extension/use-storage-item"
 
 import { translationClients } from "../ai/ai-engines"
 import { ocrSourceHint } from "../ai/device-translation"
+import { usePlannedEngine } from "../ai/use-planned-engine"
 import { imageBlob, runAnalysis } from "../analyses"
 import { ORDER_REFRESH_MS, viewportDistances, whenTabQuiet } from "../find/page-places"
 import { idlePeriod, whenDocumentShown, type ReadTarget } from "../find/read-loop"
@@ -164,9 +165,14 @@ export function usePageTranslation({ scan, settings, scanAndShow, onUsageChanged
   }, [])
 
   const origin = siteOrigin(ready?.pageUrl)
+  const choice = settings?.translationEngine ?? "auto"
+  // Whether the browser's translator would take the page's text, as far as can be told before any is read.
+  const planned = usePlannedEngine("translation", choice, { text: "", targetLanguage: language, sourceHint: ocrSourceHint(settings?.ocrLanguages ?? []) })
   return {
     view,
     language,
+    /** The cost line: the device translates (`fallback`: under *Automatic*, what it cannot goes to our service). */
+    onDevice: planned === "device" ? { fallback: choice === "auto" } : null,
     setLanguage: (targetLanguage: string) => void saveStored({ ...pageSettings, targetLanguage }),
     /** The page's site, for *Always translate images on this site* (null: not a web site). */
     origin,
