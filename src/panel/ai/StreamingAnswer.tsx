@@ -6,13 +6,20 @@ export function StreamingAnswer({ answerSoFar, onStop }: { answerSoFar: string; 
         {answerSoFar}
         <span aria-hidden="true" className="ml-0.5 inline-block h-3.5 w-1.5 animate-pulse bg-gray-400 align-middle" />
       </p>
-      <div className="flex items-center justify-between gap-2">
-        <p className="text-xs text-gray-500">Answering on this device…</p>
-        <button type="button" onClick={onStop} className="rounded-md border border-gray-300 bg-white px-3 py-1 text-xs font-semibold hover:bg-gray-50 focus-ring">
-          Stop
-        </button>
-      </div>
+      <StopAnswering onStop={onStop} />
     </section>
+  )
+}
+
+/** "Answering on this device…" with Stop, under an answer streaming in (Ask, Scene, Chat). */
+export function StopAnswering({ onStop, as: Row = "div" }: { onStop: () => void; as?: "div" | "li" }) {
+  return (
+    <Row className="flex items-center justify-between gap-2 text-xs text-gray-500">
+      <span role="status">Answering on this device…</span>
+      <button type="button" onClick={onStop} className="rounded-md border border-gray-300 bg-white px-3 py-1 font-semibold text-gray-800 hover:bg-gray-50 focus-ring">
+        Stop
+      </button>
+    </Row>
   )
 }
 

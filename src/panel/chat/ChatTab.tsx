@@ -1,6 +1,6 @@
 import { SOURCE_LABELS } from "../ai/engine-choice"
 import { QuestionNotice } from "../ai/QuestionNotice"
-import { AskServiceButton } from "../ai/StreamingAnswer"
+import { AskServiceButton, StopAnswering } from "../ai/StreamingAnswer"
 import type { PanelImage } from "../images/tab-images"
 import { QuestionForm } from "./QuestionForm"
 import { ShownImage } from "../images/ShownImage"
@@ -75,14 +75,7 @@ export function ChatTab({ images, tabId, pageUrl, messages, busy, onSend, onStop
             Asking the vision model…
           </li>
         )}
-        {streaming && (
-          <li className="flex items-center justify-between gap-2 text-xs text-gray-500">
-            <span role="status">Answering on this device…</span>
-            <button type="button" onClick={onStop} className="rounded-md border border-gray-300 bg-white px-3 py-1 font-semibold text-gray-800 hover:bg-gray-50 focus-ring">
-              Stop
-            </button>
-          </li>
-        )}
+        {streaming && <StopAnswering as="li" onStop={onStop} />}
       </ol>
       <QuestionForm
         id="chat-question"

@@ -85,6 +85,8 @@ afterEach(() => teardownSession())
 describe("the pricing page's plan buttons", () => {
   it("offers Select Plan on every plan to an anonymous visitor", () => {
     renderPricing(null)
+    // The extension's questions and translations answered by the browser's own model are not counted.
+    expect(card("Free").textContent).toContain("Unlimited AI on your device where your browser supports it")
     expect(buttonLabels()).toEqual({
       Free: { text: "Select Plan", disabled: false },
       Pro: { text: "Select Plan", disabled: false },
