@@ -22,6 +22,7 @@ import { extensionSessionRoutes } from "./auth/extension-session"
 import { firebaseWebConfig, googleSignInPageSources } from "./auth/google/google-identity"
 import { googleAuthRoutes } from "./auth/google/routes"
 import { authRoutes } from "./auth/routes"
+import { mfaRoutes } from "./auth/mfa/routes"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import type { FeedbackLimits } from "./feedback/feedback-form"
@@ -203,6 +204,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
 
   await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })
   await app.register(authRoutes)
+  await app.register(mfaRoutes)
   await app.register(googleAuthRoutes)
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})

@@ -20,7 +20,6 @@ import {
   registerRequestSchema,
   registrationAnswerSchema,
   resetPasswordRequestSchema,
-  sessionAnswerSchema,
   tokenRefreshAnswerSchema,
   unlinkRequestSchema,
   userAnswerSchema,
@@ -28,19 +27,21 @@ import {
   verificationStateSchema,
   verifyEmailRequestSchema
 } from "~core/auth-schemas"
+import { signInAnswerSchema } from "~core/two-step"
 
 import { ApiError } from "../http/errors"
 import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
 import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { codeEmailRequests } from "./account-emails"
-import { changePassword, deleteAccount, registerAccount, resetPassword, signIn, signOutEverywhere, verifyEmail } from "./account-service"
+import { changePassword, deleteAccount, registerAccount, resetPassword, signOutEverywhere, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
 import { accountDisabled, authenticate, requireUser } from "./authenticate"
 import { revokeSession, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
 import { membershipOf } from "../organizations/membership"
+import { beginSignIn } from "./mfa/mfa-service"
 import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
@@ -57,7 +58,7 @@ const EMAIL_COOLDOWN = { 429: "TOO_MANY_REQUESTS: a link was sent to this addres
 const BAD_CODE = { 400: "INVALID_OR_EXPIRED_CODE: the link's code is unknown, used or expired." }
 const POLICY_REFUSAL = "A PASSWORD_* code: the new password breaks a rule of the password policy (details lists them)."
 /** The current password, or a recent sign-in for an account without one (sign-in-methods.ts), counted like sign-in. */
-const PROOF_OF_PERSON = {
+export const PROOF_OF_PERSON = {
   400: "INVALID_CREDENTIALS: the current password is wrong.",
   403: "REAUTHENTICATION_REQUIRED: an account without a password signed in too long ago.",
   423: "ACCOUNT_LOCKED: too many wrong passwords (retryAfter in seconds).",
@@ -131,7 +132,7 @@ export async function authRoutes(app: FastifyInstance) {
   const login = accounts({
     summary: "Sign in with an address and a password",
     body: loginRequestSchema,
-    data: { 200: sessionAnswerSchema },
+    data: { 200: signInAnswerSchema },
     errors: {
       401: "INVALID_CREDENTIALS, with remainingAttempts and nextAttemptDelay.",
       403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification; ACCOUNT_DISABLED: an admin disabled the account (told only after the right password).",
@@ -151,7 +152,8 @@ export async function authRoutes(app: FastifyInstance) {
         verificationToken
       })
     }
-    return ok(await signIn(app, user))
+    // An account with a second factor gets no session yet: the answer names the step (POST /api/auth/mfa/verify).
+    return ok(await beginSignIn(app, user))
   })
 
   const refresh = accounts({

@@ -119,11 +119,11 @@ export async function clearSignInFailures(db: Db, email: string): Promise<void> 
 }
 
 /**
- * Runs `check` (a password comparison) as one counted attempt for this address. Throws 423
+ * Runs `check` (a password comparison, or a second step's code) as one counted attempt for this address. Throws 423
  * ACCOUNT_LOCKED or 429 PROGRESSIVE_DELAY without running it while the address must wait; a
  * success clears the count, a failure is answered with what it did to the count.
  */
-async function countedPasswordCheck(
+export async function countedPasswordCheck(
   app: FastifyInstance,
   email: string,
   ip: string | null,

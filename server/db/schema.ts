@@ -343,7 +343,30 @@ export interface BlogPostsTable {
   updated_at: Timestamp
 }
 
+/** Two-step sign-in (server/auth/mfa): the app's secret sealed, enabled once a code confirmed it. */
+export interface TotpFactorsTable {
+  user_id: string
+  secret_sealed: string
+  enabled_at: Timestamp | null
+  /** The latest 30-second step a code was accepted for: each code is used once. */
+  last_step: Defaulted<number | null>
+  created_at: Timestamp
+}
+export interface RecoveryCodesTable {
+  code_hash: string
+  user_id: string
+  used_at: Defaulted<Date | null>
+}
+export interface MfaChallengesTable {
+  token_hash: string
+  user_id: string
+  expires_at: Timestamp
+  wrong_codes: Defaulted<number>
+}
 export interface DatabaseSchema {
+  totp_factors: TotpFactorsTable
+  recovery_codes: RecoveryCodesTable
+  mfa_challenges: MfaChallengesTable
   blog_posts: BlogPostsTable
   daily_metrics: DailyMetricsTable
   active_user_days: ActiveUserDaysTable

@@ -207,6 +207,24 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  /** Two-step sign-in turned on or off, or a recovery code used to sign in: each told to the owner. */
+  twoStepChanged({ name, change, codesLeft, securityUrl }: { name: string; change: "on" | "off" | "recovery-code"; codesLeft?: number; securityUrl: string }): EmailContent {
+    const subjects = {
+      on: "Two-step sign-in was turned on",
+      off: "Two-step sign-in was turned off",
+      "recovery-code": "A recovery code was used to sign in to your account"
+    }
+    const bodies = {
+      on: `Your ${PRODUCT_NAME} account now asks for a code from your authenticator app after the password. Keep your recovery codes somewhere safe: each signs in once if you lose the app.`,
+      off: `Your ${PRODUCT_NAME} account no longer asks for a code from an authenticator app when you sign in.`,
+      "recovery-code": `A recovery code was used to sign in to your ${PRODUCT_NAME} account. ${codesLeft ?? 0} of your recovery codes are left; you can replace them all from your dashboard.`
+    }
+    return {
+      subject: subjects[change],
+      text: [hello(name), "", bodies[change], "", `If this was not you, change your password and sign out everywhere at once: ${securityUrl}`, "", signature].join("\n")
+    }
+  },
+
   passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify"
 import type { Kysely, Transaction } from "kysely"
 
 import { utcDayKey } from "~core/time"
+import type { MfaRequiredAnswer } from "~core/two-step"
 
 import { countEvent } from "../../admin/analytics/analytics-store"
 import type { DatabaseSchema } from "../../db/schema"
@@ -9,6 +10,7 @@ import { ApiError } from "../../http/errors"
 import { signIn } from "../account-service"
 import { auditSessionsEnded, auditSignInMethod } from "../account-audit"
 import { carryTraces } from "../account-traces"
+import { beginSignIn } from "../mfa/mfa-service"
 import { queueMethodEmail } from "../sign-in-methods"
 import { revokeUserSessions } from "../sessions"
 import { findUserByEmail, type UserRow } from "../users"
@@ -121,13 +123,14 @@ async function convertUnprovenAccount(app: FastifyInstance, userId: string, iden
  * POST /api/auth/google: a known Google user signs in. Anyone else has not accepted the terms yet, unless the
  * address belongs to an account that proved it, which is refused at once (accepting the terms would not help).
  */
-export async function signInWithGoogle(app: FastifyInstance, identity: GoogleIdentity): Promise<SessionAnswer> {
+export async function signInWithGoogle(app: FastifyInstance, identity: GoogleIdentity): Promise<SessionAnswer | MfaRequiredAnswer> {
   if (!identity.emailVerified) throw emailNotVerified()
   const db = app.database.db
+  // An account with a second factor asks for it after Google as after a password.
   const known = await findUserByGoogleUid(db, identity.uid)
-  if (known) return signIn(app, known)
+  if (known) return beginSignIn(app, known)
   const owner = await findUserByEmail(db, identity.email)
-  if (owner?.google_uid === identity.uid) return signIn(app, owner)
+  if (owner?.google_uid === identity.uid) return beginSignIn(app, owner)
   if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
   throw termsNotAccepted()
 }
@@ -140,16 +143,16 @@ const MAX_ACCEPT_ROUNDS = 3
  * address) and signs in. A uid already known just signs in. Parallel calls for one uid create one account: the
  * unique google_uid and e-mail columns decide the race, and the losers sign in to the winner's account.
  */
-export async function acceptTermsWithGoogle(app: FastifyInstance, identity: GoogleIdentity, ip: string | null): Promise<{ created: boolean; session: SessionAnswer }> {
+export async function acceptTermsWithGoogle(app: FastifyInstance, identity: GoogleIdentity, ip: string | null): Promise<{ created: boolean; session: SessionAnswer | MfaRequiredAnswer }> {
   if (!identity.emailVerified) throw emailNotVerified()
   const db = app.database.db
   for (let round = 0; round < MAX_ACCEPT_ROUNDS; round++) {
     const known = await findUserByGoogleUid(db, identity.uid)
-    if (known) return { created: false, session: await signIn(app, known) }
+    if (known) return { created: false, session: await beginSignIn(app, known) }
     const now = new Date(app.clock())
     const owner = await findUserByEmail(db, identity.email)
     // A racing request made or converted the account between the two look-ups: it is this Google user's.
-    if (owner?.google_uid === identity.uid) return { created: false, session: await signIn(app, owner) }
+    if (owner?.google_uid === identity.uid) return { created: false, session: await beginSignIn(app, owner) }
     if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
     const created = owner ? await convertUnprovenAccount(app, owner.id, identity, now, ip) : await insertGoogleUser(app, identity, now)
     if (created) return { created: true, session: await signIn(app, created) }

@@ -9,6 +9,7 @@ import {
   sessionAnswerSchema,
   userAnswerSchema
 } from "~core/auth-schemas"
+import { signInAnswerSchema } from "~core/two-step"
 
 import { ApiError } from "../../http/errors"
 import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
@@ -44,7 +45,7 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     summary: "Sign in with a Google ID token",
     description: "For a known Google user. A new one is answered TERMS_NOT_ACCEPTED and signs up through accept-terms.",
     body: googleTokenRequestSchema,
-    data: { 200: sessionAnswerSchema },
+    data: { 200: signInAnswerSchema },
     errors: {
       ...TOKEN_REFUSALS,
       403: "TERMS_NOT_ACCEPTED: a new Google user, who must accept the terms first; EMAIL_NOT_VERIFIED: Google has not verified the address; ACCOUNT_DISABLED: an admin disabled the account.",
@@ -60,7 +61,7 @@ export async function googleAuthRoutes(app: FastifyInstance) {
     summary: "Sign up with Google, accepting the terms",
     description: "Creates the account (201) and signs in; a Google user already known just signs in (200).",
     body: googleAcceptTermsRequestSchema,
-    data: { 200: sessionAnswerSchema, 201: sessionAnswerSchema },
+    data: { 200: signInAnswerSchema, 201: sessionAnswerSchema },
     errors: {
       ...TOKEN_REFUSALS,
       403: "EMAIL_NOT_VERIFIED: Google has not verified the address; ACCOUNT_DISABLED: an admin disabled the account.",

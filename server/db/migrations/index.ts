@@ -19,6 +19,7 @@ import * as auditLog from "./016-audit-log"
 import * as analytics from "./017-analytics"
 import * as blogPosts from "./018-blog-posts"
 import * as trialClaims from "./019-trial-claims"
+import * as twoStepSignIn from "./020-two-step-sign-in"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,7 +41,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "016-audit-log": auditLog,
   "017-analytics": analytics,
   "018-blog-posts": blogPosts,
-  "019-trial-claims": trialClaims
+  "019-trial-claims": trialClaims,
+  "020-two-step-sign-in": twoStepSignIn
 }
 
 export const migrationProvider: MigrationProvider = {
