@@ -44,6 +44,9 @@ export const fetchProfile = () => getApiClient().get<{ user: AccountUser }>("/ap
  * (they come from the network) before it stores anything.
  */
 export const signInWithPassword = (email: string, password: string) => getApiClient().post<unknown>("/api/auth/login", { email, password })
+/** The second step of a sign-in that answered mfaRequired: a code of the authenticator app, or a recovery code. */
+export const verifySecondStep = (mfaToken: string, proof: { code: string } | { recoveryCode: string }) =>
+  getApiClient().post<unknown>("/api/auth/mfa/verify", { mfaToken, ...proof })
 /** An existing Google account; a new one answers TERMS_NOT_ACCEPTED and goes through acceptGoogleTerms. */
 export const signInWithGoogle = (idToken: string) => getApiClient().post<unknown>("/api/auth/google", { idToken })
 /** Creates the account of a new Google user; the terms dialog has required both boxes. */

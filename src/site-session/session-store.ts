@@ -18,6 +18,7 @@ import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/
 import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage, type WebsiteMessage } from "~core/extension-messages"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 import { SECOND_MS } from "~core/time"
+import { mfaRequiredAnswerSchema } from "~core/two-step"
 
 import * as accountApi from "./account-api"
 import { notifyExtension } from "./extension-notifier"
@@ -42,6 +43,14 @@ export const LOGOUT_BACKEND_ISSUE = "the server logout failed"
 export const LOGOUT_FAILURE_REDIRECT_PATH = "/login"
 
 export type SessionStatus = "loading" | "loggedOut" | "loggedIn"
+
+/** A sign-in whose first step passed, for an account with a second factor: no session until completeSecondStep. */
+export class SecondStepRequired extends Error {
+  override readonly name = "SecondStepRequired"
+  constructor(readonly mfaToken: string) {
+    super("Enter the 6-digit code from your authenticator app")
+  }
+}
 export type NavigateFn = (path: string) => void
 
 /** The session part of a login, federated login or accept-terms answer. */
@@ -80,6 +89,8 @@ export interface SessionState {
   googleLogin(idToken: string): Promise<User>
   /** POST /api/auth/google/accept-terms with the same ID token (creates the account), then as acceptSession. */
   acceptGoogleTerms(idToken: string): Promise<User>
+  /** POST /api/auth/mfa/verify for the sign-in that rejected with SecondStepRequired, then as acceptSession. */
+  completeSecondStep(mfaToken: string, proof: { code: string } | { recoveryCode: string }): Promise<User>
   /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
   acceptSession(data: SignInData): User
   /**
@@ -249,10 +260,19 @@ function openSession(data: unknown): User {
   return user
 }
 
-/** A sign-in call whose answer opens the session; Google's also marks this browser as one that uses Firebase. */
+/**
+ * A sign-in call whose answer opens the session; Google's also marks this browser as one that uses Firebase. An
+ * account with a second factor answers mfaRequired instead: that rejects with SecondStepRequired, for the form to ask.
+ */
 function signInThrough(call: () => Promise<unknown>, federated: boolean): Promise<User> {
   runtime.loginInFlight ??= (async () => {
-    const user = openSession(await call())
+    const answer = await call()
+    const secondStep = mfaRequiredAnswerSchema.safeParse(answer)
+    if (secondStep.success) {
+      if (federated) markFirebaseUsed()
+      throw new SecondStepRequired(secondStep.data.mfaToken)
+    }
+    const user = openSession(answer)
     if (federated) markFirebaseUsed()
     return user
   })().finally(() => {
@@ -339,6 +359,10 @@ export const useSession = create<SessionState>(() => ({
 
   acceptGoogleTerms(idToken) {
     return signInThrough(() => accountApi.acceptGoogleTerms(idToken), true)
+  },
+
+  completeSecondStep(mfaToken, proof) {
+    return signInThrough(() => accountApi.verifySecondStep(mfaToken, proof), false)
   },
 
   acceptSession(data) {

@@ -4,7 +4,7 @@ import { getApiBaseUrl } from "~site-session/site-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import type { FirebaseSetup } from "~site-session/firebase-setup"
 import { googlePopup, type GooglePopup } from "~site-session/google-popup"
-import { useSession } from "~site-session/session-store"
+import { SecondStepRequired, useSession } from "~site-session/session-store"
 import { Notice } from "~ui/Notice"
 
 import { TermsModal } from "../legal/TermsModal"
@@ -60,17 +60,38 @@ export function ContinueOnSite({ label, path, note, noteId }: { label: string; p
  * terms first (TERMS_NOT_ACCEPTED); accepting sends the same ID token to accept-terms. Success opens the session
  * exactly as the e-mail sign-in does (the login page then navigates, or in extension mode closes the tab).
  */
-export function GoogleSignInButton({ label = "Continue with Google", flow = "login" }: { label?: string; flow?: "login" | "register" }) {
+export function GoogleSignInButton({
+  label = "Continue with Google",
+  flow = "login",
+  onSecondStep
+}: {
+  label?: string
+  flow?: "login" | "register"
+  /** An account with a second factor: the page asks for it (the mfaToken Google's sign-in answered). */
+  onSecondStep?: (mfaToken: string) => void
+}) {
   const setup = useFirebaseSetup()
   const popup = googlePopup()
   if (setup.isPending) return <GoogleUnavailable label={label} />
   if (setup.isError) return <GoogleUnavailable label={label} note={GOOGLE_SETUP_FAILED_NOTE} />
   if (!setup.data) return <GoogleUnavailable label={label} note={GOOGLE_NOT_CONFIGURED_MESSAGE} />
   if (!popup) return <ContinueOnSite label={label} path="/login?source=extension" note={GOOGLE_ON_SITE_NOTE} noteId="google-sign-in-note" />
-  return <GooglePopupButton label={label} flow={flow} firebase={setup.data} popup={popup} />
+  return <GooglePopupButton label={label} flow={flow} firebase={setup.data} popup={popup} onSecondStep={onSecondStep} />
 }
 
-function GooglePopupButton({ label, flow, firebase, popup }: { label: string; flow: "login" | "register"; firebase: FirebaseSetup; popup: GooglePopup }) {
+function GooglePopupButton({
+  label,
+  flow,
+  firebase,
+  popup,
+  onSecondStep
+}: {
+  label: string
+  flow: "login" | "register"
+  firebase: FirebaseSetup
+  popup: GooglePopup
+  onSecondStep?: (mfaToken: string) => void
+}) {
   const googleLogin = useSession((state) => state.googleLogin)
   const acceptGoogleTerms = useSession((state) => state.acceptGoogleTerms)
   const [error, setError] = useState<string | null>(null)
@@ -92,7 +113,10 @@ function GooglePopupButton({ label, flow, firebase, popup }: { label: string; fl
     onSuccess: (termsNeededFor) => {
       if (termsNeededFor) setPendingTerms({ idToken: termsNeededFor })
     },
-    onError: (failure) => setError(googleErrorView(failure, flow)?.message ?? null)
+    onError: (failure) => {
+      if (failure instanceof SecondStepRequired && onSecondStep) return onSecondStep(failure.mfaToken)
+      setError(googleErrorView(failure, flow)?.message ?? null)
+    }
   })
   const acceptingTerms = useFormMutation({
     mutationFn: (idToken: string) => acceptGoogleTerms(idToken),

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from "react"
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router"
 
 import { loginErrorView } from "~site-session/error-messages"
-import { useSession } from "~site-session/session-store"
+import { SecondStepRequired, useSession } from "~site-session/session-store"
 import { OrDivider, PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
@@ -15,6 +15,7 @@ import { AuthCard } from "./AuthCard"
 import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { ResendVerification } from "./ResendVerification"
+import { SecondStepForm } from "./SecondStepForm"
 
 export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
 
@@ -44,14 +45,18 @@ export default function LoginPage() {
   const [formError, setFormError] = useState<{ text: string; resetLink?: boolean } | null>(null)
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null)
   const [forgotOpen, setForgotOpen] = useState(false)
+  /** The sign-in's second step, when the account has one: the form asks for its code instead of the password. */
+  const [secondStep, setSecondStep] = useState<string | null>(null)
+  const goOn = () => {
+    if (!fromExtension) navigate(afterSignInPath(location.state), { replace: true })
+  }
 
   const signingIn = useFormMutation({
     mutationFn: (credentials: { email: string; password: string }) => login(credentials.email, credentials.password),
-    onSuccess: () => {
-      if (!fromExtension) navigate(afterSignInPath(location.state), { replace: true })
-    },
+    onSuccess: goOn,
     // The address as sent: the field may have changed while the request was on its way.
     onError: (failure, { email: sentEmail }) => {
+      if (failure instanceof SecondStepRequired) return setSecondStep(failure.mfaToken)
       const view = loginErrorView(failure)
       if (view.showResendVerification) setUnverifiedEmail(sentEmail)
       if (view.where === "form") setFormError({ text: view.message, resetLink: view.showResetLink })
@@ -88,6 +93,17 @@ export default function LoginPage() {
         </>
       }
     >
+      {secondStep ? (
+        <SecondStepForm
+          mfaToken={secondStep}
+          onSignedIn={goOn}
+          onRestart={(why) => {
+            setSecondStep(null)
+            setFormError(why ? { text: why } : null)
+          }}
+        />
+      ) : (
+        <>
       <form className="space-y-4" onSubmit={submit} noValidate aria-busy={submitting}>
         <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />
         <PasswordField
@@ -124,7 +140,9 @@ export default function LoginPage() {
         </div>
       )}
       <OrDivider />
-      <GoogleSignInButton />
+      <GoogleSignInButton onSecondStep={setSecondStep} />
+        </>
+      )}
     </AuthCard>
   )
 }
