@@ -130,10 +130,15 @@ describe("translation", () => {
     install({ detector: "unavailable" })
     await expect(translateWithEngine({ text: "Hola", targetLanguage: "en" }, { choice: "device", sourceHint: "es" })).resolves.toMatchObject({ source: "device", translation: "[en] Hola" })
     await expect(translateWithEngine({ text: "Hola", targetLanguage: "en" }, { choice: "device" })).rejects.toThrow("the browser cannot tell which language the text is in")
+    // A hint of the language asked for is not taken as "nothing to translate": the pair is asked of the browser.
+    builtInAiRecord().set({ translation: "unavailable" })
+    await expect(translateWithEngine({ text: "Bonjour", targetLanguage: "en" }, { choice: "auto", sourceHint: "en" })).resolves.toMatchObject({ source: "service" })
   })
 
   it("takes the OCR's language as the hint only when one language was read", () => {
     expect(ocrSourceHint(["deu"])).toBe("de")
+    // The bundled English model reads every Latin-script text: no hint.
+    expect(ocrSourceHint(["eng"])).toBeUndefined()
     expect(ocrSourceHint(["chi_sim"])).toBe("zh-Hans")
     expect(ocrSourceHint(["eng", "deu"])).toBeUndefined()
     expect(ocrSourceHint([])).toBeUndefined()

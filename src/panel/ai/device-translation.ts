@@ -5,6 +5,7 @@
  */
 import { TRANSLATE_LANGUAGES } from "~core/analysis/translate"
 import { KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-language-names"
+import { BUNDLED_OCR_LANGUAGE } from "~core/ocr/ocr-languages"
 
 import { detectorAvailability, languageDetectorApi, translatorApi, translatorAvailability, translatorLanguage } from "./built-in-ai"
 import { DeviceEngineError } from "./device-errors"
@@ -12,11 +13,12 @@ import type { ModelAvailability } from "./engine-choice"
 
 /**
  * The language of text read with these OCR languages, as a hint for a browser without a language detector: only when
- * one language was read (English and German together could be either), found by its English name among the
- * languages we translate.
+ * one language was chosen (English and German together could be either), found by its English name among the
+ * languages we translate. Not the bundled English model, the default that reads every Latin-script text: it says
+ * nothing of the text's language.
  */
 export function ocrSourceHint(ocrLanguages: readonly string[]): string | undefined {
-  if (ocrLanguages.length !== 1) return undefined
+  if (ocrLanguages.length !== 1 || ocrLanguages[0] === BUNDLED_OCR_LANGUAGE) return undefined
   const name = KNOWN_OCR_LANGUAGES.find((language) => language.code === ocrLanguages[0])?.name
   return TRANSLATE_LANGUAGES.find((language) => language.name === name)?.code
 }
@@ -27,16 +29,16 @@ const MIN_DETECTION_CONFIDENCE = 0.5
 let detector: Promise<LanguageDetector> | null = null
 const translators = new Map<string, Promise<Translator>>()
 
-/** The language of a text, as the Translator names languages; null when neither the detector nor the hint says. */
-export async function sourceLanguageOf(text: string, hint?: string): Promise<string | null> {
+/** The language of a text, as the Translator names languages, and whether the detector found it (else the hint said it). */
+export async function sourceLanguageOf(text: string, hint?: string): Promise<{ language: string; detected: boolean } | null> {
   if ((await detectorAvailability()) === "available") {
     const api = languageDetectorApi()!
     detector ??= api.create()
     detector.catch(() => (detector = null))
     const [best] = await (await detector).detect(text).catch(() => [])
-    if (best?.detectedLanguage && best.detectedLanguage !== "und" && (best.confidence ?? 0) >= MIN_DETECTION_CONFIDENCE) return translatorLanguage(best.detectedLanguage)
+    if (best?.detectedLanguage && best.detectedLanguage !== "und" && (best.confidence ?? 0) >= MIN_DETECTION_CONFIDENCE) return { language: translatorLanguage(best.detectedLanguage), detected: true }
   }
-  return hint ? translatorLanguage(hint) : null
+  return hint ? { language: translatorLanguage(hint), detected: false } : null
 }
 
 export interface DevicePair {
@@ -47,11 +49,11 @@ export interface DevicePair {
 /** The pair the device would translate, and whether the browser can translate it now. */
 export async function devicePairFor(text: string, targetLanguage: string, sourceHint?: string): Promise<{ pair: DevicePair | null; availability: ModelAvailability; reason?: string }> {
   if (!translatorApi()) return { pair: null, availability: "absent" }
-  const sourceLanguage = await sourceLanguageOf(text, sourceHint)
-  if (!sourceLanguage) return { pair: null, availability: "unavailable", reason: "the browser cannot tell which language the text is in" }
-  const pair = { sourceLanguage, targetLanguage: translatorLanguage(targetLanguage) }
-  // The same language: nothing to translate, and nothing to download.
-  if (pair.sourceLanguage === pair.targetLanguage) return { pair, availability: "available" }
+  const source = await sourceLanguageOf(text, sourceHint)
+  if (!source) return { pair: null, availability: "unavailable", reason: "the browser cannot tell which language the text is in" }
+  const pair = { sourceLanguage: source.language, targetLanguage: translatorLanguage(targetLanguage) }
+  // Detected in the language asked for: nothing to translate, and nothing to download. A hint is not that sure.
+  if (source.detected && pair.sourceLanguage === pair.targetLanguage) return { pair, availability: "available" }
   return { pair, availability: await translatorAvailability(pair.sourceLanguage, pair.targetLanguage) }
 }
 

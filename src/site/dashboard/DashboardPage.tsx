@@ -25,6 +25,7 @@ import { RemoveSignInMethodDialog } from "./RemoveSignInMethodDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 import { SubscriptionCard } from "./SubscriptionCard"
+import { TwoStepCard } from "../two-step/TwoStepCard"
 
 /** After a payment, how often and how many times the record is asked again while it does not show it yet (Stripe's webhook may lag). */
 const CONFIRM_POLL_MS = 2000
@@ -239,6 +240,10 @@ export default function DashboardPage() {
           <p>Signed in somewhere you should not be? End every session of your account, the extension&apos;s included.</p>
           <SignOutEverywhereDialog />
         </div>
+      </Card>
+
+      <Card title="Two-step sign-in">
+        <TwoStepCard needsPassword={authStatus.data?.hasEmailAuth ?? true} />
       </Card>
 
       {storedUser.role === "admin" && (

@@ -32,6 +32,7 @@ function createFakeServer() {
     ["GET /api/auth/profile", () => answer({ user: accountUser })],
     ["GET /api/billing/subscription", () => answer(FREE_SUBSCRIPTION)],
     ["GET /api/auth/auth-status", () => answer({ hasEmailAuth: true, hasGoogleAuth: false, providers: ["email"] })],
+    ["GET /api/auth/mfa", () => answer({ totp: false, recoveryCodesLeft: 0, passkeys: 0 })],
     ["GET /api/auth/firebase-config", () => answer({ enabled: true, config: { apiKey: "public-key", authDomain: "iqa.example.com", projectId: "iqa-test" }, emulatorUrl: null })],
     ["GET /api/password-policy/config", () => refuse(503, "SERVICE_UNAVAILABLE", "Unavailable.")],
     [
