@@ -268,10 +268,8 @@ function signInThrough(call: () => Promise<unknown>, federated: boolean): Promis
   runtime.loginInFlight ??= (async () => {
     const answer = await call()
     const secondStep = mfaRequiredAnswerSchema.safeParse(answer)
-    if (secondStep.success) {
-      if (federated) markFirebaseUsed()
-      throw new SecondStepRequired(secondStep.data.mfaToken)
-    }
+    // Not marked as a Firebase browser: a later start could not open the session by itself, it needs the code.
+    if (secondStep.success) throw new SecondStepRequired(secondStep.data.mfaToken)
     const user = openSession(answer)
     if (federated) markFirebaseUsed()
     return user

@@ -9,7 +9,7 @@ import { MFA_MAX_WRONG_CODES, MFA_TOKEN_LIFETIME_MS, type MfaRequiredAnswer } fr
 
 import { recordAuditEvent } from "../../audit/audit-log"
 import type { Db } from "../../db/transaction"
-import { ApiError } from "../../http/errors"
+import { ApiError, validationFailed } from "../../http/errors"
 import { EMAIL_TEMPLATES } from "../../mail/email-templates"
 import { queueEmail } from "../../mail/outbox"
 import { signIn } from "../account-service"
@@ -78,17 +78,23 @@ export async function enableAuthenticator(app: FastifyInstance, auth: Authentica
   })
 }
 
-/** A current code of the enabled app, used once (a code already used is refused for the rest of its window). */
-async function requireCurrentCode(app: FastifyInstance, userId: string, code: string): Promise<void> {
-  const factor = await store.findAuthenticator(app.database.db, userId)
+/**
+ * A current code of the enabled app, used once (a code already used is refused for the rest of its window). Counted
+ * toward the address's lockout like a password: a stolen session with the password cannot try codes at full speed.
+ */
+async function requireCurrentCode(app: FastifyInstance, user: UserRow, code: string, ip: string | null): Promise<void> {
+  const factor = await store.findAuthenticator(app.database.db, user.id)
   if (!factor?.enabled_at) throw notEnabled()
-  const step = stepOf(app, factor, code)
-  if (step === null || !(await store.acceptStep(app.database.db, userId, step))) throw invalidCode()
+  const result = await countedPasswordCheck(app, user.email, ip, async () => {
+    const step = stepOf(app, factor, code)
+    return step !== null && store.acceptStep(app.database.db, user.id, step)
+  })
+  if (!result.matches) throw invalidCode()
 }
 
 export async function replaceRecoveryCodes(app: FastifyInstance, auth: Authenticated, code: string, ip: string | null): Promise<{ recoveryCodes: string[] }> {
   refuseExtensionSession(auth)
-  await requireCurrentCode(app, auth.user.id, code)
+  await requireCurrentCode(app, auth.user, code, ip)
   const now = new Date(app.clock())
   return app.database.db.transaction().execute(async (trx) => {
     const recoveryCodes = await issueRecoveryCodes(app, trx, auth.user.id)
@@ -99,8 +105,10 @@ export async function replaceRecoveryCodes(app: FastifyInstance, auth: Authentic
 
 export async function disableAuthenticator(app: FastifyInstance, auth: Authenticated, input: { currentPassword?: string; code: string }, ip: string | null) {
   refuseExtensionSession(auth)
+  if (auth.user.password_hash && input.currentPassword === undefined) throw validationFailed(["currentPassword: Current password is required"])
+  // The code first: a right password clears the address's count, so checked after it a wrong code would never add up.
+  await requireCurrentCode(app, auth.user, input.code, ip)
   await requireProofOfPerson(app, auth, input.currentPassword, { field: "currentPassword", action: "turn off two-step sign-in", ip })
-  await requireCurrentCode(app, auth.user.id, input.code)
   const now = new Date(app.clock())
   await app.database.db.transaction().execute(async (trx) => {
     await store.removeSecondFactor(trx, auth.user.id)
@@ -114,7 +122,7 @@ export async function disableAuthenticator(app: FastifyInstance, auth: Authentic
 export async function beginSignIn(app: FastifyInstance, user: UserRow): Promise<Awaited<ReturnType<typeof signIn>> | MfaRequiredAnswer> {
   if (!(await store.hasSecondFactor(app.database.db, user.id))) return signIn(app, user)
   const mfaToken = randomToken()
-  await store.createChallenge(app.database.db, hashToken(mfaToken), user.id, new Date(app.clock() + MFA_TOKEN_LIFETIME_MS))
+  await store.createChallenge(app.database.db, hashToken(mfaToken), user.id, new Date(app.clock() + MFA_TOKEN_LIFETIME_MS), new Date(app.clock()))
   return { mfaRequired: true, mfaToken, methods: ["totp", "recovery_code"] }
 }
 

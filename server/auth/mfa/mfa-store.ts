@@ -89,7 +89,9 @@ export async function recoveryCodesLeft(db: Db, userId: string): Promise<number>
   return Number(row.left)
 }
 
-export async function createChallenge(db: Db, tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
+/** A sign-in waiting for its second step; those that expired unanswered go at the same time. */
+export async function createChallenge(db: Db, tokenHash: string, userId: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.deleteFrom("mfa_challenges").where("expires_at", "<=", now).execute()
   await db.insertInto("mfa_challenges").values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt }).execute()
 }
 

@@ -136,6 +136,18 @@ describe("two-step sign-in with an authenticator app", () => {
     expect((await call("GET", "/api/auth/mfa", { token: user.token })).body.data).toEqual({ totp: false, recoveryCodesLeft: 0, passkeys: 0 })
   })
 
+  it("counts wrong codes to turn it off toward the lockout, so a stolen session with the password cannot try codes at speed", async () => {
+    const user = await withTwoStep()
+    for (const code of ["111111", "222222"]) {
+      const wrong = await call("POST", "/api/auth/mfa/totp/disable", { token: user.token, body: { currentPassword: STRONG, code } })
+      expect(wrong.body.error.code).toBe("INVALID_CODE")
+    }
+    const third = await call("POST", "/api/auth/mfa/totp/disable", { token: user.token, body: { currentPassword: STRONG, code: codeAt(user.secret, kit.now) } })
+    expect(third.status).toBe(429)
+    expect(third.body.error.code).toBe("PROGRESSIVE_DELAY")
+    expect((await call("GET", "/api/auth/mfa", { token: user.token })).body.data.totp).toBe(true)
+  })
+
   it("answers bad input with the spec's wrapper and changes nothing", async () => {
     const user = await withTwoStep()
     for (const body of [{}, { mfaToken: "x" }, { mfaToken: "x", code: "12" }, { mfaToken: "x", recoveryCode: "nope" }, { mfaToken: "x", code: "123456", recoveryCode: "abcde-23456" }]) {
