@@ -108,7 +108,10 @@ describe("images a hostile page names", () => {
       (state) => {
         expect(state.src).toMatch(/^blob:chrome-extension:/)
         expect(state.width).toBe(640)
-      }
+      },
+      // As long as the refusals above: the panel reads the page's pictures one after another, and in one full CI run
+      // this one was not shown within the default 10 s.
+      20_000
     )
     await screenshot(panel, "hostile-page-refused")
     expect(await seriousAxeViolations(panel)).toEqual([])
