@@ -14,7 +14,13 @@ export const MFA_TOKEN_LIFETIME_MS = 5 * 60_000
 export const MFA_MAX_WRONG_CODES = 5
 
 export const TOTP_CODE_MESSAGE = "Enter the 6-digit code from your authenticator app"
-const totpCode = z.string().trim().regex(/^\d{6}$/, TOTP_CODE_MESSAGE)
+const TOTP_CODE_PATTERN = /^\d{6}$/
+const totpCode = z.string().trim().regex(TOTP_CODE_PATTERN, TOTP_CODE_MESSAGE)
+/** A code as a person types it in the site's forms ("123 456"): the six digits, or null when it is not one. */
+export function typedTotpCode(value: string): string | null {
+  const code = value.replace(/\s/g, "")
+  return TOTP_CODE_PATTERN.test(code) ? code : null
+}
 /** Ten letters or digits of base32, with or without the dash shown between the halves, in any case. */
 export const recoveryCodeField = z
   .string()

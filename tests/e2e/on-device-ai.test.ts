@@ -111,7 +111,7 @@ describe("AI on the device", () => {
     const usedBefore = await usedThisMonth()
     await ask("What does the sign say?")
     // Nothing is sent: the line above the question says so, instead of what would be sent.
-    expect(await textOf("[data-testid='device-notice']")).toBe("Answered on this device: the image and your question stay on it.")
+    await eventually(() => textOf("[data-testid='device-notice']"), (text) => expect(text).toBe("Answered on this device: the image and your question stay on it."))
     await panel.waitForSelector("[data-testid='vqa-answer']", { timeout: 20_000 })
     expect(await textOf("[data-testid='vqa-answer']")).toBe("On-device answer to: What does the sign say?")
     expect(await textOf("[data-testid='answer-source']")).toBe("Answered on this device")

@@ -148,6 +148,16 @@ describe("two-step sign-in with an authenticator app", () => {
     expect((await call("GET", "/api/auth/mfa", { token: user.token })).body.data.totp).toBe(true)
   })
 
+  it("checks at most the attempts left of 20 parallel wrong codes to turn it off, and stays on", async () => {
+    const user = await withTwoStep()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => call("POST", "/api/auth/mfa/totp/disable", { token: user.token, body: { currentPassword: STRONG, code: String(300000 + index) } }))
+    )
+    expect(answers.every((answer) => answer.status !== 200 && answer.status !== 500)).toBe(true)
+    expect(answers.filter((answer) => answer.body.error.code === "INVALID_CODE").length).toBeLessThanOrEqual(5)
+    expect((await call("GET", "/api/auth/mfa", { token: user.token })).body.data.totp).toBe(true)
+  })
+
   it("answers bad input with the spec's wrapper and changes nothing", async () => {
     const user = await withTwoStep()
     for (const body of [{}, { mfaToken: "x" }, { mfaToken: "x", code: "12" }, { mfaToken: "x", recoveryCode: "nope" }, { mfaToken: "x", code: "123456", recoveryCode: "abcde-23456" }]) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react"
 
 import { ApiRequestError } from "~api/http-client"
-import { recoveryCodeField, TOTP_CODE_MESSAGE } from "~core/two-step"
+import { recoveryCodeField, TOTP_CODE_MESSAGE, typedTotpCode } from "~core/two-step"
 import { useSession } from "~site-session/session-store"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -44,8 +44,8 @@ export function SecondStepForm({ mfaToken, onSignedIn, onRestart }: SecondStepFo
       setError(null)
       return verifying.mutate({ recoveryCode: code.data })
     }
-    const code = value.replace(/\s/g, "")
-    if (!/^\d{6}$/.test(code)) return setError(TOTP_CODE_MESSAGE)
+    const code = typedTotpCode(value)
+    if (!code) return setError(TOTP_CODE_MESSAGE)
     setError(null)
     verifying.mutate({ code })
   }

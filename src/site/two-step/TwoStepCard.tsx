@@ -8,6 +8,7 @@ import { useQueryClient } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
+import { TOTP_CODE_MESSAGE, typedTotpCode } from "~core/two-step"
 import { copyText } from "~ui/clipboard"
 import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -18,7 +19,8 @@ import { failureText } from "../shared/failure-text"
 import { useFormMutation } from "../use-form-mutation"
 import { disableAuthenticator, enableAuthenticator, MFA_QUERY_KEY, replaceRecoveryCodes, startAuthenticatorSetup, useMfaStatus } from "./two-step-api"
 
-const codeOf = (value: string) => value.replace(/\s/g, "")
+/** The typed code as sent; the forms check it with typedTotpCode first. */
+const codeOf = (value: string) => typedTotpCode(value) ?? value
 
 /** The recovery codes, shown once: copy them, or download them as a text file. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -62,7 +64,7 @@ function SetUp({ needsPassword, onEnabled }: { needsPassword: boolean; onEnabled
       if (needsPassword && !password) return setError("Enter your current password first")
       return setup.mutate()
     }
-    if (!/^\d{6}$/.test(codeOf(code))) return setError("Enter the 6-digit code from your authenticator app")
+    if (!typedTotpCode(code)) return setError(TOTP_CODE_MESSAGE)
     enable.mutate()
   }
 
@@ -114,7 +116,7 @@ function Manage({ needsPassword, codesLeft, onCodes, onOff }: { needsPassword: b
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setError(null)
-    if (!/^\d{6}$/.test(codeOf(code))) return setError("Enter the 6-digit code from your authenticator app")
+    if (!typedTotpCode(code)) return setError(TOTP_CODE_MESSAGE)
     if (action === "off" && needsPassword && !password) return setError("Enter your current password")
     change.mutate()
   }
