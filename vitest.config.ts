@@ -52,6 +52,7 @@ const API_TEST = {
  */
 const WITHOUT_DATABASE = [
   "server/config.test.ts",
+  "server/auth/mfa/secret-box.test.ts",
   "server/mail/mailer.test.ts",
   "server/mail/email-templates.test.ts",
   "server/feedback/reliability.test.ts",

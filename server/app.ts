@@ -23,6 +23,8 @@ import { firebaseWebConfig, googleSignInPageSources } from "./auth/google/google
 import { googleAuthRoutes } from "./auth/google/routes"
 import { authRoutes } from "./auth/routes"
 import { mfaRoutes } from "./auth/mfa/routes"
+import { passkeyRoutes } from "./auth/mfa/passkey-routes"
+import { sealingKeys, type SealingKeys } from "./auth/mfa/secret-box"
 import type { AppConfig } from "./config"
 import { embeddedDatabaseDir, openDatabase, type Database } from "./db/database"
 import type { FeedbackLimits } from "./feedback/feedback-form"
@@ -84,6 +86,8 @@ declare module "fastify" {
     database: Database
     mailer: Mailer
     tokenSecret: string
+    /** What seals secrets the database keeps (server/auth/mfa/secret-box): ENCRYPTION_KEY, then the token secret. */
+    sealingKeys: SealingKeys
     clock: Clock
     /** Counters every instance shares: per-IP limits, cooldowns (server/limits). */
     limits: LimitStore
@@ -182,6 +186,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   // The embedded database serves one process, whose DATA_DIR keeps the key; instances sharing PostgreSQL share it there.
   const generatedSecret = () => (database.kind === "postgres" ? loadOrCreateDatabaseSecret(database.db, "token-secret") : loadOrCreateSecret(config.dataDir, "token-secret"))
   app.decorate("tokenSecret", config.tokenSecret ?? (await generatedSecret()))
+  app.decorate("sealingKeys", sealingKeys(config, app.tokenSecret))
 
   registerErrorHandling(app)
   await app.register(helmet, {
@@ -205,6 +210,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(statusRoutes, { database, startedAt, now: clock, webRoot: config.webRoot, tokenSecret: app.tokenSecret })
   await app.register(authRoutes)
   await app.register(mfaRoutes)
+  await app.register(passkeyRoutes)
   await app.register(googleAuthRoutes)
   await app.register(extensionSessionRoutes)
   await app.register(analyzeRoutes, dependencies.analyze ?? {})

@@ -157,6 +157,16 @@ describe("loadConfig", () => {
     expect(loadConfig({}).billingMode).toBe("test")
   })
 
+  it("asks admins for two-step sign-in in production unless ADMIN_MFA=optional, and not elsewhere unless ADMIN_MFA=required", () => {
+    const production = { NODE_ENV: "production", TOKEN_SECRET: SECRET, SMTP_URL: "smtp://mail.example.com", BILLING_MODE: "test" }
+    expect(loadConfig(production).adminMfa).toBe("required")
+    expect(loadConfig({ ...production, ADMIN_MFA: "optional" }).adminMfa).toBe("optional")
+    expect(loadConfig({}).adminMfa).toBe("optional")
+    expect(loadConfig({ NODE_ENV: "test" }).adminMfa).toBe("optional")
+    expect(loadConfig({ ADMIN_MFA: "required" }).adminMfa).toBe("required")
+    expect(problemsOf({ ADMIN_MFA: "yes" })).toEqual(['ADMIN_MFA must be required or optional (got "yes")'])
+  })
+
   it("reports every bad variable at once", () => {
     const problems = problemsOf({ PORT: "abc", PUBLIC_URL: "nope" })
     expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["PORT", "PUBLIC_URL"])

@@ -47,7 +47,14 @@ export interface AppConfig {
   billingMode: BillingMode
   /** Signs access tokens; required in production. Unset elsewhere: generated once into DATA_DIR or the shared database. */
   tokenSecret: string | undefined
+  /** Seals the secrets the database keeps (an authenticator app's); the token secret does when unset. */
+  encryptionKey: string | undefined
   trustProxy: ProxyTrust
+  /**
+   * Whether an admin needs a second factor (two-step sign-in) to use /api/admin and the other admin routes: an admin
+   * session opens every account, so in production a password alone does not. Required there unless set to optional.
+   */
+  adminMfa: AdminMfa
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
 }
 
@@ -66,6 +73,9 @@ export interface S3Config {
   accessKeyId: string
   secretAccessKey: string
 }
+
+export const ADMIN_MFA_VALUES = ["required", "optional"] as const
+export type AdminMfa = (typeof ADMIN_MFA_VALUES)[number]
 
 /** The object storage variables: all of them set (uploads in the bucket) or none (uploads in DATA_DIR). */
 export const S3_VARIABLES = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const
@@ -164,6 +174,7 @@ const environmentSchema = z
     TOKEN_SECRET: optionalText.pipe(
       z.string().min(32, "must be at least 32 characters long").optional()
     ),
+    ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "must be at least 32 characters long").optional()),
     TRUST_PROXY: optionalText.transform((value, context): ProxyTrust => {
       if (value === undefined || value === "false" || value === "0") return false
       if (value === "true") {
@@ -185,6 +196,7 @@ const environmentSchema = z
       context.addIssue({ code: "custom", message: `must be a number of proxy hops or a comma-separated list of proxy addresses: ${problems.join("; ")}` })
       return z.NEVER
     }),
+    ADMIN_MFA: z.enum(ADMIN_MFA_VALUES, { message: `must be ${ADMIN_MFA_VALUES.join(" or ")}` }).optional(),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         message: "must be one of fatal, error, warn, info, debug, trace, silent"
@@ -327,7 +339,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         : undefined,
     billingMode: vars.BILLING_MODE ?? (vars.STRIPE_SECRET_KEY ? "stripe" : "test"),
     tokenSecret: vars.TOKEN_SECRET,
+    encryptionKey: vars.ENCRYPTION_KEY,
     trustProxy: vars.TRUST_PROXY,
+    adminMfa: vars.ADMIN_MFA ?? (vars.NODE_ENV === "production" ? "required" : "optional"),
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === "test" ? "silent" : "info")
   }
 }

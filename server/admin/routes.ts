@@ -4,7 +4,7 @@ import { ok } from "~core/api"
 import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/admin/feedback"
 import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organizations"
 
-import { requireAdmin } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { isUuid } from "../db/uuid"
 import { notFound } from "../http/errors"
 import { documented, parseRequest } from "../openapi/route-docs"

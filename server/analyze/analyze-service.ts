@@ -13,7 +13,7 @@ import type { UserRow } from "../auth/users"
 import { planOf } from "../billing/plan"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"
-import { quotaExhausted, quotaSourceOf, releaseTo, reserveFrom, usageSummary, usedOf, type CountedRequest, type QuotaSource } from "../quota/quota-service"
+import { quotaExhausted, quotaSourceOf, refuseWithoutRequiredFactor, releaseTo, reserveFrom, usageSummary, usedOf, type CountedRequest, type QuotaSource } from "../quota/quota-service"
 import { imageFromDataUrl, toImageDataUrl } from "./image"
 import { askVisionModel, ProviderFailure, translateWithModel } from "./provider"
 import { fetchImageBytes } from "./ssrf"
@@ -172,8 +172,10 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       if (!models.includes(model)) {
         throw new ApiError(400, "MODEL_NOT_ALLOWED", `The model ${JSON.stringify(model)} is not available. Choose one of: ${models.join(", ")}.`)
       }
-      // Refuse early, before downloading anything, when the month's quota is already spent.
+      // Refuse early, before downloading anything, when the organisation's rule turns the member away or the month's
+      // quota is already spent (reserveFrom checks both again when it counts).
       const source = await quotaSourceOf(app.database.db, user)
+      await refuseWithoutRequiredFactor(app.database.db, user.id, source)
       if (source.limit !== null && (await usedOf(app.database.db, user.id, source, app.clock())) >= source.limit) throw quotaExhausted(source, app.clock())
       const imageDataUrl =
         "dataUrl" in input.image ? imageFromDataUrl(input.image.dataUrl) : toImageDataUrl(await downloadImageBytes(user.id, input.image.url, MAX_IMAGE_BYTES))

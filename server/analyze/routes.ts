@@ -49,6 +49,7 @@ export function oversizedBodyAsImage(error: FastifyError): never {
 
 /** What a question and a translation are refused for, here and on /api/v1 (the same service answers both). */
 const MODEL_REFUSALS = {
+  403: "MFA_ENROLLMENT_REQUIRED: the caller's organisation requires two-step sign-in, which they have not turned on; nothing is counted.",
   429: "QUOTA_EXCEEDED: the plan's monthly quota is spent (retryAfter: until the next month); RATE_LIMIT_EXCEEDED: 3 calls of this account are running already.",
   502: "PROVIDER_ERROR: the vision model failed; the call is not counted.",
   503: "VQA_NOT_CONFIGURED: this server has no vision model."

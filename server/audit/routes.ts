@@ -11,7 +11,7 @@ import { ok } from "~core/api"
 import { utcDayKey } from "~core/time"
 import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPageSchema, auditQuerySchema } from "~core/admin/audit"
 
-import { requireAdmin } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { documented, parseRequest } from "../openapi/route-docs"
 import { auditService } from "./audit-service"
 

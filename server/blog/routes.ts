@@ -15,7 +15,7 @@ import {
   publicPostsQuerySchema
 } from "~core/admin/blog"
 
-import { requireAdmin } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { ApiError, notFound, validationFailed } from "../http/errors"
 import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { blogService } from "./blog-service"

@@ -257,6 +257,8 @@ export interface OrganizationsTable {
   request_limit: number | null
   accent_color: string | null
   logo_key: string | null
+  /** Every member needs a second factor to draw from the pool (migration 022). */
+  require_mfa: Defaulted<boolean>
   created_at: Timestamp
 }
 
@@ -363,7 +365,30 @@ export interface MfaChallengesTable {
   expires_at: Timestamp
   wrong_codes: Defaulted<number>
 }
+/** Passkeys (server/auth/mfa): WebAuthn credentials, each a sign-in on its own (user verification required). */
+export interface PasskeysTable {
+  id: Defaulted<string>
+  user_id: string
+  /** base64url, as the browser names the credential. */
+  credential_id: string
+  /** The COSE public key, base64url. */
+  public_key: string
+  /** A bigint: read back as a string on PostgreSQL. */
+  counter: number | string
+  transports: Defaulted<string[]>
+  name: string
+  created_at: Timestamp
+  last_used_at: Defaulted<Date | null>
+}
+export interface WebauthnChallengesTable {
+  challenge: string
+  purpose: "registration" | "authentication"
+  user_id: string | null
+  expires_at: Timestamp
+}
 export interface DatabaseSchema {
+  passkeys: PasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
   totp_factors: TotpFactorsTable
   recovery_codes: RecoveryCodesTable
   mfa_challenges: MfaChallengesTable

@@ -20,7 +20,7 @@ import {
   type FeedbackStatus
 } from "~core/admin/feedback"
 
-import { requireAdmin } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { capRequestBody } from "../http/body-cap"
 import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"

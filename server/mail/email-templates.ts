@@ -225,6 +225,19 @@ export const EMAIL_TEMPLATES = {
     }
   },
 
+  /** A passkey added to or removed from the account, told to the owner: a stolen session must not add one unnoticed. */
+  passkeyChanged({ name, passkeyName, change, securityUrl }: { name: string; passkeyName: string; change: "added" | "removed"; securityUrl: string }): EmailContent {
+    const passkey = plainName(passkeyName)
+    const body =
+      change === "added"
+        ? `The passkey '${passkey}' can now sign in to your ${PRODUCT_NAME} account on its own, with the fingerprint, face or PIN that unlocks it.`
+        : `The passkey '${passkey}' can no longer sign in to your ${PRODUCT_NAME} account.`
+    return {
+      subject: `A passkey '${passkey}' was ${change}`,
+      text: [hello(name), "", body, "", `If this was not you, change your password and sign out everywhere at once: ${securityUrl}`, "", signature].join("\n")
+    }
+  },
+
   passwordReset({ name, link, expiresInMinutes }: { name: string; link: string; expiresInMinutes: number }): EmailContent {
     return {
       subject: `Reset your ${PRODUCT_NAME} password`,

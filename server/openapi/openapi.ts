@@ -40,7 +40,8 @@ import { APP_VERSION } from "~core/version"
 import { vqaUsageSchema } from "~core/analysis/vqa"
 
 import { requireApiKey } from "../api-keys/key-auth"
-import { requireAdmin, requireUser } from "../auth/authenticate"
+import { requireUser } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { API_TAGS, documented, jsonAnswer, OPTIONAL_SESSION, refusal, type ApiTag, type MediaAnswer } from "./route-docs"
 
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -122,7 +123,9 @@ function refusalsOf(route: RouteOptions, access: Access, schema: FastifySchema):
   const refusals: Record<string, MediaAnswer> = {}
   if (takesInput(schema)) refusals[400] = refusal("VALIDATION_FAILED: the input breaks a rule of its schema (details names each problem), or BAD_REQUEST: the body is not valid JSON.")
   if (access === "session" || access === "admin") refusals[401] = refusal("UNAUTHORIZED: no valid session token (SESSION_EXPIRED once it has ended).")
-  if (access === "admin") refusals[403] = refusal("FORBIDDEN: the account is not an admin.")
+  if (access === "admin") {
+    refusals[403] = refusal("FORBIDDEN: the account is not an admin; MFA_ENROLLMENT_REQUIRED: the admin has not turned on two-step sign-in, which ADMIN_MFA=required (production's default) asks of admins.")
+  }
   if (access === "apiKey") {
     refusals[401] = refusal("INVALID_API_KEY: no API key, a session token instead, or a revoked key.")
     refusals[403] = refusal("PLAN_REQUIRED: the key's account is no longer on Pro or Enterprise; ACCOUNT_DISABLED: an admin disabled the key's account.")

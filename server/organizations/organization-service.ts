@@ -1,7 +1,8 @@
 /**
  * Organisations: who may do what (core's roles), the seats and invitations, and each membership change written to
  * the audit log in the change's own transaction. The invitation's e-mail goes through the durable outbox in the same
- * transaction as its row: an invitation acknowledged is never lost with its mail.
+ * transaction as its row: an invitation acknowledged is never lost with its mail. The owner may require two-step
+ * sign-in of every member (requireMfa, which the quota enforces on each draw from the pool).
  */
 import { createHash, randomBytes } from "node:crypto"
 
@@ -17,12 +18,14 @@ import {
   type Invitation,
   type Organization,
   type OrganizationActivity,
-  type OrganizationRole
+  type OrganizationRole,
+  type OrganizationUpdate
 } from "~core/organizations"
 import { monthKey } from "~core/time"
 
 import { recordAuditEvent } from "../audit/audit-log"
 import type { Authenticated } from "../auth/authenticate"
+import { hasSecondFactor } from "../auth/mfa/mfa-service"
 import { planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
@@ -36,6 +39,9 @@ import * as store from "./organization-store"
 const forbidden = (message: string) => new ApiError(403, "FORBIDDEN", message)
 const noOrganization = () => notFound("You are not a member of an organisation.")
 const alreadyMember = (message = "You already belong to an organisation. Leave it first.") => new ApiError(409, "ALREADY_IN_ORGANIZATION", message)
+/** The rule binds the owner too: turned on without their own second factor, it would shut them out of the pool at once. */
+const ownFactorFirst = () =>
+  new ApiError(403, "MFA_ENROLLMENT_REQUIRED", "Turn on two-step sign-in for your own account first, on your dashboard: the rule applies to you too, and without it you could not use the team's plan.")
 
 export const hashInvitationCode = (code: string) => createHash("sha256").update(code).digest("hex")
 
@@ -68,7 +74,7 @@ interface Change {
   now: Date
 }
 
-const audit = (db: Db, kind: AuditEventKind, change: Change, detail: Record<string, string | null>) =>
+const audit = (db: Db, kind: AuditEventKind, change: Change, detail: Record<string, string | boolean | null>) =>
   recordAuditEvent(db, { kind, actorId: change.actorId, subjectId: change.subjectId, detail, ip: change.ip }, change.now)
 
 export function organizationService(app: FastifyInstance) {
@@ -88,16 +94,27 @@ export function organizationService(app: FastifyInstance) {
     const membership = await membershipOf(auth)
     const at = app.clock()
     const members = await store.listMembers(db, membership.organization_id, monthKey(at))
+    // Who has two-step sign-in on is shown to those who manage the members (the owner sets the rule, admins ask people
+    // to follow it); a plain member is not shown the others' security. At most 25 members: one look-up each.
+    const twoStep = managesMembers(membership.role) ? await Promise.all(members.map((member) => hasSecondFactor(db, member.user_id))) : null
     const source = await quotaSourceOf(db, auth.user)
     const poolUsed = source.kind === "pool" ? await usedOf(db, auth.user.id, source, at) : await poolUsedThisMonth(db, membership.organization_id, at)
     return {
       id: membership.organization_id,
       name: membership.name,
       role: membership.role,
-      members: members.map((member) => ({ userId: member.user_id, email: member.email, name: member.name, role: member.role, usedThisMonth: member.used ?? 0 })),
+      members: members.map((member, index) => ({
+        userId: member.user_id,
+        email: member.email,
+        name: member.name,
+        role: member.role,
+        usedThisMonth: member.used ?? 0,
+        ...(twoStep ? { twoStep: twoStep[index] } : {})
+      })),
       pool: { limit: membership.request_limit, used: poolUsed },
       brand: { name: membership.name, logoUrl: logoUrlOf(app.config.publicUrl, membership.organization_id, membership.logo_key), accentColor: membership.accent_color },
-      subscriberId: membership.subscriber_id
+      subscriberId: membership.subscriber_id,
+      requireMfa: membership.require_mfa
     }
   }
 
@@ -141,12 +158,20 @@ export function organizationService(app: FastifyInstance) {
       return view(auth)
     },
 
-    async update(auth: Authenticated, input: { name?: string; accentColor?: string | null }, ip: string): Promise<Organization> {
-      const membership = await membershipOf(auth, "manage")
+    /** The name and colour (owner or admin); requireMfa (the owner alone, who needs a second factor to turn it on). */
+    async update(auth: Authenticated, input: OrganizationUpdate, ip: string): Promise<Organization> {
+      const membership = await membershipOf(auth, input.requireMfa === undefined ? "manage" : "owner")
+      if (input.requireMfa === true && !membership.require_mfa && !(await hasSecondFactor(db, auth.user.id))) throw ownFactorFirst()
       await inTransaction(db, async (trx) => {
-        await store.updateOrganization(trx, membership.organization_id, { name: input.name, accent_color: input.accentColor })
+        // Locked, then read again: of two changes at once, the second sees the first's rule, and only a real change is audited.
+        await store.lockOrganization(trx, membership.organization_id)
+        const current = (await store.findMembership(trx, auth.user.id)) ?? membership
+        await store.updateOrganization(trx, membership.organization_id, { name: input.name, accent_color: input.accentColor, require_mfa: input.requireMfa })
         if (input.name !== undefined && input.name !== membership.name) {
           await audit(trx, "organization.renamed", { actorId: auth.user.id, subjectId: null, ip, now: now() }, { organizationId: membership.organization_id, from: membership.name, to: input.name })
+        }
+        if (input.requireMfa !== undefined && input.requireMfa !== current.require_mfa) {
+          await audit(trx, "organization.require_mfa_set", { actorId: auth.user.id, subjectId: null, ip, now: now() }, { organizationId: membership.organization_id, requireMfa: input.requireMfa })
         }
       })
       return view(auth)

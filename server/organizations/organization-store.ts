@@ -13,6 +13,7 @@ export interface MembershipRow {
   request_limit: number | null
   accent_color: string | null
   logo_key: string | null
+  require_mfa: boolean
 }
 
 /** The organisation `userId` belongs to and their role there, or undefined. */
@@ -27,7 +28,8 @@ export function findMembership(db: Db, userId: string): Promise<MembershipRow | 
       "organizations.subscriber_id",
       "organizations.request_limit",
       "organizations.accent_color",
-      "organizations.logo_key"
+      "organizations.logo_key",
+      "organizations.require_mfa"
     ])
     .where("organization_members.user_id", "=", userId)
     .executeTakeFirst()
@@ -125,7 +127,7 @@ export async function markInvitation(db: Db, id: string, change: { accepted_at: 
   return result.numUpdatedRows > 0n
 }
 
-export async function updateOrganization(db: Db, organizationId: string, change: { name?: string; accent_color?: string | null; logo_key?: string | null }): Promise<void> {
+export async function updateOrganization(db: Db, organizationId: string, change: { name?: string; accent_color?: string | null; logo_key?: string | null; require_mfa?: boolean }): Promise<void> {
   await db.updateTable("organizations").set(change).where("id", "=", organizationId).execute()
 }
 

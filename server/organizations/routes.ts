@@ -40,8 +40,18 @@ const createDoc = orgDoc({
     409: "ALREADY_IN_ORGANIZATION: you belong to one already; SUBSCRIBER_FUNDS_POOL: your subscription pays for an organisation you have left."
   }
 })
-const currentDoc = orgDoc({ summary: "Your organisation", description: "Its members with their use of the month, the pool and the brand.", data: ORGANIZATION, errors: NOT_MEMBER })
-const updateDoc = orgDoc({ summary: "Rename it or set its accent colour", body: updateOrganizationSchema, data: ORGANIZATION, errors: MANAGERS_ONLY })
+const currentDoc = orgDoc({ summary: "Your organisation", description: "Its members with their use of the month (and, for the owner and admins, whether each has two-step sign-in on: twoStep), the pool, the brand and whether two-step sign-in is required (requireMfa).", data: ORGANIZATION, errors: NOT_MEMBER })
+const updateDoc = orgDoc({
+  summary: "Rename it, set its accent colour, or require two-step sign-in",
+  description:
+    "The name and colour: the owner and admins. requireMfa: the owner alone; while it is on, every member (the owner too) needs two-step sign-in to draw from the pool, and is refused 403 MFA_ENROLLMENT_REQUIRED without it. Audited (organization.require_mfa_set).",
+  body: updateOrganizationSchema,
+  data: ORGANIZATION,
+  errors: {
+    ...NOT_MEMBER,
+    403: "FORBIDDEN: only the owner and admins can rename it or set its colour, and only the owner can change requireMfa; MFA_ENROLLMENT_REQUIRED: the owner turns requireMfa on only with two-step sign-in on their own account."
+  }
+})
 const logoDoc = orgDoc({
   summary: "Upload its logo",
   description: `multipart/form-data with the file field "logo": PNG, JPEG or WebP, at most ${MAX_LOGO_BYTES / 1024} KB, cut to the centre square.`,
@@ -71,7 +81,7 @@ const inviteDoc = orgDoc({
 })
 const activityDoc = orgDoc({
   summary: "The latest membership changes",
-  description: "Who did what, to whom and when: made, renamed, invited, withdrawn, joined, left, removed, role, transfer, limit. Newest first, at most 50.",
+  description: "Who did what, to whom and when: made, renamed, invited, withdrawn, joined, left, removed, role, transfer, limit, two-step rule. Newest first, at most 50.",
   data: { 200: z.array(organizationActivitySchema) },
   errors: NOT_MEMBER
 })

@@ -11,7 +11,8 @@ import {
   type PasswordPolicyConfig
 } from "~core/password-policy"
 
-import { authenticate, requireAdmin } from "../auth/authenticate"
+import { authenticate } from "../auth/authenticate"
+import { requireAdmin } from "../auth/require-admin"
 import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { documented, parseRequest } from "../openapi/route-docs"
 import { loadPasswordPolicy, savePasswordPolicy } from "./policy-store"

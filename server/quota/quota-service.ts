@@ -3,27 +3,32 @@
  * lasts, else the caller's own plan. Removing a member ends their draw on the pool with their next request: nothing
  * is cached. A pool request is counted twice in one transaction: against the pool (with its limit, atomically) and
  * in the member's share of it, which the organisation page shows. It never touches the member's own plan's counter:
- * a member who leaves finds their own quota as they left it.
+ * a member who leaves finds their own quota as they left it. An organisation whose owner requires two-step sign-in
+ * gives nothing of its pool to a member without a second factor: such a request is refused before anything is counted.
  */
 import type { VqaUsage } from "~core/analysis/vqa"
 import { longDate } from "~core/format"
 import { monthKey, nextMonthStart, utcDayKey } from "~core/time"
 
 import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
+import { hasSecondFactor } from "../auth/mfa/mfa-service"
 import type { UserRow } from "../auth/users"
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
 import { countMemberShare, findPoolOf, giveOwnRequestBack, givePoolRequestBack, poolUsed, takeOwnRequest, takePoolRequest, usedThisMonth, type Reservation } from "./quota-store"
 
-export type QuotaSource = { kind: "own"; limit: number | null } | { kind: "pool"; organizationId: string; name: string; limit: number | null }
+export type QuotaSource =
+  | { kind: "own"; limit: number | null }
+  /** requireMfa: the owner requires a second factor of every member, themself included, to draw from it. */
+  | { kind: "pool"; organizationId: string; name: string; limit: number | null; requireMfa: boolean }
 
 /** Whether the subscriber's plan funds the organisation's pool now: while it is Enterprise, as every quota reads plans. */
 export const fundsPool = (subscriber: Pick<UserRow, "plan_id" | "subscription_status">) => planOf(subscriber) === "enterprise"
 
 export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource> {
   const pool = await findPoolOf(db, user.id)
-  if (pool && fundsPool(pool)) return { kind: "pool", organizationId: pool.id, name: pool.name, limit: pool.request_limit }
+  if (pool && fundsPool(pool)) return { kind: "pool", organizationId: pool.id, name: pool.name, limit: pool.request_limit, requireMfa: pool.require_mfa }
   return { kind: "own", limit: monthlyLimitOf(user) }
 }
 
@@ -57,14 +62,30 @@ export function quotaExhausted(source: QuotaSource, now: number): ApiError {
   return new ApiError(429, "QUOTA_EXCEEDED", message, { retryAfter: Math.max(1, Math.ceil((resetsAt - now) / 1000)) })
 }
 
+/** What a member without a second factor is told by an organisation that requires one: its name, and what to do. */
+export const poolMfaRequiredMessage = (organizationName: string) => `${organizationName} requires two-step sign-in. Turn it on in your dashboard to use the team's plan.`
+
+/**
+ * 403 MFA_ENROLLMENT_REQUIRED when the source is a pool that requires two-step sign-in and `userId` has no second
+ * factor. A member is not sent to their own plan instead: the team's plan is what they asked with, and the owner's
+ * rule is that it is used with a second factor.
+ */
+export async function refuseWithoutRequiredFactor(db: Db, userId: string, source: QuotaSource): Promise<void> {
+  if (source.kind !== "pool" || !source.requireMfa) return
+  if (await hasSecondFactor(db, userId)) return
+  throw new ApiError(403, "MFA_ENROLLMENT_REQUIRED", poolMfaRequiredMessage(source.name))
+}
+
 /** What a counted request is, for the admin's analytics: a question or a translation. */
 export type CountedRequest = Extract<DailyMetric, "questions" | "translations">
 
 /**
- * Takes one request of the source, or throws QUOTA_EXCEEDED; `used` is the source's count with it. The day's
- * question or translation is counted in the same transaction: the analytics show exactly what the quotas counted.
+ * Takes one request of the source, or throws QUOTA_EXCEEDED (or MFA_ENROLLMENT_REQUIRED: every draw on a pool passes
+ * here, so none escapes the organisation's rule); `used` is the source's count with it. The day's question or
+ * translation is counted in the same transaction: the analytics show exactly what the quotas counted.
  */
 export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest): Promise<Reservation & { day: string }> {
+  await refuseWithoutRequiredFactor(db, userId, source)
   const day = utcDayKey(now)
   return inTransaction(db, async (trx) => {
     const reservation = source.kind === "own" ? await takeOwn(trx, userId, source, now) : await takeFromPool(trx, userId, source, now)

@@ -114,14 +114,15 @@ export async function givePoolRequestBack(db: AnyDb, organizationId: string, use
 
 /**
  * On every request that draws from a quota: the caller's organisation's pool with its subscriber's plan columns, in
- * one query (the subscriber's Enterprise plan keeps the pool open), or undefined for someone in none.
+ * one query (the subscriber's Enterprise plan keeps the pool open) and whether it asks for a second factor, or
+ * undefined for someone in none.
  */
 export function findPoolOf(db: AnyDb, userId: string) {
   return db
     .selectFrom("organization_members")
     .innerJoin("organizations", "organizations.id", "organization_members.organization_id")
     .innerJoin("users as subscriber", "subscriber.id", "organizations.subscriber_id")
-    .select(["organizations.id", "organizations.name", "organizations.request_limit", "subscriber.plan_id", "subscriber.subscription_status"])
+    .select(["organizations.id", "organizations.name", "organizations.request_limit", "organizations.require_mfa", "subscriber.plan_id", "subscriber.subscription_status"])
     .where("organization_members.user_id", "=", userId)
     .executeTakeFirst()
 }

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   "REAUTHENTICATION_REQUIRED",
   "LAST_SIGN_IN_METHOD",
   "NOT_LINKED",
+  // two-step sign-in asked of admins (ADMIN_MFA) and of an organisation's members (requireMfa)
+  "MFA_ENROLLMENT_REQUIRED",
   // Google sign-in
   "GOOGLE_NOT_CONFIGURED",
   "INVALID_TOKEN",

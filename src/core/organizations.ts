@@ -41,9 +41,15 @@ export const ACCENT_COLOR_PATTERN = /^#[0-9a-f]{6}$/
 const accentColor = z.string().trim().toLowerCase().regex(ACCENT_COLOR_PATTERN, "The colour must be written #rrggbb")
 
 export const createOrganizationSchema = z.strictObject({ name: organizationName })
+/** The name and colour: the owner and admins; requireMfa: the owner alone (a rule over every member, themself included). */
 export const updateOrganizationSchema = z
-  .strictObject({ name: organizationName.optional(), accentColor: accentColor.nullable().optional() })
-  .refine((update) => update.name !== undefined || update.accentColor !== undefined, "Send a name or an accent colour to change")
+  .strictObject({
+    name: organizationName.optional(),
+    accentColor: accentColor.nullable().optional(),
+    requireMfa: z.boolean({ message: "requireMfa must be true or false" }).optional()
+  })
+  .refine((update) => update.name !== undefined || update.accentColor !== undefined || update.requireMfa !== undefined, "Send a name, an accent colour or requireMfa to change")
+export type OrganizationUpdate = z.infer<typeof updateOrganizationSchema>
 
 export const inviteMemberSchema = z.strictObject({
   email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter a valid e-mail address" })).pipe(z.string().max(254)),
@@ -68,7 +74,9 @@ export const organizationMemberSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: z.enum(ORGANIZATION_ROLES),
-  usedThisMonth: z.number().int()
+  usedThisMonth: z.number().int(),
+  /** Whether they have two-step sign-in on: answered to the owner and admins only, who decide and ask about it. */
+  twoStep: z.boolean().optional()
 })
 export type OrganizationMember = z.infer<typeof organizationMemberSchema>
 
@@ -87,7 +95,12 @@ export const organizationSchema = z.object({
    * The account whose Enterprise subscription funds the pool: the person who made the organisation, whoever owns it
    * now. While it funds the pool they can be neither removed nor demoted to member.
    */
-  subscriberId: z.string()
+  subscriberId: z.string(),
+  /**
+   * The owner requires two-step sign-in of every member, themself included: a member without a second factor draws
+   * nothing from the pool (403 MFA_ENROLLMENT_REQUIRED) until they turn it on.
+   */
+  requireMfa: z.boolean()
 })
 export type Organization = z.infer<typeof organizationSchema>
 

@@ -40,7 +40,9 @@ export const recoveryCodesAnswerSchema = z.object({ recoveryCodes: z.array(z.str
 export const mfaStatusSchema = z.object({ totp: z.boolean(), recoveryCodesLeft: z.number().int(), passkeys: z.number().int() })
 export const mfaDisabledAnswerSchema = z.object({ totp: z.literal(false) })
 
-export const MFA_METHODS = ["totp", "recovery_code"] as const
+/** The ways to take a sign-in's second step: the app's code, a recovery code, or a passkey of the account. */
+export const MFA_METHODS = ["totp", "recovery_code", "passkey"] as const
+export type MfaMethod = (typeof MFA_METHODS)[number]
 /** POST /api/auth/login (and Google sign-in) for an account with a second factor: no session yet. */
 export const mfaRequiredAnswerSchema = z.object({ mfaRequired: z.literal(true), mfaToken: z.string(), methods: z.array(z.enum(MFA_METHODS)) })
 export type MfaRequiredAnswer = z.infer<typeof mfaRequiredAnswerSchema>

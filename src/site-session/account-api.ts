@@ -47,6 +47,9 @@ export const signInWithPassword = (email: string, password: string) => getApiCli
 /** The second step of a sign-in that answered mfaRequired: a code of the authenticator app, or a recovery code. */
 export const verifySecondStep = (mfaToken: string, proof: { code: string } | { recoveryCode: string }) =>
   getApiClient().post<unknown>("/api/auth/mfa/verify", { mfaToken, ...proof })
+/** A passkey's answer to /api/auth/passkeys/authentication-options: both factors, or the second step of `mfaToken`'s sign-in. */
+export const signInWithPasskey = (response: unknown, mfaToken?: string) =>
+  getApiClient().post<unknown>("/api/auth/passkeys/sign-in", mfaToken === undefined ? { response } : { response, mfaToken })
 /** An existing Google account; a new one answers TERMS_NOT_ACCEPTED and goes through acceptGoogleTerms. */
 export const signInWithGoogle = (idToken: string) => getApiClient().post<unknown>("/api/auth/google", { idToken })
 /** Creates the account of a new Google user; the terms dialog has required both boxes. */

@@ -18,7 +18,7 @@ import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/
 import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage, type WebsiteMessage } from "~core/extension-messages"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 import { SECOND_MS } from "~core/time"
-import { mfaRequiredAnswerSchema } from "~core/two-step"
+import { mfaRequiredAnswerSchema, type MfaMethod } from "~core/two-step"
 
 import * as accountApi from "./account-api"
 import { notifyExtension } from "./extension-notifier"
@@ -47,7 +47,7 @@ export type SessionStatus = "loading" | "loggedOut" | "loggedIn"
 /** A sign-in whose first step passed, for an account with a second factor: no session until completeSecondStep. */
 export class SecondStepRequired extends Error {
   override readonly name = "SecondStepRequired"
-  constructor(readonly mfaToken: string) {
+  constructor(readonly mfaToken: string, readonly methods: readonly MfaMethod[]) {
     super("Enter the 6-digit code from your authenticator app")
   }
 }
@@ -91,6 +91,8 @@ export interface SessionState {
   acceptGoogleTerms(idToken: string): Promise<User>
   /** POST /api/auth/mfa/verify for the sign-in that rejected with SecondStepRequired, then as acceptSession. */
   completeSecondStep(mfaToken: string, proof: { code: string } | { recoveryCode: string }): Promise<User>
+  /** POST /api/auth/passkeys/sign-in with the browser's passkey answer (and the waiting second step's token), then as acceptSession. */
+  passkeyLogin(response: unknown, mfaToken?: string): Promise<User>
   /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
   acceptSession(data: SignInData): User
   /**
@@ -110,7 +112,7 @@ export interface SessionState {
 
 type Timeout = ReturnType<typeof setTimeout>
 
-/** Everything that is not React state: timers, the monitor, in-flight calls. */
+/** What is not React state: timers, the monitor, in-flight calls. */
 const runtime = {
   monitor: null as TokenMonitor | null,
   profileTimer: null as Timeout | null,
@@ -136,12 +138,7 @@ export function readStoredUser(storage: Pick<Storage, "getItem">): User | null {
   }
 }
 
-function invalidSignInAnswer(): ApiRequestError {
-  return new ApiRequestError(200, {
-    code: INVALID_RESPONSE_CODE,
-    message: "The server sent an unexpected sign-in response. Please try again later."
-  })
-}
+const invalidSignInAnswer = () => new ApiRequestError(200, { code: INVALID_RESPONSE_CODE, message: "The server sent an unexpected sign-in response. Please try again later." })
 
 /** Checks a sign-in answer at run time: it comes from the network. */
 function parseSignIn(data: unknown): { user: User; token: string; refreshToken: string | null } {
@@ -269,7 +266,7 @@ function signInThrough(call: () => Promise<unknown>, federated: boolean): Promis
     const answer = await call()
     const secondStep = mfaRequiredAnswerSchema.safeParse(answer)
     // Not marked as a Firebase browser: a later start could not open the session by itself, it needs the code.
-    if (secondStep.success) throw new SecondStepRequired(secondStep.data.mfaToken)
+    if (secondStep.success) throw new SecondStepRequired(secondStep.data.mfaToken, secondStep.data.methods)
     const user = openSession(answer)
     if (federated) markFirebaseUsed()
     return user
@@ -361,6 +358,10 @@ export const useSession = create<SessionState>(() => ({
 
   completeSecondStep(mfaToken, proof) {
     return signInThrough(() => accountApi.verifySecondStep(mfaToken, proof), false)
+  },
+
+  passkeyLogin(response, mfaToken) {
+    return signInThrough(() => accountApi.signInWithPasskey(response, mfaToken), false)
   },
 
   acceptSession(data) {

@@ -5,6 +5,10 @@ export interface NavItem {
   to: To
 }
 
+/** The dashboard's Two-step sign-in card: where the admin panel and an organisation that require it send a person. */
+export const TWO_STEP_SECTION_ID = "two-step"
+export const TWO_STEP_SETUP: To = { pathname: "/dashboard", hash: `#${TWO_STEP_SECTION_ID}` }
+
 /** Main navigation; Features is the landing page's #features anchor. */
 export const MAIN_NAV: readonly NavItem[] = [
   { label: "Home", to: "/" },

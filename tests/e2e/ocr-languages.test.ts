@@ -91,6 +91,7 @@ describe("OCR languages in the side panel", () => {
     await panel.keyboard.press("Space")
   }
 
+  /** The text once it holds `words`; a timeout says what the panel showed instead (the text, a note, an alert). */
   const readText = (words = HINDI_WORDS, timeout = 90_000) =>
     panel
       .waitForFunction(
@@ -101,7 +102,15 @@ describe("OCR languages in the side panel", () => {
         { timeout },
         words
       )
-      .then((handle) => handle.jsonValue() as Promise<string>)
+      .then(
+        (handle) => handle.jsonValue() as Promise<string>,
+        async (error: Error) => {
+          const shown = await panel.evaluate(() =>
+            ["[data-testid='ocr-text']", "[data-testid='ocr-reading']", "[role='alert']", "[role='status']"].map((selector) => `${selector}: ${document.querySelector(selector)?.textContent ?? "(none)"}`)
+          )
+          throw new Error(`${error.message}; the panel showed ${shown.join(" | ")}`)
+        }
+      )
 
   const readingNote = () => panel.waitForSelector("[data-testid='ocr-reading']", { timeout: 90_000 }).then((note) => note!.evaluate((element) => element.textContent))
 

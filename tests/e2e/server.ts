@@ -25,15 +25,16 @@ export interface RunningServer {
 /**
  * Starts the product exactly as `npm start` does (scripts/start.mjs) on a free port and a fresh DATA_DIR. With
  * `publicUrlIsServer`, PUBLIC_URL is the address the tests browse (http://127.0.0.1:port), as in production, where the
- * site's own pages show what the server links to (an organisation's logo) under the site's CSP.
+ * site's own pages show what the server links to (an organisation's logo) under the site's CSP. `publicHost` names
+ * another host for it: "localhost" where the browser refuses an IP address (a passkey's relying party is a domain).
  */
-export async function startServer(env: Record<string, string> = {}, { publicUrlIsServer = false } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, { publicUrlIsServer = false, publicHost = "127.0.0.1" } = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-e2e-data-"))
   const seed = process.env[E2E_DATABASE_SEED_VARIABLE]
   if (seed && !env.DATABASE_URL) fs.cpSync(seed, path.join(dataDir, "db"), { recursive: true })
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(publicUrlIsServer ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}), ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(publicUrlIsServer ? { PUBLIC_URL: `http://${publicHost}:${port}` } : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify"
 import { ANALYTICS_MAX_DAYS, analyticsQuerySchema, analyticsSchema } from "~core/admin/admin-analytics"
 import { ok } from "~core/api"
 
-import { requireAdmin } from "../../auth/authenticate"
+import { requireAdmin } from "../../auth/require-admin"
 import { documented, parseRequest } from "../../openapi/route-docs"
 import { analyticsService } from "./analytics-service"
 

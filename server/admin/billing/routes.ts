@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify"
 import { adminBillingSchema, BILLING_PAGE_SIZE, billingQuerySchema } from "~core/admin/admin-analytics"
 import { ok } from "~core/api"
 
-import { requireAdmin } from "../../auth/authenticate"
+import { requireAdmin } from "../../auth/require-admin"
 import { documented, parseRequest } from "../../openapi/route-docs"
 import { adminBillingService } from "./admin-billing-service"
 

@@ -12,7 +12,7 @@ import {
 } from "~core/admin/admin-users"
 import { ok } from "~core/api"
 
-import { requireAdmin } from "../../auth/authenticate"
+import { requireAdmin } from "../../auth/require-admin"
 import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
 import { adminUserService, type AdminActor } from "./admin-users-service"
 

@@ -44,6 +44,9 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** A recovery code's keyed hash, from the code as recoveryCodeField reads it (no dash, lower case). */
-export function recoveryCodeHash(code: string, tokenSecret: string): string {
-  return createHmac("sha256", tokenSecret).update(`recovery-code:${code.replaceAll("-", "").toLowerCase()}`).digest("base64url")
+export function recoveryCodeHash(code: string, key: string): string {
+  return createHmac("sha256", key).update(`recovery-code:${code.replaceAll("-", "").toLowerCase()}`).digest("base64url")
 }
+
+/** The hashes a stored code may have: under each of the server's sealing keys (see secret-box). */
+export const recoveryCodeHashes = (code: string, keys: readonly string[]) => keys.map((key) => recoveryCodeHash(code, key))

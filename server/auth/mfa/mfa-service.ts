@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import { MFA_MAX_WRONG_CODES, MFA_TOKEN_LIFETIME_MS, type MfaRequiredAnswer } from "~core/two-step"
+import { MFA_MAX_WRONG_CODES, MFA_TOKEN_LIFETIME_MS, type MfaMethod, type MfaRequiredAnswer } from "~core/two-step"
 
 import { recordAuditEvent } from "../../audit/audit-log"
 import type { Db } from "../../db/transaction"
@@ -18,34 +18,40 @@ import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods
 import { countedPasswordCheck } from "../sign-in-protection"
 import { hashToken, randomToken } from "../tokens"
 import { findUserById, type UserRow } from "../users"
-import { codeStep, newAuthenticator, newRecoveryCodes, recoveryCodeHash } from "./authenticator"
+import { codeStep, newAuthenticator, newRecoveryCodes, recoveryCodeHash, recoveryCodeHashes } from "./authenticator"
 import * as store from "./mfa-store"
+import { countPasskeys } from "./passkey-store"
 import { open, seal } from "./secret-box"
 
 const sealPurpose = (userId: string) => `totp:${userId}`
 const invalidCode = () => new ApiError(400, "INVALID_CODE", "That code is not the one your authenticator app shows now. Check the app and try again.")
 const notEnabled = () => new ApiError(409, "MFA_NOT_ENABLED", "Two-step sign-in is not turned on for this account.")
 
+/** Whether the account has a second factor: what ADMIN_MFA and an organisation's requireMfa ask of a person. */
+export function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  return store.hasSecondFactor(db, userId)
+}
+
 export async function mfaStatus(app: FastifyInstance, userId: string) {
   const db = app.database.db
-  const [totp, recoveryCodesLeft] = await Promise.all([store.hasSecondFactor(db, userId), store.recoveryCodesLeft(db, userId)])
-  return { totp, recoveryCodesLeft, passkeys: 0 }
+  const [totp, recoveryCodesLeft, passkeys] = await Promise.all([store.hasEnabledAuthenticator(db, userId), store.recoveryCodesLeft(db, userId), countPasskeys(db, userId)])
+  return { totp, recoveryCodesLeft, passkeys }
 }
 
 /** A new secret for the app, awaiting its first code; the proof of the person first, never from the extension. */
 export async function setUpAuthenticator(app: FastifyInstance, auth: Authenticated, currentPassword: string | undefined, ip: string | null) {
   refuseExtensionSession(auth)
-  if (await store.hasSecondFactor(app.database.db, auth.user.id)) throw new ApiError(409, "MFA_ALREADY_ENABLED", "Two-step sign-in is already on. Turn it off first to use another app.")
+  if (await store.hasEnabledAuthenticator(app.database.db, auth.user.id)) throw new ApiError(409, "MFA_ALREADY_ENABLED", "Two-step sign-in is already on. Turn it off first to use another app.")
   await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "set up two-step sign-in", ip })
   const authenticator = await newAuthenticator(auth.user.email)
-  const saved = await store.saveUnconfirmedSecret(app.database.db, auth.user.id, seal(authenticator.secret, app.tokenSecret, sealPurpose(auth.user.id)), new Date(app.clock()))
+  const saved = await store.saveUnconfirmedSecret(app.database.db, auth.user.id, seal(authenticator.secret, app.sealingKeys, sealPurpose(auth.user.id)), new Date(app.clock()))
   if (!saved) throw new ApiError(409, "MFA_ALREADY_ENABLED", "Two-step sign-in is already on. Turn it off first to use another app.")
   return authenticator
 }
 
 /** The step of a code of the account's app, or null when it is not one. */
 function stepOf(app: FastifyInstance, factor: { user_id: string; secret_sealed: string }, code: string): number | null {
-  return codeStep(open(factor.secret_sealed, app.tokenSecret, sealPurpose(factor.user_id)), code, app.clock())
+  return codeStep(open(factor.secret_sealed, app.sealingKeys, sealPurpose(factor.user_id)), code, app.clock())
 }
 
 function tell(app: FastifyInstance, db: Db, user: UserRow, change: "on" | "off" | "recovery-code", codesLeft?: number) {
@@ -56,7 +62,7 @@ function tell(app: FastifyInstance, db: Db, user: UserRow, change: "on" | "off" 
 /** New recovery codes in place of all earlier ones, in the caller's transaction; the codes, shown once. */
 async function issueRecoveryCodes(app: FastifyInstance, db: Db, userId: string): Promise<string[]> {
   const codes = newRecoveryCodes()
-  await store.replaceRecoveryCodes(db, userId, codes.map((code) => recoveryCodeHash(code, app.tokenSecret)))
+  await store.replaceRecoveryCodes(db, userId, codes.map((code) => recoveryCodeHash(code, app.sealingKeys[0])))
   return codes
 }
 
@@ -120,10 +126,13 @@ export async function disableAuthenticator(app: FastifyInstance, auth: Authentic
 
 /** A sign-in whose first step passed: the session, or for an account with a second factor the step it waits for. */
 export async function beginSignIn(app: FastifyInstance, user: UserRow): Promise<Awaited<ReturnType<typeof signIn>> | MfaRequiredAnswer> {
-  if (!(await store.hasSecondFactor(app.database.db, user.id))) return signIn(app, user)
+  const db = app.database.db
+  const [totp, passkeys] = await Promise.all([store.hasEnabledAuthenticator(db, user.id), countPasskeys(db, user.id)])
+  if (!totp && passkeys === 0) return signIn(app, user)
   const mfaToken = randomToken()
-  await store.createChallenge(app.database.db, hashToken(mfaToken), user.id, new Date(app.clock() + MFA_TOKEN_LIFETIME_MS), new Date(app.clock()))
-  return { mfaRequired: true, mfaToken, methods: ["totp", "recovery_code"] }
+  await store.createChallenge(db, hashToken(mfaToken), user.id, new Date(app.clock() + MFA_TOKEN_LIFETIME_MS), new Date(app.clock()))
+  const methods: MfaMethod[] = [...(totp ? (["totp", "recovery_code"] as const) : []), ...(passkeys > 0 ? (["passkey"] as const) : [])]
+  return { mfaRequired: true, mfaToken, methods }
 }
 
 const signInAgain = () => new ApiError(401, "MFA_TOKEN_INVALID", "This sign-in has expired or ended. Please sign in again.")
@@ -138,11 +147,11 @@ export async function completeSignIn(app: FastifyInstance, input: { mfaToken: st
   const challenge = await store.findChallenge(db, tokenHash, new Date(app.clock()))
   const user = challenge && (await findUserById(db, challenge.user_id))
   if (!challenge || !user) throw signInAgain()
+  // An account whose second factor is a passkey only has no code to give: every code is wrong (POST /api/auth/passkeys/sign-in).
   const factor = await store.findAuthenticator(db, user.id)
-  if (!factor?.enabled_at) throw signInAgain()
   const result = await countedPasswordCheck(app, user.email, ip, async () => {
-    if (input.recoveryCode !== undefined) return store.useRecoveryCode(db, user.id, recoveryCodeHash(input.recoveryCode, app.tokenSecret), new Date(app.clock()))
-    const step = stepOf(app, factor, input.code ?? "")
+    if (input.recoveryCode !== undefined) return store.useRecoveryCode(db, user.id, recoveryCodeHashes(input.recoveryCode, app.sealingKeys), new Date(app.clock()))
+    const step = factor?.enabled_at ? stepOf(app, factor, input.code ?? "") : null
     return step !== null && store.acceptStep(db, user.id, step)
   })
   if (!result.matches) {

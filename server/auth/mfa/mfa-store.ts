@@ -7,8 +7,24 @@ export function findAuthenticator(db: Db, userId: string) {
   return db.selectFrom("totp_factors").selectAll().where("user_id", "=", userId).executeTakeFirst()
 }
 
-export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+export async function hasEnabledAuthenticator(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom("totp_factors").select("user_id").where("user_id", "=", userId).where("enabled_at", "is not", null).executeTakeFirst()
+  return row !== undefined
+}
+
+/** An enabled authenticator app, or a passkey (user verification required: both factors on its own). */
+export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("id", "=", userId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom("totp_factors").select("user_id").where("user_id", "=", userId).where("enabled_at", "is not", null)),
+        eb.exists(eb.selectFrom("passkeys").select("user_id").where("user_id", "=", userId))
+      ])
+    )
+    .executeTakeFirst()
   return row !== undefined
 }
 
@@ -66,12 +82,12 @@ export async function replaceRecoveryCodes(db: Db, userId: string, hashes: reado
     .execute()
 }
 
-/** Uses a recovery code once; false when it is not the account's or was used. */
-export async function useRecoveryCode(db: Db, userId: string, hash: string, now: Date): Promise<boolean> {
+/** Uses a recovery code once (`hashes`: the code's under each key); false when it is not the account's or was used. */
+export async function useRecoveryCode(db: Db, userId: string, hashes: readonly string[], now: Date): Promise<boolean> {
   const row = await db
     .updateTable("recovery_codes")
     .set({ used_at: now })
-    .where("code_hash", "=", hash)
+    .where("code_hash", "in", hashes)
     .where("user_id", "=", userId)
     .where("used_at", "is", null)
     .returning("code_hash")

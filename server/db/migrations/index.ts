@@ -20,6 +20,8 @@ import * as analytics from "./017-analytics"
 import * as blogPosts from "./018-blog-posts"
 import * as trialClaims from "./019-trial-claims"
 import * as twoStepSignIn from "./020-two-step-sign-in"
+import * as passkeys from "./021-passkeys"
+import * as organizationRequireMfa from "./022-organization-require-mfa"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,7 +44,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "017-analytics": analytics,
   "018-blog-posts": blogPosts,
   "019-trial-claims": trialClaims,
-  "020-two-step-sign-in": twoStepSignIn
+  "020-two-step-sign-in": twoStepSignIn,
+  "021-passkeys": passkeys,
+  "022-organization-require-mfa": organizationRequireMfa
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query"
+import { useQuery, type UseQueryResult } from "@tanstack/react-query"
 import type { ComponentType, SVGProps } from "react"
 import { Link } from "react-router"
 
@@ -9,8 +9,13 @@ import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield,
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
+import type { AdminOverview } from "~core/admin/feedback"
+
 import { PageTitle } from "../PageTitle"
+import { QUERY_RETRY } from "../query-client"
+import { isTwoStepRequired } from "../shared/two-step-required"
 import { fetchOverview } from "./admin-api"
+import { TwoStepRequired } from "./TwoStepRequired"
 
 interface AdminLink {
   to: string
@@ -46,8 +51,7 @@ export function AccessDenied() {
   )
 }
 
-function QuickOverview() {
-  const overview = useQuery({ queryKey: ["admin-overview"], queryFn: fetchOverview, staleTime: 0 })
+function QuickOverview({ overview }: { overview: UseQueryResult<AdminOverview> }) {
   if (overview.isPending) return <Spinner label="Loading the overview" />
   if (overview.isError) return <Notice>Failed to load the overview. {overview.error.message}</Notice>
   const { users, policies, violations, billing, health } = overview.data
@@ -100,6 +104,19 @@ export default function AdminPage() {
   const user = useSession((state) => state.user)
   if (!user) return <Spinner />
   if (user.role !== "admin") return <AccessDenied />
+  return <AdminDashboard />
+}
+
+function AdminDashboard() {
+  const overview = useQuery({
+    queryKey: ["admin-overview"],
+    queryFn: fetchOverview,
+    staleTime: 0,
+    // Asking again does not turn two-step sign-in on.
+    retry: (failures, failure) => !isTwoStepRequired(failure) && failures < QUERY_RETRY
+  })
+  // Every admin page would be refused alike (ADMIN_MFA=required): the panel says so once, with the way to turn it on.
+  if (isTwoStepRequired(overview.error)) return <TwoStepRequired message={overview.error.message} />
   return (
     <div className="mx-auto max-w-6xl space-y-10 px-4 py-10 sm:px-6 lg:px-8">
       <PageTitle title="Admin Dashboard" />
@@ -127,7 +144,7 @@ export default function AdminPage() {
         <h2 id="overview-heading" className="mb-4 text-xl font-semibold">
           Quick Overview
         </h2>
-        <QuickOverview />
+        <QuickOverview overview={overview} />
       </section>
     </div>
   )

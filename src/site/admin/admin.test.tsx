@@ -9,7 +9,7 @@ import { fail, ok } from "~core/api"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 
 import AdminPage, { ADMIN_LINKS } from "./AdminPage"
-import { answer, createFakeApi, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
 import PasswordPolicyPage from "./password-policy/PasswordPolicyPage"
 import { policyFileContent, readPolicyFile } from "./policy-file"
@@ -64,6 +64,26 @@ describe("the admin dashboard", () => {
       MRR: "/admin/billing",
       Health: "/status"
     })
+  })
+
+  it("tells an admin without two-step sign-in, when the server asks for it, how to turn it on, and asks only once", async () => {
+    const message = "Turn on two-step sign-in on your dashboard to use the admin panel."
+    const api = createFakeApi([["GET /api/admin/overview", () => refuse(403, "MFA_ENROLLMENT_REQUIRED", message)]])
+    resetSiteForTest(api.fetch)
+    useSession.setState({ status: "loggedIn", user: { name: "Ada", email: "ada@example.com", role: "admin", provider: "email" } })
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <AdminPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    )
+    expect(await screen.findByRole("heading", { name: "Two-step sign-in required" })).toBeTruthy()
+    expect(screen.getByText(message)).toBeTruthy()
+    expect(screen.getByRole("link", { name: "Set up two-step sign-in" }).getAttribute("href")).toBe("/dashboard#two-step")
+    // The admin areas are not offered: each would be refused alike.
+    expect(screen.queryByRole("link", { name: /Users/ })).toBeNull()
+    expect(api.calls("GET /api/admin/overview")).toHaveLength(1)
   })
 
   it("links the seven admin areas", () => {

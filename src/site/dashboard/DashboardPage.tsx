@@ -13,6 +13,7 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
+import { TWO_STEP_SECTION_ID } from "../navigation"
 import { PageTitle } from "../PageTitle"
 import { ApiKeysCard } from "../api-keys/ApiKeysCard"
 import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
@@ -25,6 +26,7 @@ import { RemoveSignInMethodDialog } from "./RemoveSignInMethodDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 import { SubscriptionCard } from "./SubscriptionCard"
+import { PasskeysCard } from "../two-step/PasskeysCard"
 import { TwoStepCard } from "../two-step/TwoStepCard"
 
 /** After a payment, how often and how many times the record is asked again while it does not show it yet (Stripe's webhook may lag). */
@@ -40,9 +42,9 @@ function thanksFor(subscription: Subscription): string {
   return `Thank you! You are now on the ${plan.name} plan.`
 }
 
-function Card({ title, children, className = "" }: { title: string; children: ReactNode; className?: string }) {
+function Card({ id, title, children, className = "" }: { id?: string; title: string; children: ReactNode; className?: string }) {
   return (
-    <section aria-label={title} className={`rounded-2xl border border-gray-200 bg-white p-6 shadow-sm ${className}`}>
+    <section id={id} aria-label={title} className={`rounded-2xl border border-gray-200 bg-white p-6 shadow-sm ${className}`}>
       <h2 className="text-lg font-semibold">{title}</h2>
       <div className="mt-4">{children}</div>
     </section>
@@ -242,8 +244,12 @@ export default function DashboardPage() {
         </div>
       </Card>
 
-      <Card title="Two-step sign-in">
+      <Card id={TWO_STEP_SECTION_ID} title="Two-step sign-in">
         <TwoStepCard needsPassword={authStatus.data?.hasEmailAuth ?? true} />
+      </Card>
+
+      <Card title="Passkeys">
+        <PasskeysCard needsPassword={authStatus.data?.hasEmailAuth ?? true} />
       </Card>
 
       {storedUser.role === "admin" && (

@@ -37,6 +37,8 @@ export function describeActivity(event: OrganizationActivity): string {
       return `${actor} made ${subject} ${text(detail.to)}`
     case "organization.ownership_transferred":
       return `${actor} handed the ownership to ${subject}`
+    case "organization.require_mfa_set":
+      return detail.requireMfa === true ? `${actor} required two-step sign-in of every member` : `${actor} stopped requiring two-step sign-in`
     case "organization.limit_set":
       return detail.to === null ? "The monthly limit was lifted" : `The monthly limit was set to ${String(detail.to)} requests`
     default:

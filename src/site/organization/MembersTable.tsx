@@ -1,5 +1,6 @@
 /**
- * The organisation's members: name, e-mail, role and this month's AI requests. The owner may change the role of,
+ * The organisation's members: name, e-mail, role, this month's AI requests and, for the owner and admins (the server
+ * answers it to them only), whether each has two-step sign-in on, in words. The owner may change the role of,
  * or remove, anyone but themself; an admin the members and the other admins, never the owner; a member nobody. One's
  * own row is marked "you"; leaving is offered beside the table (LeaveOrganization).
  */
@@ -92,12 +93,20 @@ export function LeaveOrganization({ organization, userId }: { organization: Orga
   )
 }
 
+/** "On" or "Off" in words, not only in colour. */
+function TwoStepState({ on }: { on: boolean }) {
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on ? "bg-emerald-100 text-emerald-800" : "bg-gray-100 text-gray-700"}`}>{on ? "On" : "Off"}</span>
+}
+
 export function MembersTable({ organization, email }: { organization: Organization; email: string }) {
   const manages = organization.members.some((member) => canManage(organization.role, member, isSelf(member, email)))
+  const showsTwoStep = organization.members.some((member) => member.twoStep !== undefined)
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Members of {organization.name}, with their role and their AI requests this month</caption>
+        <caption className="sr-only">
+          Members of {organization.name}, with their role{showsTwoStep ? ", their AI requests this month and whether they have two-step sign-in on" : " and their AI requests this month"}
+        </caption>
         <thead className="border-b border-gray-200 text-gray-600">
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">
@@ -109,6 +118,11 @@ export function MembersTable({ organization, email }: { organization: Organizati
             <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
               This month
             </th>
+            {showsTwoStep && (
+              <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
+                Two-step sign-in
+              </th>
+            )}
             {manages && (
               <th scope="col" className="py-2 pl-3 font-medium">
                 <span className="sr-only">Actions</span>
@@ -133,10 +147,12 @@ export function MembersTable({ organization, email }: { organization: Organizati
                   {/* On a narrow screen the role and the usage join the member's cell; their columns are hidden. */}
                   <span className="mt-1 block text-gray-600 sm:hidden" data-narrow-only>
                     {ROLE_LABELS[member.role]} · {figure(member.usedThisMonth)} this month
+                    {member.twoStep !== undefined && ` · two-step sign-in ${member.twoStep ? "on" : "off"}`}
                   </span>
                 </th>
                 <td className="hidden px-3 py-3 sm:table-cell">{ROLE_LABELS[member.role]}</td>
                 <td className="hidden px-3 py-3 text-right tabular-nums sm:table-cell">{figure(member.usedThisMonth)}</td>
+                {showsTwoStep && <td className="hidden px-3 py-3 sm:table-cell">{member.twoStep !== undefined && <TwoStepState on={member.twoStep} />}</td>}
                 {manages && (
                   <td className="py-3 pl-3">
                     {actions && (

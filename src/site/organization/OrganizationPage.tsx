@@ -1,7 +1,7 @@
 /**
  * /organization (signed in): the account's organisation — its pool of requests this month, its members, and for an
- * owner or admin the invitations and the brand with a preview of the side panel header; the owner also transfers
- * ownership or deletes it. An account in none is offered to create one (Enterprise) or told what teams are.
+ * owner or admin the invitations and the brand with a preview of the side panel header; the two-step sign-in rule,
+ * which the owner sets; the owner also transfers ownership or deletes it. An account in none is offered to create one (Enterprise) or told what teams are.
  */
 import type { ReactNode } from "react"
 
@@ -25,6 +25,7 @@ import { NoOrganization } from "./NoOrganization"
 import { useOrganization } from "./organization-api"
 import { isSelf, poolView, ROLE_LABELS } from "./organization-view"
 import { OwnerActions } from "./OwnerActions"
+import { TwoStepRule } from "./TwoStepRule"
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -85,6 +86,10 @@ function OrganizationView({ organization, email, userName }: { organization: Org
             <LeaveOrganization organization={organization} userId={self.userId} />
           </div>
         )}
+      </Card>
+
+      <Card title="Two-step sign-in">
+        <TwoStepRule organization={organization} />
       </Card>
 
       {manages && (

@@ -19,7 +19,8 @@ import {
   type Invitation,
   type Membership,
   type Organization,
-  type OrganizationActivity
+  type OrganizationActivity,
+  type OrganizationUpdate
 } from "~core/organizations"
 
 import { parseAnswer } from "../parse-answer"
@@ -51,7 +52,7 @@ export async function fetchOrganization(): Promise<Organization | null> {
 }
 
 export const createOrganization = (name: string) => organizationAnswer(getApiClient().post("/api/organizations", { name }))
-export const updateOrganization = (update: { name?: string; accentColor?: string | null }) =>
+export const updateOrganization = (update: OrganizationUpdate) =>
   organizationAnswer(getApiClient().patch(ORGANIZATION_PATH, update))
 
 /**

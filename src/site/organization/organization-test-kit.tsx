@@ -1,12 +1,12 @@
 /**
  * What the organisation page tests share: an in-memory organisation ("Acme": Ada the owner, Grace an admin, Alan a
- * member) behind the site's fake API, answering /api/organizations as the server does, and the whole app opened
+ * member; Ada alone has two-step sign-in on) behind the site's fake API, answering /api/organizations as the server does, and the whole app opened
  * signed in as one of them. Test-only: imported by the *.test.tsx files of this folder, never by the app.
  */
 import { render, screen } from "@testing-library/react"
 
 import type { Subscription } from "~core/billing/billing"
-import type { Invitation, Organization, OrganizationActivity, OrganizationMember, OrganizationRole } from "~core/organizations"
+import { managesMembers, type Invitation, type Organization, type OrganizationActivity, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
@@ -14,9 +14,9 @@ import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-sup
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 
-export const ADA: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000a", email: "ada@example.com", name: "Ada Lovelace", role: "owner", usedThisMonth: 40 }
-export const GRACE: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000b", email: "grace@example.com", name: "Grace Hopper", role: "admin", usedThisMonth: 12 }
-export const ALAN: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000c", email: "alan@example.com", name: "Alan Turing", role: "member", usedThisMonth: 3 }
+export const ADA: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000a", email: "ada@example.com", name: "Ada Lovelace", role: "owner", usedThisMonth: 40, twoStep: true }
+export const GRACE: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000b", email: "grace@example.com", name: "Grace Hopper", role: "admin", usedThisMonth: 12, twoStep: false }
+export const ALAN: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000c", email: "alan@example.com", name: "Alan Turing", role: "member", usedThisMonth: 3, twoStep: false }
 
 export const PENDING: Invitation = { id: "00000000-0000-4000-8000-0000000000e1", email: "edsger@example.com", role: "member", expiresAt: "2030-01-08T00:00:00.000Z" }
 
@@ -27,7 +27,7 @@ export interface World {
   /** Who is signed in. */
   me: { name: string; email: string; plan: PlanId }
   /** The organisation, or null when there is none (GET answers 404). */
-  organization: Pick<Organization, "id" | "name" | "members" | "pool" | "brand" | "subscriberId"> | null
+  organization: Pick<Organization, "id" | "name" | "members" | "pool" | "brand" | "subscriberId" | "requireMfa"> | null
   invitations: Invitation[]
   activity: OrganizationActivity[]
 }
@@ -42,7 +42,8 @@ export function acmeWorld(me: OrganizationMember = ADA): World {
       pool: { limit: 1000, used: 55 },
       brand: { name: "Acme", logoUrl: null, accentColor: "#1d4ed8" },
       // Ada made Acme: her Enterprise subscription pays for it.
-      subscriberId: ADA.userId
+      subscriberId: ADA.userId,
+      requireMfa: false
     },
     invitations: [{ ...PENDING }],
     activity: [
@@ -52,12 +53,13 @@ export function acmeWorld(me: OrganizationMember = ADA): World {
   }
 }
 
-/** The organisation as the signed-in person is answered it: with their role. */
+/** The organisation as the signed-in person is answered it: with their role, and who has two-step sign-in on only for the owner and admins. */
 function organizationOf(world: World): Organization | null {
   const organization = world.organization
   if (!organization) return null
   const role: OrganizationRole = organization.members.find((member) => member.email === world.me.email)?.role ?? "member"
-  return { ...organization, role, members: organization.members.map((member) => ({ ...member })) }
+  const members = organization.members.map(({ twoStep, ...member }) => (managesMembers(role) ? { ...member, twoStep } : member))
+  return { ...organization, role, members }
 }
 
 const NONE = () => refuse(404, "NOT_FOUND", "You are not in an organisation.")
@@ -91,15 +93,22 @@ export function createOrganizationServer(world: World) {
         if (world.me.plan !== "enterprise") return refuse(403, "PLAN_REQUIRED", "Organisations come with the Enterprise plan.")
         const { name } = request.body as { name: string }
         const owner = { ...ADA, name: world.me.name, email: world.me.email, usedThisMonth: 0 }
-        world.organization = { id: "org-2", name, members: [owner], pool: { limit: null, used: 0 }, brand: { name, logoUrl: null, accentColor: null }, subscriberId: owner.userId }
+        world.organization = { id: "org-2", name, members: [owner], pool: { limit: null, used: 0 }, brand: { name, logoUrl: null, accentColor: null }, subscriberId: owner.userId, requireMfa: false }
         return answer(organizationOf(world), 201)
       }
     ],
     [
       "PATCH /api/organizations/current",
       (request) => {
-        const { name, accentColor } = request.body as { name?: string; accentColor?: string | null }
+        const { name, accentColor, requireMfa } = request.body as { name?: string; accentColor?: string | null; requireMfa?: boolean }
         const organization = world.organization!
+        if (requireMfa !== undefined) {
+          // As the server: the owner alone, and to turn it on with two-step sign-in of their own.
+          const me = organization.members.find((member) => member.email === world.me.email)!
+          if (me.role !== "owner") return refuse(403, "FORBIDDEN", "Only the organisation's owner can do this.")
+          if (requireMfa && !me.twoStep) return refuse(403, "MFA_ENROLLMENT_REQUIRED", "Turn on two-step sign-in for your own account first, on your dashboard.")
+          organization.requireMfa = requireMfa
+        }
         if (name !== undefined) organization.name = organization.brand.name = name
         if (accentColor !== undefined) organization.brand.accentColor = accentColor
         return answer(organizationOf(world))

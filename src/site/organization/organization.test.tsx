@@ -15,7 +15,7 @@ import { canManage, poolView } from "./organization-view"
 
 afterEach(() => teardownSession())
 
-/** The members table's rows as [member, role, this month, actions] texts, as a wide screen shows them. */
+/** The members table's rows as [member, role, this month, (two-step sign-in,) actions] texts, as a wide screen shows them. */
 function memberRows() {
   const table = within(region("Members")).getByRole("table")
   return within(table)
@@ -36,13 +36,13 @@ describe("the owner's organisation page", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Acme" })).toBeTruthy()
     expect(screen.getByText("Your role: Owner · 3 members")).toBeTruthy()
     // A narrow screen reads the role and the month's requests under the member's name, their columns hidden.
-    expect(within(region("Members")).getByText("Admin · 12 this month")).toBeTruthy()
+    expect(within(region("Members")).getByText("Admin · 12 this month · two-step sign-in off")).toBeTruthy()
     expect(within(region("Requests this month")).getByTestId("pool-use").textContent).toBe("55 of 1,000 AI requests used this month")
 
     expect(memberRows()).toEqual([
-      ["Ada Lovelace(you)Pays for the planada@example.com", "Owner", "40", ""],
-      ["Grace Hoppergrace@example.com", "Admin", "12", "Make memberRemove"],
-      ["Alan Turingalan@example.com", "Member", "3", "Make adminRemove"]
+      ["Ada Lovelace(you)Pays for the planada@example.com", "Owner", "40", "On", ""],
+      ["Grace Hoppergrace@example.com", "Admin", "12", "Off", "Make memberRemove"],
+      ["Alan Turingalan@example.com", "Member", "3", "Off", "Make adminRemove"]
     ])
     expect(within(region("Members")).queryByRole("button", { name: "Leave organisation" })).toBeNull()
     expect(within(region("Ownership")).getByRole("button", { name: "Transfer ownership" })).toBeTruthy()

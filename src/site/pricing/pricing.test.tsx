@@ -114,7 +114,7 @@ describe("the pricing page's plan buttons", () => {
     cleanup()
 
     server.on("GET /api/organizations/current", () =>
-      answer({ id: "org-1", name: "Acme", role: "owner", members: [], pool: { limit: null, used: 0 }, brand: { name: "Acme", logoUrl: null, accentColor: null }, subscriberId: "user-1" })
+      answer({ id: "org-1", name: "Acme", role: "owner", members: [], pool: { limit: null, used: 0 }, brand: { name: "Acme", logoUrl: null, accentColor: null }, subscriberId: "user-1", requireMfa: false })
     )
     renderPricing(userOn("enterprise"))
     const manage = await within(card("Enterprise")).findByRole("link", { name: "Manage your organisation: Enterprise" })

@@ -67,8 +67,8 @@ export function GoogleSignInButton({
 }: {
   label?: string
   flow?: "login" | "register"
-  /** An account with a second factor: the page asks for it (the mfaToken Google's sign-in answered). */
-  onSecondStep?: (mfaToken: string) => void
+  /** An account with a second factor: the page asks for it (the step Google's sign-in answered). */
+  onSecondStep?: (step: SecondStepRequired) => void
 }) {
   const setup = useFirebaseSetup()
   const popup = googlePopup()
@@ -90,7 +90,7 @@ function GooglePopupButton({
   flow: "login" | "register"
   firebase: FirebaseSetup
   popup: GooglePopup
-  onSecondStep?: (mfaToken: string) => void
+  onSecondStep?: (step: SecondStepRequired) => void
 }) {
   const googleLogin = useSession((state) => state.googleLogin)
   const acceptGoogleTerms = useSession((state) => state.acceptGoogleTerms)
@@ -114,7 +114,7 @@ function GooglePopupButton({
       if (termsNeededFor) setPendingTerms({ idToken: termsNeededFor })
     },
     onError: (failure) => {
-      if (failure instanceof SecondStepRequired && onSecondStep) return onSecondStep(failure.mfaToken)
+      if (failure instanceof SecondStepRequired && onSecondStep) return onSecondStep(failure)
       setError(googleErrorView(failure, flow)?.message ?? null)
     }
   })

@@ -15,6 +15,7 @@ import { AuthCard } from "./AuthCard"
 import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { ResendVerification } from "./ResendVerification"
+import { PasskeySignInButton } from "./PasskeySignInButton"
 import { SecondStepForm } from "./SecondStepForm"
 
 export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
@@ -46,7 +47,7 @@ export default function LoginPage() {
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null)
   const [forgotOpen, setForgotOpen] = useState(false)
   /** The sign-in's second step, when the account has one: the form asks for its code instead of the password. */
-  const [secondStep, setSecondStep] = useState<string | null>(null)
+  const [secondStep, setSecondStep] = useState<SecondStepRequired | null>(null)
   const goOn = () => {
     if (!fromExtension) navigate(afterSignInPath(location.state), { replace: true })
   }
@@ -56,7 +57,7 @@ export default function LoginPage() {
     onSuccess: goOn,
     // The address as sent: the field may have changed while the request was on its way.
     onError: (failure, { email: sentEmail }) => {
-      if (failure instanceof SecondStepRequired) return setSecondStep(failure.mfaToken)
+      if (failure instanceof SecondStepRequired) return setSecondStep(failure)
       const view = loginErrorView(failure)
       if (view.showResendVerification) setUnverifiedEmail(sentEmail)
       if (view.where === "form") setFormError({ text: view.message, resetLink: view.showResetLink })
@@ -95,7 +96,7 @@ export default function LoginPage() {
     >
       {secondStep ? (
         <SecondStepForm
-          mfaToken={secondStep}
+          step={secondStep}
           onSignedIn={goOn}
           onRestart={(why) => {
             setSecondStep(null)
@@ -140,7 +141,10 @@ export default function LoginPage() {
         </div>
       )}
       <OrDivider />
-      <GoogleSignInButton onSecondStep={setSecondStep} />
+      <div className="space-y-3">
+        <GoogleSignInButton onSecondStep={setSecondStep} />
+        <PasskeySignInButton onSignedIn={goOn} />
+      </div>
         </>
       )}
     </AuthCard>

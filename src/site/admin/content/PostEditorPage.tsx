@@ -23,8 +23,6 @@ import { PostImageField } from "./PostImageField"
 
 const dangerTrigger =
   "inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-ring focus-visible:outline-offset-2"
-const dangerButton =
-  "inline-flex items-center justify-center gap-2 rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-red-700 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
 
 const PREVIEW_STYLES =
   "min-h-40 rounded-xl border border-gray-200 bg-white p-4 text-sm leading-6 text-gray-700 [&_a]:text-blue-700 [&_a]:underline [&_h2]:mt-4 [&_h2]:text-lg [&_h2]:font-bold [&_h3]:mt-3 [&_h3]:font-semibold [&_img]:mt-3 [&_img]:rounded-lg [&_li]:mt-1 [&_ol]:mt-3 [&_ol]:list-decimal [&_ol]:pl-5 [&_p]:mt-3 [&_pre]:mt-3 [&_pre]:overflow-x-auto [&_pre]:bg-gray-100 [&_pre]:p-3 [&_ul]:mt-3 [&_ul]:list-disc [&_ul]:pl-5"
@@ -122,7 +120,7 @@ function PostForm({ post }: { post: Post | null }) {
             title={`Delete “${current.title}”?`}
             description="The post and its featured image are removed at once; a published post disappears from the blog. This cannot be undone."
             keepLabel="Keep the post"
-            confirm={{ label: "Delete post", busyLabel: "Deleting…", className: dangerButton }}
+            confirm={{ label: "Delete post", busyLabel: "Deleting…", className: buttonStyles.danger }}
             onConfirm={async (close) => {
               try {
                 await deletePost(current.id)

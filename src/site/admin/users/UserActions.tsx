@@ -26,7 +26,6 @@ async function attempt(action: () => Promise<void>): Promise<string | null> {
   }
 }
 
-const dangerButton = "inline-flex items-center justify-center gap-2 rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-red-700 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
 
 export function RoleAction({ user }: { user: User }) {
   const changed = useUsersChanged(user.id)
@@ -58,7 +57,7 @@ export function DisableAction({ user }: { user: User }) {
   const disable = !user.disabled
   return (
     <ConfirmDialog
-      trigger={{ label: disable ? "Disable account" : "Enable account", className: disable ? dangerButton : buttonStyles.secondary }}
+      trigger={{ label: disable ? "Disable account" : "Enable account", className: disable ? buttonStyles.danger : buttonStyles.secondary }}
       title={disable ? `Disable ${user.email}?` : `Enable ${user.email}?`}
       description={
         disable
@@ -66,7 +65,7 @@ export function DisableAction({ user }: { user: User }) {
           : "They can sign in again; their API keys work again. Sessions that were ended stay ended."
       }
       keepLabel="Cancel"
-      confirm={{ label: disable ? "Disable account" : "Enable account", busyLabel: disable ? "Disabling..." : "Enabling...", className: disable ? dangerButton : buttonStyles.primary }}
+      confirm={{ label: disable ? "Disable account" : "Enable account", busyLabel: disable ? "Disabling..." : "Enabling...", className: disable ? buttonStyles.danger : buttonStyles.primary }}
       onConfirm={(close) =>
         attempt(async () => {
           await changed(await updateUser(user.id, { disabled: disable }))
