@@ -1,10 +1,11 @@
 /**
  * Two-step sign-in turned on through the API, as a person does it on the dashboard: for the tests of what it opens
- * (the admin routes under ADMIN_MFA=required, an organisation's pool under requireMfa). The code is computed with
- * otpauth, as an authenticator app would.
+ * (the admin routes under ADMIN_MFA=required, an organisation's pool under requireMfa). The code is computed as an
+ * authenticator app would.
  */
 import type { FastifyInstance } from "fastify"
-import { Secret, TOTP } from "otpauth"
+
+import { codeAt } from "../auth/mfa/authenticator"
 
 /** Sets up and confirms an authenticator app for the session's account; throws when the server refuses either step. */
 export async function turnOnTwoStep(app: FastifyInstance, token: string, currentPassword?: string): Promise<void> {
@@ -14,6 +15,5 @@ export async function turnOnTwoStep(app: FastifyInstance, token: string, current
     return response.json() as { data: Record<string, unknown> }
   }
   const setup = await post("/api/auth/mfa/totp/setup", currentPassword === undefined ? {} : { currentPassword })
-  const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(String(setup.data.secret)) })
-  await post("/api/auth/mfa/totp/enable", { code: totp.generate({ timestamp: app.clock() }) })
+  await post("/api/auth/mfa/totp/enable", { code: codeAt(String(setup.data.secret), app.clock()) })
 }

@@ -13,6 +13,7 @@ import path from "node:path"
 import type { Browser, BrowserContext, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
+import { codeAt } from "../../server/auth/mfa/authenticator"
 import { completion, readOutbox, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
@@ -291,6 +292,33 @@ describe("a team: invited, branded, pooled and removed", () => {
     }
     await ownerPage.setViewport({ width: 1280, height: 900 })
     expect(await seriousAxeViolations(ownerPage)).toEqual([])
+  })
+
+  it("lets the owner require two-step sign-in of every member once their own account has it, and says who has it", async () => {
+    const twoStepCell = (email: string) => ownerPage.$eval(`xpath/.//table//tbody/tr[contains(., '${email}')]`, (element) => (element as HTMLElement).innerText)
+    expect(await twoStepCell(MEMBER.email)).toMatch(/\bOff\b/)
+    const rule = () => ownerPage.waitForSelector("xpath/.//button[@role='switch']")
+    // From the keyboard, refused while the owner's own account has no second factor, with the way to set it up.
+    await (await rule())!.focus()
+    await ownerPage.keyboard.press("Space")
+    await waitForPageText(ownerPage, "Turn on two-step sign-in for your own account first")
+    await ownerPage.waitForSelector("xpath/.//a[normalize-space()='Set up two-step sign-in']")
+
+    const token = await ownerToken()
+    const setup = await api("/api/auth/mfa/totp/setup", { method: "POST", token, body: { currentPassword: OWNER.password } })
+    const secret = String((setup.body.data as { secret: string }).secret)
+    expect((await api("/api/auth/mfa/totp/enable", { method: "POST", token, body: { code: codeAt(secret, Date.now()) } })).status).toBe(200)
+    await ownerPage.reload({ waitUntil: "networkidle0" })
+    await eventually(() => twoStepCell(OWNER.email), (row) => expect(row).toMatch(/\bOn\b/), 15_000)
+    await (await rule())!.focus()
+    await ownerPage.keyboard.press("Space")
+    await ownerPage.waitForSelector("xpath/.//button[@role='switch' and @aria-checked='true']", { timeout: 15_000 })
+    await (await ownerPage.waitForSelector("xpath/.//button[@role='switch']/ancestor::section"))!.screenshot({ path: path.join(SCREENSHOT_DIR, "organization-two-step-rule-1280.png") })
+    expect(await seriousAxeViolations(ownerPage)).toEqual([])
+    // Off again: the colleague's pool goes on for the tests below.
+    await (await rule())!.focus()
+    await ownerPage.keyboard.press("Space")
+    await ownerPage.waitForSelector("xpath/.//button[@role='switch' and @aria-checked='false']", { timeout: 15_000 })
   })
 
   it("follows a colour changed on the site when the panel is focused again: black text on yellow", async () => {

@@ -18,7 +18,7 @@ export function TwoStepRequired({ message }: { message: string }) {
       <h1 className="mt-4 text-2xl font-bold">Two-step sign-in required</h1>
       <p className="mt-2 text-gray-700">{message}</p>
       <p className="mt-2 text-sm text-gray-600">
-        The admin panel can change every account, so it asks for a code from an authenticator app as well as your password.
+        The admin panel can change every account, so it asks for a second step as well as your password: a code from an authenticator app, or a passkey.
       </p>
       <Link to={TWO_STEP_SETUP} className={`mt-6 ${buttonStyles.primary}`}>
         Set up two-step sign-in
