@@ -124,10 +124,13 @@ describe("passkeys through the site", () => {
   })
 
   it("removes the passkey with the password: it signs in no more, and the owner is told", async () => {
+    await page.setViewport({ width: 375, height: 812 })
     const card = await page.waitForSelector(`xpath/.${CARD}`)
     await card!.scrollIntoView()
     await press("Remove", CARD)
     await fill("Current password", PASSWORD, CARD)
+    await card!.screenshot({ path: "tests/.artifacts/passkeys-remove-375.png" })
+    expect(await seriousAxeViolations(page)).toEqual([])
     await press("Remove passkey", CARD)
     await waitForPageText(page, "Passkey 'Laptop' removed.")
     await waitForPageText(page, "No passkeys yet.")
