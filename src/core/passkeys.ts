@@ -12,15 +12,19 @@ export const PASSKEY_NAME_MAX = 60
 export const WEBAUTHN_CHALLENGE_LIFETIME_MS = 5 * 60_000
 
 const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, "must be base64url")
-const clientExtensionResults = z.record(z.string(), z.unknown())
 
-/** navigator.credentials.create()'s answer as JSON (RegistrationResponseJSON). */
-export const registrationResponseSchema = z.object({
+/** What both answers carry: the credential's id (twice, as the browser gives it) and its kind. */
+const credential = {
   id: base64url(1400),
   rawId: base64url(1400),
   type: z.literal("public-key"),
   authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults,
+  clientExtensionResults: z.record(z.string(), z.unknown())
+}
+
+/** navigator.credentials.create()'s answer as JSON (RegistrationResponseJSON). */
+export const registrationResponseSchema = z.object({
+  ...credential,
   response: z.object({
     clientDataJSON: base64url(4000),
     attestationObject: base64url(40_000),
@@ -33,11 +37,7 @@ export const registrationResponseSchema = z.object({
 
 /** navigator.credentials.get()'s answer as JSON (AuthenticationResponseJSON). */
 export const authenticationResponseSchema = z.object({
-  id: base64url(1400),
-  rawId: base64url(1400),
-  type: z.literal("public-key"),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults,
+  ...credential,
   response: z.object({
     clientDataJSON: base64url(4000),
     authenticatorData: base64url(4000),

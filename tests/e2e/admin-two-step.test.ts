@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { codeAt } from "../../server/auth/mfa/authenticator"
 import { seriousAxeViolations } from "./axe"
 import { launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
+import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
 const ADMIN = { email: "security.admin@example.com", password: "Granite-Ledger-61!" }
@@ -21,12 +22,7 @@ describe("an admin without two-step sign-in, with ADMIN_MFA=required", () => {
   let page: Page
   let errors: string[]
 
-  const inputFor = (label: string, scope = "") => `xpath/.${scope}//input[@id=${scope}//label[normalize-space()='${label}']/@for]`
-  async function fill(label: string, value: string, scope = "") {
-    const input = await page.waitForSelector(inputFor(label, scope))
-    await input!.click({ count: 3 })
-    await input!.type(value)
-  }
+  const fill = (label: string, value: string, scope = "") => fillField(page, label, value, scope)
   /** From the keyboard: focus, then Enter. */
   async function press(selector: string) {
     const target = await page.waitForSelector(selector)

@@ -12,6 +12,7 @@ import { readOutbox } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { registerVerifiedAccount } from "./api-client"
 import { eventually, launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
+import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Grace Hopper"
@@ -28,13 +29,8 @@ describe("passkeys through the site", () => {
   let authenticatorId: string
   let errors: string[]
 
-  const inputFor = (label: string, scope = "") => `xpath/.${scope}//input[@id=${scope}//label[normalize-space()='${label}']/@for]`
   const button = (text: string, scope = "") => `xpath/.${scope}//button[normalize-space()='${text}']`
-  async function fill(label: string, value: string, scope = "") {
-    const input = await page.waitForSelector(inputFor(label, scope))
-    await input!.click({ count: 3 })
-    await input!.type(value)
-  }
+  const fill = (label: string, value: string, scope = "") => fillField(page, label, value, scope)
   /** From the keyboard, as a person without a mouse presses it. */
   async function press(text: string, scope = "") {
     const target = await page.waitForSelector(button(text, scope))

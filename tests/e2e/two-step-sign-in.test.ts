@@ -11,6 +11,7 @@ import { readOutbox } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { registerVerifiedAccount } from "./api-client"
 import { eventually, launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
+import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
 const NAME = "Hedy Lamarr"
@@ -25,15 +26,10 @@ describe("two-step sign-in through the site", () => {
   let secret: string
   let recoveryCodes: string[]
 
-  /** `scope`: an XPath step to the part of the page the label is in (the dashboard has more than one password field). */
-  const inputFor = (label: string, scope = "") => `xpath/.${scope}//input[@id=${scope}//label[normalize-space()='${label}']/@for]`
   const button = (text: string, scope = "") => `xpath/.${scope}//button[normalize-space()='${text}']`
   const CARD = "//section[@aria-label='Two-step sign-in']"
-  async function fill(label: string, value: string, scope = "") {
-    const input = await page.waitForSelector(inputFor(label, scope))
-    await input!.click({ count: 3 })
-    await input!.type(value)
-  }
+  /** `scope`: an XPath step to the part of the page the label is in (the dashboard has more than one password field). */
+  const fill = (label: string, value: string, scope = "") => fillField(page, label, value, scope)
   const waitForPath = (pathname: string) => page.waitForFunction((expected: string) => location.pathname === expected, { timeout: 15_000 }, pathname)
 
   async function passwordStep() {
