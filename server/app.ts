@@ -48,6 +48,7 @@ import { ocrPackCacheDir } from "./ocr/compressed-packs"
 import { ocrRoutes } from "./ocr/routes"
 import { registerOpenApi } from "./openapi/openapi"
 import { policyRoutes } from "./policy/routes"
+import { domainRoutes } from "./organizations/domains/domain-routes"
 import { organizationRoutes } from "./organizations/routes"
 import { publicApiRoutes } from "./public-api/routes"
 import type { VisionPoolOptions } from "./vision/vision-pool"
@@ -222,6 +223,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
   await app.register(organizationRoutes)
+  await app.register(domainRoutes)
   await app.register(blogRoutes)
   await app.register(publicApiRoutes, {
     analyze: dependencies.analyze,

@@ -167,6 +167,14 @@ describe("loadConfig", () => {
     expect(problemsOf({ ADMIN_MFA: "yes" })).toEqual(['ADMIN_MFA must be required or optional (got "yes")'])
   })
 
+  it("reads DNS_SERVERS as addresses with ports, and ENCRYPTION_KEY of 32 characters or more", () => {
+    expect(loadConfig({}).dnsServers).toEqual([])
+    expect(loadConfig({ DNS_SERVERS: " 127.0.0.1:5353, [::1]:53,10.0.0.2 " }).dnsServers).toEqual(["127.0.0.1:5353", "[::1]:53", "10.0.0.2"])
+    expect(problemsOf({ DNS_SERVERS: "dns.example.com" })[0]).toMatch(/^DNS_SERVERS must be a comma-separated list of IP addresses/)
+    expect(loadConfig({ ENCRYPTION_KEY: SECRET }).encryptionKey).toBe(SECRET)
+    expect(problemsOf({ ENCRYPTION_KEY: "short" })[0]).toMatch(/^ENCRYPTION_KEY must be at least 32 characters long/)
+  })
+
   it("reports every bad variable at once", () => {
     const problems = problemsOf({ PORT: "abc", PUBLIC_URL: "nope" })
     expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["PORT", "PUBLIC_URL"])

@@ -20,6 +20,8 @@ export interface AppConfig {
   webRoot: string
   /** Folder of operator-supplied <code>.traineddata(.gz) OCR packs (a tessdata folder), served besides (and over) the npm ones; none when unset. */
   ocrLanguagesDir: string | undefined
+  /** DNS servers ("host:port") the domain checks ask instead of the system's; empty: the system's. */
+  dnsServers: string[]
   /** Worker threads of the public API's local models (OCR, faces, objects); one per CPU when unset. */
   visionThreads: number | undefined
   databaseUrl: string | undefined
@@ -139,6 +141,15 @@ const environmentSchema = z
     PUBLIC_URL: optionalUrl(["http:", "https:"], "https://app.example.com"),
     WEB_ROOT: optionalText,
     OCR_LANGUAGES_DIR: optionalText,
+    DNS_SERVERS: optionalText.transform((value, context) => {
+      const servers = (value ?? "").split(",").map((server) => server.trim()).filter(Boolean)
+      const wrong = servers.find((server) => !/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(server))
+      if (wrong) {
+        context.addIssue({ code: "custom", message: `must be a comma-separated list of IP addresses with an optional port, such as 10.0.0.2:53 or [::1]:5353 ("${wrong}" is not)` })
+        return z.NEVER
+      }
+      return servers
+    }),
     VISION_THREADS: z
       .string()
       .trim()
@@ -301,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: path.resolve(cwd, vars.DATA_DIR),
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
+    dnsServers: vars.DNS_SERVERS,
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     visionThreads: vars.VISION_THREADS,
     databaseUrl: vars.DATABASE_URL,

@@ -386,7 +386,16 @@ export interface WebauthnChallengesTable {
   user_id: string | null
   expires_at: Timestamp
 }
+/** An organisation's claimed e-mail domain, verified once its DNS TXT record holds the token. */
+export interface OrganizationDomainsTable {
+  organization_id: string
+  domain: string
+  token: string
+  created_at: Timestamp
+  verified_at: Defaulted<Date | null>
+}
 export interface DatabaseSchema {
+  organization_domains: OrganizationDomainsTable
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable
   totp_factors: TotpFactorsTable

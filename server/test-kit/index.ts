@@ -4,6 +4,7 @@
  * server process). A feature's own helpers stay in its folder (billing/test-support.ts).
  */
 export * from "./app"
+export * from "./dns-stand-in"
 export * from "./images"
 export * from "./spawned-server"
 export * from "./stand-in"

@@ -22,6 +22,7 @@ import * as trialClaims from "./019-trial-claims"
 import * as twoStepSignIn from "./020-two-step-sign-in"
 import * as passkeys from "./021-passkeys"
 import * as organizationRequireMfa from "./022-organization-require-mfa"
+import * as organizationDomains from "./023-organization-domains"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,7 +47,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "019-trial-claims": trialClaims,
   "020-two-step-sign-in": twoStepSignIn,
   "021-passkeys": passkeys,
-  "022-organization-require-mfa": organizationRequireMfa
+  "022-organization-require-mfa": organizationRequireMfa,
+  "023-organization-domains": organizationDomains
 }
 
 export const migrationProvider: MigrationProvider = {
