@@ -50,6 +50,7 @@ import { registerOpenApi } from "./openapi/openapi"
 import { policyRoutes } from "./policy/routes"
 import { domainRoutes } from "./organizations/domains/domain-routes"
 import { organizationRoutes } from "./organizations/routes"
+import { ssoRoutes } from "./organizations/sso/sso-routes"
 import { publicApiRoutes } from "./public-api/routes"
 import type { VisionPoolOptions } from "./vision/vision-pool"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
@@ -224,6 +225,7 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(apiKeyRoutes)
   await app.register(organizationRoutes)
   await app.register(domainRoutes)
+  await app.register(ssoRoutes)
   await app.register(blogRoutes)
   await app.register(publicApiRoutes, {
     analyze: dependencies.analyze,

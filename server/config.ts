@@ -22,6 +22,8 @@ export interface AppConfig {
   ocrLanguagesDir: string | undefined
   /** DNS servers ("host:port") the domain checks ask instead of the system's; empty: the system's. */
   dnsServers: string[]
+  /** Development and tests: an organisation's identity provider may be http:// on this machine. Refused in production. */
+  ssoAllowInsecureIssuer: boolean
   /** Worker threads of the public API's local models (OCR, faces, objects); one per CPU when unset. */
   visionThreads: number | undefined
   databaseUrl: string | undefined
@@ -141,6 +143,7 @@ const environmentSchema = z
     PUBLIC_URL: optionalUrl(["http:", "https:"], "https://app.example.com"),
     WEB_ROOT: optionalText,
     OCR_LANGUAGES_DIR: optionalText,
+    SSO_ALLOW_INSECURE_ISSUER: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
     DNS_SERVERS: optionalText.transform((value, context) => {
       const servers = (value ?? "").split(",").map((server) => server.trim()).filter(Boolean)
       const wrong = servers.find((server) => !/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(server))
@@ -251,6 +254,9 @@ const environmentSchema = z
     if (env.NODE_ENV === "production" && env.STRIPE_API_BASE) {
       context.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "must not be set in production: it sends Stripe calls, with the secret key, to another server" })
     }
+    if (env.NODE_ENV === "production" && env.SSO_ALLOW_INSECURE_ISSUER === "true") {
+      context.addIssue({ code: "custom", path: ["SSO_ALLOW_INSECURE_ISSUER"], message: "must not be true in production: it lets an organisation's sign-in go through an unencrypted provider on the server's own network" })
+    }
     if (env.NODE_ENV === "production" && env.FIREBASE_AUTH_EMULATOR_HOST) {
       context.addIssue({
         code: "custom",
@@ -313,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
     dnsServers: vars.DNS_SERVERS,
+    ssoAllowInsecureIssuer: vars.SSO_ALLOW_INSECURE_ISSUER === "true",
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     visionThreads: vars.VISION_THREADS,
     databaseUrl: vars.DATABASE_URL,

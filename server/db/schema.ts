@@ -394,7 +394,17 @@ export interface OrganizationDomainsTable {
   created_at: Timestamp
   verified_at: Defaulted<Date | null>
 }
+/** An organisation's OpenID Connect provider; the client secret sealed (server/auth/mfa/secret-box). */
+export interface OrganizationSsoTable {
+  organization_id: string
+  issuer: string
+  client_id: string
+  client_secret_sealed: string
+  enforced: Defaulted<boolean>
+  updated_at: Timestamp
+}
 export interface DatabaseSchema {
+  organization_sso: OrganizationSsoTable
   organization_domains: OrganizationDomainsTable
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable

@@ -23,6 +23,7 @@ import * as twoStepSignIn from "./020-two-step-sign-in"
 import * as passkeys from "./021-passkeys"
 import * as organizationRequireMfa from "./022-organization-require-mfa"
 import * as organizationDomains from "./023-organization-domains"
+import * as organizationSso from "./024-organization-sso"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,7 +49,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "020-two-step-sign-in": twoStepSignIn,
   "021-passkeys": passkeys,
   "022-organization-require-mfa": organizationRequireMfa,
-  "023-organization-domains": organizationDomains
+  "023-organization-domains": organizationDomains,
+  "024-organization-sso": organizationSso
 }
 
 export const migrationProvider: MigrationProvider = {

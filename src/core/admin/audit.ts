@@ -22,6 +22,8 @@ export const AUDIT_EVENT_KINDS = [
   "organization.domain_added",
   "organization.domain_verified",
   "organization.domain_removed",
+  "organization.sso_set",
+  "organization.sso_removed",
   "sign_in_method.added",
   "sign_in_method.removed",
   "two_step.enabled",

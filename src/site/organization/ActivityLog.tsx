@@ -1,6 +1,6 @@
 /**
- * The organisation's activity: its latest membership changes from the audit log, in words (who did what, to whom),
- * newest first, each with its date. Names and addresses are people's own text: rendered as text.
+ * The organisation's activity: its latest changes (members, rules, domains) from the audit log, in words (who did
+ * what, to whom), newest first, each with its date. Names and addresses are people's own text: rendered as text.
  */
 import type { OrganizationActivity } from "~core/organizations"
 import { longDate } from "~core/format"
@@ -39,6 +39,12 @@ export function describeActivity(event: OrganizationActivity): string {
       return `${actor} handed the ownership to ${subject}`
     case "organization.require_mfa_set":
       return detail.requireMfa === true ? `${actor} required two-step sign-in of every member` : `${actor} stopped requiring two-step sign-in`
+    case "organization.domain_added":
+      return `${actor} added the domain ${text(detail.domain)}`
+    case "organization.domain_verified":
+      return `${actor} verified the domain ${text(detail.domain)}`
+    case "organization.domain_removed":
+      return `${actor} removed the domain ${text(detail.domain)}`
     case "organization.limit_set":
       return detail.to === null ? "The monthly limit was lifted" : `The monthly limit was set to ${String(detail.to)} requests`
     default:

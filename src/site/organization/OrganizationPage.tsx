@@ -1,7 +1,8 @@
 /**
  * /organization (signed in): the account's organisation — its pool of requests this month, its members, and for an
  * owner or admin the invitations and the brand with a preview of the side panel header; the two-step sign-in rule,
- * which the owner sets; the owner also transfers ownership or deletes it. An account in none is offered to create one (Enterprise) or told what teams are.
+ * which the owner sets; for an owner or admin the e-mail domains, which the owner adds and verifies; the owner also
+ * transfers ownership or deletes it. An account in none is offered to create one (Enterprise) or told what teams are.
  */
 import type { ReactNode } from "react"
 
@@ -19,6 +20,7 @@ import { PageTitle } from "../PageTitle"
 import { ActivityLog } from "./ActivityLog"
 import { BrandEditor } from "./BrandEditor"
 import { BrandPreview } from "./BrandPreview"
+import { DomainsCard } from "./DomainsCard"
 import { Invitations } from "./Invitations"
 import { LeaveOrganization, MembersTable } from "./MembersTable"
 import { NoOrganization } from "./NoOrganization"
@@ -91,6 +93,12 @@ function OrganizationView({ organization, email, userName }: { organization: Org
       <Card title="Two-step sign-in">
         <TwoStepRule organization={organization} />
       </Card>
+
+      {manages && (
+        <Card title="E-mail domains">
+          <DomainsCard organization={organization} />
+        </Card>
+      )}
 
       {manages && (
         <Card title="Invitations">

@@ -79,7 +79,7 @@ export const transferOwnership = (userId: string) => getApiClient().post(`${ORGA
 export const deleteOrganization = () => getApiClient().delete(ORGANIZATION_PATH)
 
 /** The signed-in account's e-mail, or "" while signed out (the queries then wait). */
-const useAccountEmail = () => useSession((state) => (state.status === "loggedIn" ? (state.user?.email ?? "") : ""))
+export const useAccountEmail = () => useSession((state) => (state.status === "loggedIn" ? (state.user?.email ?? "") : ""))
 
 /** The signed-in account's organisation (null: none); idle while signed out. */
 export function useOrganization({ enabled = true }: { enabled?: boolean } = {}) {

@@ -1,11 +1,12 @@
 /**
  * What the organisation page tests share: an in-memory organisation ("Acme": Ada the owner, Grace an admin, Alan a
- * member; Ada alone has two-step sign-in on) behind the site's fake API, answering /api/organizations as the server does, and the whole app opened
- * signed in as one of them. Test-only: imported by the *.test.tsx files of this folder, never by the app.
+ * member; Ada alone has two-step sign-in on) behind the site's fake API, answering /api/organizations as the server does
+ * (its e-mail domains verified against an in-memory DNS), and the whole app opened signed in as one of them. Test-only: imported by the *.test.tsx files of this folder, never by the app.
  */
 import { render, screen } from "@testing-library/react"
 
 import type { Subscription } from "~core/billing/billing"
+import { addDomainRequestSchema, domainRecordFor, MAX_ORGANIZATION_DOMAINS, type OrganizationDomain } from "~core/organization-domains"
 import { managesMembers, type Invitation, type Organization, type OrganizationActivity, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
@@ -30,7 +31,21 @@ export interface World {
   organization: Pick<Organization, "id" | "name" | "members" | "pool" | "brand" | "subscriberId" | "requireMfa"> | null
   invitations: Invitation[]
   activity: OrganizationActivity[]
+  /** The organisation's e-mail domains (none when left out). */
+  domains?: OrganizationDomain[]
+  /** The TXT records the DNS answers, by name, which verifying a domain looks up. */
+  dns?: Record<string, string[]>
 }
+
+/** When the fake server verifies a domain. */
+export const VERIFIED_AT = "2030-01-06T12:00:00.000Z"
+/** A claimed domain as the server answers it, its token made of its name. */
+export const claimOf = (domain: string, verifiedAt: string | null = null): OrganizationDomain => ({
+  domain,
+  verified: verifiedAt !== null,
+  verifiedAt,
+  record: domainRecordFor(domain, `token-${domain}`)
+})
 
 export function acmeWorld(me: OrganizationMember = ADA): World {
   return {
@@ -70,6 +85,8 @@ export function createOrganizationServer(world: World) {
     return organization ? answer(organization) : NONE()
   }
   const members = () => world.organization?.members ?? []
+  const role = () => organizationOf(world)?.role ?? "member"
+  const OWNER_ONLY = () => refuse(403, "FORBIDDEN", "Only the organisation's owner can change its domains.")
   const user = () => ({
     name: world.me.name,
     email: world.me.email,
@@ -158,6 +175,47 @@ export function createOrganizationServer(world: World) {
       }
     ]
   ])
+  /** A domain's own routes, as the server's (verify, remove), for each domain the world starts with or adds. */
+  const serveDomain = (name: string) => {
+    const find = () => world.domains?.find((domain) => domain.domain === name)
+    const missing = () => refuse(404, "NOT_FOUND", `Your organisation has not added ${name}.`)
+    server.on(`POST /api/organizations/current/domains/${name}/verify`, () => {
+      const claim = find()
+      if (role() !== "owner") return OWNER_ONLY()
+      if (!claim) return missing()
+      const values = world.dns?.[claim.record.name]
+      if (!values) return refuse(400, "DOMAIN_NOT_VERIFIED", `No TXT record was found at ${claim.record.name}. Add it at your DNS provider; changes can take a few minutes to appear.`)
+      if (!values.includes(claim.record.value)) return refuse(400, "DOMAIN_NOT_VERIFIED", `The TXT record at ${claim.record.name} does not hold ${claim.record.value}. Check its value at your DNS provider.`)
+      Object.assign(claim, { verified: true, verifiedAt: claim.verifiedAt ?? VERIFIED_AT })
+      return answer(claim)
+    })
+    server.on(`DELETE /api/organizations/current/domains/${name}`, () => {
+      if (role() !== "owner") return OWNER_ONLY()
+      if (!find()) return missing()
+      world.domains = world.domains?.filter((domain) => domain.domain !== name)
+      return answer({ removed: true })
+    })
+  }
+  server.on("GET /api/organizations/current/domains", () => {
+    if (!world.organization) return NONE()
+    if (role() === "member") return refuse(403, "FORBIDDEN", "Only the organisation's owner and admins can see its domains.")
+    return answer({ domains: world.domains ?? [] })
+  })
+  server.on("POST /api/organizations/current/domains", (request) => {
+    if (role() !== "owner") return OWNER_ONLY()
+    const parsed = addDomainRequestSchema.safeParse(request.body)
+    if (!parsed.success) return refuse(400, "VALIDATION_FAILED", "Check the domain.")
+    const { domain } = parsed.data
+    const domains = (world.domains ??= [])
+    if (domains.length >= MAX_ORGANIZATION_DOMAINS) return refuse(409, "TOO_MANY_DOMAINS", `An organisation can add up to ${MAX_ORGANIZATION_DOMAINS} domains. Remove one you no longer use first.`)
+    if (domains.some((claim) => claim.domain === domain)) return refuse(409, "DOMAIN_ALREADY_ADDED", `${domain} is already one of your organisation's domains.`)
+    const claim = claimOf(domain)
+    domains.push(claim)
+    serveDomain(domain)
+    return answer(claim, 201)
+  })
+  for (const claim of world.domains ?? []) serveDomain(claim.domain)
+
   for (const member of [ADA, GRACE, ALAN]) {
     server.on(`PATCH /api/organizations/current/members/${member.userId}`, (request) => {
       const found = members().find((candidate) => candidate.userId === member.userId)!

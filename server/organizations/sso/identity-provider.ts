@@ -1,0 +1,44 @@
+/**
+ * An organisation's OpenID Connect provider, reached with openid-client: its issuer checked first (https on public
+ * addresses only; http on this machine too with SSO_ALLOW_INSECURE_ISSUER, for development and tests), then its
+ * discovery document read and checked by the library. A provider that fails either is refused in words.
+ */
+import dns from "node:dns/promises"
+import net from "node:net"
+
+import * as client from "openid-client"
+
+import { classifyAddress } from "~core/network-address"
+
+import { ApiError } from "../../http/errors"
+
+const refused = (message: string) => new ApiError(400, "SSO_ISSUER_NOT_ALLOWED", message)
+
+/** Throws unless every address of the issuer's host is public (or loopback, where insecure issuers are allowed). */
+async function checkIssuerAddress(issuer: URL, allowInsecure: boolean): Promise<void> {
+  if (issuer.protocol !== "https:" && !(allowInsecure && issuer.protocol === "http:")) throw refused("The issuer must be an https:// address.")
+  if (issuer.username || issuer.password) throw refused("The issuer must not contain a user name or password.")
+  const host = issuer.hostname.replace(/^\[(.*)\]$/, "$1")
+  let addresses: string[]
+  try {
+    addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address)
+  } catch {
+    throw new ApiError(400, "SSO_DISCOVERY_FAILED", `The issuer's host ${host} could not be found.`)
+  }
+  const acceptable = (address: string) => classifyAddress(address) === "public" || (allowInsecure && classifyAddress(address) === "loopback")
+  if (addresses.length === 0 || !addresses.every(acceptable)) throw refused("The issuer must be on a public address, not on a private or local network.")
+}
+
+/** The provider's configuration for this client, from its discovery document; 400 SSO_DISCOVERY_FAILED with the reason. */
+export async function discoverProvider(settings: { issuer: string; clientId: string; clientSecret: string }, allowInsecure: boolean): Promise<client.Configuration> {
+  const issuer = new URL(settings.issuer)
+  await checkIssuerAddress(issuer, allowInsecure)
+  try {
+    return await client.discovery(issuer, settings.clientId, settings.clientSecret, client.ClientSecretPost(settings.clientSecret), {
+      execute: allowInsecure && issuer.protocol === "http:" ? [client.allowInsecureRequests] : [],
+      timeout: 10
+    })
+  } catch (error) {
+    throw new ApiError(400, "SSO_DISCOVERY_FAILED", `The provider's OpenID configuration could not be read from ${settings.issuer}: ${(error as Error).message}`)
+  }
+}

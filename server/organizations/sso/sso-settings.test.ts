@@ -1,0 +1,88 @@
+/**
+ * An organisation's single sign-on settings through the API, against a real OpenID provider on loopback: saved by the
+ * owner only once the provider's discovery document was read, the client secret sealed and never answered, refused
+ * for an issuer that is not https on a public address or that is no provider, and audited.
+ */
+import http from "node:http"
+import type { AddressInfo } from "node:net"
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { startTestApp, type TestApp } from "../../test-kit"
+import { organizationTestKit } from "../organization-test-kit"
+import { discoverProvider } from "./identity-provider"
+import { startIdentityProvider, type TestIdentityProvider } from "./sso-test-kit"
+
+let provider: TestIdentityProvider
+let notAProvider: http.Server
+let notAProviderUrl: string
+let subject: TestApp
+
+beforeAll(async () => {
+  provider = await startIdentityProvider()
+  notAProvider = http.createServer((_request, response) => response.writeHead(404, { "content-type": "text/plain" }).end("not here"))
+  await new Promise<void>((resolve) => notAProvider.listen(0, "127.0.0.1", resolve))
+  notAProviderUrl = `http://127.0.0.1:${(notAProvider.address() as AddressInfo).port}`
+  subject = await startTestApp({ SSO_ALLOW_INSECURE_ISSUER: "true" }, { clock: Date.now })
+})
+afterAll(async () => {
+  await subject?.close()
+  await provider?.close()
+  await new Promise((resolve) => notAProvider?.close(resolve))
+})
+
+const { person, call, organizationWith, join } = organizationTestKit(() => subject)
+
+describe("an organisation's single sign-on settings", () => {
+  it("are saved by the owner once the provider answers, read by admins without the secret, removed, and audited", async () => {
+    const owner = await person("enterprise")
+    const organization = await organizationWith(owner)
+    const admin = await person()
+    await join(owner, admin, "admin")
+    expect((await call("GET", "/api/organizations/current/sso", owner)).body.data).toEqual({ configured: false, issuer: null, clientId: null, enforced: false, updatedAt: null })
+
+    const settings = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, enforced: true }
+    expect((await call("PUT", "/api/organizations/current/sso", admin, settings)).status).toBe(403)
+    const saved = await call("PUT", "/api/organizations/current/sso", owner, settings)
+    expect(saved.status).toBe(200)
+    expect(saved.body.data).toEqual({ configured: true, issuer: provider.issuer, clientId: provider.clientId, enforced: true, updatedAt: expect.any(String) })
+    const read = await call("GET", "/api/organizations/current/sso", admin)
+    expect(read.body.data).toEqual(saved.body.data)
+    expect(JSON.stringify(read.body)).not.toContain(provider.clientSecret)
+    const stored = await subject.database.db.selectFrom("organization_sso").selectAll().execute()
+    expect(JSON.stringify(stored)).not.toContain(provider.clientSecret)
+
+    expect((await call("DELETE", "/api/organizations/current/sso", owner)).body.data.configured).toBe(false)
+    expect((await call("DELETE", "/api/organizations/current/sso", owner)).status).toBe(404)
+    const events = await subject.database.db
+      .selectFrom("audit_events")
+      .select("kind")
+      .where((eb) => eb(eb.ref("detail", "->>").key("organizationId" as never), "=", organization.id))
+      .where("kind", "like", "organization.sso_%")
+      .orderBy("id")
+      .execute()
+    expect(events.map((event) => event.kind)).toEqual(["organization.sso_set", "organization.sso_removed"])
+  })
+
+  it("refuses a server that is no OpenID provider, and bad settings, saving nothing", async () => {
+    const owner = await person("enterprise")
+    await organizationWith(owner)
+    const refused = await call("PUT", "/api/organizations/current/sso", owner, { issuer: notAProviderUrl, clientId: "x", clientSecret: "y" })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe("SSO_DISCOVERY_FAILED")
+    expect(refused.body.error.message).toContain(`The provider's OpenID configuration could not be read from ${notAProviderUrl}`)
+    for (const body of [{ issuer: "not a url", clientId: "x", clientSecret: "y" }, { issuer: provider.issuer, clientId: "", clientSecret: "y" }, { issuer: "ftp://example.com", clientId: "x", clientSecret: "y" }]) {
+      expect((await call("PUT", "/api/organizations/current/sso", owner, body)).status).toBe(400)
+    }
+    expect((await call("GET", "/api/organizations/current/sso", owner)).body.data.configured).toBe(false)
+  })
+
+  it("takes only https issuers on public addresses unless SSO_ALLOW_INSECURE_ISSUER is set", async () => {
+    const settings = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }
+    await expect(discoverProvider(settings, false)).rejects.toMatchObject({ code: "SSO_ISSUER_NOT_ALLOWED", message: "The issuer must be an https:// address." })
+    for (const issuer of ["https://127.0.0.1:8443", "https://10.0.0.7", "https://[::1]", "https://169.254.169.254"]) {
+      await expect(discoverProvider({ ...settings, issuer }, false)).rejects.toMatchObject({ code: "SSO_ISSUER_NOT_ALLOWED", message: "The issuer must be on a public address, not on a private or local network." })
+    }
+    await expect(discoverProvider(settings, true)).resolves.toBeDefined()
+  })
+})
