@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { codeAt } from "../../server/auth/mfa/authenticator"
-import { completion, readOutbox, sendJson, startStandIn } from "../../server/test-kit"
+import { completion, type DnsStandIn, readOutbox, sendJson, startDnsStandIn, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, watchPageErrors } from "./browser"
@@ -51,6 +51,7 @@ describe("a team: invited, branded, pooled and removed", () => {
   let browser: Browser
   let ownerContext: BrowserContext
   let ownerPage: Page
+  let dns: DnsStandIn
   let extension: LoadedExtension
   let memberPage: Page
   let panel: Page
@@ -132,7 +133,11 @@ describe("a team: invited, branded, pooled and removed", () => {
       const question = typeof last === "string" ? last : (last?.find((part) => part.type === "text")?.text ?? "")
       sendJson(response, 200, completion(`You asked: ${question}`))
     })
-    server = await startServer({ OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test", ADMIN_EMAIL: SITE_ADMIN.email, ADMIN_PASSWORD: SITE_ADMIN.password }, { publicUrlIsServer: true })
+    dns = await startDnsStandIn()
+    server = await startServer(
+      { OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test", ADMIN_EMAIL: SITE_ADMIN.email, ADMIN_PASSWORD: SITE_ADMIN.password, DNS_SERVERS: dns.address },
+      { publicUrlIsServer: true }
+    )
     api = apiOf(server)
     // The owner's Enterprise subscription, bought through the API (the billing e2e walks the checkout).
     await registerVerifiedAccount(server, OWNER)
@@ -154,6 +159,7 @@ describe("a team: invited, branded, pooled and removed", () => {
     await browser?.close()
     await server?.stop()
     await provider?.close()
+    await dns?.close()
     await fixtures?.close()
     if (folder) fs.rmSync(folder, { recursive: true, force: true })
   })
@@ -319,6 +325,32 @@ describe("a team: invited, branded, pooled and removed", () => {
     await (await rule())!.focus()
     await ownerPage.keyboard.press("Space")
     await ownerPage.waitForSelector("xpath/.//button[@role='switch' and @aria-checked='false']", { timeout: 15_000 })
+  })
+
+  it("lets the owner claim the company's e-mail domain and verify it by the TXT record the page shows", async () => {
+    const card = "//section[@aria-label='E-mail domains']"
+    await (await ownerPage.waitForSelector(`xpath/.${card}`))!.scrollIntoView()
+    await fillField(ownerPage, "Domain", "Acme.example", card)
+    const add = await ownerPage.waitForSelector(`xpath/.${card}//button[normalize-space()='Add domain']`)
+    await add!.focus()
+    await ownerPage.keyboard.press("Enter")
+    await waitForPageText(ownerPage, "Added acme.example. Add its TXT record at your DNS provider, then verify it.")
+    const recordPart = (label: string) => ownerPage.$eval(`xpath/.${card}//div[dt[normalize-space()='${label}']]//code`, (element) => element.textContent ?? "")
+    const [name, value] = [await recordPart("Name"), await recordPart("Value")]
+    expect(name).toBe("_image-query-ai.acme.example")
+    // What the company's IT does at its DNS provider.
+    dns.txt.set(name, [value])
+    for (const width of [1280, 375]) {
+      await ownerPage.setViewport({ width, height: 900 })
+      await (await ownerPage.$(`xpath/.${card}`))!.screenshot({ path: path.join(SCREENSHOT_DIR, `organization-domains-${width}.png`) })
+    }
+    await ownerPage.setViewport({ width: 1280, height: 900 })
+    expect(await seriousAxeViolations(ownerPage)).toEqual([])
+    const verify = await ownerPage.waitForSelector(`xpath/.${card}//button[@aria-label='Verify acme.example']`)
+    await verify!.focus()
+    await ownerPage.keyboard.press("Enter")
+    await ownerPage.waitForSelector(`xpath/.${card}//*[starts-with(normalize-space(), 'Verified on')]`, { timeout: 15_000 })
+    expect(dns.asked).toContain("_image-query-ai.acme.example")
   })
 
   it("follows a colour changed on the site when the panel is focused again: black text on yellow", async () => {
