@@ -2,7 +2,8 @@
  * The route table's authorisation matrix inside an organisation: every route under /api/organizations/current has a
  * rule here (a new one without fails the first test) and answers by it for someone in no organisation, a site admin,
  * another organisation's owner, and Acme's member, admin and owner. A refusal changes nothing of Acme's, its logo files
- * included, and nothing of Acme reaches another organisation's owner. Anonymous and forged tokens are the general
+ * included, and nothing of Acme reaches another organisation's owner. Acme has claimed a domain (its record in a DNS
+ * server on loopback) and set up single sign-on with an OpenID provider on loopback, so that every owner's call can pass. Anonymous and forged tokens are the general
  * matrix's (server/route-table.test.ts).
  */
 import fs from "node:fs/promises"
@@ -14,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { Organization } from "~core/organizations"
 
-import { signedInUser, startTestApp, type TestApp } from "../test-kit"
+import { type DnsStandIn, signedInUser, startDnsStandIn, startTestApp, type TestApp } from "../test-kit"
+import { startIdentityProvider, type TestIdentityProvider } from "./sso/sso-test-kit"
 
 /** The least a caller's role in Acme must be for the route. */
 type Need = "member" | "manage" | "owner"
@@ -29,6 +31,8 @@ interface World {
   otherOwner: Person
   siteAdmin: Person
   outsider: Person
+  /** Claimed by Acme, its TXT record in the DNS server: the owner can verify it. */
+  domain: string
 }
 type Body = ((world: World) => object) | "logo"
 
@@ -43,19 +47,31 @@ const ORGANIZATION_RULES: Record<string, { need: Need; body?: Body }> = {
   "DELETE /api/organizations/current/invitations/:id": { need: "manage" },
   "PATCH /api/organizations/current/members/:userId": { need: "manage", body: () => ({ role: "admin" }) },
   "DELETE /api/organizations/current/members/:userId": { need: "manage" },
-  "POST /api/organizations/current/transfer": { need: "owner", body: (world) => ({ userId: world.target.id }) }
+  "POST /api/organizations/current/transfer": { need: "owner", body: (world) => ({ userId: world.target.id }) },
+  "GET /api/organizations/current/domains": { need: "manage" },
+  "POST /api/organizations/current/domains": { need: "owner", body: () => ({ domain: "new-route.example" }) },
+  "POST /api/organizations/current/domains/:domain/verify": { need: "owner" },
+  "DELETE /api/organizations/current/domains/:domain": { need: "owner" },
+  "GET /api/organizations/current/sso": { need: "manage" },
+  "PUT /api/organizations/current/sso": { need: "owner", body: () => ({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }) },
+  "DELETE /api/organizations/current/sso": { need: "owner" }
 }
 
 const ROLES_BELOW: Record<Need, ("member" | "admin")[]> = { member: [], manage: ["member"], owner: ["member", "admin"] }
 const LOWEST_ALLOWED: Record<Need, "member" | "admin" | "owner"> = { member: "member", manage: "admin", owner: "owner" }
 
 let subject: TestApp
+let dns: DnsStandIn
+let provider: TestIdentityProvider
+let domains = 0
 const routes: { method: string; url: string }[] = []
 let logoForm: { payload: Buffer; type: string }
 
 beforeAll(async () => {
+  dns = await startDnsStandIn()
+  provider = await startIdentityProvider()
   subject = await startTestApp(
-    {},
+    { DNS_SERVERS: dns.address, SSO_ALLOW_INSECURE_ISSUER: "true" },
     {
       onRoute: (route: RouteOptions) => {
         if (!route.url.startsWith("/api/organizations/current")) return
@@ -69,7 +85,11 @@ beforeAll(async () => {
   const request = new Request("http://localhost/", { method: "PUT", body: form })
   logoForm = { payload: Buffer.from(await request.arrayBuffer()), type: request.headers.get("content-type")! }
 })
-afterAll(async () => subject?.close())
+afterAll(async () => {
+  await subject?.close()
+  await provider?.close()
+  await dns?.close()
+})
 
 const call = (method: string, url: string, token: string, body?: object | "logo") => {
   const payload = body === "logo" ? logoForm : body ? { payload: JSON.stringify(body), type: "application/json" } : null
@@ -104,7 +124,13 @@ async function acmeWorld(): Promise<World> {
   expect((await call("POST", "/api/organizations", otherOwner.token, { name: "Globex" })).statusCode).toBe(201)
   const siteAdmin = await person()
   await db.updateTable("users").set({ role: "admin" }).where("id", "=", siteAdmin.id).execute()
-  return { acme, owner, admin, member, target, invitationId, otherOwner, siteAdmin, outsider: await person() }
+  const domain = `acme-${++domains}.example`
+  const claimed = await call("POST", "/api/organizations/current/domains", owner.token, { domain })
+  const { record } = (claimed.json() as { data: { record: { name: string; value: string } } }).data
+  dns.txt.set(record.name, [record.value])
+  const sso = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }
+  expect((await call("PUT", "/api/organizations/current/sso", owner.token, sso)).statusCode).toBe(200)
+  return { acme, owner, admin, member, target, invitationId, otherOwner, siteAdmin, outsider: await person(), domain }
 }
 
 /** Everything stored of Acme: its row, members, invitations, pool and logo files. */
@@ -117,6 +143,8 @@ async function acmeState(world: World) {
     members: await db.selectFrom("organization_members").selectAll().where("organization_id", "=", id).orderBy("user_id").execute(),
     invitations: await db.selectFrom("organization_invitations").selectAll().where("organization_id", "=", id).orderBy("id").execute(),
     usage: await db.selectFrom("organization_usage").selectAll().where("organization_id", "=", id).execute(),
+    domains: await db.selectFrom("organization_domains").selectAll().where("organization_id", "=", id).orderBy("domain").execute(),
+    sso: await db.selectFrom("organization_sso").selectAll().where("organization_id", "=", id).execute(),
     logos: logos.filter((name) => name.startsWith(id)).sort()
   }
 }
@@ -136,7 +164,7 @@ describe("the organisation routes' matrix", () => {
       // A world per route: the allowed call at the end may change Acme (delete it, remove the member).
       const world = await acmeWorld()
       const body = typeof bodyOf === "function" ? bodyOf(world) : bodyOf
-      const url = route.url.replace(":userId", world.target.id).replace(":id", world.invitationId)
+      const url = route.url.replace(":userId", world.target.id).replace(":id", world.invitationId).replace(":domain", world.domain)
       const before = await acmeState(world)
 
       for (const who of [world.outsider, world.siteAdmin]) expect(errorOf(await call(route.method, url, who.token, body)), `${name} by an outsider`).toEqual([404, "NOT_FOUND"])
