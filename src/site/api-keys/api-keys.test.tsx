@@ -5,7 +5,7 @@
  * same figures, with words for no calls and for a failure.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, beforeAll, describe, expect, it } from "vitest"
 
 import type { ApiKeySummary, ApiKeyUsage } from "~core/api-keys"
 import { teardownSession } from "~site-session/session-store"
@@ -14,6 +14,7 @@ import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-support"
 import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../fake-api"
 import { SiteApp } from "../SiteApp"
+import { preloadDashboard } from "../pages.test-support"
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const PASSWORD = "Blue-Harbor-42!"
@@ -76,6 +77,7 @@ async function openDashboard(subscription: typeof FREE_SUBSCRIPTION, usage?: Han
 
 afterEach(() => teardownSession())
 
+beforeAll(preloadDashboard, 60_000)
 describe("the dashboard's API keys", () => {
   it("offers a Free account the upgrade, and asks the server for no keys", async () => {
     const card = await openDashboard(FREE_SUBSCRIPTION)

@@ -4,7 +4,7 @@
  * API answering in the wrapper) and the Google popup the web build provides (~site-session/google-popup), here a double.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { FIREBASE_USED_KEY } from "~site-session/firebase-setup"
 import { provideGooglePopup } from "~site-session/google-popup"
@@ -16,6 +16,7 @@ import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 import { GOOGLE_LINKED_MESSAGE, LINK_GOOGLE_ON_SITE_NOTE } from "./LinkGoogleButton"
 import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
+import { preloadDashboard } from "../pages.test-support"
 
 const googlePopupDouble = { preload: vi.fn(), signIn: vi.fn(), currentIdToken: vi.fn(), signOut: vi.fn() }
 const { signIn: signInWithGoogle, signOut: signOutFirebase } = googlePopupDouble
@@ -63,6 +64,7 @@ const storedSession = () => [SESSION_STORAGE_KEYS.authToken, SESSION_STORAGE_KEY
 
 const fill = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } })
 
+beforeAll(preloadDashboard, 60_000)
 beforeEach(() => {
   server = createFakeServer()
   resetSiteForTest(server.fetch)

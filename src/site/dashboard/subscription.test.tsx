@@ -3,7 +3,7 @@
  * against a fake API answering the billing routes in the wrapper.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession, useSession } from "~site-session/session-store"
 import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing/billing"
@@ -14,6 +14,7 @@ import { providerNavigation } from "../billing/billing-api"
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
 import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
+import { preloadDashboard } from "../pages.test-support"
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const accountUser = { ...member, id: "user-1", emailVerified: true, createdAt: "2030-01-01T00:00:00.000Z" }
@@ -68,6 +69,7 @@ async function loadedCard(subscription: Subscription, options?: Parameters<typeo
 
 const currentPlanStat = () => screen.getByText("Current plan").nextElementSibling?.textContent
 
+beforeAll(preloadDashboard, 60_000)
 beforeEach(() => window.localStorage.clear())
 afterEach(() => {
   teardownSession()

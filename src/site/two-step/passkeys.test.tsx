@@ -4,7 +4,7 @@
  * signing in with it go through Chromium's virtual authenticator in tests/e2e/passkey-sign-in.test.ts.
  */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { SESSION_STORAGE_KEYS } from "~core/user"
 import { teardownSession } from "~site-session/session-store"
@@ -12,6 +12,7 @@ import { teardownSession } from "~site-session/session-store"
 import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
+import { preloadDashboard } from "../pages.test-support"
 
 const member = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const LAPTOP = { id: "7d9f4c1e-2a3b-4c5d-8e9f-0a1b2c3d4e5f", name: "Laptop", createdAt: "2026-11-20T10:00:00.000Z", lastUsedAt: "2026-11-27T08:30:00.000Z" }
@@ -39,6 +40,7 @@ function createFakeServer() {
 let server: ReturnType<typeof createFakeServer>
 const card = () => screen.findByRole("region", { name: "Passkeys" })
 
+beforeAll(preloadDashboard, 60_000)
 beforeEach(() => {
   passkeys = [LAPTOP, KEY]
   server = createFakeServer()

@@ -1,6 +1,6 @@
 /** The dashboard's Two-step sign-in card: set up with the password, the QR code and the key, the first code, the recovery codes shown once; then replaced or turned off. */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS } from "~core/user"
@@ -8,6 +8,7 @@ import { SESSION_STORAGE_KEYS } from "~core/user"
 import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
 import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
 import { SiteApp } from "../SiteApp"
+import { preloadDashboard } from "../pages.test-support"
 
 const member = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }
 const CODES = Array.from({ length: 10 }, (_, index) => `abcd${"abcdefghij"[index]}-2345${"abcdefghij"[index]}`)
@@ -30,6 +31,7 @@ let server: ReturnType<typeof createFakeServer>
 const card = () => screen.findByRole("region", { name: "Two-step sign-in" })
 const fill = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } })
 
+beforeAll(preloadDashboard, 60_000)
 beforeEach(() => {
   status = { totp: false, recoveryCodesLeft: 0, passkeys: 0 }
   server = createFakeServer()
