@@ -6,10 +6,10 @@ import type { AssignableRole, OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import type { Role } from "~core/user"
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>
+import type { Defaulted, Timestamp } from "./column-types"
+import type { MfaChallengesTable, OrganizationDomainsTable, OrganizationSsoTable, PasskeysTable, RecoveryCodesTable, TotpFactorsTable, WebauthnChallengesTable } from "./schema-sign-in"
+
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>
-/** A column the database fills with its default when an insert leaves it out. */
-type Defaulted<T> = ColumnType<T, T | undefined, T>
 
 /** Settings the server keeps as JSON documents, one row per key (the password policy, for one). */
 export interface AppSettingsTable {
@@ -345,64 +345,6 @@ export interface BlogPostsTable {
   updated_at: Timestamp
 }
 
-/** Two-step sign-in (server/auth/mfa): the app's secret sealed, enabled once a code confirmed it. */
-export interface TotpFactorsTable {
-  user_id: string
-  secret_sealed: string
-  enabled_at: Timestamp | null
-  /** The latest 30-second step a code was accepted for: each code is used once. */
-  last_step: Defaulted<number | null>
-  created_at: Timestamp
-}
-export interface RecoveryCodesTable {
-  code_hash: string
-  user_id: string
-  used_at: Defaulted<Date | null>
-}
-export interface MfaChallengesTable {
-  token_hash: string
-  user_id: string
-  expires_at: Timestamp
-  wrong_codes: Defaulted<number>
-}
-/** Passkeys (server/auth/mfa): WebAuthn credentials, each a sign-in on its own (user verification required). */
-export interface PasskeysTable {
-  id: Defaulted<string>
-  user_id: string
-  /** base64url, as the browser names the credential. */
-  credential_id: string
-  /** The COSE public key, base64url. */
-  public_key: string
-  /** A bigint: read back as a string on PostgreSQL. */
-  counter: number | string
-  transports: Defaulted<string[]>
-  name: string
-  created_at: Timestamp
-  last_used_at: Defaulted<Date | null>
-}
-export interface WebauthnChallengesTable {
-  challenge: string
-  purpose: "registration" | "authentication"
-  user_id: string | null
-  expires_at: Timestamp
-}
-/** An organisation's claimed e-mail domain, verified once its DNS TXT record holds the token. */
-export interface OrganizationDomainsTable {
-  organization_id: string
-  domain: string
-  token: string
-  created_at: Timestamp
-  verified_at: Defaulted<Date | null>
-}
-/** An organisation's OpenID Connect provider; the client secret sealed (server/auth/mfa/secret-box). */
-export interface OrganizationSsoTable {
-  organization_id: string
-  issuer: string
-  client_id: string
-  client_secret_sealed: string
-  enforced: Defaulted<boolean>
-  updated_at: Timestamp
-}
 export interface DatabaseSchema {
   organization_sso: OrganizationSsoTable
   organization_domains: OrganizationDomainsTable

@@ -58,5 +58,17 @@ export function organizationTestKit(subject: () => TestApp) {
     return accepted.body.data as Organization
   }
 
-  return { person, signInAgain, call, invitationCode, organizationWith, join }
+  /** The kinds of the organisation's audited events whose kind is like `pattern` ("organization.domain_%"), oldest first. */
+  async function auditedKinds(organizationId: string, pattern: string): Promise<string[]> {
+    const events = await db()
+      .selectFrom("audit_events")
+      .select("kind")
+      .where((eb) => eb(eb.ref("detail", "->>").key("organizationId" as never), "=", organizationId))
+      .where("kind", "like", pattern)
+      .orderBy("id")
+      .execute()
+    return events.map((event) => event.kind)
+  }
+
+  return { person, signInAgain, call, invitationCode, organizationWith, join, auditedKinds }
 }

@@ -23,7 +23,7 @@ afterAll(async () => {
   await dns?.close()
 })
 
-const { person, call, organizationWith, join } = organizationTestKit(() => subject)
+const { person, call, organizationWith, join, auditedKinds } = organizationTestKit(() => subject)
 
 async function owner(name = "Acme") {
   const who = await person("enterprise")
@@ -60,14 +60,7 @@ describe("an organisation's e-mail domains", () => {
 
     expect((await call("DELETE", "/api/organizations/current/domains/acme-corp.example", who)).status).toBe(200)
     expect((await call("DELETE", "/api/organizations/current/domains/acme-corp.example", who)).status).toBe(404)
-    const events = await subject.database.db
-      .selectFrom("audit_events")
-      .select("kind")
-      .where((eb) => eb(eb.ref("detail", "->>").key("organizationId" as never), "=", organization.id))
-      .where("kind", "like", "organization.domain_%")
-      .orderBy("id")
-      .execute()
-    expect(events.map((event) => event.kind)).toEqual(["organization.domain_added", "organization.domain_verified", "organization.domain_removed"])
+    expect(await auditedKinds(organization.id, "organization.domain_%")).toEqual(["organization.domain_added", "organization.domain_verified", "organization.domain_removed"])
   })
 
   it("refuses what is not a domain, members who are not the owner, and people outside an organisation", async () => {

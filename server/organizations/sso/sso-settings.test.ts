@@ -31,7 +31,7 @@ afterAll(async () => {
   await new Promise((resolve) => notAProvider?.close(resolve))
 })
 
-const { person, call, organizationWith, join } = organizationTestKit(() => subject)
+const { person, call, organizationWith, join, auditedKinds } = organizationTestKit(() => subject)
 
 describe("an organisation's single sign-on settings", () => {
   it("are saved by the owner once the provider answers, read by admins without the secret, removed, and audited", async () => {
@@ -54,14 +54,7 @@ describe("an organisation's single sign-on settings", () => {
 
     expect((await call("DELETE", "/api/organizations/current/sso", owner)).body.data.configured).toBe(false)
     expect((await call("DELETE", "/api/organizations/current/sso", owner)).status).toBe(404)
-    const events = await subject.database.db
-      .selectFrom("audit_events")
-      .select("kind")
-      .where((eb) => eb(eb.ref("detail", "->>").key("organizationId" as never), "=", organization.id))
-      .where("kind", "like", "organization.sso_%")
-      .orderBy("id")
-      .execute()
-    expect(events.map((event) => event.kind)).toEqual(["organization.sso_set", "organization.sso_removed"])
+    expect(await auditedKinds(organization.id, "organization.sso_%")).toEqual(["organization.sso_set", "organization.sso_removed"])
   })
 
   it("refuses a server that is no OpenID provider, and bad settings, saving nothing", async () => {

@@ -18,8 +18,6 @@ import { deleteOrganization, transferOwnership, useOrganizationChanged } from ".
 /** As the dashboard's account deletion: an outlined red trigger, a filled red confirmation. */
 const dangerTrigger =
   "inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-ring focus-visible:outline-offset-2"
-const dangerButton =
-  "inline-flex items-center justify-center gap-2 rounded-lg bg-red-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm transition hover:bg-red-700 focus-ring focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50"
 
 /** Who pays for the plan, in the owner's dialogs' words: "you", or the subscriber's name. */
 function payerOf(organization: Organization): { isOwner: boolean; name: string } {
@@ -88,7 +86,7 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
       title={`Delete ${organization.name}?`}
       description={`Every member loses access to the organisation's requests at once and falls back to their own Free plan; pending invitations stop working. ${subscription} This cannot be undone.`}
       keepLabel="Keep the organisation"
-      confirm={{ label: "Delete organisation", busyLabel: "Deleting...", className: dangerButton }}
+      confirm={{ label: "Delete organisation", busyLabel: "Deleting...", className: buttonStyles.danger }}
       onConfirm={async (close) => {
         try {
           await deleting.mutateAsync()
