@@ -51,11 +51,16 @@ import { policyRoutes } from "./policy/routes"
 import { domainRoutes } from "./organizations/domains/domain-routes"
 import { organizationRoutes } from "./organizations/routes"
 import { ssoRoutes } from "./organizations/sso/sso-routes"
+import { scimRoutes } from "./organizations/scim/scim-routes"
+import { scimTokenRoutes } from "./organizations/scim/scim-token-routes"
+import { ssoSignInRoutes } from "./organizations/sso/sso-sign-in-routes"
 import { publicApiRoutes } from "./public-api/routes"
 import type { VisionPoolOptions } from "./vision/vision-pool"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secrets"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
+import { webhookRoutes } from "./webhooks/webhook-routes"
+import { DEFAULT_WEBHOOK_TIMINGS, WebhookWorker, type WebhookTimings } from "./webhooks/webhook-worker"
 
 export interface AppDependencies {
   /** An already open database (tests share one); otherwise opened from the config and closed with the app. */
@@ -80,6 +85,8 @@ export interface AppDependencies {
   visionPool?: VisionPoolOptions
   /** The e-mail outbox's poll, lease and retry times; tests shorten them. */
   outboxTimings?: Partial<OutboxTimings>
+  /** The webhook worker's poll, lease, time-out and retry times; tests shorten them. */
+  webhookTimings?: Partial<WebhookTimings>
 }
 
 declare module "fastify" {
@@ -189,6 +196,19 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   const generatedSecret = () => (database.kind === "postgres" ? loadOrCreateDatabaseSecret(database.db, "token-secret") : loadOrCreateSecret(config.dataDir, "token-secret"))
   app.decorate("tokenSecret", config.tokenSecret ?? (await generatedSecret()))
   app.decorate("sealingKeys", sealingKeys(config, app.tokenSecret))
+  // Like the e-mail outbox: the worker finishes the deliveries it holds before the database closes; started when ready.
+  const webhooks = new WebhookWorker({
+    db: database.db,
+    log: app.log,
+    clock,
+    sealingKeys: app.sealingKeys,
+    timings: { ...DEFAULT_WEBHOOK_TIMINGS, ...dependencies.webhookTimings },
+    allowLoopback: config.webhooksAllowLoopback,
+    singleProcess: ownsDatabase && database.kind === "embedded"
+  })
+  app.decorate("webhooks", webhooks)
+  app.addHook("onClose", async () => webhooks.close())
+  app.addHook("onReady", async () => webhooks.start())
 
   registerErrorHandling(app)
   await app.register(helmet, {
@@ -226,6 +246,10 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(organizationRoutes)
   await app.register(domainRoutes)
   await app.register(ssoRoutes)
+  await app.register(webhookRoutes)
+  await app.register(scimTokenRoutes)
+  await app.register(scimRoutes)
+  await app.register(ssoSignInRoutes)
   await app.register(blogRoutes)
   await app.register(publicApiRoutes, {
     analyze: dependencies.analyze,

@@ -24,6 +24,8 @@ export interface AppConfig {
   dnsServers: string[]
   /** Development and tests: an organisation's identity provider may be http:// on this machine. Refused in production. */
   ssoAllowInsecureIssuer: boolean
+  /** Development and tests: webhooks may be sent to http:// on this machine. Refused in production. */
+  webhooksAllowLoopback: boolean
   /** Worker threads of the public API's local models (OCR, faces, objects); one per CPU when unset. */
   visionThreads: number | undefined
   databaseUrl: string | undefined
@@ -144,6 +146,7 @@ const environmentSchema = z
     WEB_ROOT: optionalText,
     OCR_LANGUAGES_DIR: optionalText,
     SSO_ALLOW_INSECURE_ISSUER: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+    WEBHOOKS_ALLOW_LOOPBACK: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
     DNS_SERVERS: optionalText.transform((value, context) => {
       const servers = (value ?? "").split(",").map((server) => server.trim()).filter(Boolean)
       const wrong = servers.find((server) => !/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:]+\])(:\d{1,5})?$/i.test(server))
@@ -257,6 +260,9 @@ const environmentSchema = z
     if (env.NODE_ENV === "production" && env.SSO_ALLOW_INSECURE_ISSUER === "true") {
       context.addIssue({ code: "custom", path: ["SSO_ALLOW_INSECURE_ISSUER"], message: "must not be true in production: it lets an organisation's sign-in go through an unencrypted provider on the server's own network" })
     }
+    if (env.NODE_ENV === "production" && env.WEBHOOKS_ALLOW_LOOPBACK === "true") {
+      context.addIssue({ code: "custom", path: ["WEBHOOKS_ALLOW_LOOPBACK"], message: "must not be true in production: it lets webhooks reach the server's own machine over unencrypted http" })
+    }
     if (env.NODE_ENV === "production" && env.FIREBASE_AUTH_EMULATOR_HOST) {
       context.addIssue({
         code: "custom",
@@ -320,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webRoot: path.resolve(cwd, vars.WEB_ROOT ?? "dist/web"),
     dnsServers: vars.DNS_SERVERS,
     ssoAllowInsecureIssuer: vars.SSO_ALLOW_INSECURE_ISSUER === "true",
+    webhooksAllowLoopback: vars.WEBHOOKS_ALLOW_LOOPBACK === "true",
     ocrLanguagesDir: vars.OCR_LANGUAGES_DIR === undefined ? undefined : path.resolve(cwd, vars.OCR_LANGUAGES_DIR),
     visionThreads: vars.VISION_THREADS,
     databaseUrl: vars.DATABASE_URL,

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { signedInUser, startTestApp, type TestApp } from "./test-kit"
 
-/** key: the public API, which takes an API key and nothing else. */
-type Rule = "public" | "user" | "admin" | "key"
+/** key: the public API, which takes an API key and nothing else; scim: /scim/v2, which takes an organisation's SCIM token and nothing else. */
+type Rule = "public" | "user" | "admin" | "key" | "scim"
 
 /** Every route of the API and who may call it; HEAD follows its GET. */
 const RULES: Record<string, Rule> = {
@@ -63,6 +63,9 @@ const RULES: Record<string, Rule> = {
   "DELETE /api/auth/passkeys/:id": "user",
   "POST /api/auth/passkeys/authentication-options": "public",
   "POST /api/auth/passkeys/sign-in": "public",
+  "POST /api/auth/sso/start": "public",
+  "GET /api/auth/sso/callback": "public",
+  "POST /api/auth/sso/complete": "public",
   "POST /api/auth/extension-session": "user",
   "GET /api/analyze/usage": "user",
   "POST /api/analyze/ask": "user",
@@ -95,6 +98,11 @@ const RULES: Record<string, Rule> = {
   "GET /api/keys/usage": "user",
   "POST /api/keys": "user",
   "DELETE /api/keys/:id": "user",
+  "GET /api/webhooks": "user",
+  "POST /api/webhooks": "user",
+  "DELETE /api/webhooks/:id": "user",
+  "POST /api/webhooks/:id/test": "user",
+  "GET /api/webhooks/:id/deliveries": "user",
   "POST /api/v1/ask": "key",
   "POST /api/v1/translate": "key",
   "GET /api/v1/usage": "key",
@@ -111,6 +119,22 @@ const RULES: Record<string, Rule> = {
   "GET /api/organizations/current/sso": "user",
   "PUT /api/organizations/current/sso": "user",
   "DELETE /api/organizations/current/sso": "user",
+  "POST /api/organizations/current/sso/test": "user",
+  "GET /api/organizations/current/scim-tokens": "user",
+  "POST /api/organizations/current/scim-tokens": "user",
+  "DELETE /api/organizations/current/scim-tokens/:id": "user",
+  // SCIM provisioning (server/organizations/scim): the users with a SCIM token; the discovery documents for anyone.
+  "GET /scim/v2/Users": "scim",
+  "POST /scim/v2/Users": "scim",
+  "GET /scim/v2/Users/:id": "scim",
+  "PUT /scim/v2/Users/:id": "scim",
+  "PATCH /scim/v2/Users/:id": "scim",
+  "DELETE /scim/v2/Users/:id": "scim",
+  "GET /scim/v2/ServiceProviderConfig": "public",
+  "GET /scim/v2/ResourceTypes": "public",
+  "GET /scim/v2/ResourceTypes/User": "public",
+  "GET /scim/v2/Schemas": "public",
+  "GET /scim/v2/Schemas/:id": "public",
   "DELETE /api/organizations/current": "user",
   "PUT /api/organizations/current/logo": "user",
   "GET /api/organizations/:id/logo/:name": "public",
@@ -151,7 +175,7 @@ const RULES: Record<string, Rule> = {
 const DELIBERATE_503 = new Set(["VQA_NOT_CONFIGURED", "GOOGLE_NOT_CONFIGURED"])
 
 /** What a refused request may not change: the rows people and payments depend on (limits and failure counts may move). */
-const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage", "organization_member_usage", "blog_posts", "daily_metrics", "subscription_changes"] as const
+const STORED_TABLES = ["users", "sessions", "one_time_codes", "password_history", "feedback", "feedback_images", "feedback_replies", "subscriptions", "billing_events", "usage_counters", "app_settings", "api_keys", "api_call_days", "audit_events", "organizations", "organization_members", "organization_invitations", "organization_usage", "organization_member_usage", "blog_posts", "daily_metrics", "subscription_changes", "scim_tokens", "scim_members"] as const
 
 interface Route {
   method: string
@@ -271,6 +295,13 @@ describe("the route table", () => {
         for (const response of [anonymous, forged, asUser, asAdmin]) expect([response.statusCode, code(response)], name).toEqual([401, "INVALID_API_KEY"])
         const withKey = await inject(route.method, url, { ...body, token: apiKey })
         expect([401, 403], name).not.toContain(withKey.statusCode)
+        continue
+      }
+      if (route.rule === "scim") {
+        // Nothing but an organisation's SCIM token opens it, refused in SCIM's own error shape.
+        for (const response of [anonymous, forged, asUser, asAdmin]) {
+          expect([response.statusCode, (JSON.parse(response.body) as { schemas?: string[] }).schemas], name).toEqual([401, ["urn:ietf:params:scim:api:messages:2.0:Error"]])
+        }
         continue
       }
       if (route.rule === "public") {

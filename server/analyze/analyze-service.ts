@@ -116,7 +116,7 @@ export function analyzeService(app: FastifyInstance, options: AnalyzeRoutesOptio
       try {
         while (reservations.length < wanted && refused === null) {
           try {
-            reservations.push(await reserveFrom(db, user.id, source, now, kind))
+            reservations.push(await reserveFrom(db, user.id, source, now, kind, app))
           } catch (error) {
             if (!(error instanceof ApiError && error.code === "QUOTA_EXCEEDED") || reservations.length === 0) throw error
             refused = error

@@ -49,26 +49,44 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   })
 }
 
-/** Parses and checks a URL, resolving its host once and checking every address it has. */
-export async function checkImageUrl(
-  raw: string,
-  options: Pick<ImageFetchOptions, "allowLoopback">,
-  signal?: AbortSignal
-): Promise<CheckedTarget> {
+/** How a refusal names the URL and its failures: the image fetch's words by default; a webhook's have theirs. */
+export interface UrlWords {
+  /** "image URL", "webhook URL". */
+  url: string
+  /** The code and words of a host that cannot be found or did not answer. */
+  failCode: string
+  hostNotFound: string
+  tooSlow: string
+}
+
+const IMAGE_WORDS: UrlWords = {
+  url: "image URL",
+  failCode: "IMAGE_FETCH_FAILED",
+  hostNotFound: "The image's host could not be found.",
+  tooSlow: "The image's server did not answer in time."
+}
+
+/**
+ * Parses and checks a URL, resolving its host once and checking every address it has: https (and http with
+ * `allowLoopback`), no user name or password, every address public (or loopback with `allowLoopback`).
+ */
+export async function checkPublicUrl(raw: string, options: { allowLoopback: boolean }, signal?: AbortSignal, words: UrlWords = IMAGE_WORDS): Promise<CheckedTarget> {
+  const Url = words.url.charAt(0).toUpperCase() + words.url.slice(1)
+  const failed = (message: string) => new ApiError(400, words.failCode, message)
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    throw notAllowed("The image URL is not a valid URL.")
+    throw notAllowed(`The ${words.url} is not a valid URL.`)
   }
   const protocols = options.allowLoopback ? ["https:", "http:"] : ["https:"]
-  if (!protocols.includes(url.protocol)) throw notAllowed("Only https:// image URLs are allowed.")
-  if (url.username || url.password) throw notAllowed("Image URLs must not contain a user name or password.")
+  if (!protocols.includes(url.protocol)) throw notAllowed(`Only https:// ${words.url}s are allowed.`)
+  if (url.username || url.password) throw notAllowed(`${Url}s must not contain a user name or password.`)
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase()
-  if (!host) throw notAllowed("The image URL has no host.")
+  if (!host) throw notAllowed(`The ${words.url} has no host.`)
 
   const acceptable = (kind: AddressKind) => kind === "public" || (kind === "loopback" && options.allowLoopback)
-  const refused = () => notAllowed("The image URL points to a private, local or reserved network address.")
+  const refused = () => notAllowed(`The ${words.url} points to a private, local or reserved network address.`)
 
   let addresses: Array<{ address: string; family: number }>
   if (net.isIP(host)) {
@@ -79,18 +97,23 @@ export async function checkImageUrl(
     try {
       addresses = await abortable(dns.lookup(host, { all: true, verbatim: true }), signal)
     } catch {
-      if (signal?.aborted) throw fetchFailed("The image's server did not answer in time.")
-      throw fetchFailed("The image's host could not be found.")
+      if (signal?.aborted) throw failed(words.tooSlow)
+      throw failed(words.hostNotFound)
     }
-    if (addresses.length === 0) throw fetchFailed("The image's host could not be found.")
+    if (addresses.length === 0) throw failed(words.hostNotFound)
   }
   if (!addresses.every((entry) => acceptable(classifyAddress(entry.address)))) throw refused()
   const first = addresses[0]!
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 }
 }
 
+/** An image's URL checked as checkPublicUrl says. */
+export function checkImageUrl(raw: string, options: Pick<ImageFetchOptions, "allowLoopback">, signal?: AbortSignal): Promise<CheckedTarget> {
+  return checkPublicUrl(raw, options, signal)
+}
+
 /** A DNS look-up that answers only the address already checked. */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (lookupOptions?.all) callback(null, [{ address, family }])
     else callback(null, address, family)

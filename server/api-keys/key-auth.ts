@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { API_ACCOUNT_MAX_IN_FLIGHT, API_ACCOUNT_RATE_LIMIT, API_KEY_MAX_IN_FLIGHT, API_KEY_PREFIX, API_KEY_RATE_LIMIT } from "~core/api-keys"
 
-import { accountDisabled, bearerToken } from "../auth/authenticate"
+import { accountDisabled, bearerToken, refuseSuspended } from "../auth/authenticate"
 import type { UserRow } from "../auth/users"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError } from "../http/errors"
@@ -60,6 +60,8 @@ export async function requireApiKey(this: FastifyInstance, request: FastifyReque
   const { key } = found
   // Read with the key on every call: a key of an account an admin disabled stops at once, on every instance.
   if (found.owner.disabled_at) throw accountDisabled()
+  // And of a member their organisation suspended (SCIM): the key works again once the suspension is lifted.
+  await refuseSuspended(this, found.owner.id)
   const user = await settleDueSubscription(this, found.owner)
   if (!hasApiAccess(user)) throw planRequired()
 

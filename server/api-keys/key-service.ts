@@ -2,7 +2,7 @@
  * Personal API keys: made, listed and revoked by their owner from a website session (never with an API key or the
  * extension's token), on Pro and Enterprise (a trial counts). A key is `iqa_` and 32 random bytes in base62, shown
  * once; only its SHA-256 is kept (a key is random enough that an unsalted hash gives nothing away). Each creation and
- * revocation is e-mailed to the owner and written to the audit log, in the change's own transaction. The owner's
+ * revocation is e-mailed to the owner and written to the audit log, in the change's own transaction, with the api_key.created or api_key.revoked webhook. The owner's
  * calls per day (the dashboard's chart) are read here too.
  */
 import { createHash, randomBytes } from "node:crypto"
@@ -36,6 +36,7 @@ import { ApiError, notFound } from "../http/errors"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { callsPerDay } from "../public-api/usage-store"
+import { ownersOfPerson, queueWebhookEvent } from "../webhooks/webhook-events"
 import { activeKeysOf, countActiveKeys, insertKey, lockAccountForKeys, revokeKey, type ApiKeyRow } from "./key-store"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -89,6 +90,7 @@ async function recordKeyChange(app: FastifyInstance, db: Db, change: { user: Use
   await queueEmail(app, db, { to: user.email, what: `API key ${kind}`, content })
   const detail = { keyId: key.id, name: key.name, prefix: key.prefix }
   await recordAuditEvent(db, { kind: `api_key.${kind}`, actorId: user.id, subjectId: user.id, detail, ip: change.ip }, change.now)
+  await queueWebhookEvent(app, db, await ownersOfPerson(db, user.id), `api_key.${kind}`, { userId: user.id, ...detail })
 }
 
 const noCalls = (): EndpointCalls => ({ ocr: 0, faces: 0, objects: 0, ask: 0, translate: 0 })

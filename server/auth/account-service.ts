@@ -15,7 +15,7 @@ import { auditPassword, auditSessionsEnded } from "./account-audit"
 import { queueWelcomeEmail } from "./account-emails"
 import { carryTraces, keepTraces } from "./account-traces"
 import { requireProofOfPerson } from "./sign-in-methods"
-import { accountDisabled, type Authenticated } from "./authenticate"
+import { accountDisabled, refuseSuspended, type Authenticated } from "./authenticate"
 import { consumeCode, findUsableCode } from "./one-time-codes"
 import { hashPassword } from "./passwords"
 import { createSession, openExtensionSession, revokeUserSessions } from "./sessions"
@@ -51,6 +51,8 @@ async function sessionAnswer(app: FastifyInstance, user: UserRow, session: { ses
  */
 export async function signIn(app: FastifyInstance, user: UserRow) {
   const now = app.clock()
+  // A member their organisation suspended (SCIM) gets no session, whichever way they sign in.
+  await refuseSuspended(app, user.id)
   const session = await app.database.db.transaction().execute(async (trx) => {
     if (!(await markSignedIn(trx, user.id, new Date(now)))) throw accountDisabled()
     return createSession(trx, user.id, now)

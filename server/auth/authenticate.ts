@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
+import { ACCOUNT_SUSPENDED_MESSAGE } from "~core/scim"
 
 import { noteActiveUser } from "../admin/analytics/activity"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired } from "../http/errors"
+import { isSuspended } from "../organizations/scim/scim-store"
 import { activeSessionClient, type SessionClient } from "./sessions"
 import { verifyAccessToken } from "./tokens"
 import { findUserById, type UserRow } from "./users"
@@ -32,6 +34,14 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /** 403 ACCOUNT_DISABLED: what a disabled account's sign-in, refresh and API keys are answered. */
 export const accountDisabled = () => new ApiError(403, "ACCOUNT_DISABLED", ACCOUNT_DISABLED_MESSAGE)
+
+/** 403 ACCOUNT_SUSPENDED: what a member their organisation suspended (SCIM, active: false) is answered, on every call. */
+export const accountSuspended = () => new ApiError(403, "ACCOUNT_SUSPENDED", ACCOUNT_SUSPENDED_MESSAGE)
+
+/** 403 ACCOUNT_SUSPENDED when an organisation has suspended `userId`: read from the database each time, so on every instance at once. */
+export async function refuseSuspended(app: FastifyInstance, userId: string): Promise<void> {
+  if (await isSuspended(app.database.db, userId)) throw accountSuspended()
+}
 
 /**
  * Reads the bearer token of a request: a valid signature, an unexpired token, a live session of the token's user and
@@ -61,6 +71,8 @@ export function registerAuthentication(app: FastifyInstance): void {
 export async function requireUser(this: FastifyInstance, request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   request.auth = await authenticate(this, request)
   if (!request.auth) throw signInRequired()
+  // Suspension ends the member's sessions; this refuses one opened at that very moment, and says why.
+  await refuseSuspended(this, request.auth.user.id)
 }
 
 // requireAdmin, the admin routes' hook, is in require-admin.ts: it reads the two-step feature, which imports this file.

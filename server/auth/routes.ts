@@ -41,6 +41,7 @@ import { revokeSession, rotateRefreshToken } from "./sessions"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
 import { membershipOf } from "../organizations/membership"
+import { refuseWhereSsoIsRequired } from "../organizations/sso/sso-enforcement"
 import { beginSignIn } from "./mfa/mfa-service"
 import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
 
@@ -135,7 +136,7 @@ export async function authRoutes(app: FastifyInstance) {
     data: { 200: signInAnswerSchema },
     errors: {
       401: "INVALID_CREDENTIALS, with remainingAttempts and nextAttemptDelay.",
-      403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification; ACCOUNT_DISABLED: an admin disabled the account (told only after the right password).",
+      403: "EMAIL_NOT_VERIFIED, with a verificationToken for check-verification; ACCOUNT_DISABLED: an admin disabled the account (told only after the right password); SSO_REQUIRED: the address's organisation signs its people in through its identity provider.",
       423: "ACCOUNT_LOCKED: too many wrong passwords (retryAfter in seconds).",
       429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
     }
@@ -152,6 +153,7 @@ export async function authRoutes(app: FastifyInstance) {
         verificationToken
       })
     }
+    await refuseWhereSsoIsRequired(db, user.email, user.id)
     // An account with a second factor gets no session yet: the answer names the step (POST /api/auth/mfa/verify).
     return ok(await beginSignIn(app, user))
   })

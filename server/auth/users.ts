@@ -68,6 +68,20 @@ export async function insertUser(
 }
 
 /**
+ * Creates an account its organisation's identity provider vouches for (single sign-on, provisioning): the address
+ * proved by the provider, no password; the organisation agreed to the terms for its people. Undefined when the
+ * address is taken (also by a racing sign-in).
+ */
+export function insertProvisionedUser(db: AnyDb, user: { email: string; name: string }, now: Date): Promise<UserRow | undefined> {
+  return db
+    .insertInto("users")
+    .values({ email: normaliseEmail(user.email), name: user.name, password_hash: null, email_verified_at: now, terms_accepted_at: now, created_at: now, updated_at: now })
+    .onConflict((conflict) => conflict.column("email").doNothing())
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/**
  * Replaces the password hash and keeps it in the history the recent-password rule reads; with `onlyIfNone`, only on an
  * account without a password. Answers the updated user, undefined when nothing was changed.
  */

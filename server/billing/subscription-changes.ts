@@ -1,7 +1,8 @@
 /**
  * Applies a change to an account's subscription record: in one transaction, the user's row locked so that parallel
  * changes of one account are made one after another, the record's time-bound changes made first (settle), then the
- * change, then the record, the plan on the user's row and the e-mails the change calls for are written together.
+ * change, then the record, the plan on the user's row, the e-mails the change calls for and its subscription.updated
+ * webhook are written together.
  * A change made by time alone (a trial's end, a period's end, a test-mode renewal) is applied when the account is next
  * read (settleDueSubscription).
  */
@@ -10,6 +11,7 @@ import type { Transaction } from "kysely"
 
 import type { UserRow } from "../auth/users"
 import type { DatabaseSchema } from "../db/schema"
+import { ownersOfPerson, queueWebhookEvent } from "../webhooks/webhook-events"
 import { settleOptionsOf } from "./plan"
 import { queueSubscriptionEmails, type RecordChange } from "./subscription-emails"
 import { effectivePlan, reviewAt, settle, type SubscriptionRecord } from "./subscription-rules"
@@ -42,8 +44,22 @@ export async function changeSubscription(
     const saved = await saveRecord(trx, userId, after, { planId: effectivePlan(after), reviewAt: reviewAt(after) }, now)
     const change = { before, after, user: saved }
     await queueSubscriptionEmails(app, trx, change)
+    await queueWebhookEvent(app, trx, await ownersOfPerson(trx, userId), "subscription.updated", subscriptionEventData(change))
     return change
   })
+}
+
+/** What the subscription.updated webhook says of a change: the plan before and after, and the record's terms. */
+function subscriptionEventData({ before, after, user }: RecordChange): Record<string, unknown> {
+  return {
+    userId: user.id,
+    previousPlan: before ? effectivePlan(before) : "free",
+    plan: after ? effectivePlan(after) : "free",
+    status: after?.status ?? null,
+    billingInterval: after?.billing_interval ?? null,
+    currentPeriodEnd: after?.current_period_end?.toISOString() ?? null,
+    cancelAtPeriodEnd: after?.cancel_at_period_end ?? false
+  }
 }
 
 /** The account with the time-bound changes of its record made, when one is due; as it was otherwise. */

@@ -1,5 +1,5 @@
 /**
- * The tables of how people prove who they are beyond a password (migrations 020 to 024): two-step sign-in, passkeys,
+ * The tables of how people prove who they are beyond a password (migrations 020 to 025): two-step sign-in, passkeys,
  * and an organisation's domains and identity provider. Part of DatabaseSchema (schema.ts).
  */
 import type { Defaulted, Timestamp } from "./column-types"
@@ -61,4 +61,18 @@ export interface OrganizationSsoTable {
   client_secret_sealed: string
   enforced: Defaulted<boolean>
   updated_at: Timestamp
+}
+/** A sign-in started with an organisation's provider, until the person comes back (taken once, 10 minutes). */
+export interface SsoLoginsTable {
+  state_hash: string
+  organization_id: string
+  code_verifier: string
+  nonce: string
+  expires_at: Timestamp
+}
+/** The one-time code a finished SSO sign-in leaves for the site (its hash; taken once, 60 seconds). */
+export interface SsoCodesTable {
+  code_hash: string
+  user_id: string
+  expires_at: Timestamp
 }

@@ -7,7 +7,9 @@ import type { PlanId } from "~core/billing/plans"
 import type { Role } from "~core/user"
 
 import type { Defaulted, Timestamp } from "./column-types"
-import type { MfaChallengesTable, OrganizationDomainsTable, OrganizationSsoTable, PasskeysTable, RecoveryCodesTable, TotpFactorsTable, WebauthnChallengesTable } from "./schema-sign-in"
+import type { MfaChallengesTable, OrganizationDomainsTable, OrganizationSsoTable, PasskeysTable, RecoveryCodesTable, SsoCodesTable, SsoLoginsTable, TotpFactorsTable, WebauthnChallengesTable } from "./schema-sign-in"
+import type { ScimTables } from "./schema-scim"
+import type { WebhookTables } from "./schema-webhooks"
 
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
@@ -345,8 +347,10 @@ export interface BlogPostsTable {
   updated_at: Timestamp
 }
 
-export interface DatabaseSchema {
+export interface DatabaseSchema extends WebhookTables, ScimTables {
   organization_sso: OrganizationSsoTable
+  sso_logins: SsoLoginsTable
+  sso_codes: SsoCodesTable
   organization_domains: OrganizationDomainsTable
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable

@@ -17,8 +17,8 @@
  * hooks, where most routes authorise, so an anonymous caller would get 400 instead of 401; and its refusals would not
  * carry our codes and details. So the compilers below compile nothing, and the routes keep parsing after authorising.
  *
- * Left out of the reference (UNDOCUMENTED_ROUTES): the site's files with its SPA fallback (GET /*) and the pages and
- * files of /api/docs itself. The test (openapi.test.ts) fails when any other registered route is missing.
+ * Left out of the reference (UNDOCUMENTED_ROUTES): the site's files with its SPA fallback (GET /*), the pages and
+ * files of /api/docs itself, and SCIM's /scim/v2 (its own protocol, documented by its RFC and discovery endpoints). The test (openapi.test.ts) fails when any other registered route is missing.
  */
 import fs from "node:fs/promises"
 
@@ -42,6 +42,7 @@ import { vqaUsageSchema } from "~core/analysis/vqa"
 import { requireApiKey } from "../api-keys/key-auth"
 import { requireUser } from "../auth/authenticate"
 import { requireAdmin } from "../auth/require-admin"
+import { SCIM_ROUTES } from "../organizations/scim/scim-routes"
 import { API_TAGS, documented, jsonAnswer, OPTIONAL_SESSION, refusal, type ApiTag, type MediaAnswer } from "./route-docs"
 
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -55,7 +56,9 @@ export const UNDOCUMENTED_ROUTES = [
   `GET ${DOCS_PREFIX}/static/swagger-initializer.js`,
   `GET ${DOCS_PREFIX}/json`,
   `GET ${DOCS_PREFIX}/yaml`,
-  `GET ${DOCS_PREFIX}/static/*`
+  `GET ${DOCS_PREFIX}/static/*`,
+  // SCIM (RFC 7644) has its own protocol, error shape and discovery documents: not our wrapper, so not this reference.
+  ...SCIM_ROUTES
 ]
 
 const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
@@ -66,6 +69,7 @@ const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   "OCR languages": "The language packs the extension downloads to read text in images.",
   Billing: "Plans and subscriptions, and the payment provider's webhook.",
   "API keys": "Personal API keys of Pro and Enterprise accounts, managed on the website.",
+  Webhooks: "Signed webhooks (Standard Webhooks) of Pro accounts and Enterprise organisations: endpoints and their deliveries.",
   Organizations: "Teams of the Enterprise plan: members, invitations, roles, one pooled monthly limit and the brand its members' extension shows.",
   "Public API": "/api/v1, called with an API key (Authorization: Bearer iqa_…).",
   Feedback: "The feedback form, and its handling by admins.",

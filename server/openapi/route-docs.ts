@@ -20,7 +20,7 @@ import { apiFailureSchema, apiSuccessSchema } from "~core/api"
 import { parseInput } from "../http/errors"
 
 /** The reference's sections, in the order it shows them (openapi.ts describes each). */
-export const API_TAGS = ["Status", "Accounts", "Google sign-in", "Analysis", "OCR languages", "Billing", "API keys", "Public API", "Organizations", "Feedback", "Password policy", "Admin", "Blog", "Reference"] as const
+export const API_TAGS = ["Status", "Accounts", "Google sign-in", "Analysis", "OCR languages", "Billing", "API keys", "Webhooks", "Public API", "Organizations", "Feedback", "Password policy", "Admin", "Blog", "Reference"] as const
 export type ApiTag = (typeof API_TAGS)[number]
 
 /** An answer that is not JSON (a file), or one without a body (304), by its media type. */

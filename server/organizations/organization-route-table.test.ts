@@ -33,6 +33,8 @@ interface World {
   outsider: Person
   /** Claimed by Acme, its TXT record in the DNS server: the owner can verify it. */
   domain: string
+  /** A live SCIM token of Acme's, which the owner can revoke. */
+  scimTokenId: string
 }
 type Body = ((world: World) => object) | "logo"
 
@@ -54,7 +56,11 @@ const ORGANIZATION_RULES: Record<string, { need: Need; body?: Body }> = {
   "DELETE /api/organizations/current/domains/:domain": { need: "owner" },
   "GET /api/organizations/current/sso": { need: "manage" },
   "PUT /api/organizations/current/sso": { need: "owner", body: () => ({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }) },
-  "DELETE /api/organizations/current/sso": { need: "owner" }
+  "DELETE /api/organizations/current/sso": { need: "owner" },
+  "POST /api/organizations/current/sso/test": { need: "owner", body: () => ({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }) },
+  "GET /api/organizations/current/scim-tokens": { need: "manage" },
+  "POST /api/organizations/current/scim-tokens": { need: "owner" },
+  "DELETE /api/organizations/current/scim-tokens/:id": { need: "owner" }
 }
 
 const ROLES_BELOW: Record<Need, ("member" | "admin")[]> = { member: [], manage: ["member"], owner: ["member", "admin"] }
@@ -130,7 +136,9 @@ async function acmeWorld(): Promise<World> {
   dns.txt.set(record.name, [record.value])
   const sso = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }
   expect((await call("PUT", "/api/organizations/current/sso", owner.token, sso)).statusCode).toBe(200)
-  return { acme, owner, admin, member, target, invitationId, otherOwner, siteAdmin, outsider: await person(), domain }
+  const scimToken = await call("POST", "/api/organizations/current/scim-tokens", owner.token)
+  const scimTokenId = (scimToken.json() as { data: { id: string } }).data.id
+  return { acme, owner, admin, member, target, invitationId, otherOwner, siteAdmin, outsider: await person(), domain, scimTokenId }
 }
 
 /** Everything stored of Acme: its row, members, invitations, pool and logo files. */
@@ -145,6 +153,7 @@ async function acmeState(world: World) {
     usage: await db.selectFrom("organization_usage").selectAll().where("organization_id", "=", id).execute(),
     domains: await db.selectFrom("organization_domains").selectAll().where("organization_id", "=", id).orderBy("domain").execute(),
     sso: await db.selectFrom("organization_sso").selectAll().where("organization_id", "=", id).execute(),
+    scimTokens: await db.selectFrom("scim_tokens").selectAll().where("organization_id", "=", id).orderBy("id").execute(),
     logos: logos.filter((name) => name.startsWith(id)).sort()
   }
 }
@@ -164,7 +173,7 @@ describe("the organisation routes' matrix", () => {
       // A world per route: the allowed call at the end may change Acme (delete it, remove the member).
       const world = await acmeWorld()
       const body = typeof bodyOf === "function" ? bodyOf(world) : bodyOf
-      const url = route.url.replace(":userId", world.target.id).replace(":id", world.invitationId).replace(":domain", world.domain)
+      const url = route.url.replace(":userId", world.target.id).replace(":id", route.url.includes("/scim-tokens/") ? world.scimTokenId : world.invitationId).replace(":domain", world.domain)
       const before = await acmeState(world)
 
       for (const who of [world.outsider, world.siteAdmin]) expect(errorOf(await call(route.method, url, who.token, body)), `${name} by an outsider`).toEqual([404, "NOT_FOUND"])

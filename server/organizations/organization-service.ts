@@ -32,6 +32,7 @@ import { ApiError, notFound } from "../http/errors"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"
 import { fundsPool, poolUsedThisMonth, quotaSourceOf, usedOf } from "../quota/quota-service"
+import { queueWebhookEvent } from "../webhooks/webhook-events"
 import { takeInvitationEmail } from "./invitation-limits"
 import { logoUrlOf } from "./membership"
 import * as store from "./organization-store"
@@ -284,6 +285,8 @@ export function organizationService(app: FastifyInstance) {
           throw error
         }
         await audit(trx, "organization.member_joined", { actorId: auth.user.id, subjectId: auth.user.id, ip, now: at }, { organizationId: invitation.organization_id, role: invitation.role })
+        const joined = { organizationId: invitation.organization_id, userId: auth.user.id, email: invitation.email, role: invitation.role }
+        await queueWebhookEvent(app, trx, [{ kind: "organization", id: invitation.organization_id }], "member.joined", joined)
       })
       return view(auth)
     },
@@ -314,6 +317,8 @@ export function organizationService(app: FastifyInstance) {
         await store.removeMember(trx, membership.organization_id, userId)
         const kind = leaving ? "organization.member_left" : "organization.member_removed"
         await audit(trx, kind, { actorId: auth.user.id, subjectId: userId, ip, now: now() }, { organizationId: membership.organization_id, role: target.role })
+        const removed = { organizationId: membership.organization_id, userId, role: target.role, reason: leaving ? "left" : "removed" }
+        await queueWebhookEvent(app, trx, [{ kind: "organization", id: membership.organization_id }], "member.removed", removed)
       })
     },
 

@@ -192,7 +192,8 @@ export function latestActivity(db: Db, organizationId: string, limit: number) {
     .leftJoin("users as actor", "actor.id", "audit_events.actor_id")
     .leftJoin("users as subject", "subject.id", "audit_events.subject_id")
     .select(["audit_events.kind", "audit_events.detail", "audit_events.created_at", "actor.name as actor_name", "actor.email as actor_email", "subject.name as subject_name", "subject.email as subject_email"])
-    .where("audit_events.kind", "like", "organization.%")
+    // SCIM's changes of members (scim.user_*) are the organisation's too.
+    .where((eb) => eb.or([eb("audit_events.kind", "like", "organization.%"), eb("audit_events.kind", "like", "scim.%")]))
     .where(sql<string>`audit_events.detail->>'organizationId'`, "=", organizationId)
     .orderBy("audit_events.created_at", "desc")
     .orderBy("audit_events.id", "desc")

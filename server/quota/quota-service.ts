@@ -16,6 +16,7 @@ import type { UserRow } from "../auth/users"
 import { monthlyLimitOf, planOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
+import { queueUsageThresholds, type WebhookQueue } from "../webhooks/webhook-events"
 import { countMemberShare, findPoolOf, giveOwnRequestBack, givePoolRequestBack, poolUsed, takeOwnRequest, takePoolRequest, usedThisMonth, type Reservation } from "./quota-store"
 
 export type QuotaSource =
@@ -82,14 +83,17 @@ export type CountedRequest = Extract<DailyMetric, "questions" | "translations">
 /**
  * Takes one request of the source, or throws QUOTA_EXCEEDED (or MFA_ENROLLMENT_REQUIRED: every draw on a pool passes
  * here, so none escapes the organisation's rule); `used` is the source's count with it. The day's question or
- * translation is counted in the same transaction: the analytics show exactly what the quotas counted.
+ * translation is counted in the same transaction: the analytics show exactly what the quotas counted, and so is the
+ * usage.threshold webhook of the request that reaches 80 % or 100 % of the month's limit.
  */
-export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest): Promise<Reservation & { day: string }> {
+export async function reserveFrom(db: Db, userId: string, source: QuotaSource, now: number, kind: CountedRequest, webhooks: WebhookQueue): Promise<Reservation & { day: string }> {
   await refuseWithoutRequiredFactor(db, userId, source)
   const day = utcDayKey(now)
   return inTransaction(db, async (trx) => {
     const reservation = source.kind === "own" ? await takeOwn(trx, userId, source, now) : await takeFromPool(trx, userId, source, now)
     await countEvent(trx, kind, day)
+    const owner = source.kind === "own" ? { kind: "user" as const, id: userId } : { kind: "organization" as const, id: source.organizationId }
+    await queueUsageThresholds(webhooks, trx, owner, { used: reservation.used, limit: source.limit, month: reservation.month })
     return { ...reservation, day }
   })
 }

@@ -124,5 +124,7 @@ export function findPoolOf(db: AnyDb, userId: string) {
     .innerJoin("users as subscriber", "subscriber.id", "organizations.subscriber_id")
     .select(["organizations.id", "organizations.name", "organizations.request_limit", "organizations.require_mfa", "subscriber.plan_id", "subscriber.subscription_status"])
     .where("organization_members.user_id", "=", userId)
+    // A member their organisation suspended (SCIM) draws nothing from its pool.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("scim_members").select("scim_members.user_id").whereRef("scim_members.user_id", "=", "organization_members.user_id").where("scim_members.suspended_at", "is not", null))))
     .executeTakeFirst()
 }

@@ -11,6 +11,7 @@ import { signIn } from "../account-service"
 import { auditSessionsEnded, auditSignInMethod } from "../account-audit"
 import { carryTraces } from "../account-traces"
 import { beginSignIn } from "../mfa/mfa-service"
+import { refuseWhereSsoIsRequired } from "../../organizations/sso/sso-enforcement"
 import { queueMethodEmail } from "../sign-in-methods"
 import { revokeUserSessions } from "../sessions"
 import { findUserByEmail, type UserRow } from "../users"
@@ -119,6 +120,12 @@ async function convertUnprovenAccount(app: FastifyInstance, userId: string, iden
   }
 }
 
+/** A known account's sign-in with Google, unless its organisation signs its people in through its own provider. */
+async function beginGoogleSignIn(app: FastifyInstance, user: UserRow): Promise<SessionAnswer | MfaRequiredAnswer> {
+  await refuseWhereSsoIsRequired(app.database.db, user.email, user.id)
+  return beginSignIn(app, user)
+}
+
 /**
  * POST /api/auth/google: a known Google user signs in. Anyone else has not accepted the terms yet, unless the
  * address belongs to an account that proved it, which is refused at once (accepting the terms would not help).
@@ -128,10 +135,11 @@ export async function signInWithGoogle(app: FastifyInstance, identity: GoogleIde
   const db = app.database.db
   // An account with a second factor asks for it after Google as after a password.
   const known = await findUserByGoogleUid(db, identity.uid)
-  if (known) return beginSignIn(app, known)
+  if (known) return beginGoogleSignIn(app, known)
   const owner = await findUserByEmail(db, identity.email)
-  if (owner?.google_uid === identity.uid) return beginSignIn(app, owner)
+  if (owner?.google_uid === identity.uid) return beginGoogleSignIn(app, owner)
   if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
+  await refuseWhereSsoIsRequired(db, identity.email, null)
   throw termsNotAccepted()
 }
 
@@ -148,12 +156,13 @@ export async function acceptTermsWithGoogle(app: FastifyInstance, identity: Goog
   const db = app.database.db
   for (let round = 0; round < MAX_ACCEPT_ROUNDS; round++) {
     const known = await findUserByGoogleUid(db, identity.uid)
-    if (known) return { created: false, session: await beginSignIn(app, known) }
+    if (known) return { created: false, session: await beginGoogleSignIn(app, known) }
     const now = new Date(app.clock())
     const owner = await findUserByEmail(db, identity.email)
     // A racing request made or converted the account between the two look-ups: it is this Google user's.
-    if (owner?.google_uid === identity.uid) return { created: false, session: await beginSignIn(app, owner) }
+    if (owner?.google_uid === identity.uid) return { created: false, session: await beginGoogleSignIn(app, owner) }
     if (owner && !isUnprovenPasswordAccount(owner)) throw addressTaken(owner)
+    await refuseWhereSsoIsRequired(db, identity.email, null)
     const created = owner ? await convertUnprovenAccount(app, owner.id, identity, now, ip) : await insertGoogleUser(app, identity, now)
     if (created) return { created: true, session: await signIn(app, created) }
   }

@@ -24,6 +24,7 @@ import type { Db } from "../../db/transaction"
 import { ApiError, notFound } from "../../http/errors"
 import { EMAIL_TEMPLATES } from "../../mail/email-templates"
 import { queueEmail } from "../../mail/outbox"
+import { refuseWhereSsoIsRequired } from "../../organizations/sso/sso-enforcement"
 import { signIn } from "../account-service"
 import type { Authenticated } from "../authenticate"
 import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods"
@@ -174,6 +175,9 @@ export async function passkeySignIn(app: FastifyInstance, input: { response: Aut
     const tokenHash = hashToken(input.mfaToken)
     const waiting = await mfaStore.findChallenge(db, tokenHash, now)
     if (waiting?.user_id !== user.id || !(await mfaStore.consumeChallenge(db, tokenHash))) throw signInFailed("This passkey is not one of this account's. Use one you added to it.")
+  } else {
+    // A passkey on its own is a way in beside the organisation's provider; as the second step, the first step was checked.
+    await refuseWhereSsoIsRequired(db, user.email, user.id)
   }
   return signIn(app, user)
 }

@@ -24,6 +24,9 @@ import * as passkeys from "./021-passkeys"
 import * as organizationRequireMfa from "./022-organization-require-mfa"
 import * as organizationDomains from "./023-organization-domains"
 import * as organizationSso from "./024-organization-sso"
+import * as ssoSignIn from "./025-sso-sign-in"
+import * as scim from "./026-scim"
+import * as webhooks from "./027-webhooks"
 
 /** Migrations in the order they apply; names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,7 +53,10 @@ const MIGRATIONS: Record<string, Migration> = {
   "021-passkeys": passkeys,
   "022-organization-require-mfa": organizationRequireMfa,
   "023-organization-domains": organizationDomains,
-  "024-organization-sso": organizationSso
+  "024-organization-sso": organizationSso,
+  "025-sso-sign-in": ssoSignIn,
+  "026-scim": scim,
+  "027-webhooks": webhooks
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { ssoSettingsRequestSchema, ssoSettingsSchema } from "~core/organization-sso"
+import { ssoSettingsRequestSchema, ssoSettingsSchema, ssoTestResultSchema } from "~core/organization-sso"
 
 import { requireUser } from "../../auth/authenticate"
 import { documented, parseRequest } from "../../openapi/route-docs"
@@ -32,6 +32,19 @@ export async function ssoRoutes(app: FastifyInstance) {
   app.put("/api/organizations/current/sso", { preHandler: requireUser, schema: saveDoc }, async (request) => {
     const input = parseRequest(request, "body", ssoSettingsRequestSchema)
     return ok(await sso.save(request.auth!, input, request.ip))
+  })
+
+  const testDoc = documented({
+    tag: "Organizations",
+    summary: "Test settings for your identity provider without saving them",
+    description: "The owner. Reads the provider's discovery document with these settings, as saving does, and answers what it says.",
+    body: ssoSettingsRequestSchema,
+    data: { 200: ssoTestResultSchema },
+    errors: { ...NOT_MEMBER, 400: "SSO_ISSUER_NOT_ALLOWED or SSO_DISCOVERY_FAILED, as when saving.", 403: "FORBIDDEN: only the owner." }
+  })
+  app.post("/api/organizations/current/sso/test", { preHandler: requireUser, schema: testDoc }, async (request) => {
+    const input = parseRequest(request, "body", ssoSettingsRequestSchema)
+    return ok(await sso.test(request.auth!, input))
   })
 
   const removeDoc = documented({ tag: "Organizations", summary: "Turn single sign-on off", description: "The owner. Audited.", data: { 200: ssoSettingsSchema }, errors: { ...NOT_MEMBER, 403: "FORBIDDEN: only the owner." } })

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import type { SsoSettings, SsoSettingsRequest } from "~core/organization-sso"
+import type { SsoSettings, SsoSettingsRequest, SsoTestResult } from "~core/organization-sso"
 import { managesMembers } from "~core/organizations"
 
 import { recordAuditEvent } from "../../audit/audit-log"
@@ -40,6 +40,13 @@ export function ssoService(app: FastifyInstance) {
     async read(auth: Authenticated): Promise<SsoSettings> {
       const membership = await membershipOf(auth, "manage")
       return toView(await store.findSso(db, membership.organization_id))
+    },
+
+    /** Reads the provider's discovery document with these settings, saving nothing: the owner's *Test*. */
+    async test(auth: Authenticated, input: SsoSettingsRequest): Promise<SsoTestResult> {
+      await membershipOf(auth, "owner")
+      const metadata = (await discoverProvider(input, app.config.ssoAllowInsecureIssuer)).serverMetadata()
+      return { issuer: metadata.issuer, authorizationEndpoint: metadata.authorization_endpoint ?? null }
     },
 
     /** Saved only once the provider's discovery document was read with these settings. */

@@ -16,6 +16,9 @@ import { startIdentityProvider, type TestIdentityProvider } from "./sso-test-kit
 let provider: TestIdentityProvider
 let notAProvider: http.Server
 let notAProviderUrl: string
+/** A provider whose discovery document sends the token exchange to an address on a private network. */
+let pointsInside: http.Server
+let pointsInsideUrl: string
 let subject: TestApp
 
 beforeAll(async () => {
@@ -23,12 +26,19 @@ beforeAll(async () => {
   notAProvider = http.createServer((_request, response) => response.writeHead(404, { "content-type": "text/plain" }).end("not here"))
   await new Promise<void>((resolve) => notAProvider.listen(0, "127.0.0.1", resolve))
   notAProviderUrl = `http://127.0.0.1:${(notAProvider.address() as AddressInfo).port}`
+  pointsInside = http.createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ issuer: pointsInsideUrl, authorization_endpoint: `${pointsInsideUrl}/auth`, token_endpoint: "http://10.0.0.7/token", jwks_uri: `${pointsInsideUrl}/jwks`, response_types_supported: ["code"], subject_types_supported: ["public"], id_token_signing_alg_values_supported: ["RS256"] }))
+  })
+  await new Promise<void>((resolve) => pointsInside.listen(0, "127.0.0.1", resolve))
+  pointsInsideUrl = `http://127.0.0.1:${(pointsInside.address() as AddressInfo).port}`
   subject = await startTestApp({ SSO_ALLOW_INSECURE_ISSUER: "true" }, { clock: Date.now })
 })
 afterAll(async () => {
   await subject?.close()
   await provider?.close()
   await new Promise((resolve) => notAProvider?.close(resolve))
+  await new Promise((resolve) => pointsInside?.close(resolve))
 })
 
 const { person, call, organizationWith, join, auditedKinds } = organizationTestKit(() => subject)
@@ -77,5 +87,19 @@ describe("an organisation's single sign-on settings", () => {
       await expect(discoverProvider({ ...settings, issuer }, false)).rejects.toMatchObject({ code: "SSO_ISSUER_NOT_ALLOWED", message: "The issuer must be on a public address, not on a private or local network." })
     }
     await expect(discoverProvider(settings, true)).resolves.toBeDefined()
+    // Its discovery document may not send the server onto a private network either.
+    await expect(discoverProvider({ ...settings, issuer: pointsInsideUrl }, true)).rejects.toMatchObject({ code: "SSO_ISSUER_NOT_ALLOWED" })
+  })
+
+  it("are tested by the owner without being saved: what the provider's document says, or why it failed", async () => {
+    const owner = await person("enterprise")
+    await organizationWith(owner)
+    const settings = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }
+    const tested = await call("POST", "/api/organizations/current/sso/test", owner, settings)
+    expect(tested.status).toBe(200)
+    expect(tested.body.data).toEqual({ issuer: provider.issuer, authorizationEndpoint: `${provider.issuer}/auth` })
+    expect((await call("GET", "/api/organizations/current/sso", owner)).body.data.configured).toBe(false)
+    const failed = await call("POST", "/api/organizations/current/sso/test", owner, { ...settings, issuer: notAProviderUrl })
+    expect(failed.body.error.code).toBe("SSO_DISCOVERY_FAILED")
   })
 })
