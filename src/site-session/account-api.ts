@@ -37,6 +37,8 @@ export const deleteAccount = (password?: string) =>
   getApiClient().delete<{ deleted: boolean }>("/api/auth/account", password === undefined ? undefined : { password })
 /** Ends every session of the account, this one and the extension's included; the caller then signs out here. */
 export const logoutEverywhere = () => getApiClient().post<{ loggedOut: boolean }>("/api/auth/logout-all")
+/** Where to send the browser to sign in with the organisation of the address's domain (SSO_NOT_CONFIGURED when none). */
+export const startSsoSignIn = (email: string) => getApiClient().post<{ redirectUrl: string }>("/api/auth/sso/start", { email })
 export const fetchProfile = () => getApiClient().get<{ user: AccountUser }>("/api/auth/profile")
 
 /*
@@ -50,6 +52,8 @@ export const verifySecondStep = (mfaToken: string, proof: { code: string } | { r
 /** A passkey's answer to /api/auth/passkeys/authentication-options: both factors, or the second step of `mfaToken`'s sign-in. */
 export const signInWithPasskey = (response: unknown, mfaToken?: string) =>
   getApiClient().post<unknown>("/api/auth/passkeys/sign-in", mfaToken === undefined ? { response } : { response, mfaToken })
+/** The one-time code a finished sign-in through the organisation's identity provider left in /login/sso's fragment. */
+export const completeSsoSignIn = (code: string) => getApiClient().post<unknown>("/api/auth/sso/complete", { code })
 /** An existing Google account; a new one answers TERMS_NOT_ACCEPTED and goes through acceptGoogleTerms. */
 export const signInWithGoogle = (idToken: string) => getApiClient().post<unknown>("/api/auth/google", { idToken })
 /** Creates the account of a new Google user; the terms dialog has required both boxes. */

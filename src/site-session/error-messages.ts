@@ -64,6 +64,9 @@ export function loginErrorView(error: unknown): LoginErrorView {
     // Stays in the form: it is no passing failure that trying again would cure.
     case "ACCOUNT_DISABLED":
       return { message: ACCOUNT_DISABLED_MESSAGE, where: "form" }
+    // The server's words name the organisation and the way in.
+    case "SSO_REQUIRED":
+      return { message: call.message ?? "Your organisation signs you in through its identity provider. Use Sign in with SSO.", where: "form" }
   }
   if (isConnectionFailure(call)) return { message: CONNECTION_ERROR_MESSAGE, where: "toast" }
   if (call.status === 401) return { message: INVALID_SIGN_IN_MESSAGE, where: "toast" }

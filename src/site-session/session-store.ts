@@ -93,6 +93,8 @@ export interface SessionState {
   completeSecondStep(mfaToken: string, proof: { code: string } | { recoveryCode: string }): Promise<User>
   /** POST /api/auth/passkeys/sign-in with the browser's passkey answer (and the waiting second step's token), then as acceptSession. */
   passkeyLogin(response: unknown, mfaToken?: string): Promise<User>
+  /** POST /api/auth/sso/complete with the code the organisation's identity provider sign-in left, then as acceptSession. */
+  ssoLogin(code: string): Promise<User>
   /** Opens a session from a sign-in answer (federated, accept-terms): store, monitor, notify, toast. */
   acceptSession(data: SignInData): User
   /**
@@ -363,6 +365,7 @@ export const useSession = create<SessionState>(() => ({
   passkeyLogin(response, mfaToken) {
     return signInThrough(() => accountApi.signInWithPasskey(response, mfaToken), false)
   },
+  ssoLogin: (code) => signInThrough(() => accountApi.completeSsoSignIn(code), false),
 
   acceptSession(data) {
     return openSession(data)

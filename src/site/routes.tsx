@@ -28,6 +28,7 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/help", access: "public", Page: lazy(() => import("./help/HelpPage")) },
   { path: "/status", access: "public", Page: lazy(() => import("./status/StatusPage")) },
   { path: "/login", access: "public", Page: lazy(() => import("./sign-in/LoginPage")) },
+  { path: "/login/sso", access: "public", Page: lazy(() => import("./sign-in/SsoSignInPage")) },
   { path: "/register", access: "public", Page: lazy(() => import("./sign-in/RegisterPage")) },
   { path: "/verify-email", access: "public", Page: lazy(() => import("./sign-in/VerifyEmailPage")) },
   { path: "/reset-password", access: "public", Page: lazy(() => import("./sign-in/ResetPasswordPage")) },

@@ -45,6 +45,20 @@ export function describeActivity(event: OrganizationActivity): string {
       return `${actor} verified the domain ${text(detail.domain)}`
     case "organization.domain_removed":
       return `${actor} removed the domain ${text(detail.domain)}`
+    case "organization.scim_token_created":
+      return `${actor} created a SCIM token for the identity provider`
+    case "organization.scim_token_revoked":
+      return `${actor} revoked a SCIM token`
+    case "scim.user_created":
+      return `The identity provider added ${subject}`
+    case "scim.user_updated":
+      return `The identity provider updated ${subject} (${text(detail.changed)})`
+    case "scim.user_deactivated":
+      return `The identity provider suspended ${subject}`
+    case "scim.user_reactivated":
+      return `The identity provider restored ${subject}'s access`
+    case "scim.user_deleted":
+      return `The identity provider removed ${subject}`
     case "organization.limit_set":
       return detail.to === null ? "The monthly limit was lifted" : `The monthly limit was set to ${String(detail.to)} requests`
     default:

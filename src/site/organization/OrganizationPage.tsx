@@ -21,6 +21,8 @@ import { ActivityLog } from "./ActivityLog"
 import { BrandEditor } from "./BrandEditor"
 import { BrandPreview } from "./BrandPreview"
 import { DomainsCard } from "./DomainsCard"
+import { ScimTokensCard } from "./ScimTokensCard"
+import { SsoCard } from "./SsoCard"
 import { Invitations } from "./Invitations"
 import { LeaveOrganization, MembersTable } from "./MembersTable"
 import { NoOrganization } from "./NoOrganization"
@@ -97,6 +99,18 @@ function OrganizationView({ organization, email, userName }: { organization: Org
       {manages && (
         <Card title="E-mail domains">
           <DomainsCard organization={organization} />
+        </Card>
+      )}
+
+      {manages && (
+        <Card title="Single sign-on">
+          <SsoCard organization={organization} />
+        </Card>
+      )}
+
+      {manages && (
+        <Card title="Provisioning (SCIM)">
+          <ScimTokensCard organization={organization} />
         </Card>
       )}
 

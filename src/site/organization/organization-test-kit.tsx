@@ -7,6 +7,8 @@ import { render, screen } from "@testing-library/react"
 
 import type { Subscription } from "~core/billing/billing"
 import { addDomainRequestSchema, domainRecordFor, MAX_ORGANIZATION_DOMAINS, type OrganizationDomain } from "~core/organization-domains"
+import type { SsoSettings, SsoSettingsRequest } from "~core/organization-sso"
+import type { ScimToken } from "~core/scim"
 import { managesMembers, type Invitation, type Organization, type OrganizationActivity, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
@@ -35,7 +37,14 @@ export interface World {
   domains?: OrganizationDomain[]
   /** The TXT records the DNS answers, by name, which verifying a domain looks up. */
   dns?: Record<string, string[]>
+  /** The organisation's identity provider (none set up when left out). */
+  sso?: SsoSettings
+  /** The organisation's live SCIM tokens (none when left out). */
+  scimTokens?: ScimToken[]
 }
+
+/** An organisation without single sign-on, as the server answers it. */
+export const NO_SSO: SsoSettings = { configured: false, issuer: null, clientId: null, enforced: false, updatedAt: null }
 
 /** When the fake server verifies a domain. */
 export const VERIFIED_AT = "2030-01-06T12:00:00.000Z"
@@ -215,6 +224,8 @@ export function createOrganizationServer(world: World) {
     return answer(claim, 201)
   })
   for (const claim of world.domains ?? []) serveDomain(claim.domain)
+  serveSso(server, world, role)
+  serveScimTokens(server, world, role)
 
   for (const member of [ADA, GRACE, ALAN]) {
     server.on(`PATCH /api/organizations/current/members/${member.userId}`, (request) => {
@@ -230,6 +241,55 @@ export function createOrganizationServer(world: World) {
     })
   }
   return server
+}
+
+/** The provider's settings: the owner saves (a client secret "wrong" fails the provider's check), tests and removes. */
+function serveSso(server: ReturnType<typeof createFakeApi>, world: World, role: () => string | undefined) {
+  const ownerOnly = () => refuse(403, "FORBIDDEN", "Only the organisation's owner can change its single sign-on.")
+  const checked = (body: unknown) => {
+    const input = body as SsoSettingsRequest
+    return input.clientSecret === "wrong" ? null : input
+  }
+  const discoveryFailed = (input: SsoSettingsRequest) => refuse(400, "SSO_DISCOVERY_FAILED", `The provider's OpenID configuration could not be read from ${input.issuer}: invalid_client`)
+  server.on("GET /api/organizations/current/sso", () => (role() === "member" ? refuse(403, "FORBIDDEN", "Only the organisation's owner and admins can see its single sign-on.") : answer(world.sso ?? NO_SSO)))
+  server.on("POST /api/organizations/current/sso/test", (request) => {
+    if (role() !== "owner") return ownerOnly()
+    const input = checked(request.body)
+    return input ? answer({ issuer: input.issuer, authorizationEndpoint: `${input.issuer}/authorize` }) : discoveryFailed(request.body as SsoSettingsRequest)
+  })
+  server.on("PUT /api/organizations/current/sso", (request) => {
+    if (role() !== "owner") return ownerOnly()
+    const input = checked(request.body)
+    if (!input) return discoveryFailed(request.body as SsoSettingsRequest)
+    world.sso = { configured: true, issuer: input.issuer, clientId: input.clientId, enforced: input.enforced, updatedAt: VERIFIED_AT }
+    return answer(world.sso)
+  })
+  server.on("DELETE /api/organizations/current/sso", () => {
+    if (role() !== "owner") return ownerOnly()
+    world.sso = NO_SSO
+    return answer(NO_SSO)
+  })
+}
+
+/** The SCIM tokens: the owner creates (each named by its number) and revokes; owner and admins list. */
+function serveScimTokens(server: ReturnType<typeof createFakeApi>, world: World, role: () => string | undefined) {
+  const ownerOnly = () => refuse(403, "FORBIDDEN", "Only the organisation's owner can change its SCIM tokens.")
+  const serveToken = (id: string) =>
+    server.on(`DELETE /api/organizations/current/scim-tokens/${id}`, () => {
+      if (role() !== "owner") return ownerOnly()
+      world.scimTokens = (world.scimTokens ?? []).filter((token) => token.id !== id)
+      return answer({ revoked: true })
+    })
+  server.on("GET /api/organizations/current/scim-tokens", () => (role() === "member" ? refuse(403, "FORBIDDEN", "Only the organisation's owner and admins can see its SCIM tokens.") : answer({ tokens: world.scimTokens ?? [] })))
+  server.on("POST /api/organizations/current/scim-tokens", () => {
+    if (role() !== "owner") return ownerOnly()
+    const tokens = (world.scimTokens ??= [])
+    const token: ScimToken = { id: `scim-${tokens.length + 1}`, createdAt: VERIFIED_AT, createdBy: world.me.email, lastUsedAt: null }
+    tokens.push(token)
+    serveToken(token.id)
+    return answer({ ...token, token: `iqa_scim_secret-${tokens.length}` }, 201)
+  })
+  for (const token of world.scimTokens ?? []) serveToken(token.id)
 }
 
 export type OrganizationServer = ReturnType<typeof createOrganizationServer>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react"
+import { useState, type FormEvent } from "react"
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router"
 
 import { loginErrorView } from "~site-session/error-messages"
@@ -7,7 +7,6 @@ import { OrDivider, PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
-import { SECOND_MS } from "~core/time"
 
 import { afterSignInPath } from "../guard/RouteGuard"
 import { useFormMutation } from "../use-form-mutation"
@@ -16,22 +15,9 @@ import { ForgotPasswordDialog } from "./ForgotPasswordDialog"
 import { GoogleSignInButton } from "./GoogleSignInButton"
 import { ResendVerification } from "./ResendVerification"
 import { PasskeySignInButton } from "./PasskeySignInButton"
+import { ExtensionSignedIn } from "./ExtensionSignedIn"
 import { SecondStepForm } from "./SecondStepForm"
-
-export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
-
-/** Sign-in started from the extension (?source=extension): say so, then close the tab after 2 s. */
-function ExtensionSignedIn() {
-  useEffect(() => {
-    const timer = setTimeout(() => window.close(), EXTENSION_TAB_CLOSE_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [])
-  return (
-    <AuthCard title="You're signed in" subtitle="Image Query AI in your browser is now signed in too.">
-      <Notice tone="success">Signed in successfully. This tab closes by itself in a moment.</Notice>
-    </AuthCard>
-  )
-}
+import { SsoSignInButton } from "./SsoSignInButton"
 
 export default function LoginPage() {
   const status = useSession((state) => state.status)
@@ -144,6 +130,7 @@ export default function LoginPage() {
       <div className="space-y-3">
         <GoogleSignInButton onSecondStep={setSecondStep} />
         <PasskeySignInButton onSignedIn={goOn} />
+        <SsoSignInButton initialEmail={email.trim()} next={afterSignInPath(location.state)} fromExtension={fromExtension} />
       </div>
         </>
       )}
