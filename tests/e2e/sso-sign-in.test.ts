@@ -1,19 +1,24 @@
 /**
  * Signing in with the company's identity provider, end to end in Chromium (issue 46): an Enterprise owner verifies
  * Acme's domain through the API, then on /organization tests and saves its OpenID provider (oidc-provider, started
- * here on loopback) and creates a SCIM token its provider provisions a person with; a colleague
+ * here on loopback), creates a SCIM token its provider provisions a person with, and adds a webhook whose signed test
+ * the company's system receives; a colleague
  * who has no account chooses *Sign in with SSO* on /login, types the work address, passes the provider's sign-in and
  * lands on the dashboard signed in, a member of Acme made just in time. With SSO enforced, the colleague's password
  * sign-in is refused in words that name the way in. The pages are looked at at 375 and 1280 px and checked with axe.
  */
+import http from "node:http"
+import type { AddressInfo } from "node:net"
+
 import type { Browser, Page } from "puppeteer-core"
+import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { startIdentityProvider, type TestIdentityProvider } from "../../server/organizations/sso/sso-test-kit"
 import { type DnsStandIn, startDnsStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
-import { launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
+import { eventually, launchBrowser, screenshot, waitForPageText, watchPageErrors } from "./browser"
 import { fillField } from "./forms"
 import { startServer, type RunningServer } from "./server"
 
@@ -32,10 +37,24 @@ describe("signing in with the company's identity provider", () => {
   let browser: Browser
   let page: Page
   let pageErrors: string[]
+  /** The company's system that hears Acme's webhooks: every request it received, headers and body. */
+  let receiver: http.Server
+  let receiverUrl: string
+  const received: { headers: Record<string, string>; body: string }[] = []
 
   beforeAll(async () => {
     dns = await startDnsStandIn()
-    server = await startServer({ DNS_SERVERS: dns.address, SSO_ALLOW_INSECURE_ISSUER: "true" }, { publicUrlIsServer: true })
+    receiver = http.createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+      request.on("end", () => {
+        received.push({ headers: request.headers as Record<string, string>, body })
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+    server = await startServer({ DNS_SERVERS: dns.address, SSO_ALLOW_INSECURE_ISSUER: "true", WEBHOOKS_ALLOW_LOOPBACK: "true" }, { publicUrlIsServer: true })
     provider = await startIdentityProvider([`${server.url}/api/auth/sso/callback`])
     api = apiOf(server)
     await registerVerifiedAccount(server, OWNER)
@@ -56,6 +75,7 @@ describe("signing in with the company's identity provider", () => {
     await provider?.close()
     await server?.stop()
     await dns?.close()
+    await new Promise((resolve) => receiver?.close(resolve))
   })
 
   it("lets the owner test and save the provider on /organization", async () => {
@@ -85,10 +105,19 @@ describe("signing in with the company's identity provider", () => {
       fetch(`${server.url}/scim/v2${pathname}`, { method: init.method, headers: { authorization: `Bearer ${scimToken}`, "content-type": "application/scim+json" }, body: init.body === undefined ? undefined : JSON.stringify(init.body) })
     const provisioned = await scim("/Users", { method: "POST", body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "robin@acme-sso.example", name: { givenName: "Robin", familyName: "Roe" }, active: true } })
     expect(provisioned.status).toBe(201)
+    // A webhook: its secret shown once, a test sent, signed so that the company's system can check it.
+    await fillField(ownerPage, "Endpoint URL", receiverUrl)
+    await ownerPage.click(button("Add webhook"))
+    const secretCode = await ownerPage.waitForSelector("xpath/.//code[starts-with(normalize-space(), 'whsec_')]", { timeout: 30_000 })
+    const secret = await secretCode!.evaluate((element) => element.textContent!.trim())
+    await (await ownerPage.waitForSelector(button("Send a test"), { timeout: 30_000 }))!.click()
+    const delivered = await eventually(async () => received.find((request) => request.body.includes("webhook.test")), (request) => expect(request).toBeTruthy(), 60_000)
+    expect(new Webhook(secret).verify(delivered!.body, delivered!.headers)).toMatchObject({ type: "webhook.test" })
+    await waitForPageText(ownerPage, "Delivered", 30_000)
     await screenshot(ownerPage, "sso-settings-1280")
     await ownerPage.setViewport({ width: 375, height: 800 })
     await screenshot(ownerPage, "sso-settings-375")
-    expect(await seriousAxeViolations(ownerPage)).toEqual([])
+    expect(JSON.stringify(await seriousAxeViolations(ownerPage), null, 1)).toBe("[]")
     expect(ownerErrors).toEqual([])
     await context.close()
   }, 120_000)

@@ -81,7 +81,7 @@ export function ssoSignInService(app: FastifyInstance) {
         await queueWebhookEvent(app, trx, [{ kind: "organization", id: organizationId }], "member.joined", { organizationId, userId: user.id, email: user.email, role: "member", via: "sso" })
       }
       if (!user.email_verified_at) await markEmailVerified(trx, user.id, now)
-      await recordAuditEvent(trx, { kind: "organization.sso_signed_in", actorId: user.id, subjectId: user.id, detail: { organizationId, created: Boolean(created) }, ip }, now)
+      await recordAuditEvent(trx, { kind: "sso.signed_in", actorId: user.id, subjectId: user.id, detail: { organizationId, created: Boolean(created) }, ip }, now)
       const code = randomToken()
       await store.insertCode(trx, { codeHash: hashToken(code), userId: user.id, expiresAt: new Date(now.getTime() + SSO_CODE_LIFETIME_MS) })
       return code

@@ -33,7 +33,7 @@ export const AUDIT_EVENT_KINDS = [
   "scim.user_deactivated",
   "scim.user_reactivated",
   "scim.user_deleted",
-  "organization.sso_signed_in",
+  "sso.signed_in",
   "sign_in_method.added",
   "sign_in_method.removed",
   "two_step.enabled",

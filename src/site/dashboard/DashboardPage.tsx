@@ -16,6 +16,7 @@ import { buttonStyles } from "~ui/styles"
 import { TWO_STEP_SECTION_ID } from "../navigation"
 import { PageTitle } from "../PageTitle"
 import { ApiKeysCard } from "../api-keys/ApiKeysCard"
+import { WebhooksCard } from "../webhooks/WebhooksCard"
 import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
 import { effectivePlanId, hasPaidSubscription } from "../billing/subscription-view"
 import { membershipOf, PROFILE_QUERY_KEY } from "../organization/organization-api"
@@ -152,6 +153,12 @@ export default function DashboardPage() {
           )}
         </Card>
       </div>
+
+      {plan.id !== "free" && !user?.organization && (
+        <Card title="Webhooks">
+          <WebhooksCard />
+        </Card>
+      )}
 
       <Card title="API keys">
         <ApiKeysCard hasApiAccess={plan.id !== "free"} needsPassword={authStatus.data?.hasEmailAuth ?? true} />

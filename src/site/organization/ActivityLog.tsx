@@ -45,6 +45,10 @@ export function describeActivity(event: OrganizationActivity): string {
       return `${actor} verified the domain ${text(detail.domain)}`
     case "organization.domain_removed":
       return `${actor} removed the domain ${text(detail.domain)}`
+    case "organization.sso_set":
+      return `${actor} set up single sign-on with ${text(detail.issuer)}${detail.enforced === true ? ", required for the organisation's domains" : ""}`
+    case "organization.sso_removed":
+      return `${actor} turned single sign-on off`
     case "organization.scim_token_created":
       return `${actor} created a SCIM token for the identity provider`
     case "organization.scim_token_revoked":

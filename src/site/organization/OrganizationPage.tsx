@@ -21,6 +21,7 @@ import { ActivityLog } from "./ActivityLog"
 import { BrandEditor } from "./BrandEditor"
 import { BrandPreview } from "./BrandPreview"
 import { DomainsCard } from "./DomainsCard"
+import { WebhooksCard } from "../webhooks/WebhooksCard"
 import { ScimTokensCard } from "./ScimTokensCard"
 import { SsoCard } from "./SsoCard"
 import { Invitations } from "./Invitations"
@@ -111,6 +112,12 @@ function OrganizationView({ organization, email, userName }: { organization: Org
       {manages && (
         <Card title="Provisioning (SCIM)">
           <ScimTokensCard organization={organization} />
+        </Card>
+      )}
+
+      {manages && (
+        <Card title="Webhooks">
+          <WebhooksCard />
         </Card>
       )}
 

@@ -9,6 +9,7 @@ import type { Subscription } from "~core/billing/billing"
 import { addDomainRequestSchema, domainRecordFor, MAX_ORGANIZATION_DOMAINS, type OrganizationDomain } from "~core/organization-domains"
 import type { SsoSettings, SsoSettingsRequest } from "~core/organization-sso"
 import type { ScimToken } from "~core/scim"
+import type { WebhookDelivery, WebhookEndpoint } from "~core/webhooks"
 import { managesMembers, type Invitation, type Organization, type OrganizationActivity, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
@@ -41,6 +42,9 @@ export interface World {
   sso?: SsoSettings
   /** The organisation's live SCIM tokens (none when left out). */
   scimTokens?: ScimToken[]
+  /** The organisation's webhooks and each one's deliveries (none when left out). */
+  webhooks?: WebhookEndpoint[]
+  deliveries?: Record<string, WebhookDelivery[]>
 }
 
 /** An organisation without single sign-on, as the server answers it. */
@@ -226,6 +230,7 @@ export function createOrganizationServer(world: World) {
   for (const claim of world.domains ?? []) serveDomain(claim.domain)
   serveSso(server, world, role)
   serveScimTokens(server, world, role)
+  serveWebhooks(server, world)
 
   for (const member of [ADA, GRACE, ALAN]) {
     server.on(`PATCH /api/organizations/current/members/${member.userId}`, (request) => {
@@ -290,6 +295,33 @@ function serveScimTokens(server: ReturnType<typeof createFakeApi>, world: World,
     return answer({ ...token, token: `iqa_scim_secret-${tokens.length}` }, 201)
   })
   for (const token of world.scimTokens ?? []) serveToken(token.id)
+}
+
+/** The webhooks: added (secret "whsec_test-<n>"), tested (a webhook.test delivery, delivered at once) and removed. */
+function serveWebhooks(server: ReturnType<typeof createFakeApi>, world: World) {
+  const serveEndpoint = (id: string) => {
+    server.on(`GET /api/webhooks/${id}/deliveries`, () => answer(world.deliveries?.[id] ?? []))
+    server.on(`POST /api/webhooks/${id}/test`, () => {
+      const delivery: WebhookDelivery = { id: `msg_${id}`, event: "webhook.test", status: "delivered", attempts: 1, lastStatusCode: 204, nextAttemptAt: null, createdAt: VERIFIED_AT, lastAttemptAt: VERIFIED_AT }
+      ;(world.deliveries ??= {})[id] = [delivery, ...(world.deliveries[id] ?? [])]
+      return answer({ deliveryId: delivery.id }, 201)
+    })
+    server.on(`DELETE /api/webhooks/${id}`, () => {
+      world.webhooks = (world.webhooks ?? []).filter((endpoint) => endpoint.id !== id)
+      return answer({ deleted: true })
+    })
+  }
+  server.on("GET /api/webhooks", () => answer(world.webhooks ?? []))
+  server.on("POST /api/webhooks", (request) => {
+    const { url, events } = request.body as Pick<WebhookEndpoint, "url" | "events">
+    if (!url.startsWith("https://")) return refuse(400, "URL_NOT_ALLOWED", "The address must start with https://.")
+    const endpoints = (world.webhooks ??= [])
+    const endpoint: WebhookEndpoint = { id: `hook-${endpoints.length + 1}`, url, events, owner: "organization", createdAt: VERIFIED_AT }
+    endpoints.push(endpoint)
+    serveEndpoint(endpoint.id)
+    return answer({ ...endpoint, secret: `whsec_test-${endpoints.length}` }, 201)
+  })
+  for (const endpoint of world.webhooks ?? []) serveEndpoint(endpoint.id)
 }
 
 export type OrganizationServer = ReturnType<typeof createOrganizationServer>
