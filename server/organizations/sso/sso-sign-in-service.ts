@@ -105,7 +105,9 @@ export function ssoSignInService(app: FastifyInstance) {
       throw new SsoRefusal("rejected")
     }
     const email = typeof claims?.email === "string" ? claims.email.trim().toLowerCase() : ""
-    if (!email || claims?.email_verified !== true) throw new SsoRefusal("unverifiedEmail")
+    // Microsoft Entra ID says it with its optional claim xms_edov (the address's domain verified by the tenant).
+    const verified = claims?.email_verified === true || claims?.xms_edov === true
+    if (!email || !verified) throw new SsoRefusal("unverifiedEmail")
     if (!(await store.isVerifiedDomainOf(db, row.organization_id, domainOf(email)))) throw new SsoRefusal("wrongDomain")
     const name = typeof claims?.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 100) : email.slice(0, email.indexOf("@"))
     return { email, name }

@@ -151,13 +151,22 @@ describe("signing in through the organisation's identity provider", () => {
     expect(await subject.database.db.selectFrom("users").select("id").where("email", "=", `${email}`).execute()).toHaveLength(1)
   })
 
-  it("refuses an address the provider did not verify, or one off the organisation's verified domains", async () => {
+  it("refuses an address the provider did not verify (Entra's xms_edov counts), or one off the organisation's verified domains", async () => {
     const { domain } = await companyWithSso()
     expect((await signInThroughSso(`unverified@${domain}`, { email_verified: false })).get("error")).toBe("unverifiedEmail")
+    // Microsoft Entra ID's ID tokens carry no email_verified, but its optional claim xms_edov.
+    try {
+      provider.tamper(({ email_verified: _dropped, ...claims }) => ({ ...claims, xms_edov: true }))
+      expect((await signInThroughSso(`entra@${domain}`)).get("code")).toBeTruthy()
+      provider.tamper(({ email_verified: _dropped, ...claims }) => claims)
+      expect((await signInThroughSso(`unsaid@${domain}`)).get("error")).toBe("unverifiedEmail")
+    } finally {
+      provider.tamper(null)
+    }
     // The provider vouches for an address of another domain than the one the person typed.
     provider.signInAs({ sub: "stranger", email: "stranger@elsewhere.example", email_verified: true })
     expect((await callback(await startAndSignIn(`stranger@${domain}`))).get("error")).toBe("wrongDomain")
-    const made = await subject.database.db.selectFrom("users").select("id").where("email", "in", [`unverified@${domain}`, "stranger@elsewhere.example"]).execute()
+    const made = await subject.database.db.selectFrom("users").select("id").where("email", "in", [`unverified@${domain}`, `unsaid@${domain}`, "stranger@elsewhere.example"]).execute()
     expect(made).toEqual([])
   })
 })
