@@ -225,7 +225,7 @@ describe("start-up state in DATA_DIR", () => {
     try {
       const first = await buildApp(testConfig({}, dataDir))
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(first.database.db)
-      expect(applied.rows.map((row) => row.name)).toEqual(["001-app-settings", "002-accounts", "003-usage", "004-feedback", "005-session-binding", "006-sign-in-checks", "007-billing", "008-shared-limits", "009-email-outbox", "010-identity-traces", "011-billing-integrity", "012-api-keys", "013-api-call-days", "014-organizations", "015-admin-users", "016-audit-log", "017-analytics", "018-blog-posts", "019-trial-claims", "020-two-step-sign-in", "021-passkeys", "022-organization-require-mfa", "023-organization-domains", "024-organization-sso"])
+      expect(applied.rows.map((row) => row.name)).toEqual(["001-app-settings", "002-accounts", "003-usage", "004-feedback", "005-session-binding", "006-sign-in-checks", "007-billing", "008-shared-limits", "009-email-outbox", "010-identity-traces", "011-billing-integrity", "012-api-keys", "013-api-call-days", "014-organizations", "015-admin-users", "016-audit-log", "017-analytics", "018-blog-posts", "019-trial-claims", "020-two-step-sign-in", "021-passkeys", "022-organization-require-mfa", "023-organization-domains", "024-organization-sso", "025-sso-sign-in", "026-scim", "027-webhooks"])
       await first.database.db.insertInto("app_settings").values({ key: "probe", value: JSON.stringify({ kept: true }) }).execute()
       await first.close()
 

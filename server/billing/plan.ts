@@ -14,6 +14,9 @@ export function planOf(user: Pick<UserRow, "plan_id" | "subscription_status">): 
   return effectivePlanOf(user.plan_id, user.subscription_status)
 }
 
+/** Whether this subscriber's plan funds an organisation's pool (and what comes with it: SCIM, webhooks): Enterprise. */
+export const fundsPool = (subscriber: Pick<UserRow, "plan_id" | "subscription_status">) => planOf(subscriber) === "enterprise"
+
 /** The account's monthly AI request limit: null is unlimited (Pro; Enterprise while an admin has set none). */
 export function monthlyLimitOf(user: Pick<UserRow, "plan_id" | "subscription_status" | "request_limit">): number | null {
   const limit = getPlan(planOf(user)).requestLimit

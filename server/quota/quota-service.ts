@@ -13,7 +13,7 @@ import { monthKey, nextMonthStart, utcDayKey } from "~core/time"
 import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
 import { hasSecondFactor } from "../auth/mfa/mfa-service"
 import type { UserRow } from "../auth/users"
-import { monthlyLimitOf, planOf } from "../billing/plan"
+import { fundsPool, monthlyLimitOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"
 import { queueUsageThresholds, type WebhookQueue } from "../webhooks/webhook-events"
@@ -23,9 +23,6 @@ export type QuotaSource =
   | { kind: "own"; limit: number | null }
   /** requireMfa: the owner requires a second factor of every member, themself included, to draw from it. */
   | { kind: "pool"; organizationId: string; name: string; limit: number | null; requireMfa: boolean }
-
-/** Whether the subscriber's plan funds the organisation's pool now: while it is Enterprise, as every quota reads plans. */
-export const fundsPool = (subscriber: Pick<UserRow, "plan_id" | "subscription_status">) => planOf(subscriber) === "enterprise"
 
 export async function quotaSourceOf(db: Db, user: UserRow): Promise<QuotaSource> {
   const pool = await findPoolOf(db, user.id)

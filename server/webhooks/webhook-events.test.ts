@@ -105,6 +105,17 @@ describe("usage.threshold", () => {
     ])
   })
 
+  it("is not sent once the owner's plan no longer comes with webhooks", async () => {
+    const lapsed = await person("enterprise")
+    const hook = await addHook(lapsed, receiver.url, ["usage.threshold"])
+    // The subscription ended: Free, whose month is 10 requests too.
+    await subject.database.db.updateTable("users").set({ subscription_status: "canceled" }).where("id", "=", lapsed.id).execute()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => ask(lapsed.token)))
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(10)
+    const queued = await subject.database.db.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", hook.id).execute()
+    expect(queued).toEqual([])
+  })
+
   it("is sent for an organisation's pool to the organisation's endpoint, once each, whoever of its members asks", async () => {
     const owner = await person("enterprise")
     const organization = await organizationWith(owner, "Poolside")

@@ -8,9 +8,10 @@ import { randomBytes } from "node:crypto"
 
 import { USAGE_THRESHOLDS, type WebhookEventBody, type WebhookEventType } from "~core/webhooks"
 
+import { fundsPool, planOf } from "../billing/plan"
 import type { Db } from "../db/transaction"
 import { findMembership } from "../organizations/organization-store"
-import { claimUsageThreshold, insertDelivery, ownerKey, subscribedEndpoints, type EndpointRow, type WebhookOwner } from "./webhook-store"
+import { claimUsageThreshold, insertDelivery, ownerKey, ownerPlanFields, subscribedEndpoints, type EndpointRow, type WebhookOwner } from "./webhook-store"
 
 export type { WebhookOwner }
 
@@ -40,9 +41,19 @@ async function queueFor(app: WebhookQueue, db: Db, endpoints: EndpointRow[], typ
   return ids
 }
 
-/** Queues `type` for every endpoint of `owners` that subscribed to it, in `db` (the cause's transaction). */
+/** Whether the owner still has what webhooks come with: a paid plan of its own, or an organisation Enterprise funds. */
+async function entitled(db: Db, owner: WebhookOwner): Promise<boolean> {
+  const plan = await ownerPlanFields(db, owner)
+  return Boolean(plan) && (owner.kind === "user" ? planOf(plan!) !== "free" : fundsPool(plan!))
+}
+
+/**
+ * Queues `type` for every endpoint of `owners` that subscribed to it, in `db` (the cause's transaction). An owner whose
+ * plan no longer comes with webhooks hears nothing more, except the subscription.updated that says the plan changed.
+ */
 export async function queueWebhookEvent(app: WebhookQueue, db: Db, owners: WebhookOwner[], type: WebhookEventType, data: Record<string, unknown>): Promise<string[]> {
-  return queueFor(app, db, await subscribedEndpoints(db, owners, type), type, data)
+  const hearing = type === "subscription.updated" ? owners : (await Promise.all(owners.map(async (owner) => ((await entitled(db, owner)) ? [owner] : [])))).flat()
+  return queueFor(app, db, await subscribedEndpoints(db, hearing, type), type, data)
 }
 
 /** Queues a webhook.test event for one endpoint, whatever it subscribed to. */

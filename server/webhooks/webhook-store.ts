@@ -63,6 +63,17 @@ export function deleteEndpoint(db: Db, owner: WebhookOwner, endpointId: string) 
   return db.deleteFrom("webhook_endpoints").where("id", "=", endpointId).where(column, "=", id).returningAll().executeTakeFirst()
 }
 
+/**
+ * The plan fields that entitle an owner to webhooks: the person's own, or those of the organisation's subscriber
+ * (planOf and fundsPool read them).
+ */
+export function ownerPlanFields(db: Db, owner: WebhookOwner) {
+  const query = db.selectFrom("users").select(["users.plan_id", "users.subscription_status"])
+  return owner.kind === "user"
+    ? query.where("users.id", "=", owner.id).executeTakeFirst()
+    : query.innerJoin("organizations", "organizations.subscriber_id", "users.id").where("organizations.id", "=", owner.id).executeTakeFirst()
+}
+
 /** The owners' endpoints that subscribed to `type` (every endpoint of the owners for webhook.test, chosen by id). */
 export function subscribedEndpoints(db: Db, owners: WebhookOwner[], type: WebhookEventType): Promise<EndpointRow[]> {
   const users = owners.filter((owner) => owner.kind === "user").map((owner) => owner.id)

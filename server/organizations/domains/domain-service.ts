@@ -14,6 +14,7 @@ import { randomToken } from "../../auth/tokens"
 import type { Db } from "../../db/transaction"
 import { ApiError, notFound } from "../../http/errors"
 import { findMembership, lockOrganization } from "../organization-store"
+import { takeOutboundCheck } from "../outbound-checks"
 import * as store from "./domain-store"
 import { txtRecords } from "./txt-records"
 
@@ -72,6 +73,7 @@ export function domainService(app: FastifyInstance) {
       const claim = await store.findDomain(db, membership.organization_id, domain)
       if (!claim) throw noDomain(domain)
       if (claim.verified_at) return toView(claim)
+      await takeOutboundCheck(app, membership.organization_id, "dns")
       const record = domainRecordFor(domain, claim.token)
       const answer = await txtRecords(app.config.dnsServers, record.name)
       if (answer.outcome === "unreachable") {

@@ -10,6 +10,7 @@ import { MAX_ORGANIZATION_DOMAINS, type OrganizationDomain } from "~core/organiz
 
 import { startDnsStandIn, startTestApp, type DnsStandIn, type TestApp } from "../../test-kit"
 import { organizationTestKit } from "../organization-test-kit"
+import { OUTBOUND_CHECKS_PER_HOUR } from "../outbound-checks"
 
 let dns: DnsStandIn
 let subject: TestApp
@@ -104,5 +105,13 @@ describe("an organisation's e-mail domains", () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(MAX_ORGANIZATION_DOMAINS)
     expect(answers.filter((answer) => answer.body.error?.code === "TOO_MANY_DOMAINS")).toHaveLength(20 - MAX_ORGANIZATION_DOMAINS)
     expect((await call("GET", "/api/organizations/current/domains", who)).body.data.domains).toHaveLength(MAX_ORGANIZATION_DOMAINS)
+  })
+
+  it("lets an organisation make the server ask DNS at most OUTBOUND_CHECKS_PER_HOUR times an hour, under a burst", async () => {
+    const { who } = await owner()
+    expect((await call("POST", "/api/organizations/current/domains", who, { domain: "burst.example" })).status).toBe(201)
+    const answers = await Promise.all(Array.from({ length: OUTBOUND_CHECKS_PER_HOUR + 10 }, () => call("POST", "/api/organizations/current/domains/burst.example/verify", who)))
+    expect(answers.filter((answer) => answer.body.error?.code === "DOMAIN_NOT_VERIFIED")).toHaveLength(OUTBOUND_CHECKS_PER_HOUR)
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(10)
   })
 })

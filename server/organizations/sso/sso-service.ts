@@ -13,6 +13,7 @@ import type { Authenticated } from "../../auth/authenticate"
 import { seal } from "../../auth/mfa/secret-box"
 import { ApiError, notFound } from "../../http/errors"
 import { findMembership } from "../organization-store"
+import { takeOutboundCheck } from "../outbound-checks"
 import { discoverProvider } from "./identity-provider"
 import * as store from "./sso-store"
 
@@ -44,7 +45,8 @@ export function ssoService(app: FastifyInstance) {
 
     /** Reads the provider's discovery document with these settings, saving nothing: the owner's *Test*. */
     async test(auth: Authenticated, input: SsoSettingsRequest): Promise<SsoTestResult> {
-      await membershipOf(auth, "owner")
+      const membership = await membershipOf(auth, "owner")
+      await takeOutboundCheck(app, membership.organization_id, "sso-provider")
       const metadata = (await discoverProvider(input, app.config.ssoAllowInsecureIssuer)).serverMetadata()
       return { issuer: metadata.issuer, authorizationEndpoint: metadata.authorization_endpoint ?? null }
     },
@@ -53,6 +55,7 @@ export function ssoService(app: FastifyInstance) {
     async save(auth: Authenticated, input: SsoSettingsRequest, ip: string): Promise<SsoSettings> {
       const membership = await membershipOf(auth, "owner")
       const organizationId = membership.organization_id
+      await takeOutboundCheck(app, organizationId, "sso-provider")
       await discoverProvider(input, app.config.ssoAllowInsecureIssuer)
       const now = new Date(app.clock())
       return db.transaction().execute(async (trx) => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { startTestApp, type TestApp } from "../../test-kit"
 import { organizationTestKit } from "../organization-test-kit"
+import { OUTBOUND_CHECKS_PER_HOUR } from "../outbound-checks"
 import { discoverProvider } from "./identity-provider"
 import { startIdentityProvider, type TestIdentityProvider } from "./sso-test-kit"
 
@@ -101,5 +102,18 @@ describe("an organisation's single sign-on settings", () => {
     expect((await call("GET", "/api/organizations/current/sso", owner)).body.data.configured).toBe(false)
     const failed = await call("POST", "/api/organizations/current/sso/test", owner, { ...settings, issuer: notAProviderUrl })
     expect(failed.body.error.code).toBe("SSO_DISCOVERY_FAILED")
+  })
+
+  it("lets an organisation make the server read providers at most OUTBOUND_CHECKS_PER_HOUR times an hour, under a burst", async () => {
+    const owner = await person("enterprise")
+    await organizationWith(owner)
+    const settings = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }
+    const answers = await Promise.all(Array.from({ length: OUTBOUND_CHECKS_PER_HOUR + 10 }, () => call("POST", "/api/organizations/current/sso/test", owner, settings)))
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(OUTBOUND_CHECKS_PER_HOUR)
+    expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body.error.code)).toEqual(Array(10).fill("TOO_MANY_REQUESTS"))
+    // Another organisation is not held back by this one.
+    const other = await person("enterprise")
+    await organizationWith(other, "Other")
+    expect((await call("POST", "/api/organizations/current/sso/test", other, settings)).status).toBe(200)
   })
 })

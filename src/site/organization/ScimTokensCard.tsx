@@ -8,7 +8,7 @@ import { longDate } from "~core/format"
 import type { Organization } from "~core/organizations"
 import { MAX_SCIM_TOKENS } from "~core/scim"
 import { failureText } from "~site/shared/failure-text"
-import { copyText } from "~ui/clipboard"
+import { ShownOnce } from "~site/shared/ShownOnce"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
@@ -19,21 +19,6 @@ import { useFormMutation } from "../use-form-mutation"
 import { createScimToken, revokeScimToken, useScimTokens, useScimTokensChanged } from "./scim-api"
 
 const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
-
-function NewToken({ token }: { token: string }) {
-  const [copied, setCopied] = useState<boolean | null>(null)
-  return (
-    <div className="space-y-2 rounded-xl bg-emerald-50 p-3" role="status">
-      <p className="font-medium text-emerald-900">Your new SCIM token. Copy it now: it is not shown again.</p>
-      <div className="flex min-w-0 items-center gap-2">
-        <code className="min-w-0 flex-1 select-all break-all rounded bg-white px-2 py-1 font-mono text-xs text-gray-900 ring-1 ring-gray-200">{token}</code>
-        <button type="button" className={smallButton} onClick={() => void copyText(token).then(setCopied)}>
-          {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy token"}
-        </button>
-      </div>
-    </div>
-  )
-}
 
 function RevokeToken({ id, createdAt }: { id: string; createdAt: string }) {
   const changed = useScimTokensChanged()
@@ -96,7 +81,7 @@ export function ScimTokensCard({ organization }: { organization: Organization })
           ))}
         </ul>
       )}
-      {created && <NewToken token={created} />}
+      {created && <ShownOnce title="Your new SCIM token." value={created} copyLabel="Copy token" />}
       {owner ? (
         <div className="space-y-2">
           <button type="button" className={buttonStyles.primary} disabled={creating.isPending || tokens.data.length >= MAX_SCIM_TOKENS} onClick={() => !creating.isRunning() && creating.mutate()}>

@@ -7,6 +7,8 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { describe, expect, it, vi } from "vitest"
 
 import { SSO_FAILURES } from "~core/organization-sso"
+import { WEBSITE_AUTH_LOGIN } from "~core/extension-messages"
+import { configureExtensionNotifier } from "~site-session/extension-notifier"
 import { useSession } from "~site-session/session-store"
 
 import { answer, refuse } from "../fake-api"
@@ -61,10 +63,15 @@ describe("Sign in with SSO on /login", () => {
 })
 
 describe("/login/sso", () => {
-  it("exchanges the code once for the session and goes on to the dashboard, clearing the fragment", async () => {
+  it("exchanges the code once for the session and goes on to the dashboard, clearing the fragment; the extension follows", async () => {
+    const toExtension: unknown[] = []
+    configureExtensionNotifier({ transport: (message) => void toExtension.push(message) })
     pages.server.on("POST /api/auth/sso/complete", () => signInAnswer())
     arriveWith("code=one-time-code")
     await heading("Dashboard")
+    // The extension's session follows the site's, as after a password.
+    expect(toExtension).toContainEqual(expect.objectContaining({ type: WEBSITE_AUTH_LOGIN, payload: expect.objectContaining({ tokens: expect.objectContaining({ authToken: "access-1" }) }) }))
+    configureExtensionNotifier({})
     expect(pages.server.calls("POST /api/auth/sso/complete").map((request) => request.body)).toEqual([{ code: "one-time-code" }])
     expect(window.location.hash).toBe("")
     expect(useSession.getState()).toMatchObject({ status: "loggedIn", user: member })

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from "react"
 import { longDate } from "~core/format"
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from "~core/webhooks"
 import { failureText } from "~site/shared/failure-text"
-import { copyText } from "~ui/clipboard"
+import { ShownOnce } from "~site/shared/ShownOnce"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { Checkbox, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -30,12 +30,10 @@ function AddWebhook({ disabled }: { disabled: boolean }) {
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENT_TYPES])
   const [missing, setMissing] = useState<string | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
-  const [copied, setCopied] = useState<boolean | null>(null)
   const adding = useFormMutation({
     mutationFn: createWebhook,
     onSuccess: (created) => {
       setSecret(created.secret)
-      setCopied(null)
       setUrl("")
       void changed()
     }
@@ -61,17 +59,7 @@ function AddWebhook({ disabled }: { disabled: boolean }) {
       </fieldset>
       {missing && <Notice>{missing}</Notice>}
       {adding.isError && <Notice>{failureText(adding.error)}</Notice>}
-      {secret && (
-        <div className="space-y-2 rounded-xl bg-emerald-50 p-3" role="status">
-          <p className="font-medium text-emerald-900">The endpoint's signing secret. Copy it now: it is not shown again.</p>
-          <div className="flex min-w-0 items-center gap-2">
-            <code className="min-w-0 flex-1 select-all break-all rounded bg-white px-2 py-1 font-mono text-xs text-gray-900 ring-1 ring-gray-200">{secret}</code>
-            <button type="button" className={smallButton} onClick={() => void copyText(secret).then(setCopied)}>
-              {copied === true ? "Copied" : copied === false ? "Copy failed" : "Copy secret"}
-            </button>
-          </div>
-        </div>
-      )}
+      {secret && <ShownOnce title="The endpoint's signing secret." value={secret} copyLabel="Copy secret" />}
       <button type="submit" className={buttonStyles.primary} disabled={disabled || adding.isPending}>
         {adding.isPending ? "Adding..." : "Add webhook"}
       </button>
