@@ -125,6 +125,21 @@ describe("signing in through the organisation's identity provider", () => {
     expect((await callback(back)).get("error")).toBe("expired")
   })
 
+  it("gives one session for a state and for a code, when 20 callbacks or 20 exchanges arrive at once", async () => {
+    const { domain } = await companyWithSso()
+    provider.signInAs({ sub: "racer", email: `racer@${domain}` })
+    const back = await startAndSignIn(`racer@${domain}`)
+    // Each from an address of its own, as 20 browsers: the per-address sign-in limit is not what is tested here.
+    const callbacks = await Promise.all(Array.from({ length: 20 }, (_, index) => subject.app.inject({ method: "GET", url: back.pathname + back.search, remoteAddress: `10.46.0.${index + 1}` })))
+    const codes = callbacks.map((answer) => new URLSearchParams(new URL(answer.headers.location as string).hash.slice(1)).get("code")).filter(Boolean)
+    expect(codes).toHaveLength(1)
+    const exchanges = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => subject.app.inject({ method: "POST", url: "/api/auth/sso/complete", payload: { code: codes[0]! }, remoteAddress: `10.46.1.${index + 1}` }))
+    )
+    expect(exchanges.filter((answer) => answer.statusCode === 200)).toHaveLength(1)
+    expect(exchanges.filter((answer) => answer.json().error?.code === "INVALID_OR_EXPIRED_CODE")).toHaveLength(19)
+  })
+
   it("refuses an ID token with a wrong nonce, expired, for another audience, or not signed by the provider's keys", async () => {
     const { domain } = await companyWithSso()
     const email = `eve@${domain}`

@@ -1,9 +1,9 @@
 import { Migrator, sql, type Kysely } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { openTestDatabase } from "../../test-kit"
-import { migrateToLatest, type Database } from "../database"
-import { migrationProvider } from "."
+import { openTestDatabase } from "../../../test-kit"
+import { migrateToLatest, type Database } from "../../database"
+import { migrationProvider } from ".."
 
 const DAY = 24 * 60 * 60_000
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely"
 
 import { renderMarkdown } from "~core/markdown"
 
-import { SEED_POSTS } from "../../blog/seed-posts"
+import { SEED_POSTS } from "../../../blog/seed-posts"
 
 /**
  * The blog as content (issue 27): posts written in Markdown in the admin's /admin/content, with the HTML the server
