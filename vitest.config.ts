@@ -66,6 +66,8 @@ const WITHOUT_DATABASE = [
   "server/status/checks.test.ts",
   // The vision pool's line on its own: no database at all.
   "server/vision/fair-scheduler.test.ts",
+  // tesseract.js on images made for measuring, beside bare tesseract.js: no database at all.
+  "server/vision/ocr-completeness.test.ts",
   // The analysis threads' shares between accounts, on the real models (their keys are the queries above).
   "server/public-api/vision-shares.test.ts",
   // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries

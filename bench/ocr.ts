@@ -41,7 +41,7 @@ export interface OcrFigures {
   zipMethod: string
 }
 
-function ensureBuild() {
+export function ensureBuild() {
   if (fs.existsSync(path.join(BUILD_DIR, "engines/ocr/eng.traineddata.gz")) && fs.existsSync(path.join(BUILD_DIR, "tabs/engines.html"))) return
   console.error("OCR bench: building the extension first…")
   // Build output to stderr: stdout carries only the figures.
@@ -65,7 +65,7 @@ interface PageRun {
   durationMs: number
 }
 
-async function waitForRun(page: Page, after: number): Promise<PageRun> {
+export async function waitForRun(page: Page, after: number): Promise<PageRun> {
   await page.waitForFunction(
     (count: number) => Number(document.querySelector('[data-testid="ocr-status"]')?.getAttribute("data-finished")) > count,
     { timeout: TIMEOUT_MS },

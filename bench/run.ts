@@ -18,6 +18,7 @@ import { measureLogin } from "./login"
 import { measureMixedLoad } from "./mixed-load"
 import { measureOcr } from "./ocr"
 import { measureOcrLanguages } from "./ocr-languages"
+import { measureOcrSmallPrint } from "./ocr-small-print"
 import { measureOcrTessdata } from "./ocr-tessdata"
 import { measurePageScan } from "./page-scan"
 import { measurePublicApiVision } from "./public-api-vision"
@@ -43,6 +44,8 @@ const IMAGE_BUTTON_TIME_LIMIT_SECONDS = 120
 const OCR_TIME_LIMIT_SECONDS = 240
 /** A server start, then three languages read three times each in the side panel. */
 const OCR_LANGUAGES_TIME_LIMIT_SECONDS = 180
+/** Four images in four formats, each read by the server's task, the extension's engine and bare tesseract.js twice. */
+const OCR_SMALL_PRINT_TIME_LIMIT_SECONDS = 300
 /** Two server starts and a dozen plain packs compressed. */
 const OCR_TESSDATA_TIME_LIMIT_SECONDS = 120
 /** A server start and five cold visits of the landing page in headless Chromium. */
@@ -116,7 +119,7 @@ async function main() {
   // once, so the load stays below that; 2 CPUs are saturated by argon2 long before.
   const loginLoad: LoadSettings = { ...load, connections: Math.min(load.connections, 4) }
   const timeLimitSeconds =
-    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + FIND_IN_IMAGES_TIME_LIMIT_SECONDS + PUBLIC_API_VISION_TIME_LIMIT_SECONDS + VISION_FAIRNESS_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
+    2 * START_STOP_TIME_LIMIT_SECONDS + LOAD_TARGETS.length * loadTimeLimitSeconds(load) + loadTimeLimitSeconds(loginLoad) + load.durationSeconds + PAGE_SCAN_TIME_LIMIT_SECONDS + CONTENT_SCRIPTS_TIME_LIMIT_SECONDS + IMAGE_BUTTON_TIME_LIMIT_SECONDS + OCR_TIME_LIMIT_SECONDS + OCR_LANGUAGES_TIME_LIMIT_SECONDS + OCR_SMALL_PRINT_TIME_LIMIT_SECONDS + OCR_TESSDATA_TIME_LIMIT_SECONDS + WEB_SIZE_TIME_LIMIT_SECONDS + FACES_OBJECTS_TIME_LIMIT_SECONDS + FEEDBACK_TIME_LIMIT_SECONDS + CAPTURE_TIME_LIMIT_SECONDS + TRANSLATE_OVERLAY_TIME_LIMIT_SECONDS + FIND_IN_IMAGES_TIME_LIMIT_SECONDS + PUBLIC_API_VISION_TIME_LIMIT_SECONDS + VISION_FAIRNESS_TIME_LIMIT_SECONDS + MIXED_LOAD_TIME_LIMIT_SECONDS + 2 * load.durationSeconds
   const watchdog = setTimeout(() => {
     console.error(`The bench did not finish within ${timeLimitSeconds} s; stopping it.`)
     process.exit(1) // server-process.ts kills any running server on exit
@@ -150,6 +153,8 @@ async function main() {
     const ocr = await measureOcr()
     console.error("Reading English, Hindi and Ukrainian in the side panel, with the packs from the server…")
     const ocrLanguages = await measureOcrLanguages()
+    console.error("Reading small print by the server and the extension, each beside bare tesseract.js on the same bytes…")
+    const ocrSmallPrint = await measureOcrSmallPrint()
     console.error("Offering a folder of plain tessdata packs: compressed on the first list, checked after a restart…")
     const ocrTessdata = await measureOcrTessdata()
     console.error("Visiting the landing page cold in headless Chromium: JavaScript downloaded and first contentful paint…")
@@ -199,6 +204,7 @@ async function main() {
       ...imageButton.lines,
       ...ocr.lines,
       ...ocrLanguages.lines,
+      ...ocrSmallPrint.lines,
       ...ocrTessdata.lines,
       ...webSize.lines,
       ...facesObjects.lines,
@@ -234,6 +240,7 @@ async function main() {
       imageButton: imageButton.figures,
       ocr: ocr.figures,
       ocrLanguages: ocrLanguages.figures,
+      ocrSmallPrint: ocrSmallPrint.figures,
       ocrTessdata: ocrTessdata.figures,
       webSize: webSize.figures,
       facesObjects: facesObjects.figures,

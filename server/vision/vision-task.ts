@@ -190,12 +190,42 @@ async function endTesseract(): Promise<void> {
   await ending?.worker.terminate().catch(() => undefined)
 }
 
+/** The formats tesseract.js's own decoder (leptonica) reads as a browser shows them: what the API accepts. */
+const TESSERACT_READS = new Set(["jpeg", "png", "webp", "gif"])
+
+/**
+ * The bytes tesseract.js reads and the size of the image it sees. An upright, opaque, 8-bit RGB or grey image in a
+ * format leptonica reads is handed over as uploaded, as the extension hands over what it fetched: re-encoding it
+ * decodes a JPEG with libjpeg-turbo, whose chroma upsampling and rounding give pixels a few levels off leptonica's,
+ * and tesseract's line finding in a block where a photo sits beside small print tips on such differences (a caption
+ * of 26 names read whole from the upload and not at all from sharp's PNG of it: bench/photos/group-photos.json,
+ * caption-board-reposted). The upload is still decoded once, so a damaged one is refused as before. Only an image
+ * turned by its EXIF orientation (tesseract.js reads only one byte order of it), with transparency (text on nothing)
+ * or in another colour space or depth is redrawn upright on white, as a PNG.
+ */
+async function ocrInput(image: Uint8Array): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const metadata = await sharp(image, { limitInputPixels: V1_OCR_MAX_IMAGE_PIXELS }).metadata()
+  const plain =
+    TESSERACT_READS.has(metadata.format ?? "") &&
+    (metadata.orientation ?? 1) === 1 &&
+    !metadata.hasAlpha &&
+    (metadata.pages ?? 1) === 1 &&
+    metadata.depth === "uchar" &&
+    (metadata.space === "srgb" || metadata.space === "b-w")
+  if (plain && metadata.width && metadata.height) {
+    await sharp(image, { limitInputPixels: V1_OCR_MAX_IMAGE_PIXELS }).stats()
+    return { bytes: image, width: metadata.width, height: metadata.height }
+  }
+  const { data, info } = await decoded(image, V1_OCR_MAX_IMAGE_PIXELS).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true })
+  return { bytes: data, width: info.width, height: info.height }
+}
+
 async function ocr(image: Uint8Array, languages: string[], langPath: string): Promise<V1OcrAnswer> {
-  const { data: png, info } = await decoded(image, V1_OCR_MAX_IMAGE_PIXELS).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true })
+  const { bytes, ...info } = await ocrInput(image)
   const worker = await tesseractFor(languages, langPath)
   let data
   try {
-    ;({ data } = await worker.recognize(png, {}, { text: true, blocks: true }))
+    ;({ data } = await worker.recognize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {}, { text: true, blocks: true }))
   } catch (error) {
     // It may have crashed: the next task starts a new one.
     await endTesseract()
