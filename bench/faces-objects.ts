@@ -2,11 +2,11 @@
 // page (tabs/engines.html).
 // Speed on face-api's demo/sample1.jpg (1920 × 1280, three faces): cold — engine start (tfjs wasm
 // backend, the library and its models) plus the first analysis, each in a fresh page — and warm,
-// the median of several "Run again" analyses of the already decoded image, for the default (SSD)
-// and fast (Tiny) face detectors, the default with age, gender and expression, and Human's
-// CenterNet objects.
-// Counts on the hand-counted photos of bench/photos/hand-counts.json: faces found by the default
-// and the fast detector against the faces a person counts, objects' precision and recall against
+// the median of several "Run again" analyses of the already decoded image, for the face detector
+// (SSD; the fast Tiny one was removed, see FACE_DETECTORS in src/core/analysis/detections.ts), the
+// same with age, gender and expression, and Human's CenterNet objects.
+// Counts on the hand-counted photos of bench/photos/hand-counts.json: faces found against the
+// faces a person counts, objects' precision and recall against
 // the objects a person lists (matched by label count per photo, src/analysis/detection-score.ts),
 // each with its warm time.
 // Run alone with `node --import tsx bench/faces-objects.ts`, or call measureFacesObjects().
@@ -23,6 +23,7 @@ import type { DetectionKind } from "~analysis/DetectionCheck"
 import { addTallies, precisionOf, recallOf, scoreObjects, type HandCount, type Tally } from "~analysis/detection-score"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median, runIfMain } from "./figures"
+import { groupPhotos } from "./photos/group-photos"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const BUILD_DIR = path.join(root, "build/chrome-mv3-prod")
@@ -36,7 +37,6 @@ const TIMEOUT_MS = 90_000
 
 const CASES: { name: string; kind: DetectionKind; attributes: boolean }[] = [
   { name: "faces default (SSD)", kind: "faces-ssd", attributes: false },
-  { name: "faces fast (Tiny)", kind: "faces-tiny", attributes: false },
   { name: "faces default + age, gender, expression", kind: "faces-ssd", attributes: true },
   { name: "objects (CenterNet)", kind: "objects", attributes: false }
 ]
@@ -57,10 +57,29 @@ export function handCountedPhotos(): HandCountedPhoto[] {
 /** The photo's file in node_modules (by folder: some packages' `exports` hide their files from require.resolve). */
 export const photoFile = (photo: HandCountedPhoto) => path.join(root, "node_modules", photo.package, photo.path)
 
+/** A photo the bench analyses and its hand counts: a hand-counted photo where it lies, or a montage written for the run. */
+interface BenchPhoto extends HandCount {
+  name: string
+  faces: number
+  file: string
+}
+
+/** The hand-counted photos, then the group montages of bench/photos/group-photos.json written into `folder`. */
+async function benchPhotos(folder: string): Promise<BenchPhoto[]> {
+  const montages = await groupPhotos()
+  return [
+    ...handCountedPhotos().map((photo) => ({ ...photo, file: photoFile(photo) })),
+    ...montages.map((montage) => {
+      const file = path.join(folder, `${montage.name}.jpg`)
+      fs.writeFileSync(file, montage.jpeg)
+      return { ...montage, file }
+    })
+  ]
+}
+
 /** Which analyses run on every hand-counted photo. */
 const PHOTO_KINDS = [
   { key: "facesDefault", kind: "faces-ssd" },
-  { key: "facesFast", kind: "faces-tiny" },
   { key: "objects", kind: "objects" }
 ] as const satisfies readonly { key: string; kind: DetectionKind }[]
 
@@ -80,6 +99,7 @@ export interface PhotoFigures {
   name: string
   facesCounted: number
   objectsCounted: number
+  peopleCounted: number
   runs: Record<PhotoKindKey, PhotoRun>
 }
 
@@ -144,7 +164,7 @@ function labelsOf(result: string): string[] {
 }
 
 /** Runs one analysis on every photo in one page: the engine starts on the first, then each photo is analysed warm. */
-async function measurePhotos(browser: Browser, pageUrl: string, kind: DetectionKind, photos: readonly HandCountedPhoto[]): Promise<PhotoRun[]> {
+async function measurePhotos(browser: Browser, pageUrl: string, kind: DetectionKind, photos: readonly BenchPhoto[]): Promise<PhotoRun[]> {
   const page = await browser.newPage()
   try {
     await page.goto(pageUrl, { waitUntil: "load" })
@@ -154,7 +174,7 @@ async function measurePhotos(browser: Browser, pageUrl: string, kind: DetectionK
     const runs: PhotoRun[] = []
     let finished = 0
     for (const photo of photos) {
-      await input!.uploadFile(photoFile(photo))
+      await input!.uploadFile(photo.file)
       await waitForRun(page, finished++)
       const warms: number[] = []
       let last: PageRun | null = null
@@ -254,16 +274,26 @@ function warmSummary(runs: readonly PhotoRun[]): string {
   return `warm: median ${ms(median(warm))}, slowest photo ${ms(Math.max(...warm))}, slowest best run ${ms(Math.max(...runs.map((run) => run.warmBestMs)))}`
 }
 
+/** People alone, the label a crowd is about: found against counted per photo, and precision and recall over all. */
+function peopleLines(photos: readonly PhotoFigures[]): string[] {
+  const tallies = photos.map((photo) => scoreObjects(photo.runs.objects.labels.filter((label) => label === "person"), { objects: { person: photo.peopleCounted } }))
+  const total = addTallies(tallies)
+  return [
+    `People (CenterNet's "person") against the hand counts:`,
+    `  ${photos.map((photo, index) => `${photo.name} ${tallies[index]!.hits + tallies[index]!.falseObjects}/${photo.peopleCounted}`).join(", ")}`,
+    `  total: precision ${share(precisionOf(total))}, recall ${share(recallOf(total))} (${total.hits} right, ${total.falseObjects} too many, ${total.missed} missed)`
+  ]
+}
+
 export function photoLines(photos: readonly PhotoFigures[]): string[] {
   const objectRuns = photos.map((photo) => photo.runs.objects)
   const objects = addTallies(objectRuns.map((run) => run.tally))
   return [
     `Faces on ${photos.length} hand-counted photos (found/counted, warm median of ${PHOTO_WARM_RUNS}):`,
     ...photos.map(
-      (photo) => `  ${photo.name}: default (SSD) ${facesLine(photo.runs.facesDefault, photo.facesCounted)}; fast (Tiny) ${facesLine(photo.runs.facesFast, photo.facesCounted)}`
+      (photo) => `  ${photo.name}: default (SSD) ${facesLine(photo.runs.facesDefault, photo.facesCounted)}`
     ),
     `  total: default (SSD) ${facesTotalLine(photos.map((photo) => photo.runs.facesDefault), photos)}`,
-    `  total: fast (Tiny) ${facesTotalLine(photos.map((photo) => photo.runs.facesFast), photos)}`,
     `Objects (CenterNet) on the same photos against the hand counts (label counts per photo; warm median of ${PHOTO_WARM_RUNS}):`,
     ...photos.map(({ name, objectsCounted, runs: { objects: run } }) => {
       const { hits, falseObjects, missed } = run.tally
@@ -272,13 +302,15 @@ export function photoLines(photos: readonly PhotoFigures[]): string[] {
         `precision ${share(precisionOf(run.tally))}, recall ${share(recallOf(run.tally))}; ${ms(run.warmMs)} (best ${ms(run.warmBestMs)})`
       )
     }),
-    `  total: precision ${share(precisionOf(objects))}, recall ${share(recallOf(objects))} (${objects.hits} right, ${objects.falseObjects} false, ${objects.missed} missed); ${warmSummary(objectRuns)}`
+    `  total: precision ${share(precisionOf(objects))}, recall ${share(recallOf(objects))} (${objects.hits} right, ${objects.falseObjects} false, ${objects.missed} missed); ${warmSummary(objectRuns)}`,
+    ...peopleLines(photos)
   ]
 }
 
 export async function measureFacesObjects(): Promise<{ figures: DetectionFigures[]; photos: PhotoFigures[]; lines: string[] }> {
   ensureBuild()
   const browser = await launchBrowser({ extension: true })
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "iqa-group-photos-"))
   try {
     const { id } = await installExtension(browser)
     const pageUrl = `chrome-extension://${id}/tabs/engines.html`
@@ -287,7 +319,7 @@ export async function measureFacesObjects(): Promise<{ figures: DetectionFigures
       console.error(`Faces and objects bench: ${benchCase.name}…`)
       figures.push(await measureCase(browser, pageUrl, benchCase))
     }
-    const handCounted = handCountedPhotos()
+    const handCounted = await benchPhotos(folder)
     const runs = {} as Record<PhotoKindKey, PhotoRun[]>
     for (const { key, kind } of PHOTO_KINDS) {
       console.error(`Faces and objects bench: ${kind} on ${handCounted.length} hand-counted photos…`)
@@ -297,7 +329,8 @@ export async function measureFacesObjects(): Promise<{ figures: DetectionFigures
       name: photo.name,
       facesCounted: photo.faces,
       objectsCounted: Object.values(photo.objects).reduce((sum, count) => sum + count, 0),
-      runs: { facesDefault: runs.facesDefault[index]!, facesFast: runs.facesFast[index]!, objects: runs.objects[index]! }
+      peopleCounted: photo.objects.person ?? 0,
+      runs: { facesDefault: runs.facesDefault[index]!, objects: runs.objects[index]! }
     }))
     return {
       figures,
@@ -306,6 +339,7 @@ export async function measureFacesObjects(): Promise<{ figures: DetectionFigures
     }
   } finally {
     await browser.close()
+    fs.rmSync(folder, { recursive: true, force: true })
   }
 }
 

@@ -5,7 +5,8 @@
 //                 core that "Detect language" needs (orientation and script detection is legacy-only)
 //   engines/tfjs/  the single-threaded tfjs WebAssembly backend, plain and SIMD (the faces and
 //                  objects engines share it; the threaded build needs blob workers MV3 refuses)
-//   engines/faces/ face-api's TinyFaceDetector, SSD MobileNet v1, age/gender and expression models
+//   engines/faces/ face-api's SSD MobileNet v1, age/gender and expression models (the TinyFaceDetector was
+//                  removed: see FACE_DETECTORS in src/core/analysis/detections.ts)
 //   engines/objects/ Human's CenterNet (COCO labels)
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
 // It bundles the page index (src/extension/page/page-index.ts) into page-index.js: the side panel injects it into a tab's
@@ -57,7 +58,6 @@ export const ENGINE_ASSETS = {
   // With WASM_HAS_MULTITHREAD_SUPPORT off, tfjs asks for one of these by the browser's SIMD support.
   "engines/tfjs": [path.join(tfjsWasm, "dist/tfjs-backend-wasm.wasm"), path.join(tfjsWasm, "dist/tfjs-backend-wasm-simd.wasm")],
   "engines/faces": [
-    ...faceModel("tiny_face_detector_model"),
     ...faceModel("ssd_mobilenetv1_model"),
     ...faceModel("age_gender_model"),
     ...faceModel("face_expression_model")

@@ -122,7 +122,14 @@ describe("the public API's local models", () => {
       expect(["male", "female"]).toContain(face.gender)
       expect(face.expression).toMatch(/^[a-z]+$/)
     }
-    expect((await usage()).byEndpoint.faces).toBe(before.byEndpoint.faces + 2)
+
+    // The fast detector was removed: an old client asking for it gets the default's faces, and the answer says which ran.
+    const retired = await postUpload("/api/v1/faces", { name: "sample1.jpg", bytes: photo, type: "image/jpeg" }, { detector: "tiny" })
+    expect(retired.status).toBe(200)
+    const asDefault = retired.body.data as V1FacesAnswer
+    expect(asDefault.detector).toBe("ssd")
+    expect(asDefault.faces).toEqual(found.faces)
+    expect((await usage()).byEndpoint.faces).toBe(before.byEndpoint.faces + 3)
   }, 90_000)
 
   it("finds the people in the sample photo", async () => {

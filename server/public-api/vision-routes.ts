@@ -81,13 +81,15 @@ const OCR_DOC = visionDoc({
 })
 const FACES_DOC = visionDoc({
   summary: "Find the faces in an image",
-  description: "face-api with the extension's models and thresholds; faces numbered left to right; age, gender and expression when attributes is true.",
+  description:
+    "face-api's SSD MobileNet v1 with the extension's thresholds; faces numbered left to right; age, gender and expression when attributes is true. detector \"tiny\" (the fast detector, removed) is still accepted and runs \"ssd\", which the answer's detector names.",
   body: v1FacesRequestSchema,
   data: { 200: v1FacesAnswerSchema }
 })
 const OBJECTS_DOC = visionDoc({
   summary: "Find the objects in an image",
-  description: "Human's CenterNet (the 80 COCO labels) with the extension's thresholds; best first, at most 20.",
+  description:
+    "Human's CenterNet (the 80 COCO labels) with the extension's thresholds; best first, at most 20. An image longer than 1536 pixels is also analysed in up to 6 overlapping tiles, so that small people in a crowd are found; then at most 100.",
   body: v1ObjectsRequestSchema,
   data: { 200: v1ObjectsAnswerSchema }
 })

@@ -80,7 +80,8 @@ export function visionService({ pool, catalogue, packLinks }: VisionServiceParts
       return (await analyse({ kind: "ocr", image, languages: unique, langPath }, caller, V1_OCR_MAX_IMAGE_PIXELS)) as V1OcrAnswer
     },
 
-    async faces(caller: VisionCaller, image: Uint8Array, options: Partial<FacesOptions> = {}): Promise<V1FacesAnswer> {
+    /** `detector` may be a retired name ("tiny"): it runs the default, which the answer's `detector` names. */
+    async faces(caller: VisionCaller, image: Uint8Array, options: Partial<Omit<FacesOptions, "detector">> & { detector?: string } = {}): Promise<V1FacesAnswer> {
       checkedImage(image)
       return (await analyse({ kind: "faces", image, options: resolveFacesOptions(options) }, caller)) as V1FacesAnswer
     },

@@ -21,7 +21,6 @@ import {
   OBJECTS_ANALYSIS_SIDE,
   sortFaces,
   SSD_MIN_CONFIDENCE,
-  TINY_FACE_DETECTOR,
   toDetectedFace,
   toDetectedObjects,
   type FaceModel,
@@ -29,6 +28,7 @@ import {
   type RawFace,
   type RawObject
 } from "~core/analysis/detections"
+import { fromTile, MAX_TILED_OBJECTS, mergeDetections, tilesAfter, tileOnCopy, tilingCopySide, type Pass } from "~core/analysis/tiles"
 import { withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr/ocr-languages"
 import { linesOf, ocrConfidence } from "~core/ocr/ocr-lines"
 import { V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/analysis/public-api"
@@ -59,7 +59,6 @@ interface FaceApi {
   nets: Record<FaceModel, { loadFromDisk(folder: string): Promise<void> }>
   detectAllFaces(input: unknown, options: unknown): FaceTask
   SsdMobilenetv1Options: new (options: { minConfidence: number }) => unknown
-  TinyFaceDetectorOptions: new (options: { inputSize: number; scoreThreshold: number }) => unknown
 }
 interface FaceTask extends PromiseLike<{ box: RawFace["detection"]["box"]; score: number }[]> {
   withAgeAndGender(): { withFaceExpressions(): PromiseLike<(RawFace & { expressions: Record<string, number> })[]> }
@@ -128,9 +127,7 @@ async function faces(image: Uint8Array, options: FacesOptions): Promise<V1FacesA
   }
   const { tensor, width, height, scale } = await imageTensor(tf, image, analysisSide(options))
   try {
-    const detector =
-      options.detector === "ssd" ? new api.SsdMobilenetv1Options({ minConfidence: SSD_MIN_CONFIDENCE }) : new api.TinyFaceDetectorOptions(TINY_FACE_DETECTOR)
-    const task = api.detectAllFaces(tensor, detector)
+    const task = api.detectAllFaces(tensor, new api.SsdMobilenetv1Options({ minConfidence: SSD_MIN_CONFIDENCE }))
     const found: RawFace[] = options.attributes
       ? (await task.withAgeAndGender().withFaceExpressions()).map((face) => ({ ...face, expressions: { ...face.expressions } }))
       : (await task).map((detection) => ({ detection }))
@@ -157,15 +154,41 @@ function startHuman(): Promise<Human> {
 
 async function objects(image: Uint8Array): Promise<V1ObjectsAnswer> {
   const [tf, human] = await Promise.all([startTfjs(), startHuman()])
-  const { tensor, width, height, scale } = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
-  try {
-    const result = await human.detect(tensor)
+  const detect = async (input: unknown) => {
+    const result = await human.detect(input)
     if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-    const found = toDetectedObjects(result.object, width, height, { minScores: DEFAULT_MIN_SCORES, maxObjects: DEFAULT_MAX_OBJECTS }, scale)
-    return { objects: found, imageWidth: width, imageHeight: height }
-  } finally {
-    tensor.dispose()
+    return result.object
   }
+  const whole = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
+  const { width, height } = whole
+  // Each pass keeps all it finds above the scores: the limit applies to the merged list.
+  const limits = { minScores: DEFAULT_MIN_SCORES, maxObjects: Infinity }
+  let full: RawObject[]
+  try {
+    full = await detect(whole.tensor)
+  } finally {
+    whole.tensor.dispose()
+  }
+  const fullObjects = toDetectedObjects(full, width, height, limits, whole.scale)
+  const tiles = tilesAfter(fullObjects, width, height, OBJECTS_ANALYSIS_SIDE)
+  if (tiles.length === 0) return { objects: fullObjects.slice(0, DEFAULT_MAX_OBJECTS), imageWidth: width, imageHeight: height }
+  const passes: Pass[] = [{ objects: fullObjects }]
+  const copy = await imageTensor(tf, image, tilingCopySide(width, height, tiles, OBJECTS_ANALYSIS_SIDE))
+  try {
+    const [copyHeight, copyWidth] = copy.tensor.shape
+    for (const tile of tiles) {
+      const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
+      const part = tf.slice(copy.tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3])
+      try {
+        passes.push({ objects: toDetectedObjects(fromTile(await detect(part), cut), width, height, limits, copy.scale), tile })
+      } finally {
+        part.dispose()
+      }
+    }
+  } finally {
+    copy.tensor.dispose()
+  }
+  return { objects: mergeDetections(passes, width, height, MAX_TILED_OBJECTS), imageWidth: width, imageHeight: height }
 }
 
 /** This thread's tesseract.js worker, reading `languages`: made once, switched to other languages in place. */

@@ -21,14 +21,13 @@ import { decodeImage, startTfjs } from "./tfjs"
 
 export const SAMPLE_PHOTO_PATH = "/engines/samples/sample1.jpg"
 
-export type DetectionKind = "faces-tiny" | "faces-ssd" | "objects"
+export type DetectionKind = "faces-ssd" | "objects"
 
 /** The faces analysis the side panel runs unless Settings say otherwise. */
 export const DEFAULT_FACES_KIND: DetectionKind = `faces-${DEFAULT_FACES_OPTIONS.detector}`
 
 const KINDS: { value: DetectionKind; label: string }[] = [
-  { value: "faces-ssd", label: "Faces, accurate (SSD, the default)" },
-  { value: "faces-tiny", label: "Faces, fast (Tiny)" },
+  { value: "faces-ssd", label: "Faces (SSD)" },
   { value: "objects", label: "Objects (COCO)" }
 ]
 
@@ -138,7 +137,7 @@ async function analyse(kind: DetectionKind, attributes: boolean, image: ImageSou
     return { outcome, loadMs, durationMs: Math.round(performance.now() - begun) }
   }
   const engine = (facesEngine ??= createFacesEngine())
-  const options: FacesOptions = { detector: kind === "faces-ssd" ? "ssd" : "tiny", attributes }
+  const options: FacesOptions = { detector: "ssd", attributes }
   const loadMs = await timedLoad(`${kind}${attributes ? "+attributes" : ""}`, () => engine.load(onProgress, options))
   onProgress({ stage: "Finding faces" })
   const begun = performance.now()

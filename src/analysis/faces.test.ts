@@ -6,25 +6,27 @@ describe("face options", () => {
   it("defaults to the accurate SSD detector without attributes and keeps what was asked", () => {
     expect(resolveFacesOptions()).toEqual({ detector: "ssd", attributes: false })
     expect(resolveFacesOptions({ attributes: true })).toEqual({ detector: "ssd", attributes: true })
-    expect(resolveFacesOptions({ detector: "tiny" })).toEqual({ detector: "tiny", attributes: false })
+    expect(resolveFacesOptions({ detector: "ssd", attributes: true })).toEqual({ detector: "ssd", attributes: true })
+  })
+
+  it("reads the removed fast detector as the default, for old callers and stored settings", () => {
+    expect(resolveFacesOptions({ detector: "tiny" })).toEqual({ detector: "ssd", attributes: false })
+    expect(resolveFacesOptions({ detector: "tiny", attributes: true })).toEqual({ detector: "ssd", attributes: true })
   })
 
   it("refuses an unknown detector in words", () => {
-    expect(() => resolveFacesOptions({ detector: "mtcnn" as never })).toThrow('Unknown face detector "mtcnn": use "tiny" or "ssd".')
+    expect(() => resolveFacesOptions({ detector: "mtcnn" })).toThrow('Unknown face detector "mtcnn": use "ssd".')
   })
 
   it("needs the attribute models only when attributes are asked for", () => {
-    expect(modelsFor({ detector: "tiny", attributes: false })).toEqual(["tinyFaceDetector"])
     expect(modelsFor({ detector: "ssd", attributes: false })).toEqual(["ssdMobilenetv1"])
     expect(modelsFor({ detector: "ssd", attributes: true })).toEqual(["ssdMobilenetv1", "ageGenderNet", "faceExpressionNet"])
   })
 })
 
 describe("analysisSide", () => {
-  it("gives Tiny twice its input size, SSD its own and the attribute models more", () => {
-    expect(analysisSide({ detector: "tiny", attributes: false })).toBe(832)
+  it("gives SSD its own input size and the attribute models more", () => {
     expect(analysisSide({ detector: "ssd", attributes: false })).toBe(512)
-    expect(analysisSide({ detector: "tiny", attributes: true })).toBe(1280)
     expect(analysisSide({ detector: "ssd", attributes: true })).toBe(1280)
   })
 })

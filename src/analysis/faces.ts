@@ -1,9 +1,9 @@
 // Local face detection with @vladmandic/face-api on the shared tfjs runtime (./tfjs.ts), from the
 // models scripts/copy-extension-assets.mjs ships in engines/faces/: nothing is fetched at run
-// time. SSD MobileNet v1 is the default: on group photos it counts the faces a person counts
-// (turned aside, looking down), where TinyFaceDetector, the fast option at about a quarter of the
-// cost, finds one of three (bench/faces-objects.ts). Age, gender and expression models load only
-// once someone asks for them.
+// time. SSD MobileNet v1 is the one detector: it counts the faces a person counts (turned aside,
+// looking down); the fast TinyFaceDetector is gone, as it missed whole groups (why: FACE_DETECTORS
+// in src/core/analysis/detections.ts). Age, gender and expression models load only once someone
+// asks for them.
 import type * as FaceApiModule from "@vladmandic/face-api/dist/face-api.esm-nobundle.js"
 
 import {
@@ -12,7 +12,6 @@ import {
   resolveFacesOptions,
   sortFaces,
   SSD_MIN_CONFIDENCE,
-  TINY_FACE_DETECTOR,
   toDetectedFace,
   type DetectedFace,
   type FaceDetector,
@@ -42,8 +41,7 @@ export const FACES_START_FAILED_MESSAGE = "The face detection engine did not sta
 export const FACES_RUN_FAILED_MESSAGE = "Face detection took too long on this image and was stopped. Try again or use a smaller image."
 
 const MODEL_STAGES: Record<FaceModel, string> = {
-  tinyFaceDetector: "Loading face model",
-  ssdMobilenetv1: "Loading accurate face model",
+  ssdMobilenetv1: "Loading face model",
   ageGenderNet: "Loading age and gender model",
   faceExpressionNet: "Loading expression model"
 }
@@ -91,10 +89,7 @@ export function createFacesEngine({ basePath = "/engines/faces", startTimeoutMs 
     run: async ({ faceapi, tf }, image, options, inTime) => {
       const { tensor, width, height, scale } = await imageTensor(tf, image, analysisSide(options))
       try {
-        const detectorOptions =
-          options.detector === "ssd"
-            ? new faceapi.SsdMobilenetv1Options({ minConfidence: SSD_MIN_CONFIDENCE })
-            : new faceapi.TinyFaceDetectorOptions(TINY_FACE_DETECTOR)
+        const detectorOptions = new faceapi.SsdMobilenetv1Options({ minConfidence: SSD_MIN_CONFIDENCE })
         // face-api's type declarations carry their own copy of tfjs's; at run time it is the same tfjs-core.
         const task = faceapi.detectAllFaces(tensor as unknown as Parameters<FaceApi["detectAllFaces"]>[0], detectorOptions)
         const found: RawFace[] = options.attributes

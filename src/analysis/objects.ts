@@ -3,6 +3,7 @@
 // engines/objects/: nothing is fetched at run time.
 import type * as HumanModule from "../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"
 
+import { fromTile, MAX_TILED_OBJECTS, mergeDetections, tilesAfter, tileOnCopy, tilingCopySide, type Pass } from "~core/analysis/tiles"
 import { DEFAULT_MAX_OBJECTS, DEFAULT_MIN_SCORES, humanConfig, OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type DetectedObject, type MinScores } from "~core/analysis/detections"
 
 import { defineEngine, extensionUrl, type AnalysisEngine, type EngineTimeouts } from "./engine"
@@ -20,6 +21,7 @@ export interface ObjectsEngineOptions extends EngineTimeouts {
   /** Folder of the shipped centernet.json and centernet.bin inside the extension. */
   basePath?: string
   minScores?: MinScores
+  /** The most objects listed for an image the engine does not tile (a tiled one lists up to MAX_TILED_OBJECTS). */
   maxObjects?: number
 }
 
@@ -58,14 +60,41 @@ export function createObjectsEngine({
     },
     free: ({ human }) => freeModels(human),
     run: async ({ human, tf }, image, _options, inTime) => {
-      const { tensor, width, height, scale } = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
-      try {
-        const result = await inTime(human.detect(tensor))
+      const detect = async (input: Parameters<Human["detect"]>[0]) => {
+        const result = await inTime(human.detect(input))
         if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-        return { objects: toDetectedObjects(result.object, width, height, { minScores, maxObjects }, scale), imageWidth: width, imageHeight: height }
-      } finally {
-        tensor.dispose()
+        return result.object
       }
+      const whole = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
+      const { width, height } = whole
+      let full: HumanModule.ObjectResult[]
+      try {
+        full = await detect(whole.tensor)
+      } finally {
+        whole.tensor.dispose()
+      }
+      // Each pass keeps all it finds above the scores: the limit applies to the merged list.
+      const limits = { minScores, maxObjects: Infinity }
+      const fullObjects = toDetectedObjects(full, width, height, limits, whole.scale)
+      const tiles = tilesAfter(fullObjects, width, height, OBJECTS_ANALYSIS_SIDE)
+      if (tiles.length === 0) return { objects: fullObjects.slice(0, maxObjects), imageWidth: width, imageHeight: height }
+      const passes: Pass[] = [{ objects: fullObjects }]
+      const copy = await imageTensor(tf, image, tilingCopySide(width, height, tiles, OBJECTS_ANALYSIS_SIDE))
+      try {
+        const [copyHeight, copyWidth] = copy.tensor.shape
+        for (const tile of tiles) {
+          const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
+          const part = tf.slice(copy.tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3])
+          try {
+            passes.push({ objects: toDetectedObjects(fromTile(await detect(part), cut), width, height, limits, copy.scale), tile })
+          } finally {
+            part.dispose()
+          }
+        }
+      } finally {
+        copy.tensor.dispose()
+      }
+      return { objects: mergeDetections(passes, width, height, Math.max(maxObjects, MAX_TILED_OBJECTS)), imageWidth: width, imageHeight: height }
     }
   })
 }

@@ -10,6 +10,7 @@ import { createOcrEngine, type OcrEngine, type OcrResult } from "~analysis/ocr"
 import { describeFace } from "~analysis/result-format"
 import { countOf, percent } from "~core/format"
 
+import { DEFAULT_FACES_OPTIONS } from "~core/analysis/detections"
 import type { VqaHistoryTurn } from "~core/analysis/vqa"
 
 import { readImage, toRasterBlob, turnClockwise, type ImageLocation } from "./images/image-bytes"
@@ -98,7 +99,7 @@ export function resultKey({ kind, image, settings }: Pick<AnalysisRequest, "kind
     case "text":
       return `text|${textReadingKey(settings)}|${image.url}`
     case "faces":
-      return `faces|${settings.faceDetector}|${settings.faceAttributes}|${image.url}`
+      return `faces|${settings.faceAttributes}|${image.url}`
     case "objects":
       return `objects|${image.url}`
     case "scene":
@@ -133,7 +134,7 @@ async function run(request: AnalysisRequest): Promise<AnalysisOutcome> {
     }
     case "faces": {
       const engine = getFacesEngine()
-      const options = { detector: settings.faceDetector, attributes: settings.faceAttributes }
+      const options = { ...DEFAULT_FACES_OPTIONS, attributes: settings.faceAttributes }
       await engine.load(onProgress, options)
       onProgress?.({ stage: "Finding faces…" })
       return { kind, faces: await engine.run(await toRasterBlob(blob), options) }

@@ -81,12 +81,11 @@ describe("settings", () => {
   it("falls back to the default for each unknown or missing field", () => {
     expect(panelSettingsItem.parse(undefined)).toEqual(DEFAULT_PANEL_SETTINGS)
     expect(
-      panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceDetector: "ssd", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true, questionsEngine: "device" })
+      panelSettingsItem.parse({ defaultAnalysis: "faces", model: "gpt-4o", faceAttributes: true, ocrLanguages: ["eng", "hin", "hin"], ocrDetectLanguage: true, questionsEngine: "device" })
     ).toEqual({
       version: 2,
       defaultAnalysis: "faces",
       model: "gpt-4o",
-      faceDetector: "ssd",
       faceAttributes: true,
       ocrLanguages: ["eng", "hin"],
       ocrDetectLanguage: true,
@@ -103,23 +102,18 @@ describe("settings", () => {
     expect(panelSettingsItem.parse({ defaultAnalysis: "none" }).defaultAnalysis).toBe("none")
   })
 
-  it("uses the accurate face detector by default, the one the faces engine defaults to", () => {
-    expect(DEFAULT_PANEL_SETTINGS.faceDetector).toBe("ssd")
-    expect(DEFAULT_PANEL_SETTINGS.faceDetector).toBe(DEFAULT_FACES_OPTIONS.detector)
-  })
-
-  it("gives up a fast detector stored before version 2 for the new default, and keeps one chosen since", () => {
-    // Before version 2 the whole object was stored on any change, carrying the old default "tiny" along.
-    expect(panelSettingsItem.parse({ defaultAnalysis: "faces", faceDetector: "tiny", faceAttributes: true })).toMatchObject({
-      version: 2,
-      defaultAnalysis: "faces",
-      faceDetector: "ssd",
-      faceAttributes: true
-    })
-    expect(panelSettingsItem.parse({ faceDetector: "ssd" }).faceDetector).toBe("ssd")
-    expect(panelSettingsItem.parse({ version: 2, faceDetector: "tiny" }).faceDetector).toBe("tiny")
+  it("drops a stored face detector, the fast one removed or the default, and keeps the rest", () => {
+    // The fast detector was removed (issue 47): a stored choice of it, or of the default, must not fail the settings.
+    for (const faceDetector of ["tiny", "ssd", 3]) {
+      for (const version of [undefined, 2]) {
+        const read = panelSettingsItem.parse({ version, defaultAnalysis: "faces", faceDetector, faceAttributes: true })
+        expect(read).toEqual({ ...DEFAULT_PANEL_SETTINGS, defaultAnalysis: "faces", faceAttributes: true })
+        // Faces run with the faces engine's default detector, whatever was stored.
+        expect(DEFAULT_FACES_OPTIONS.detector).toBe("ssd")
+        expect(read).not.toHaveProperty("faceDetector")
+      }
+    }
     expect(migratePanelSettings({ version: 2, faceDetector: "tiny" })).toEqual({ version: 2, faceDetector: "tiny" })
-    expect(migratePanelSettings({ faceDetector: "tiny", model: "gpt-4o" })).toEqual({ model: "gpt-4o" })
     expect(migratePanelSettings("tiny")).toEqual({})
     expect(migratePanelSettings(null)).toEqual({})
   })
@@ -155,7 +149,6 @@ describe("analysis results", () => {
 
   it("caches by image, analysis and the options that change the result; never a free question", () => {
     expect(resultKey({ kind: "text", image: at, settings })).toBe(resultKey({ kind: "text", image: at, settings: { ...settings, model: "gpt-4o" } }))
-    expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceDetector: "tiny" } }))
     expect(resultKey({ kind: "faces", image: at, settings })).not.toBe(resultKey({ kind: "faces", image: at, settings: { ...settings, faceAttributes: true } }))
     expect(resultKey({ kind: "scene", image: at, settings })).not.toBe(resultKey({ kind: "scene", image: at, settings: { ...settings, model: "gpt-4o" } }))
     expect(resultKey({ kind: "ask", image: at, settings })).toBeNull()
@@ -167,7 +160,7 @@ describe("analysis results", () => {
     expect(summarise({ kind: "text", ocr: ocr("") })).toBe("No text found")
     expect(summarise({ kind: "text", ocr: ocr("x".repeat(200)) })).toHaveLength(80)
     const box = { x: 0, y: 0, width: 1, height: 1 }
-    expect(summarise({ kind: "faces", faces: { faces: [{ box, score: 1 }], imageWidth: 1, imageHeight: 1, detector: "tiny" } })).toBe("1 face")
+    expect(summarise({ kind: "faces", faces: { faces: [{ box, score: 1 }], imageWidth: 1, imageHeight: 1, detector: "ssd" } })).toBe("1 face")
     const objects = { objects: [{ label: "dog", score: 0.4, box }, { label: "person", score: 0.9, box }, { label: "dog", score: 0.8, box }], imageWidth: 1, imageHeight: 1 }
     expect(objectLabels(objects)).toEqual(["person", "dog"])
     expect(summarise({ kind: "objects", objects })).toBe("person, dog")

@@ -25,7 +25,6 @@ const ENGINE_FILES = [
   "engines/tfjs/tfjs-backend-wasm.wasm",
   "engines/tfjs/tfjs-backend-wasm-simd.wasm",
   "engines/faces/ssd_mobilenetv1_model.bin",
-  "engines/faces/tiny_face_detector_model.bin",
   "engines/objects/centernet.bin"
 ]
 

@@ -32,9 +32,18 @@ const roundScore = (value: number) => Math.round(value * 1000) / 1000
 
 // ---- Faces (@vladmandic/face-api) ----
 
-/** "ssd": SSD MobileNet v1 (accurate, default); "tiny": TinyFaceDetector (fast, misses faces turned aside). */
-export const FACE_DETECTORS = ["ssd", "tiny"] as const
+/**
+ * "ssd": SSD MobileNet v1, the one face detector. The fast TinyFaceDetector was offered too and is gone (issue 47):
+ * on the group photos of bench/photos/group-photos.ts it found 0 faces at input 416 where SSD found 16, 39 and 66;
+ * larger inputs (608–1280, threshold 0.3–0.5) reached at most 20, 38 and 16 while taking as long as SSD or longer
+ * and finding faces on j5, which has none; 416-pixel tiles of the full-size image reached SSD's counts but took
+ * 3–6 s, four to six times SSD, and lost the large faces of the single photos. So "fast" could only be had by
+ * missing most faces of a group. Old callers' "tiny" (RETIRED_FACE_DETECTORS) runs SSD.
+ */
+export const FACE_DETECTORS = ["ssd"] as const
 export type FaceDetector = (typeof FACE_DETECTORS)[number]
+/** Detector names once offered: still accepted (from old API clients and stored settings) and run as the default. */
+export const RETIRED_FACE_DETECTORS = ["tiny"] as const
 
 export interface FacesOptions {
   detector: FaceDetector
@@ -45,12 +54,10 @@ export interface FacesOptions {
 export const DEFAULT_FACES_OPTIONS: FacesOptions = { detector: "ssd", attributes: false }
 
 /**
- * The detectors' settings. On the hand-counted photos SSD finds the same faces from 0.3 to 0.5 (none scores
- * between) and loses a turned face (0.55) at 0.6. Tiny stays at 416, the fast choice: 512 found 21 of 22 faces
- * instead of 19 for half as much time again, 608 found fewer, and neither reaches what SSD counts.
+ * SSD's threshold. On the hand-counted photos SSD finds the same faces from 0.3 to 0.5 (none scores between) and
+ * loses a turned face (0.55) at 0.6.
  */
 export const SSD_MIN_CONFIDENCE = 0.5
-export const TINY_FACE_DETECTOR = { inputSize: 416, scoreThreshold: 0.5 } as const
 
 export interface DetectedFace {
   box: Box
@@ -68,30 +75,29 @@ export interface DetectedFace {
 }
 
 /**
- * The longer side of the copy the engine analyses. The detectors shrink the image to a square
- * anyway (TinyFaceDetector to 416 pixels, SSD to 512). SSD gets its own 512: the same faces on the
- * hand-counted photos as from 1024, and a warm run on sample1 went from 574 to 464 ms (median of 7)
- * without the larger copy to pad and shrink. The age, gender and expression models crop faces at
- * 112 pixels, so they get more, for smaller faces.
+ * The longer side of the copy the engine analyses. SSD shrinks the image to a 512-pixel square anyway: the same
+ * faces on the hand-counted photos as from 1024, and a warm run on sample1 went from 574 to 464 ms (median of 7)
+ * without the larger copy to pad and shrink. The age, gender and expression models crop faces at 112 pixels, so
+ * they get more, for smaller faces.
  */
 export function analysisSide(options: FacesOptions): number {
-  if (options.attributes) return 1280
-  return options.detector === "ssd" ? 512 : 832
+  return options.attributes ? 1280 : 512
 }
 
-/** Fills in defaults and refuses what the engine cannot do, in words. */
-export function resolveFacesOptions(options?: Partial<FacesOptions>): FacesOptions {
-  const detector = options?.detector ?? DEFAULT_FACES_OPTIONS.detector
-  if (detector !== "tiny" && detector !== "ssd") throw new Error(`Unknown face detector "${String(detector)}": use "tiny" or "ssd".`)
-  return { detector, attributes: options?.attributes ?? DEFAULT_FACES_OPTIONS.attributes }
+/** Fills in defaults, reads a retired detector as the default, and refuses what the engine cannot do, in words. */
+export function resolveFacesOptions(options?: { detector?: string; attributes?: boolean }): FacesOptions {
+  const asked = options?.detector ?? DEFAULT_FACES_OPTIONS.detector
+  const retired = (RETIRED_FACE_DETECTORS as readonly string[]).includes(asked)
+  if (!retired && !(FACE_DETECTORS as readonly string[]).includes(asked)) throw new Error(`Unknown face detector "${String(asked)}": use "ssd".`)
+  return { detector: DEFAULT_FACES_OPTIONS.detector, attributes: options?.attributes ?? DEFAULT_FACES_OPTIONS.attributes }
 }
 
 /** face-api networks a detection uses, by their key in `faceapi.nets`. */
-export type FaceModel = "tinyFaceDetector" | "ssdMobilenetv1" | "ageGenderNet" | "faceExpressionNet"
+export type FaceModel = "ssdMobilenetv1" | "ageGenderNet" | "faceExpressionNet"
 
 /** The networks a run with these options needs, detector first. */
 export function modelsFor(options: FacesOptions): FaceModel[] {
-  const models: FaceModel[] = [options.detector === "ssd" ? "ssdMobilenetv1" : "tinyFaceDetector"]
+  const models: FaceModel[] = ["ssdMobilenetv1"]
   if (options.attributes) models.push("ageGenderNet", "faceExpressionNet")
   return models
 }

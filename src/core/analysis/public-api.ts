@@ -5,7 +5,7 @@
  */
 import * as z from "zod"
 
-import { FACE_DETECTORS } from "./detections"
+import { FACE_DETECTORS, RETIRED_FACE_DETECTORS } from "./detections"
 import { ocrLanguageCodeSchema } from "../ocr/ocr-languages"
 import { base64Length, vqaImageSchema } from "./vqa"
 
@@ -37,8 +37,11 @@ export type V1OcrRequest = z.infer<typeof v1OcrRequestSchema>
 
 export const v1FacesRequestSchema = z.strictObject({
   image: vqaImageSchema,
-  /** "ssd" (accurate, the default) or "tiny" (faster, misses faces turned aside). */
-  detector: z.enum(FACE_DETECTORS).optional(),
+  /**
+   * "ssd", the one detector. "tiny", the fast detector that was removed, is still taken so that old clients keep
+   * working: it runs "ssd", and the answer's `detector` says so.
+   */
+  detector: z.enum([...FACE_DETECTORS, ...RETIRED_FACE_DETECTORS]).optional(),
   /** Also estimate each face's age, gender and expression. */
   attributes: z.boolean().optional()
 })
@@ -77,6 +80,7 @@ export const v1FacesAnswerSchema = z.object({
       expressionScore: z.number().optional()
     })
   ),
+  /** The detector that ran: "ssd", also when "tiny" was asked for. */
   detector: z.enum(FACE_DETECTORS),
   ...imageSize
 })

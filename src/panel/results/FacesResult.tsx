@@ -24,7 +24,7 @@ export function FacesResult({ result }: { result: Faces }) {
         </ol>
       }
     >
-      <p className="text-xs text-gray-500">Detector: {result.detector === "ssd" ? "accurate (SSD MobileNet)" : "fast (Tiny Face Detector)"} · change it in Settings</p>
+      <p className="text-xs text-gray-500">Detector: SSD MobileNet</p>
     </FoundList>
   )
 }

@@ -9,7 +9,7 @@ import { OcrLanguagePicker } from "./OcrLanguagePicker"
 import { PageTranslationSettingsSection } from "../page-translation/PageTranslationSettings"
 import { SentLedgerSection } from "../sent/SentLedgerSection"
 import { ShortcutsSettings } from "./ShortcutsSettings"
-import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type FaceDetectorChoice, type PanelSettings } from "./settings"
+import { ANALYSIS_KINDS, ANALYSIS_LABELS, type DefaultAnalysis, type PanelSettings } from "./settings"
 
 const fieldClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-2 py-1.5 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
@@ -78,19 +78,8 @@ export function SettingsTab({ settings, onChange, apiOrigin, onApiOriginChange }
           />
         </div>
         <fieldset className="text-sm">
-          <legend className="font-medium">Face detector</legend>
-          {(
-            [
-              ["ssd", "Accurate (SSD MobileNet): also finds faces turned aside"],
-              ["tiny", "Fast (Tiny Face Detector): quicker, misses faces turned aside"]
-            ] as const satisfies readonly (readonly [FaceDetectorChoice, string])[]
-          ).map(([value, label]) => (
-            <label key={value} className="mt-1 flex items-center gap-2">
-              <input type="radio" name="face-detector" value={value} checked={settings.faceDetector === value} onChange={() => onChange({ ...settings, faceDetector: value })} className="accent-brand-primary" />
-              {label}
-            </label>
-          ))}
-          <label className="mt-2 flex items-center gap-2">
+          <legend className="font-medium">Faces</legend>
+          <label className="mt-1 flex items-center gap-2">
             <input type="checkbox" checked={settings.faceAttributes} onChange={(event) => onChange({ ...settings, faceAttributes: event.target.checked })} className="accent-brand-primary" />
             Estimate age, gender and expression
           </label>

@@ -1,7 +1,6 @@
-/** The side panel's Settings: default analysis, the AI engines, vision model, face detector options; kept in chrome.storage.local. */
+/** The side panel's Settings: default analysis, the AI engines, vision model, face options; kept in chrome.storage.local. */
 import * as z from "zod"
 
-import { DEFAULT_FACES_OPTIONS } from "~core/analysis/detections"
 import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr/ocr-languages"
 import { VQA_MODELS } from "~core/analysis/vqa"
 import { storageItem } from "~extension/storage-item"
@@ -20,31 +19,23 @@ export type DefaultAnalysis = AnalysisKind | "none"
 /** Languages read at once: each one more slows recognition and adds a model to memory. */
 export const MAX_OCR_LANGUAGES = 3
 
-export const FACE_DETECTORS = ["ssd", "tiny"] as const
-export type FaceDetectorChoice = (typeof FACE_DETECTORS)[number]
-
 /**
- * 2: the accurate face detector ("ssd") became the default. Before, the panel stored the whole settings object on
- * any change, so a stored "tiny" was most often the old default carried along, not a choice: it cannot be told
- * apart from one, so settings without this version give "tiny" up for the new default (a user who wants the fast
- * detector picks it again, and from then on it stays).
+ * 2: the accurate face detector ("ssd") became the default. Since the fast one was removed (issue 47) there is no
+ * detector to choose: a stored `faceDetector` ("tiny" or "ssd", from any version) is dropped when read (zod's object
+ * strips keys it does not know), and faces run with the one detector.
  */
 export const PANEL_SETTINGS_VERSION = 2
 
 /** Stored settings brought to the current version; anything not an object reads as nothing stored. */
 export function migratePanelSettings(raw: unknown): Record<string, unknown> {
   if (typeof raw !== "object" || raw === null) return {}
-  const stored = raw as Record<string, unknown>
-  if (stored.version === PANEL_SETTINGS_VERSION || stored.faceDetector !== "tiny") return stored
-  const { faceDetector: _oldDefault, ...rest } = stored
-  return rest
+  return raw as Record<string, unknown>
 }
 
 const panelSettingsSchema = z.object({
   version: z.literal(PANEL_SETTINGS_VERSION).catch(PANEL_SETTINGS_VERSION),
   defaultAnalysis: z.enum([...ANALYSIS_KINDS, "none"]).catch("text"),
   model: z.enum(VQA_MODELS).catch(VQA_MODELS[0]),
-  faceDetector: z.enum(FACE_DETECTORS).catch(DEFAULT_FACES_OPTIONS.detector),
   /** Age, gender and expression with each face (three more models to load). */
   faceAttributes: z.boolean().catch(false),
   /** The Text (OCR) languages: the last choice made in the Text view, also set in Settings. */
