@@ -89,7 +89,7 @@ const FACES_DOC = visionDoc({
 const OBJECTS_DOC = visionDoc({
   summary: "Find the objects in an image",
   description:
-    "Human's CenterNet (the 80 COCO labels) with the extension's thresholds; best first, at most 20. An image longer than 1536 pixels is also analysed in up to 6 overlapping tiles, so that small people in a crowd are found; then at most 100.",
+    "Human's CenterNet (the 80 COCO labels) with the extension's thresholds; best first, at most 20. An image longer than 1536 pixels is also analysed in up to 6 overlapping tiles, so that small people in a crowd are found, unless every person the first pass found is taller than half the image; then at most 100.",
   body: v1ObjectsRequestSchema,
   data: { 200: v1ObjectsAnswerSchema }
 })
