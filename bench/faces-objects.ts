@@ -264,7 +264,8 @@ function facesTotalLine(runs: readonly PhotoRun[], photos: readonly PhotoFigures
   const tally = addTallies(runs.map((run) => run.tally))
   const exact = runs.filter((run, index) => run.labels.length === photos[index]!.facesCounted).length
   return (
-    `found ${tally.hits} of ${tally.hits + tally.missed} counted faces, ${tally.falseObjects} too many, ` +
+    `found ${tally.hits} of ${tally.hits + tally.missed} counted faces, ${tally.falseObjects} too many ` +
+    `(precision ${share(precisionOf(tally))}, recall ${share(recallOf(tally))}), ` +
     `the exact count on ${exact} of ${runs.length} photos; ${warmSummary(runs)}`
   )
 }
