@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify"
 import type { AdminOverview } from "~core/admin/feedback"
 import { DAY_MS } from "~core/time"
 
-import { countUsers } from "../auth/users"
+import { countUsers } from "../auth/user-store"
 import { liveSubscriptionFigures } from "../billing/billing-service"
 import { countFeedback } from "../feedback/feedback-store"
 import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-store"

@@ -9,7 +9,7 @@ import type * as z from "zod"
 import type { TranslateAnswer, TranslateImagesAnswer, translateImagesRequestSchema, translateRequestSchema } from "~core/analysis/translate"
 import { MAX_IMAGE_BYTES, VQA_MODELS, type VqaAnswer, type vqaAskRequestSchema, type VqaUsage, type VqaUsageReport } from "~core/analysis/vqa"
 
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import { planOf } from "../billing/plan"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds } from "../limits/limit-store"

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { API_ACCOUNT_MAX_IN_FLIGHT, API_ACCOUNT_RATE_LIMIT, API_KEY_MAX_IN_FLIGHT, API_KEY_PREFIX, API_KEY_RATE_LIMIT } from "~core/api-keys"
 
 import { accountDisabled, bearerToken, refuseSuspended } from "../auth/authenticate"
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError } from "../http/errors"
 import { retryAfterSeconds, takeAll, type LimitStore } from "../limits/limit-store"

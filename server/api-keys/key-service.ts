@@ -25,10 +25,10 @@ import {
 } from "~core/api-keys"
 import { lastUtcDays } from "~core/time"
 
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import type { Authenticated } from "../auth/authenticate"
 import { requireProofOfPerson } from "../auth/sign-in-methods"
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import { planOf } from "../billing/plan"
 import { isUuid } from "../db/uuid"
 import type { Db } from "../db/transaction"

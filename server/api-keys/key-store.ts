@@ -1,5 +1,5 @@
 /** The queries of personal API keys (table api_keys). */
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import type { Db } from "../db/transaction"
 
 export interface ApiKeyRow {

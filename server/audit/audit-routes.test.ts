@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { AUDIT_CSV_COLUMNS, type AuditEntry, type AuditPage } from "~core/admin/audit"
 
-import { recordAuditEvent } from "./audit-log"
+import { recordAuditEvent } from "./audit-log-store"
 import { signedInUser, startTestApp, type TestApp } from "../test-kit"
 
 let subject: TestApp

@@ -5,7 +5,7 @@
  */
 import type { SignInMethod } from "~core/auth-schemas"
 
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import type { Db } from "../db/transaction"
 
 /** Why sessions ended, as the log's details name it. */

@@ -9,7 +9,7 @@ import type { Mailer, OutgoingMail } from "../mail/mailer"
 import { readOutbox, startTestApp, type TestApp } from "../test-kit"
 import { CODE_EMAILS_PER_ADDRESS_PER_HOUR, codeEmailRequests } from "./account-emails"
 import { createPasswordAccount } from "./account-service"
-import { markEmailVerified } from "./users"
+import { markEmailVerified } from "./user-store"
 
 const PASSWORD = "Blue-Harbor-42!"
 const CLIENT = "198.51.100.7"

@@ -9,8 +9,8 @@ import type { Db } from "../db/transaction"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
 import { queueEmail, queueRequest, type QueuedEmail } from "../mail/outbox"
 import { EMAIL_VERIFICATION_CODE_LIFETIME_MS, PASSWORD_RESET_CODE_LIFETIME_MS } from "./auth-timers"
-import { issueCode } from "./one-time-codes"
-import { findUserByEmail, normaliseEmail, type UserRow } from "./users"
+import { issueCode } from "./one-time-code-store"
+import { findUserByEmail, normaliseEmail, type UserRow } from "./user-store"
 
 const HOUR_MS = 60 * 60_000
 

@@ -6,7 +6,7 @@ import { utcDayKey } from "~core/time"
 
 import { countEvent } from "../admin/analytics/analytics-store"
 import { lockActiveAdmins } from "../admin/users/admin-users-store"
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError, signInRequired } from "../http/errors"
@@ -16,10 +16,11 @@ import { queueWelcomeEmail } from "./account-emails"
 import { carryTraces, keepTraces } from "./account-traces"
 import { requireProofOfPerson } from "./sign-in-methods"
 import { accountDisabled, refuseSuspended, type Authenticated } from "./authenticate"
-import { consumeCode, findUsableCode } from "./one-time-codes"
+import { consumeCode, findUsableCode } from "./one-time-code-store"
 import { hashPassword } from "./passwords"
-import { createSession, openExtensionSession, revokeUserSessions } from "./sessions"
-import { checkCurrentPassword, clearSignInFailures } from "./sign-in-protection"
+import { createSession, openExtensionSession, revokeUserSessions } from "./session-store"
+import { clearSignInFailures } from "./sign-in-failure-store"
+import { checkCurrentPassword } from "./sign-in-protection"
 import { signAccessToken } from "./tokens"
 import {
   deleteUser,
@@ -33,7 +34,7 @@ import {
   toPublicUser,
   type NewUser,
   type UserRow
-} from "./users"
+} from "./user-store"
 import { membershipOf } from "../organizations/membership"
 
 const emailAlreadyExists = () => new ApiError(409, "EMAIL_ALREADY_EXISTS", "An account with this email address already exists.")

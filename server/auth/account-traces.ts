@@ -11,12 +11,12 @@ import type { Transaction } from "kysely"
 
 import { monthKey } from "~core/time"
 
-import { findRecord, markTrialUsed } from "../billing/subscriptions"
+import { findRecord, markTrialUsed } from "../billing/subscription-store"
 import type { DatabaseSchema } from "../db/schema"
 import type { Db } from "../db/transaction"
 import { raiseUsage, usedThisMonth } from "../quota/quota-store"
-import { cardTraceKey, claimTrials, findTrace, legacyTraceKeys, recordTrace, traceKeys, trialsHeldByOthers } from "./identity-traces"
-import type { UserRow } from "./users"
+import { cardTraceKey, claimTrials, findTrace, legacyTraceKeys, recordTrace, traceKeys, trialsHeldByOthers } from "./identity-trace-store"
+import type { UserRow } from "./user-store"
 
 type Trx = Transaction<DatabaseSchema>
 type Identity = Pick<UserRow, "id" | "email" | "google_uid">

@@ -5,7 +5,7 @@ import { enforcePasswordPolicy } from "../policy/policy-service"
 import { loadPasswordPolicy } from "../policy/policy-store"
 import { createPasswordAccount, setPassword } from "./account-service"
 import { verifyPassword } from "./passwords"
-import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./users"
+import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./user-store"
 
 /**
  * ADMIN_EMAIL / ADMIN_PASSWORD: makes sure this verified admin account exists with this password.

@@ -7,9 +7,9 @@ import { noteActiveUser } from "../admin/analytics/activity"
 import { settleDueSubscription } from "../billing/subscription-changes"
 import { ApiError, signInRequired } from "../http/errors"
 import { isSuspended } from "../organizations/scim/scim-store"
-import { activeSessionClient, type SessionClient } from "./sessions"
+import { activeSessionClient, type SessionClient } from "./session-store"
 import { verifyAccessToken } from "./tokens"
-import { findUserById, type UserRow } from "./users"
+import { findUserById, type UserRow } from "./user-store"
 
 export interface Authenticated {
   user: UserRow

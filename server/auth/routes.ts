@@ -37,13 +37,13 @@ import { codeEmailRequests } from "./account-emails"
 import { changePassword, deleteAccount, registerAccount, resetPassword, signOutEverywhere, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
 import { accountDisabled, authenticate, requireUser } from "./authenticate"
-import { revokeSession, rotateRefreshToken } from "./sessions"
+import { revokeSession, rotateRefreshToken } from "./session-store"
 import { checkPasswordSignIn } from "./sign-in-protection"
 import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
 import { membershipOf } from "../organizations/membership"
 import { refuseWhereSsoIsRequired } from "../organizations/sso/sso-enforcement"
 import { beginSignIn } from "./mfa/mfa-service"
-import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./users"
+import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./user-store"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
 export const AUTH_RATE_LIMITS = {

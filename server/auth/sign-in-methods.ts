@@ -19,9 +19,9 @@ import { auditSessionsEnded, auditSignInMethod } from "./account-audit"
 import { FRESH_SIGN_IN_MS } from "./auth-timers"
 import type { Authenticated } from "./authenticate"
 import { hashPassword } from "./passwords"
-import { revokeUserSessions, sessionSignedInAt } from "./sessions"
+import { revokeUserSessions, sessionSignedInAt } from "./session-store"
 import { checkCurrentPassword } from "./sign-in-protection"
-import { normaliseEmail, renameUser, replacePasswordHash, type UserRow } from "./users"
+import { normaliseEmail, removeSignInMethodRow, renameUser, replacePasswordHash, type UserRow } from "./user-store"
 
 const METHOD_NAMES = { google: "Google", email: "a password" } as const
 
@@ -92,14 +92,7 @@ export async function removeSignInMethod(app: FastifyInstance, auth: Authenticat
   await requireProofOfPerson(app, auth, currentPassword, { field: "currentPassword", action: "remove a sign-in method", ip })
   const now = app.clock()
   return app.database.db.transaction().execute(async (trx) => {
-    const removed = await trx
-      .updateTable("users")
-      .set(method === "google" ? { google_uid: null, updated_at: new Date(now) } : { password_hash: null, updated_at: new Date(now) })
-      .where("id", "=", user.id)
-      .where("google_uid", "is not", null)
-      .where("password_hash", "is not", null)
-      .returningAll()
-      .executeTakeFirst()
+    const removed = await removeSignInMethodRow(trx, user.id, method, new Date(now))
     if (!removed) throw new ApiError(409, "LAST_SIGN_IN_METHOD", "This is the only way left to sign in to your account, so it cannot be removed.")
     const ended = await revokeUserSessions(trx, user.id, now, { except: auth.sessionId })
     await queueMethodEmail(app, trx, removed, method, "removed")

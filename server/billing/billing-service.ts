@@ -10,14 +10,14 @@ import type Stripe from "stripe"
 
 import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing/billing"
 
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import { ApiError } from "../http/errors"
 import { settleOptionsOf } from "./plan"
 import type { Account, BillingProvider, TrialStart } from "./providers/provider"
 import { createStripeClient, stripeProvider } from "./providers/stripe"
 import { testProvider } from "./providers/test"
 import { isLocalTrial, settle, type SubscriptionRecord } from "./subscription-rules"
-import { findRecord, liveRecords } from "./subscriptions"
+import { findRecord, liveRecords } from "./subscription-store"
 import { subscriptionFigures } from "./subscription-view"
 
 /** A Stripe subscription on a server set up without Stripe (its variables removed): nothing can change it here. */

@@ -6,7 +6,7 @@
 import { effectivePlanOf } from "~core/billing/billing"
 import { getPlan, type PlanId } from "~core/billing/plans"
 
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import type { AppConfig } from "../config"
 import type { SettleOptions } from "./subscription-rules"
 

@@ -12,7 +12,7 @@ import type { Transaction } from "kysely"
 import type Stripe from "stripe"
 
 import { claimTrial, trialHeldElsewhere } from "../auth/account-traces"
-import { findUserById, type UserRow } from "../auth/users"
+import { findUserById, type UserRow } from "../auth/user-store"
 import type { DatabaseSchema } from "../db/schema"
 import { ApiError } from "../http/errors"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
@@ -20,7 +20,7 @@ import { queueEmail } from "../mail/outbox"
 import { providerFailed } from "./billing-errors"
 import { idOf } from "./providers/stripe"
 import type { SubscriptionRecord } from "./subscription-rules"
-import { findRecord } from "./subscriptions"
+import { findRecord, recordTrialRefusal } from "./subscription-store"
 
 /** Who had the trial before: this account, another of the same mailbox or Google uid, or another with the card. */
 export type TrialRefusalReason = "account" | "identity" | "card"
@@ -90,13 +90,7 @@ export function stripeTrials(app: FastifyInstance, stripe: Stripe) {
         if (heldBy) throw new ApiError(409, "TRIAL_ALREADY_USED", "Another trial of this person started meanwhile: the event is applied when Stripe sends it again.")
         return
       }
-      const recorded = await trx
-        .insertInto("trial_refusals")
-        .values({ stripe_subscription_id: subscriptionId, user_id: user.id, reason: review.refused, refused_at: new Date(app.clock()) })
-        .onConflict((conflict) => conflict.column("stripe_subscription_id").doNothing())
-        .returning("stripe_subscription_id")
-        .executeTakeFirst()
-      if (!recorded) return
+      if (!(await recordTrialRefusal(trx, { subscriptionId, userId: user.id, reason: review.refused, now: new Date(app.clock()) }))) return
       const content = EMAIL_TEMPLATES.trialRefused({ name: user.name, reason: review.refused, pricingUrl: `${app.config.publicUrl}/pricing` })
       await queueEmail(app, trx, { to: user.email, what: "trial refused", content })
     }

@@ -2,7 +2,7 @@
  * POST /api/billing/webhook: Stripe's signed events, one function per event type. An event's copy of an object is
  * never applied: Stripe does not order its deliveries and retries them for days, so each handler only learns from the
  * event which account and which subscription it is about, and reads the subscription from Stripe as it is now. Each
- * event is applied once: its id is recorded in the transaction of the change it makes (billing-events.ts), and a
+ * event is applied once: its id is recorded in the transaction of the change it makes (billing-event-store.ts), and a
  * change that fails leaves the event to Stripe's retry. A subscription in its trial is given the trial only once per
  * person (stripe-trials.ts).
  */
@@ -13,18 +13,18 @@ import * as z from "zod"
 import { ok } from "~core/api"
 import { webhookReceiptSchema } from "~core/billing/billing"
 
-import { findUserById } from "../auth/users"
+import { findUserById } from "../auth/user-store"
 import type { StripeConfig } from "../config"
 import { isUuid } from "../db/uuid"
 import { ApiError } from "../http/errors"
 import { documented } from "../openapi/route-docs"
-import { isEventRecorded, recordEvent } from "./billing-events"
+import { isEventRecorded, recordEvent } from "./billing-event-store"
 import { providerFailed, wrongMode } from "./billing-errors"
 import { idOf, readStripeSubscription } from "./providers/stripe"
 import { stripeTrials } from "./stripe-trials"
 import { changeSubscription } from "./subscription-changes"
 import { followProvider, NO_RECORD, paymentFailed, type SubscriptionRecord } from "./subscription-rules"
-import { findUserIdByCustomer } from "./subscriptions"
+import { findUserIdByCustomer } from "./subscription-store"
 
 /** Stripe's own default: a signed event older than this is refused, so a captured one cannot be replayed later. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300

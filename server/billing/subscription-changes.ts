@@ -9,13 +9,13 @@
 import type { FastifyInstance } from "fastify"
 import type { Transaction } from "kysely"
 
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import type { DatabaseSchema } from "../db/schema"
 import { ownersOfPerson, queueWebhookEvent } from "../webhooks/webhook-events"
 import { settleOptionsOf } from "./plan"
 import { queueSubscriptionEmails, type RecordChange } from "./subscription-emails"
 import { effectivePlan, reviewAt, settle, type SubscriptionRecord } from "./subscription-rules"
-import { findRecord, lockUser, saveRecord } from "./subscriptions"
+import { findRecord, lockUser, saveRecord } from "./subscription-store"
 
 export type { RecordChange }
 

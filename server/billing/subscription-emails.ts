@@ -10,7 +10,7 @@ import { isOnHold } from "~core/billing/billing"
 import { longDate } from "~core/format"
 import { getPlan } from "~core/billing/plans"
 
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import type { DatabaseSchema } from "../db/schema"
 import { EMAIL_TEMPLATES, type EmailContent } from "../mail/email-templates"
 import { queueEmail } from "../mail/outbox"

@@ -20,7 +20,7 @@ import {
 import { readMinutes, renderMarkdown } from "~core/markdown"
 import type * as z from "zod"
 
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError, notFound } from "../http/errors"
 import * as store from "./blog-store"

@@ -165,7 +165,7 @@ export interface BillingEventsTable {
   received_at: Timestamp
 }
 
-/** What a deleted account leaves, per keyed hash of its address or Google uid (server/auth/identity-traces.ts). */
+/** What a deleted account leaves, per keyed hash of its address or Google uid (server/auth/identity-trace-store.ts). */
 export interface IdentityTracesTable {
   key_hash: string
   trial_used_at: Timestamp | null
@@ -310,7 +310,7 @@ export interface ActiveUserDaysTable {
   user_id: string
 }
 
-/** Every subscription record written, in order: the state of any past instant (server/billing/subscriptions.ts). */
+/** Every subscription record written, in order: the state of any past instant (server/billing/subscription-store.ts). */
 export interface SubscriptionChangesTable {
   id: Generated<string>
   user_id: string

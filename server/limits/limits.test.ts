@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { redisUnavailableReason, startRedis } from "../../tests/redis-server"
 import type { Database } from "../db/database"
 import { openTestDatabase } from "../test-kit"
-import { databaseLimitStore } from "./database-limits"
+import { databaseLimitStore } from "./database-limit-store"
 import { takeAll, type LimitStore } from "./limit-store"
 import { redisLimitStore } from "./redis-limits"
 

@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify"
 import type { AdminOrganization } from "~core/organizations"
 
 import { monthKey } from "~core/time"
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import { inTransaction } from "../db/transaction"
 import { notFound } from "../http/errors"
 import { poolUsedThisMonth } from "../quota/quota-service"

@@ -23,7 +23,7 @@ import {
 } from "~core/organizations"
 import { monthKey } from "~core/time"
 
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import type { Authenticated } from "../auth/authenticate"
 import { hasSecondFactor } from "../auth/mfa/mfa-service"
 import { fundsPool, planOf } from "../billing/plan"

@@ -12,7 +12,7 @@ import { monthKey, nextMonthStart, utcDayKey } from "~core/time"
 
 import { countEvent, type DailyMetric } from "../admin/analytics/analytics-store"
 import { hasSecondFactor } from "../auth/mfa/mfa-service"
-import type { UserRow } from "../auth/users"
+import type { UserRow } from "../auth/user-store"
 import { fundsPool, monthlyLimitOf } from "../billing/plan"
 import { inTransaction, type Db } from "../db/transaction"
 import { ApiError } from "../http/errors"

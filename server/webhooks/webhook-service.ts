@@ -12,7 +12,7 @@ import { managesMembers } from "~core/organizations"
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_DELIVERIES_SHOWN, type CreatedWebhook, type CreateWebhookRequest, type WebhookDelivery, type WebhookEndpoint } from "~core/webhooks"
 
 import { checkPublicUrl } from "../analyze/ssrf"
-import { recordAuditEvent } from "../audit/audit-log"
+import { recordAuditEvent } from "../audit/audit-log-store"
 import type { Authenticated } from "../auth/authenticate"
 import { seal } from "../auth/mfa/secret-box"
 import { fundsPool, planOf } from "../billing/plan"

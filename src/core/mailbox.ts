@@ -1,6 +1,6 @@
 /**
  * The mailbox an e-mail address delivers to, for the rules that hold once per person (the free trial, and the traces a
- * deleted account leaves: server/auth/identity-traces.ts). Sign-in keeps the address as typed (lower-cased): `ada+work@`
+ * deleted account leaves: server/auth/identity-trace-store.ts). Sign-in keeps the address as typed (lower-cased): `ada+work@`
  * stays an account of its own; it only shares the trial and the traces of `ada@`.
  */
 

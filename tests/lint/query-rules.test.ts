@@ -1,11 +1,11 @@
 // @vitest-environment node
-// The query rule of eslint.config.js (docs/development.md, Layout): a server feature's routes.ts and *-service.ts run no query of
-// their own; its store does. The files are linted by path only, nothing is written.
+// The query rule of eslint.config.js (docs/development.md, Layout): no module of server/ runs a query unless it is a
+// *-store.ts or lies in server/db/ (tests and test kits aside). The files are linted by path only, nothing is written.
 import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 const eslint = new ESLint({ cwd: process.cwd() })
-const QUERIES_IN_STORE = "Queries live in the feature's store (docs/development.md, Layout)"
+const QUERIES_IN_STORE = "Queries live in the feature's store, a *-store.ts (docs/development.md, Layout)"
 
 async function restrictedSyntaxErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath })
@@ -24,11 +24,14 @@ export async function planted(db: Kysely<Record<string, { id: string }>>): Promi
 `
 
 describe("queries, kept in the feature's store by the linter", () => {
-  it.each(["server/planted/routes.ts", "server/planted/planted-service.ts"])("refuses every query in %s", async (filePath) => {
-    expect(await restrictedSyntaxErrors(filePath, QUERYING_SOURCE)).toEqual(Array(5).fill(QUERIES_IN_STORE))
-  })
+  it.each(["server/planted/routes.ts", "server/planted/planted-service.ts", "server/planted/users.ts", "server/planted-helpers.ts", "server/planted/deep/sessions.ts"])(
+    "refuses every query in %s",
+    async (filePath) => {
+      expect(await restrictedSyntaxErrors(filePath, QUERYING_SOURCE)).toEqual(Array(5).fill(QUERIES_IN_STORE))
+    }
+  )
 
-  it.each(["server/planted/planted-store.ts", "server/planted/users.ts"])("allows them in %s", async (filePath) => {
+  it.each(["server/planted/planted-store.ts", "server/db/planted.ts", "server/planted/planted.test.ts", "server/test-kit/planted.ts"])("allows them in %s", async (filePath) => {
     expect(await restrictedSyntaxErrors(filePath, QUERYING_SOURCE)).toEqual([])
   })
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/transaction"
 import { NO_RECORD, type SubscriptionRecord } from "../../billing/subscription-rules"
-import { recordOf } from "../../billing/subscriptions"
+import { recordOf } from "../../billing/subscription-store"
 
 /**
  * The records that are subscriptions: everything but the mark of a trial used on an account that never had a plan

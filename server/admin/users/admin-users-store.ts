@@ -4,7 +4,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import { ADMIN_USERS_PAGE_SIZE, type AdminUsersQuery } from "~core/admin/admin-users"
 import { effectivePlanOf, SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 
-import type { UserRow } from "../../auth/users"
+import type { UserRow } from "../../auth/user-store"
 import type { DatabaseSchema } from "../../db/schema"
 import type { Db } from "../../db/transaction"
 

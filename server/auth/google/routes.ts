@@ -16,8 +16,8 @@ import { documented, parseRequest, type RouteDoc } from "../../openapi/route-doc
 import { requireUser } from "../authenticate"
 import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods"
 import { AUTH_RATE_LIMITS } from "../routes"
-import { toPublicUser } from "../users"
-import { acceptTermsWithGoogle, linkGoogleIdentity, signInWithGoogle } from "./google-accounts"
+import { toPublicUser } from "../user-store"
+import { acceptTermsWithGoogle, linkGoogleIdentity, signInWithGoogle } from "./google-account-store"
 import { createGoogleIdentityVerifier, firebaseWebConfig, type GoogleIdentity } from "./google-identity"
 
 const google = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Google sign-in", ...doc })

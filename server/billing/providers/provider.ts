@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from "fastify"
 
 import type { PaidPlanId, PlanChoice, TestPayment } from "~core/billing/billing"
 
-import type { UserRow } from "../../auth/users"
+import type { UserRow } from "../../auth/user-store"
 import type { SubscriptionRecord } from "../subscription-rules"
 
 /** The caller: the account (its row as authenticated) and its record, time-bound changes made. */

@@ -17,7 +17,7 @@ import type { StripeConfig } from "../../config"
 import { noSubscription, providerFailed, refusalError, upgradeNotPaid, wrongMode } from "../billing-errors"
 import { changeSubscription } from "../subscription-changes"
 import { followProvider, hasPaidPlan, isPaying, mayStartPayment, NO_RECORD, trialRefusal, type ProviderSubscription } from "../subscription-rules"
-import { markTrialUsed } from "../subscriptions"
+import { markTrialUsed } from "../subscription-store"
 import type { Account, BillingProvider } from "./provider"
 
 const STRIPE_TIMEOUT_MS = 20_000

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify"
 import { managesMembers } from "~core/organizations"
 import { domainRecordFor, MAX_ORGANIZATION_DOMAINS, type OrganizationDomain } from "~core/organization-domains"
 
-import { recordAuditEvent } from "../../audit/audit-log"
+import { recordAuditEvent } from "../../audit/audit-log-store"
 import type { Authenticated } from "../../auth/authenticate"
 import { randomToken } from "../../auth/tokens"
 import type { Db } from "../../db/transaction"

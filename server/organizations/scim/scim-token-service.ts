@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify"
 import { managesMembers } from "~core/organizations"
 import { MAX_SCIM_TOKENS, SCIM_RATE_LIMIT, SCIM_TOKEN_PREFIX, type ScimToken } from "~core/scim"
 
-import { recordAuditEvent } from "../../audit/audit-log"
+import { recordAuditEvent } from "../../audit/audit-log-store"
 import { bearerToken, type Authenticated } from "../../auth/authenticate"
 import { hashToken, randomToken } from "../../auth/tokens"
 import { fundsPool } from "../../billing/plan"

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify"
 import type { SsoSettings, SsoSettingsRequest, SsoTestResult } from "~core/organization-sso"
 import { managesMembers } from "~core/organizations"
 
-import { recordAuditEvent } from "../../audit/audit-log"
+import { recordAuditEvent } from "../../audit/audit-log-store"
 import type { Authenticated } from "../../auth/authenticate"
 import { seal } from "../../auth/mfa/secret-box"
 import { ApiError, notFound } from "../../http/errors"

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely"
 
 /**
- * One free trial per person (server/auth/identity-traces.ts, server/billing/stripe-trials.ts). A trace now also says
+ * One free trial per person (server/auth/identity-trace-store.ts, server/billing/stripe-trials.ts). A trace now also says
  * which account holds the trial of its key (its mailbox, Google uid, or, in Stripe mode, the card's fingerprint, each a
  * keyed hash): another account of the same person is refused. Traces written before hold none: a deleted account's,
  * whose trial nobody holds any more. A trial that Stripe started for a person who already had one is cancelled at

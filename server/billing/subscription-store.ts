@@ -5,8 +5,8 @@
  */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely"
 
-import type { UserRow } from "../auth/users"
-import type { DatabaseSchema, SubscriptionsTable } from "../db/schema"
+import type { UserRow } from "../auth/user-store"
+import type { DatabaseSchema, SubscriptionsTable, TrialRefusalsTable } from "../db/schema"
 import { NO_RECORD, type SubscriptionRecord } from "./subscription-rules"
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>
@@ -91,4 +91,18 @@ export async function markTrialUsed(db: Db, userId: string, at: Date, provider: 
 export async function liveRecords(db: Db): Promise<SubscriptionRecord[]> {
   const rows = await db.selectFrom("subscriptions").selectAll().where("plan_id", "!=", "free").where("status", "!=", "canceled").execute()
   return rows.map(recordOf)
+}
+
+/** Records that a subscription's trial was refused; false when it already was (the refusal and its e-mail happen once). */
+export async function recordTrialRefusal(
+  trx: Transaction<DatabaseSchema>,
+  refusal: { subscriptionId: string; userId: string; reason: TrialRefusalsTable["reason"]; now: Date }
+): Promise<boolean> {
+  const recorded = await trx
+    .insertInto("trial_refusals")
+    .values({ stripe_subscription_id: refusal.subscriptionId, user_id: refusal.userId, reason: refusal.reason, refused_at: refusal.now })
+    .onConflict((conflict) => conflict.column("stripe_subscription_id").doNothing())
+    .returning("stripe_subscription_id")
+    .executeTakeFirst()
+  return Boolean(recorded)
 }

@@ -17,7 +17,7 @@ import { sql } from "kysely"
 import { mailboxOf } from "~core/mailbox"
 
 import type { Db } from "../db/transaction"
-import { normaliseEmail } from "./users"
+import { normaliseEmail } from "./user-store"
 
 const KEY_LABEL = "image-query-ai identity traces v1"
 

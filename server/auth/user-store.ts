@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from "kysely"
 
 import { getPlan } from "~core/billing/plans"
+import type { SignInMethod } from "~core/auth-schemas"
 import type { PublicUser, Role } from "~core/user"
 
 import { planOf } from "../billing/plan"
@@ -96,6 +97,18 @@ export async function replacePasswordHash(db: AnyDb, userId: string, passwordHas
 }
 
 /** Records that the user proved the address; an address verified before keeps its first date. */
+/** Takes Google or the password ("email") away from an account that keeps the other: none when that would leave no way in. */
+export function removeSignInMethodRow(db: AnyDb, userId: string, method: SignInMethod, now: Date): Promise<UserRow | undefined> {
+  return db
+    .updateTable("users")
+    .set(method === "google" ? { google_uid: null, updated_at: now } : { password_hash: null, updated_at: now })
+    .where("id", "=", userId)
+    .where("google_uid", "is not", null)
+    .where("password_hash", "is not", null)
+    .returningAll()
+    .executeTakeFirst()
+}
+
 export function markEmailVerified(db: AnyDb, userId: string, now: Date): Promise<UserRow | undefined> {
   return db
     .updateTable("users")

@@ -11,7 +11,7 @@ import {
   markEmailVerified,
   renameUser,
   replacePasswordHash
-} from "./users"
+} from "./user-store"
 
 let database: Database
 let counter = 0

@@ -13,8 +13,8 @@ import { carryTraces } from "../account-traces"
 import { beginSignIn } from "../mfa/mfa-service"
 import { refuseWhereSsoIsRequired } from "../../organizations/sso/sso-enforcement"
 import { queueMethodEmail } from "../sign-in-methods"
-import { revokeUserSessions } from "../sessions"
-import { findUserByEmail, type UserRow } from "../users"
+import { revokeUserSessions } from "../session-store"
+import { findUserByEmail, type UserRow } from "../user-store"
 import type { GoogleIdentity } from "./google-identity"
 
 type Db = Kysely<DatabaseSchema>
