@@ -37,13 +37,13 @@ import { codeEmailRequests } from "./account-emails"
 import { changePassword, deleteAccount, registerAccount, resetPassword, signOutEverywhere, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
 import { accountDisabled, authenticate, requireUser } from "./authenticate"
-import { revokeSession, rotateRefreshToken } from "./session-store"
+import { refreshSession, signOut } from "./session-service"
 import { checkPasswordSignIn } from "./sign-in-protection"
-import { allowsVerificationCheck, signAccessToken, signVerificationCheckToken } from "./tokens"
+import { allowsVerificationCheck, signVerificationCheckToken } from "./tokens"
 import { membershipOf } from "../organizations/membership"
 import { refuseWhereSsoIsRequired } from "../organizations/sso/sso-enforcement"
 import { beginSignIn } from "./mfa/mfa-service"
-import { findUserByEmail, findUserById, normaliseEmail, renameUser, toPublicUser } from "./user-store"
+import { findUserByEmail, normaliseEmail, renameUser, toPublicUser } from "./user-store"
 
 /** Per-IP limits of the calls that can be used to guess or to flood. */
 export const AUTH_RATE_LIMITS = {
@@ -66,7 +66,6 @@ export const PROOF_OF_PERSON = {
   429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
 }
 
-const sessionExpired = () => new ApiError(401, "SESSION_EXPIRED", "Your session has expired. Please sign in again.")
 
 export async function authRoutes(app: FastifyInstance) {
   const db = app.database.db
@@ -167,17 +166,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/refresh", { schema: refresh }, async (request) => {
     const { refreshToken } = parseRequest(request, "body", refreshRequestSchema)
-    const now = app.clock()
-    const rotation = await rotateRefreshToken(db, refreshToken, now)
-    if (rotation.outcome !== "rotated") {
-      if (rotation.outcome === "reused") request.log.warn("a rotated refresh token was presented again; its session is revoked")
-      throw sessionExpired()
-    }
-    const user = await findUserById(db, rotation.userId)
-    if (!user) throw sessionExpired()
-    if (user.disabled_at) throw accountDisabled()
-    const { token, expiresAt } = await signAccessToken({ userId: user.id, role: user.role, sessionId: rotation.sessionId }, app.tokenSecret, now)
-    return ok({ token, refreshToken: rotation.refreshToken, expiresAt })
+    return ok(await refreshSession(app, refreshToken, request.log))
   })
 
   const logout = accounts({
@@ -189,13 +178,7 @@ export async function authRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/logout", { schema: logout }, async (request) => {
     const body = parseRequest(request, "body", logoutRequestSchema, request.body ?? undefined)
-    const now = app.clock()
-    const auth = await authenticate(app, request)
-    if (auth) await revokeSession(db, auth.sessionId, now)
-    if (body?.refreshToken) {
-      const rotation = await rotateRefreshToken(db, body.refreshToken, now)
-      if (rotation.outcome === "rotated") await revokeSession(db, rotation.sessionId, now)
-    }
+    await signOut(app, await authenticate(app, request), body?.refreshToken)
     return ok({ loggedOut: true })
   })
 

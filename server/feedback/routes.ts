@@ -5,7 +5,6 @@ import * as z from "zod"
 
 import { ok } from "~core/api"
 import {
-  DEFAULT_REPLY_AUTHOR,
   FEEDBACK_IMAGE_TYPES,
   feedbackDeletedAnswerSchema,
   feedbackFormSchema,
@@ -16,18 +15,13 @@ import {
   feedbackSchema,
   feedbackStatusParamsSchema,
   feedbackUpdateSchema,
-  type FeedbackFlags,
-  type FeedbackStatus
+  type FeedbackFlags
 } from "~core/admin/feedback"
 
 import { requireAdmin } from "../auth/require-admin"
 import { capRequestBody } from "../http/body-cap"
-import { ApiError, notFound } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
-import { EMAIL_TEMPLATES } from "../mail/email-templates"
-import { queueEmail } from "../mail/outbox"
 import { documented, jsonAnswer, parseRequest, type RouteDoc } from "../openapi/route-docs"
-import { StorageUnavailableError } from "../storage/object-storage"
 import { ConfirmationLimit } from "./confirmation-limit"
 import {
   bodyTooLarge,
@@ -38,16 +32,8 @@ import {
   type FeedbackLimits,
   type Submission
 } from "./feedback-form"
-import {
-  addReply,
-  deleteFeedback,
-  findFeedback,
-  findFeedbackImage,
-  insertFeedback,
-  listFeedback,
-  setFeedbackStatus,
-  storedImageNames
-} from "./feedback-store"
+import { feedbackService } from "./feedback-service"
+import { storedImageNames } from "./feedback-store"
 import { FeedbackImageStore } from "./image-store"
 
 export interface FeedbackRoutesOptions {
@@ -58,8 +44,6 @@ export interface FeedbackRoutesOptions {
 
 /** Per IP: enough for people, too few to fill the disk. */
 const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
-
-const feedbackNotFound = () => notFound("This feedback does not exist.")
 
 const feedbackDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Feedback", ...doc })
 const NO_SUCH_FEEDBACK = { 404: "NOT_FOUND: no feedback has this id." }
@@ -79,6 +63,7 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
   // Storage that cannot be read at start must not keep the API down: uploads fail on their own until it answers.
   await store.prepare(() => storedImageNames(db)).catch((error: unknown) => app.log.error({ err: error }, "the feedback image storage could not be listed at start"))
 
+  const feedback = feedbackService(app, flags, store, confirmations)
   await app.register(multipart, FEEDBACK_MULTIPART_OPTIONS)
 
   // A body declared too large is refused before any of it is read.
@@ -113,56 +98,21 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
     } finally {
       cap.release()
     }
-    // Files first, flushed and named, then the row: once the row exists, nothing it points to can be missing.
-    const images = await store.commit(submission.staged).catch((error: unknown) => {
-      if (!(error instanceof StorageUnavailableError)) throw error
-      request.log.error({ err: error }, "feedback images could not be stored")
-      throw new ApiError(503, "SERVICE_UNAVAILABLE", "Your images could not be stored right now, so nothing was saved. Please try again in a few minutes.")
-    })
-    // The confirmation's limits are counted first: a limit store that cannot answer costs the mail, not the feedback.
-    let confirm = false
-    if (flags.emailNotifications) {
-      const refusedBy = await confirmations.take(submission.email).catch((error: unknown) => {
-        request.log.warn({ err: error }, "feedback confirmation limit unavailable")
-        return "unavailable" as const
-      })
-      // The feedback itself is kept and acknowledged; only the mail is skipped. The address is no one's business at info level.
-      if (refusedBy) request.log.info({ limit: refusedBy }, "feedback confirmation not sent: its hourly limit is reached")
-      confirm = !refusedBy
-    }
-    let feedback
-    try {
-      // The confirmation is queued in the feedback's own transaction: stored and promised together.
-      const content = EMAIL_TEMPLATES.feedbackConfirmation({ imageCount: images.length })
-      feedback = await insertFeedback(db, { email: submission.email, message: submission.message, images }, new Date(app.clock()), async (trx) => {
-        if (confirm) await queueEmail(app, trx, { to: submission.email, what: "feedback confirmation", content })
-      })
-    } catch (error) {
-      await store.remove(images)
-      throw error
-    }
-    return reply.status(201).send(ok(feedback))
+    return reply.status(201).send(ok(await feedback.submit(submission, request.log)))
   })
 
-  const list = async (input: { status?: FeedbackStatus; page: number; pageSize: number }) => {
-    const { items, counts, total } = await listFeedback(db, input)
-    return { success: true as const, data: items, meta: { page: input.page, pageSize: input.pageSize, total, counts } }
-  }
-
   const listAll = feedbackDoc({ summary: "List feedback", querystring: feedbackListQuerySchema, answers: LIST_ANSWER })
-  app.get("/api/feedback", { preHandler: requireAdmin, schema: listAll }, async (request) => list(parseRequest(request, "querystring", feedbackListQuerySchema)))
+  app.get("/api/feedback", { preHandler: requireAdmin, schema: listAll }, async (request) => feedback.list(parseRequest(request, "querystring", feedbackListQuerySchema)))
 
   const listByStatus = feedbackDoc({ summary: "List feedback of one status", params: feedbackStatusParamsSchema, querystring: feedbackPageQuerySchema, answers: LIST_ANSWER })
   app.get("/api/feedback/status/:status", { preHandler: requireAdmin, schema: listByStatus }, async (request) => {
     const { status } = parseRequest(request, "params", feedbackStatusParamsSchema)
-    return list({ ...parseRequest(request, "querystring", feedbackPageQuerySchema), status })
+    return feedback.list({ ...parseRequest(request, "querystring", feedbackPageQuerySchema), status })
   })
 
   const image = feedbackDoc({ summary: "An image of a feedback", answers: { 200: IMAGE_ANSWER }, errors: { 404: "NOT_FOUND: no image has this name." } })
   app.get<{ Params: { name: string } }>("/api/feedback/images/:name", { preHandler: requireAdmin, schema: image }, async (request, reply) => {
-    const row = await findFeedbackImage(db, request.params.name)
-    const bytes = row ? await store.read(request.params.name) : null
-    if (!row || !bytes) throw notFound("This image does not exist.")
+    const { row, bytes } = await feedback.image(request.params.name)
     return reply
       .header("content-type", row.content_type)
       .header("content-length", row.byte_size)
@@ -176,17 +126,13 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
 
   const read = feedbackDoc({ summary: "One feedback, with its replies", data: { 200: feedbackSchema }, errors: NO_SUCH_FEEDBACK })
   app.get<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: read }, async (request) => {
-    const feedback = await findFeedback(db, request.params.id)
-    if (!feedback) throw feedbackNotFound()
-    return ok(feedback)
+    return ok(await feedback.read(request.params.id))
   })
 
   const setStatus = feedbackDoc({ summary: "Set a feedback's status", body: feedbackUpdateSchema, data: { 200: feedbackSchema }, errors: NO_SUCH_FEEDBACK })
   app.put<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: setStatus }, async (request) => {
     const { status } = parseRequest(request, "body", feedbackUpdateSchema)
-    const feedback = await setFeedbackStatus(db, request.params.id, status, new Date(app.clock()))
-    if (!feedback) throw feedbackNotFound()
-    return ok(feedback)
+    return ok(await feedback.setStatus(request.params.id, status))
   })
 
   const answer = feedbackDoc({
@@ -198,27 +144,12 @@ export async function feedbackRoutes(app: FastifyInstance, { flags, limits: over
   })
   app.post<{ Params: { id: string } }>("/api/feedback/:id/reply", { preHandler: requireAdmin, schema: answer }, async (request) => {
     const input = parseRequest(request, "body", feedbackReplySchema)
-    const admin = request.auth!.user
-    const feedback = await addReply(
-      db,
-      request.params.id,
-      { message: input.message.trim(), adminEmail: input.adminEmail || DEFAULT_REPLY_AUTHOR, adminUserId: admin.id },
-      new Date(app.clock()),
-      async (trx, replied) => {
-        if (!flags.emailNotifications) return
-        const content = EMAIL_TEMPLATES.feedbackReply({ reply: input.message.trim(), originalMessage: replied.message })
-        await queueEmail(app, trx, { to: replied.email, what: "feedback reply", content })
-      }
-    )
-    if (!feedback) throw feedbackNotFound()
-    return ok(feedback)
+    return ok(await feedback.reply(request.params.id, input, request.auth!.user.id))
   })
 
   const remove = feedbackDoc({ summary: "Delete a feedback and its images", data: { 200: feedbackDeletedAnswerSchema }, errors: NO_SUCH_FEEDBACK })
   app.delete<{ Params: { id: string } }>("/api/feedback/:id", { preHandler: requireAdmin, schema: remove }, async (request) => {
-    const files = await deleteFeedback(db, request.params.id)
-    if (!files) throw feedbackNotFound()
-    await store.remove(files)
+    await feedback.remove(request.params.id)
     return ok({ deleted: true, id: request.params.id })
   })
 }
