@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from "fastify"
 
-import { evaluatePassword } from "~core/password-policy"
+import { applyRuleUpdate, evaluatePassword, passwordPolicyConfigSchema, type PasswordPolicyConfig, type PolicyRuleUpdate } from "~core/password-policy"
 
-import { ApiError } from "../http/errors"
+import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { verifyPassword } from "../auth/passwords"
 import { isCommonPassword } from "./common-passwords"
-import { listRecentPasswordHashes, loadPasswordPolicy, recordPolicyViolation } from "./policy-store"
+import { listRecentPasswordHashes, loadPasswordPolicy, recordPolicyViolation, savePasswordPolicy } from "./policy-store"
 
 export type PasswordAction = "register" | "change" | "reset" | "link" | "admin-bootstrap"
 
@@ -58,4 +58,36 @@ export async function enforcePasswordPolicy(
   throw new ApiError(400, first.code, "Password requirements not met", {
     details: evaluation.failures.map((failure) => failure.message)
   })
+}
+
+/** The admin form's whole update: the policy it makes must hold as a whole (VALIDATION_FAILED with details otherwise). */
+export async function replacePasswordPolicy(
+  app: FastifyInstance,
+  update: { config: { rules: unknown; customRules?: unknown; strictMode?: boolean }; messages?: unknown; options?: Record<string, unknown> }
+): Promise<PasswordPolicyConfig> {
+  const current = await loadPasswordPolicy(app)
+  const next = parseInput(passwordPolicyConfigSchema, {
+    ...current,
+    ...(update.config.strictMode === undefined ? {} : { strictMode: update.config.strictMode }),
+    ...update.options,
+    rules: update.config.rules,
+    customRules: update.config.customRules ?? current.customRules,
+    messages: update.messages ?? current.messages
+  })
+  await savePasswordPolicy(app, next)
+  return next
+}
+
+/** One built-in rule changed; a change the policy cannot hold is VALIDATION_FAILED in words. */
+export async function updatePasswordPolicyRule(app: FastifyInstance, update: PolicyRuleUpdate): Promise<PasswordPolicyConfig> {
+  const current = await loadPasswordPolicy(app)
+  let next: PasswordPolicyConfig
+  try {
+    next = parseInput(passwordPolicyConfigSchema, applyRuleUpdate(current, update))
+  } catch (error) {
+    if (error instanceof ApiError) throw error
+    throw validationFailed([error instanceof Error ? error.message : String(error)])
+  }
+  await savePasswordPolicy(app, next)
+  return next
 }

@@ -2,20 +2,13 @@ import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
 import { ok } from "~core/api"
-import {
-  adminPolicyViewSchema,
-  applyRuleUpdate,
-  passwordPolicyConfigSchema,
-  policyRuleUpdateSchema,
-  publicPolicyViewSchema,
-  type PasswordPolicyConfig
-} from "~core/password-policy"
+import { adminPolicyViewSchema, policyRuleUpdateSchema, publicPolicyViewSchema, type PasswordPolicyConfig } from "~core/password-policy"
 
 import { authenticate } from "../auth/authenticate"
 import { requireAdmin } from "../auth/require-admin"
-import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { documented, parseRequest } from "../openapi/route-docs"
-import { loadPasswordPolicy, savePasswordPolicy } from "./policy-store"
+import { replacePasswordPolicy, updatePasswordPolicyRule } from "./policy-service"
+import { loadPasswordPolicy } from "./policy-store"
 
 /** What everyone may read: what the password hint is built from (strictMode makes every rule required). */
 function publicView(policy: PasswordPolicyConfig) {
@@ -57,18 +50,7 @@ export async function policyRoutes(app: FastifyInstance) {
     data: { 200: adminPolicyViewSchema }
   })
   app.put("/api/password-policy/config", { preHandler: requireAdmin, schema: replace }, async (request) => {
-    const update = parseRequest(request, "body", policyUpdateSchema)
-    const current = await loadPasswordPolicy(app)
-    const next = parseInput(passwordPolicyConfigSchema, {
-      ...current,
-      ...(update.config.strictMode === undefined ? {} : { strictMode: update.config.strictMode }),
-      ...update.options,
-      rules: update.config.rules,
-      customRules: update.config.customRules ?? current.customRules,
-      messages: update.messages ?? current.messages
-    })
-    await savePasswordPolicy(app, next)
-    return ok(adminView(next))
+    return ok(adminView(await replacePasswordPolicy(app, parseRequest(request, "body", policyUpdateSchema))))
   })
 
   const updateRule = documented({
@@ -78,16 +60,6 @@ export async function policyRoutes(app: FastifyInstance) {
     data: { 200: adminPolicyViewSchema }
   })
   app.put("/api/password-policy/rules", { preHandler: requireAdmin, schema: updateRule }, async (request) => {
-    const update = parseRequest(request, "body", policyRuleUpdateSchema)
-    const current = await loadPasswordPolicy(app)
-    let next: PasswordPolicyConfig
-    try {
-      next = parseInput(passwordPolicyConfigSchema, applyRuleUpdate(current, update))
-    } catch (error) {
-      if (error instanceof ApiError) throw error
-      throw validationFailed([error instanceof Error ? error.message : String(error)])
-    }
-    await savePasswordPolicy(app, next)
-    return ok(adminView(next))
+    return ok(adminView(await updatePasswordPolicyRule(app, parseRequest(request, "body", policyRuleUpdateSchema))))
   })
 }

@@ -7,19 +7,16 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api"
-import { apiUsageSchema, PUBLIC_API_ENDPOINTS, type ApiUsage, type PublicApiEndpoint } from "~core/api-keys"
+import { apiUsageSchema, type PublicApiEndpoint } from "~core/api-keys"
 import { translateRequestSchema } from "~core/analysis/translate"
 import { vqaAskRequestSchema } from "~core/analysis/vqa"
-import { monthKey } from "~core/time"
 
 import { analyzeService, type AnalyzeRoutesOptions } from "../analyze/analyze-service"
 import { ASK_BODY_LIMIT, ASK_DOC, oversizedBodyAsImage, TRANSLATE_BODY_LIMIT, TRANSLATE_DOC } from "../analyze/routes"
 import { registerApiKeyCallers, requireApiKey } from "../api-keys/key-auth"
-import { KEY_USE_RESOLUTION_MS, touchKey } from "../api-keys/key-store"
 import { documented, parseRequest } from "../openapi/route-docs"
-import { quotaSourceOf, usedOf } from "../quota/quota-service"
 import { visionRoutes, type VisionRoutesOptions } from "./vision-routes"
-import { callsOfMonth, countCall } from "./usage-store"
+import { monthUsage, recordAnsweredCall } from "./usage-service"
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -39,12 +36,7 @@ export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRo
   app.addHook("onSend", async (request, reply, payload) => {
     // A call whose client left got no answer: it is not counted.
     if (!request.apiKey || reply.statusCode >= 400 || request.apiKey.clientLeft.aborted) return payload
-    const endpoint = request.routeOptions.config.apiEndpoint
-    const now = app.clock()
-    if (endpoint) await countCall(app.database.db, { keyId: request.apiKey.key.id, userId: request.apiKey.user.id, at: now, endpoint })
-    // The key's row was read for this call: a use noted within the minute needs no write.
-    const lastUsed = request.apiKey.key.last_used_at
-    if (!lastUsed || now - lastUsed.getTime() >= KEY_USE_RESOLUTION_MS) await touchKey(app.database.db, request.apiKey.key.id, new Date(now))
+    await recordAnsweredCall(app, request.apiKey, request.routeOptions.config.apiEndpoint)
     return payload
   })
 
@@ -67,23 +59,7 @@ export async function publicApiRoutes(app: FastifyInstance, options: PublicApiRo
     data: { 200: apiUsageSchema }
   })
   app.get("/api/v1/usage", { onRequest: requireApiKey, schema: usageDoc }, async (request) => {
-    const { user } = request.apiKey!
-    const now = app.clock()
-    const month = monthKey(now)
-    const rows = await callsOfMonth(app.database.db, user.id, month)
-    const byEndpoint = Object.fromEntries(PUBLIC_API_ENDPOINTS.map((endpoint) => [endpoint, 0])) as Record<PublicApiEndpoint, number>
-    const byKey = new Map<string, ApiUsage["byKey"][number]>()
-    for (const row of rows) {
-      byEndpoint[row.endpoint as PublicApiEndpoint] += row.calls
-      const entry = byKey.get(row.key_id) ?? { id: row.key_id, prefix: row.prefix, name: row.name, calls: 0 }
-      entry.calls += row.calls
-      byKey.set(row.key_id, entry)
-    }
-    // The quota ask and translate draw from: the organisation's pool for a member.
-    const source = await quotaSourceOf(app.database.db, user)
-    const quota = { used: await usedOf(app.database.db, user.id, source, now), limit: source.limit }
-    const usage: ApiUsage = { month, quota, byEndpoint, byKey: [...byKey.values()] }
-    return ok(usage)
+    return ok(await monthUsage(app, request.apiKey!.user))
   })
 
   // A child plugin: the key's hooks and the counting above apply to its routes too.
