@@ -12,26 +12,19 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
-import sharp from "sharp"
 import { createWorker, OEM } from "tesseract.js"
 
 import { runVisionTask } from "../server/vision/vision-task"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { runIfMain } from "./figures"
 import { ensureBuild, waitForRun } from "./ocr"
-import { smallPrintImages, wordsRead, type SmallPrintImage } from "./photos/group-photos"
+import { IMAGE_FORMATS, inFormat, smallPrintImages, wordsRead, type ImageFormat, type SmallPrintImage } from "./photos/group-photos"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(path.join(root, "package.json"))
 const LANG_PATH = path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int")
 
-const FORMATS = {
-  jpeg: (image: sharp.Sharp) => image.jpeg({ quality: 90 }),
-  png: (image: sharp.Sharp) => image.png(),
-  webp: (image: sharp.Sharp) => image.webp({ quality: 90 }),
-  gif: (image: sharp.Sharp) => image.gif()
-} as const
-type Format = keyof typeof FORMATS
+type Format = ImageFormat
 
 export interface SmallPrintRow {
   image: string
@@ -45,8 +38,8 @@ async function variants(): Promise<{ image: SmallPrintImage; format: Format; byt
   const images = await smallPrintImages()
   const list: { image: SmallPrintImage; format: Format; bytes: Buffer }[] = []
   for (const image of images) {
-    for (const format of Object.keys(FORMATS) as Format[]) {
-      list.push({ image, format, bytes: format === image.format ? image.bytes : await FORMATS[format](sharp(image.bytes)).toBuffer() })
+    for (const format of Object.keys(IMAGE_FORMATS) as Format[]) {
+      list.push({ image, format, bytes: await inFormat(image, format) })
     }
   }
   return list

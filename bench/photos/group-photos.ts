@@ -207,3 +207,17 @@ export function wordsRead(reading: string, words: readonly string[]): number {
   const flat = reading.replace(/\s+/g, " ")
   return words.filter((word) => flat.includes(word)).length
 }
+
+/** The formats the API and the extension accept, each as sharp writes it. */
+export const IMAGE_FORMATS = {
+  jpeg: (image: sharp.Sharp) => image.jpeg({ quality: 90 }),
+  png: (image: sharp.Sharp) => image.png(),
+  webp: (image: sharp.Sharp) => image.webp({ quality: 90 }),
+  gif: (image: sharp.Sharp) => image.gif()
+} as const
+export type ImageFormat = keyof typeof IMAGE_FORMATS
+
+/** The small-print image in `format`: its own bytes in the format it comes in, else sharp's conversion of them. */
+export async function inFormat(image: SmallPrintImage, format: ImageFormat): Promise<Buffer> {
+  return format === image.format ? image.bytes : IMAGE_FORMATS[format](sharp(image.bytes)).toBuffer()
+}

@@ -9,20 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import type { V1OcrAnswer } from "~core/analysis/public-api"
 
-import { smallPrintImages, wordsRead, type SmallPrintImage } from "../../bench/photos/group-photos"
+import { inFormat, smallPrintImages, wordsRead, type ImageFormat, type SmallPrintImage } from "../../bench/photos/group-photos"
 import { runVisionTask } from "./vision-task"
 
 const LANG_PATH = path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int")
 
-const FORMATS = {
-  jpeg: (image: sharp.Sharp) => image.jpeg({ quality: 90 }),
-  png: (image: sharp.Sharp) => image.png(),
-  webp: (image: sharp.Sharp) => image.webp({ quality: 90 }),
-  gif: (image: sharp.Sharp) => image.gif()
-} as const
 
 /** Which image in which formats: every format on the small receipt; the slower photos in the format they come in. */
-const CASES: { name: string; formats: (keyof typeof FORMATS)[] }[] = [
+const CASES: { name: string; formats: ImageFormat[] }[] = [
   { name: "caption-board-reposted", formats: ["jpeg"] },
   { name: "settings-screenshot", formats: ["png"] },
   { name: "receipt", formats: ["jpeg", "png", "webp", "gif"] }
@@ -51,7 +45,7 @@ describe("OCR reads what bare tesseract.js reads from the same upload", () => {
     for (const format of formats) {
       it(`${name} as ${format}`, { timeout: 60_000 }, async () => {
         const image = images.get(name)!
-        const bytes = format === image.format ? image.bytes : await FORMATS[format](sharp(image.bytes)).toBuffer()
+        const bytes = await inFormat(image, format)
         const bareWords = wordsRead((await bare.recognize(bytes)).data.text, image.text)
         const answer = await ours(bytes)
         const ourWords = wordsRead(answer.text, image.text)

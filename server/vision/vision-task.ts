@@ -18,17 +18,15 @@ import {
   DEFAULT_MIN_SCORES,
   humanConfig,
   modelsFor,
-  OBJECTS_ANALYSIS_SIDE,
   sortFaces,
   SSD_MIN_CONFIDENCE,
   toDetectedFace,
-  toDetectedObjects,
   type FaceModel,
   type FacesOptions,
   type RawFace,
   type RawObject
 } from "~core/analysis/detections"
-import { fromTile, MAX_TILED_OBJECTS, mergeDetections, tilesAfter, tileOnCopy, tilingCopySide, type Pass } from "~core/analysis/tiles"
+import { detectObjectsSliced } from "~core/analysis/tiles"
 import { withoutSpacesBetweenCjk, writtenWithoutSpaces } from "~core/ocr/ocr-languages"
 import { linesOf, ocrConfidence } from "~core/ocr/ocr-lines"
 import { V1_MAX_IMAGE_PIXELS, V1_OCR_MAX_IMAGE_PIXELS, type V1FacesAnswer, type V1ObjectsAnswer, type V1OcrAnswer } from "~core/analysis/public-api"
@@ -159,36 +157,13 @@ async function objects(image: Uint8Array): Promise<V1ObjectsAnswer> {
     if (result.error) throw new Error(`Object detection failed: ${result.error}`)
     return result.object
   }
-  const whole = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
-  const { width, height } = whole
-  // Each pass keeps all it finds above the scores: the limit applies to the merged list.
-  const limits = { minScores: DEFAULT_MIN_SCORES, maxObjects: Infinity }
-  let full: RawObject[]
-  try {
-    full = await detect(whole.tensor)
-  } finally {
-    whole.tensor.dispose()
-  }
-  const fullObjects = toDetectedObjects(full, width, height, limits, whole.scale)
-  const tiles = tilesAfter(fullObjects, width, height, OBJECTS_ANALYSIS_SIDE)
-  if (tiles.length === 0) return { objects: fullObjects.slice(0, DEFAULT_MAX_OBJECTS), imageWidth: width, imageHeight: height }
-  const passes: Pass[] = [{ objects: fullObjects }]
-  const copy = await imageTensor(tf, image, tilingCopySide(width, height, tiles, OBJECTS_ANALYSIS_SIDE))
-  try {
-    const [copyHeight, copyWidth] = copy.tensor.shape
-    for (const tile of tiles) {
-      const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
-      const part = tf.slice(copy.tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3])
-      try {
-        passes.push({ objects: toDetectedObjects(fromTile(await detect(part), cut), width, height, limits, copy.scale), tile })
-      } finally {
-        part.dispose()
-      }
-    }
-  } finally {
-    copy.tensor.dispose()
-  }
-  return { objects: mergeDetections(passes, width, height, MAX_TILED_OBJECTS), imageWidth: width, imageHeight: height }
+  return detectObjectsSliced<Awaited<ReturnType<typeof imageTensor>>["tensor"]>({
+    decode: (maxSide) => imageTensor(tf, image, maxSide),
+    slice: (tensor, cut) => tf.slice(tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3]),
+    detect,
+    minScores: DEFAULT_MIN_SCORES,
+    maxObjects: DEFAULT_MAX_OBJECTS
+  })
 }
 
 /** This thread's tesseract.js worker, reading `languages`: made once, switched to other languages in place. */

@@ -3,8 +3,8 @@
 // engines/objects/: nothing is fetched at run time.
 import type * as HumanModule from "../../node_modules/@vladmandic/human/dist/human.esm-nobundle.js"
 
-import { fromTile, MAX_TILED_OBJECTS, mergeDetections, tilesAfter, tileOnCopy, tilingCopySide, type Pass } from "~core/analysis/tiles"
-import { DEFAULT_MAX_OBJECTS, DEFAULT_MIN_SCORES, humanConfig, OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type DetectedObject, type MinScores } from "~core/analysis/detections"
+import { detectObjectsSliced } from "~core/analysis/tiles"
+import { DEFAULT_MAX_OBJECTS, DEFAULT_MIN_SCORES, humanConfig, type DetectedObject, type MinScores } from "~core/analysis/detections"
 
 import { defineEngine, extensionUrl, type AnalysisEngine, type EngineTimeouts } from "./engine"
 import { imageTensor, startTfjs, tfjsWasmPrefix, type Tf } from "./tfjs"
@@ -65,36 +65,13 @@ export function createObjectsEngine({
         if (result.error) throw new Error(`Object detection failed: ${result.error}`)
         return result.object
       }
-      const whole = await imageTensor(tf, image, OBJECTS_ANALYSIS_SIDE)
-      const { width, height } = whole
-      let full: HumanModule.ObjectResult[]
-      try {
-        full = await detect(whole.tensor)
-      } finally {
-        whole.tensor.dispose()
-      }
-      // Each pass keeps all it finds above the scores: the limit applies to the merged list.
-      const limits = { minScores, maxObjects: Infinity }
-      const fullObjects = toDetectedObjects(full, width, height, limits, whole.scale)
-      const tiles = tilesAfter(fullObjects, width, height, OBJECTS_ANALYSIS_SIDE)
-      if (tiles.length === 0) return { objects: fullObjects.slice(0, maxObjects), imageWidth: width, imageHeight: height }
-      const passes: Pass[] = [{ objects: fullObjects }]
-      const copy = await imageTensor(tf, image, tilingCopySide(width, height, tiles, OBJECTS_ANALYSIS_SIDE))
-      try {
-        const [copyHeight, copyWidth] = copy.tensor.shape
-        for (const tile of tiles) {
-          const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
-          const part = tf.slice(copy.tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3])
-          try {
-            passes.push({ objects: toDetectedObjects(fromTile(await detect(part), cut), width, height, limits, copy.scale), tile })
-          } finally {
-            part.dispose()
-          }
-        }
-      } finally {
-        copy.tensor.dispose()
-      }
-      return { objects: mergeDetections(passes, width, height, Math.max(maxObjects, MAX_TILED_OBJECTS)), imageWidth: width, imageHeight: height }
+      return detectObjectsSliced<Awaited<ReturnType<typeof imageTensor>>["tensor"]>({
+        decode: (maxSide) => imageTensor(tf, image, maxSide),
+        slice: (tensor, cut) => tf.slice(tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3]),
+        detect,
+        minScores,
+        maxObjects
+      })
     }
   })
 }

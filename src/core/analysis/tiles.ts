@@ -6,7 +6,7 @@
  * once. The extension's engine (src/analysis/objects.ts) and the server's (server/vision/vision-task.ts) both use
  * this module, so they tile and merge alike.
  */
-import type { Box, DetectedObject, RawObject } from "./detections"
+import { OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type Box, type DetectedObject, type MinScores, type RawObject } from "./detections"
 
 /**
  * Tiles only when the image's longer side is more than this many times the side the full pass analyses: below it,
@@ -215,4 +215,59 @@ export function mergeDetections(passes: readonly Pass[], imageWidth: number, ima
     .map((group) => group.object)
     .sort((a, b) => b.score - a.score)
     .slice(0, maxObjects)
+}
+
+/** An engine's tensor, as far as slicing it needs: [height, width, channels]. */
+interface ImageTensorLike {
+  shape: number[]
+  dispose(): void
+}
+
+/** What an objects engine (the extension's, the server's) brings: its decoding, slicing and detector, and its limits. */
+export interface SlicedObjectsEngine<T extends ImageTensorLike> {
+  /** The image as a tensor, its longer side at most `maxSide`; `scale` image pixels a tensor pixel. */
+  decode(maxSide: number): Promise<{ tensor: T; width: number; height: number; scale: number }>
+  /** The part of a tensor `cut` covers, in its pixels: a new tensor the caller disposes. */
+  slice(tensor: T, cut: Box): T
+  detect(input: T): Promise<readonly RawObject[]>
+  minScores: MinScores
+  /** The most objects an untiled image lists; a tiled one lists up to MAX_TILED_OBJECTS. */
+  maxObjects: number
+}
+
+/**
+ * The objects of an image: the full pass, then (tilesAfter) the tiles cut from one larger copy, merged. Every tensor
+ * is disposed whatever happens: the engines run image after image in one long-lived page or thread.
+ */
+export async function detectObjectsSliced<T extends ImageTensorLike>(engine: SlicedObjectsEngine<T>) {
+  const whole = await engine.decode(OBJECTS_ANALYSIS_SIDE)
+  const { width, height } = whole
+  let full: readonly RawObject[]
+  try {
+    full = await engine.detect(whole.tensor)
+  } finally {
+    whole.tensor.dispose()
+  }
+  // Each pass keeps all it finds above the scores: the limit applies to the merged list.
+  const limits = { minScores: engine.minScores, maxObjects: Infinity }
+  const fullObjects = toDetectedObjects(full, width, height, limits, whole.scale)
+  const tiles = tilesAfter(fullObjects, width, height, OBJECTS_ANALYSIS_SIDE)
+  if (tiles.length === 0) return { objects: fullObjects.slice(0, engine.maxObjects), imageWidth: width, imageHeight: height }
+  const passes: Pass[] = [{ objects: fullObjects }]
+  const copy = await engine.decode(tilingCopySide(width, height, tiles, OBJECTS_ANALYSIS_SIDE))
+  try {
+    const [copyHeight = 0, copyWidth = 0] = copy.tensor.shape
+    for (const tile of tiles) {
+      const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
+      const part = engine.slice(copy.tensor, cut)
+      try {
+        passes.push({ objects: toDetectedObjects(fromTile(await engine.detect(part), cut), width, height, limits, copy.scale), tile })
+      } finally {
+        part.dispose()
+      }
+    }
+  } finally {
+    copy.tensor.dispose()
+  }
+  return { objects: mergeDetections(passes, width, height, Math.max(engine.maxObjects, MAX_TILED_OBJECTS)), imageWidth: width, imageHeight: height }
 }
