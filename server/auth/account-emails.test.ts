@@ -169,7 +169,9 @@ describe("codeEmailRequests", () => {
 })
 
 describe("the mail queue", () => {
-  it("answers forgot-password and resend-verification before their mail is sent, and sends it afterwards", async () => {
+  // On a busy machine the outbox may take a while to pick the mail up: the waits below allow for it (a full CI run once
+  // took more than 10 s), and the answer's being out before the send is what the test holds.
+  it("answers forgot-password and resend-verification before their mail is sent, and sends it afterwards", { timeout: 90_000 }, async () => {
     const sent: OutgoingMail[] = []
     let release = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))
@@ -190,7 +192,7 @@ describe("the mail queue", () => {
       const answer = await post(blocked.app, "/api/auth/forgot-password", email)
       expect(answer.statusCode).toBe(200)
       // The answer is out while its mail is still being sent.
-      await vi.waitFor(() => expect(sending).toBe(true), { timeout: 10_000 })
+      await vi.waitFor(() => expect(sending).toBe(true), { timeout: 45_000 })
       expect(sent).toHaveLength(0)
       const unverified = newAddress()
       await account(unverified, { verified: false })
