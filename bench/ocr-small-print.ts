@@ -17,7 +17,7 @@ import { createWorker, OEM } from "tesseract.js"
 import { runVisionTask } from "../server/vision/vision-task"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { runIfMain } from "./figures"
-import { ensureBuild, waitForRun } from "./ocr"
+import { BARE_WORKER_OPTIONS, ensureBuild, loadBareTesseract, waitForRun } from "./ocr"
 import { IMAGE_FORMATS, inFormat, smallPrintImages, wordsRead, type ImageFormat, type SmallPrintImage } from "./photos/group-photos"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -69,21 +69,13 @@ async function measureServer(list: Awaited<ReturnType<typeof variants>>) {
 
 /** tesseract.js's UMD build in the extension page, reading each image as a Blob with the shipped files. */
 async function bareInPage(page: Page, dataUrls: string[]): Promise<{ text: string; ms: number }[]> {
-  const umd = fs.readFileSync(path.join(path.dirname(require.resolve("tesseract.js/package.json")), "dist/tesseract.min.js"), "utf8")
-  await page.evaluate(umd)
-  return page.evaluate(async (images: string[]) => {
+  await loadBareTesseract(page)
+  return page.evaluate(async (images: string[], workerOptions: object) => {
     type Recognize = (image: Blob) => Promise<{ data: { text: string } }>
     const Tesseract = (globalThis as unknown as {
       Tesseract: { createWorker(lang: string, oem: number, options: object): Promise<{ recognize: Recognize; terminate(): Promise<void> }> }
     }).Tesseract
-    const worker = await Tesseract.createWorker("eng", 1, {
-      workerPath: "/engines/ocr/worker.min.js",
-      corePath: "/engines/ocr",
-      langPath: "/engines/ocr",
-      workerBlobURL: false,
-      gzip: true,
-      cacheMethod: "none"
-    })
+    const worker = await Tesseract.createWorker("eng", 1, workerOptions)
     const readings = []
     for (const image of images) {
       const blob = await (await fetch(image)).blob()
@@ -93,7 +85,7 @@ async function bareInPage(page: Page, dataUrls: string[]): Promise<{ text: strin
     }
     await worker.terminate()
     return readings
-  }, dataUrls)
+  }, dataUrls, BARE_WORKER_OPTIONS)
 }
 
 async function measureExtension(list: Awaited<ReturnType<typeof variants>>) {

@@ -117,17 +117,31 @@ async function measureWrapper(browser: Browser, pageUrl: string, imageFile: stri
  * Bare tesseract.js in an extension page (tabs/engines.html before its engine starts): the UMD
  * build evaluated through DevTools, the shipped files by root-relative paths, the same options.
  */
-async function measureBare(browser: Browser, pageUrl: string, dataUrl: string) {
+/** tesseract.js's worker options in an extension page: the shipped files, by root-relative paths, as our engine uses them. */
+export const BARE_WORKER_OPTIONS = {
+  workerPath: "/engines/ocr/worker.min.js",
+  corePath: "/engines/ocr",
+  langPath: "/engines/ocr",
+  workerBlobURL: false,
+  gzip: true,
+  cacheMethod: "none"
+}
+
+/** Evaluates tesseract.js's UMD build in `page`, which then has a global `Tesseract`. */
+export async function loadBareTesseract(page: Page): Promise<void> {
   const require = createRequire(path.join(root, "package.json"))
-  const umd = fs.readFileSync(path.join(path.dirname(require.resolve("tesseract.js/package.json")), "dist/tesseract.min.js"), "utf8")
+  await page.evaluate(fs.readFileSync(path.join(path.dirname(require.resolve("tesseract.js/package.json")), "dist/tesseract.min.js"), "utf8"))
+}
+
+async function measureBare(browser: Browser, pageUrl: string, dataUrl: string) {
   const colds: number[] = []
   let warms: number[] = []
   for (let run = 0; run < COLD_RUNS; run++) {
     const page = await browser.newPage()
     await page.goto(pageUrl, { waitUntil: "load" })
-    await page.evaluate(umd)
+    await loadBareTesseract(page)
     const figures = await page.evaluate(
-      async (image: string, warmRuns: number) => {
+      async (image: string, warmRuns: number, workerOptions: object) => {
         type Recognize = (image: Blob, options: object, output: object) => Promise<{ data: { text: string } }>
         const Tesseract = (globalThis as unknown as {
           Tesseract: { createWorker(lang: string, oem: number, options: object): Promise<{ recognize: Recognize; terminate(): Promise<void> }> }
@@ -135,14 +149,7 @@ async function measureBare(browser: Browser, pageUrl: string, dataUrl: string) {
         const blob = await (await fetch(image)).blob()
         const output = { text: true, blocks: true }
         const started = performance.now()
-        const worker = await Tesseract.createWorker("eng", 1, {
-          workerPath: "/engines/ocr/worker.min.js",
-          corePath: "/engines/ocr",
-          langPath: "/engines/ocr",
-          workerBlobURL: false,
-          gzip: true,
-          cacheMethod: "none"
-        })
+        const worker = await Tesseract.createWorker("eng", 1, workerOptions)
         await worker.recognize(blob, {}, output)
         const coldMs = performance.now() - started
         const warm: number[] = []
@@ -155,7 +162,8 @@ async function measureBare(browser: Browser, pageUrl: string, dataUrl: string) {
         return { coldMs, warm }
       },
       dataUrl,
-      WARM_RUNS
+      WARM_RUNS,
+      BARE_WORKER_OPTIONS
     )
     colds.push(figures.coldMs)
     warms = figures.warm

@@ -91,9 +91,12 @@ async function board(
   return sharp({ create: { width: cellWidth * columns, height: cellHeight * rows, channels: 3, background } }).composite(tiles)
 }
 
-export async function groupPhotos(): Promise<GroupPhoto[]> {
+/** The montages, or only those `names` names: each one composed costs a second or two. */
+export async function groupPhotos(names?: readonly string[]): Promise<GroupPhoto[]> {
   return Promise.all(
-    specs().montages.map(async (spec) => {
+    specs()
+      .montages.filter((spec) => !names || names.includes(spec.name))
+      .map(async (spec) => {
       const names = [...spec.photos.map((name) => ({ name, mirrored: false })), ...(spec.mirrored ?? []).map((name) => ({ name, mirrored: true }))]
       const image = await board(names, spec.cell, spec.columns)
       const jpeg = await sharp(await image.png().toBuffer()).jpeg({ quality: 90 }).toBuffer()
@@ -192,9 +195,12 @@ async function receipt(spec: SmallPrintSpec): Promise<Buffer> {
   return sharp(png).blur(0.4).jpeg({ quality: 80 }).toBuffer()
 }
 
-export async function smallPrintImages(): Promise<SmallPrintImage[]> {
+/** The small-print images, or only those `names` names. */
+export async function smallPrintImages(names?: readonly string[]): Promise<SmallPrintImage[]> {
   return Promise.all(
-    specs().smallPrint.map(async (spec) => {
+    specs()
+      .smallPrint.filter((spec) => !names || names.includes(spec.name))
+      .map(async (spec) => {
       if (spec.kind === "caption" || spec.kind === "caption-board") return { ...spec, bytes: await caption(spec, spec.kind === "caption-board"), format: "jpeg" as const }
       if (spec.kind === "screenshot") return { ...spec, bytes: await screenshot(spec), format: "png" as const }
       return { ...spec, bytes: await receipt(spec), format: "jpeg" as const }

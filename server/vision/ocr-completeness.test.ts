@@ -26,7 +26,7 @@ let images: Map<string, SmallPrintImage>
 let bare: Worker
 
 beforeAll(async () => {
-  images = new Map((await smallPrintImages()).map((image) => [image.name, image]))
+  images = new Map((await smallPrintImages(CASES.map((testCase) => testCase.name))).map((image) => [image.name, image]))
   bare = await createWorker("eng", OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: "none" })
 }, 60_000)
 
