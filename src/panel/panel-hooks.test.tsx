@@ -359,6 +359,18 @@ describe("useAnalysis", () => {
     expect(result.current.state).toEqual({ status: "done", outcome: answer("second answer") })
   })
 
+  it("stops the read running when another analysis is chosen, and never shows its late result", async () => {
+    const runs: { finish: (outcome: AnalysisOutcome) => void; signal: AbortSignal }[] = []
+    analyse.mockImplementation((request) => new Promise((resolve) => runs.push({ finish: resolve, signal: request.signal! })))
+    const { result } = renderAnalysis("text")
+    await waitFor(() => expect(result.current.state.status).toBe("running"))
+    act(() => result.current.start("ask"))
+    expect(result.current).toMatchObject({ kind: "ask", state: { status: "idle" } })
+    expect(runs[0]!.signal.aborted).toBe(true)
+    await act(async () => runs[0]!.finish(text("LATE")))
+    expect(result.current).toMatchObject({ kind: "ask", state: { status: "idle" } })
+  })
+
   it("says what went wrong, and offers sign-in when the failure is being signed out", async () => {
     analyse.mockRejectedValueOnce(new VqaRequestError("Sign in to ask the vision model about images.", true)).mockRejectedValueOnce(new Error(""))
     const { result } = renderAnalysis()

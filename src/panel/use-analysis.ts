@@ -25,7 +25,8 @@ export interface AnalysisOptions extends Pick<FocusedImage, "image" | "autoRun">
 
 /**
  * The analysis shown for one image: which one is chosen and where it stands. A finished result of the same image,
- * analysis and options is shown from the cache; Ask waits for its question; only the latest run updates the view.
+ * analysis and options is shown from the cache; Ask waits for its question; choosing another analysis stops the one
+ * running, and only the latest run updates the view.
  */
 export function useAnalysis({ image, autoRun, settings, onUsageChanged }: AnalysisOptions) {
   const [kind, setKind] = useState<AnalysisKind>(autoRun ?? "text")
@@ -41,6 +42,11 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
   const start = useCallback(
     (next: AnalysisKind, question?: string, only?: AnswerSource) => {
       setKind(next)
+      // Whatever runs now is stopped and its late result ignored: the person chose another analysis.
+      const run = ++latestRun.current
+      const isLatest = () => latestRun.current === run
+      stopper.current?.abort()
+      stopper.current = null
       const cached = cachedResult(resultKey({ kind: next, image, settings }))
       if (cached) {
         setState({ status: "done", outcome: cached })
@@ -50,10 +56,7 @@ export function useAnalysis({ image, autoRun, settings, onUsageChanged }: Analys
         setState({ status: "idle" })
         return
       }
-      const run = ++latestRun.current
-      const isLatest = () => latestRun.current === run
       lastQuestion.current = question
-      stopper.current?.abort()
       const controller = (stopper.current = new AbortController())
       setState({ status: "running", progress: { stage: "Preparing the image…" } })
       analyseAndRecord(

@@ -241,7 +241,8 @@ describe("the side panel", () => {
     expect(labels).toContain("person")
     await screenshot(panel, "side-panel-objects")
     await panel.click(button("← All images"))
-  })
+    // Two on-device models load and sample1 is looked at again in tiles (it holds a small person): each wait is 90 s.
+  }, 200_000)
 
   it("asks the vision model through the API: the answer shows and the usage goes up", async () => {
     const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number

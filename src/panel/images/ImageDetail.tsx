@@ -99,13 +99,14 @@ export function ImageDetail({ image, settings, onSettingsChange, autoRun, transl
         </figcaption>
       </figure>
 
+      {/* Only the analysis running is held: another may be chosen at once (an image opens reading its text). */}
       <div role="group" aria-label="Analyses" className="flex flex-wrap gap-2">
         {ANALYSIS_KINDS.map((option) => (
           <button
             key={option}
             type="button"
             aria-pressed={kind === option}
-            disabled={state.status === "running"}
+            disabled={state.status === "running" && kind === option}
             onClick={() => start(option)}
             className={`rounded-full border px-3 py-1 text-sm font-medium focus-ring disabled:opacity-60 ${
               kind === option ? "border-blue-600 bg-blue-600 text-white" : "border-gray-300 bg-white text-brand-secondary hover:bg-gray-50"
