@@ -1,3 +1,5 @@
+import fs from "node:fs"
+
 import js from "@eslint/js"
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript"
 import importX from "eslint-plugin-import-x"
@@ -5,8 +7,11 @@ import reactHooks from "eslint-plugin-react-hooks"
 import tseslint from "typescript-eslint"
 
 /** The folders of src/ imported as ~<folder>/…, but the ones named. */
-const SRC_FOLDERS = ["analysis", "api", "background", "contents", "core", "extension", "panel", "site", "site-session", "site-tab", "tabs", "ui"]
+const SRC_FOLDERS = ["analysis", "background", "contents", "core", "engine-check", "extension", "http", "panel", "site", "site-mount", "site-session", "tabs", "ui"]
 const OUR_FOLDERS_BUT = (...allowed) => `^~(${SRC_FOLDERS.filter((folder) => !allowed.includes(folder)).join("|")})(/|$)`
+
+/** The folders of src/extension/ that code in web pages may not import: all but in-page/ and messaging/. */
+const IN_PAGE_REFUSED_EXTENSION_FOLDERS = ["account", "browser", "capture", "page-translation", "panel-handoff", "reverse-search", "site-link", "storage"]
 
 /** A layer rule: in `files` (but `ignores`), an import whose path matches one of `forbidden` fails with `message`. */
 function layer(files, message, forbidden, ignores = []) {
@@ -26,6 +31,14 @@ const ZOD_NAMESPACE_ONLY = {
   selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
   message: 'Use import * as z from "zod": the extension\'s bundler breaks the named import.'
 }
+
+/** The site's features: the folders of src/site/ but shared/ (docs/development.md, Layout), a new one included. */
+const SITE_FEATURES = fs
+  .readdirSync(`${import.meta.dirname}/src/site`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== "shared")
+  .map((entry) => entry.name)
+const SITE_FEATURES_APART =
+  "Site features: a feature imports no other; what two use lives in src/site/shared/, and the app's files at src/site/ compose features (docs/development.md, Layout)."
 
 // In a server feature, routes.ts parses, authorises and calls, *-service.ts orchestrates; the queries live in the
 // feature's store (docs/development.md, Layout): no query anywhere in server/ outside a *-store.ts and server/db/.
@@ -64,27 +77,55 @@ export default tseslint.config(
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] }
   },
   // The layers (docs/development.md, Layout): core imports nothing of ours, the design system only core, the server only core; the
-  // extension reaches the site only through its mount (src/site-tab/), and the site never reaches the extension.
+  // extension reaches the site only through its mount (src/site-mount/), and the site never reaches the extension.
   ...layer(["src/core/*.ts"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./"]),
   ...layer(["src/core/*/**"], "core imports nothing of ours but core", [OUR_FOLDERS_BUT("core"), "^\\.\\./\\.\\./"]),
   ...layer(["src/ui/**"], "the design system knows no data: it imports only core", [OUR_FOLDERS_BUT("core", "ui"), "^\\.\\./"]),
   ...layer(["server/**"], "the server imports only core of the browser code", [OUR_FOLDERS_BUT("core"), "^(\\.\\./)+src/"]),
   ...layer(
-    ["src/extension/**", "src/background/**", "src/contents/**", "src/panel/**", "src/analysis/**", "src/popup.tsx", "src/sidepanel.tsx", "src/tabs/**"],
-    "the extension reaches the site only through its mount, src/site-tab/",
-    ["^~(site|site-session|site-tab)/"]
+    ["src/extension/**", "src/background/**", "src/contents/**", "src/panel/**", "src/analysis/**", "src/engine-check/**", "src/popup.tsx", "src/sidepanel.tsx", "src/tabs/**"],
+    "the extension reaches the site only through its mount, src/site-mount/",
+    ["^~(site|site-session|site-mount)/"]
   ),
   // What runs inside every web page (the on-image button's content script, the page index) stays tiny and free of the
-  // validation library (tests/e2e/content-script-size.test.ts weighs the bundles). Later than the extension's layer
-  // above, so it repeats its patterns: the last block of a rule wins.
+  // validation library (tests/e2e/content-script-size.test.ts weighs the bundles). Of the extension's folders it reaches
+  // only messaging/ (and in-page/ itself): each other one holds zod, the storage library or React. Later than the
+  // extension's layer above, so it repeats its patterns: the last block of a rule wins.
   ...layer(
-    ["src/extension/page/**", "src/contents/**"],
+    ["src/extension/in-page/**", "src/contents/**"],
     "the code in every web page stays tiny: no zod, React or storage library, nothing of the panel, the account or the site",
-    ["^zod(/|$)", "^react(-dom)?(/|$)", "^radix-ui(/|$)", "^@plasmohq/storage", "^~(panel|analysis|ui|api|background|tabs|site|site-session|site-tab)/", "^~extension/account/", "^\\.\\./account/"],
+    [
+      "^zod(/|$)",
+      "^react(-dom)?(/|$)",
+      "^radix-ui(/|$)",
+      "^@plasmohq/storage",
+      "^~(panel|analysis|engine-check|ui|http|background|tabs|site|site-session|site-mount)/",
+      `^(~extension/|\\.\\./)(${IN_PAGE_REFUSED_EXTENSION_FOLDERS.join("|")})/`
+    ],
     ["**/*.test.{ts,tsx}"]
   ),
-  ...layer(["src/site-tab/**"], "the site's tab mounts the site; of the extension it reads only the API address", ["^~(background|contents|panel|analysis|tabs)/"]),
-  ...layer(["src/site/**", "src/site-session/**", "src/api/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis)/"]),
+  ...layer(["src/site-mount/**"], "the site's mount shows the site in an extension page; of the extension it reads only the API address", ["^~(background|contents|panel|analysis|engine-check|tabs)/"]),
+  ...layer(["src/site/**", "src/site-session/**", "src/http/**"], "the site never imports the extension's internals", ["^~(extension|background|contents|panel|analysis|engine-check)/"]),
+  // The site's features (each folder of src/site/ but shared/) import no other feature, by an alias or a relative path:
+  // what two use lives in src/site/shared/, which imports no feature, and the app's files at src/site/ (routes.tsx,
+  // the *Route.tsx that compose a page with other features' parts) wire them. Tests drive the whole app and are free.
+  {
+    files: ["src/site/**/*.{ts,tsx}"],
+    ignores: ["src/site/**/*.test.{ts,tsx}", "src/site/**/*-test-kit.{ts,tsx}", "src/site/**/*.test-support.ts"],
+    plugins: { "import-x": importX },
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...SITE_FEATURES.map((feature) => ({ target: `./src/site/${feature}/**`, from: `./src/site/!(${feature}|shared)/**/*`, message: SITE_FEATURES_APART })),
+            { target: "./src/site/shared/**", from: "./src/site/!(shared)/**/*", message: "Site features: src/site/shared/ imports no feature (docs/development.md, Layout)." }
+          ]
+        }
+      ]
+    }
+  },
   {
     files: ["server/**/*.ts"],
     ignores: ["server/**/*-store.ts", "server/db/**", "server/**/*.test.ts", "server/**/*test-kit.ts", "server/**/test-support.ts", "server/test-kit/**"],

@@ -56,7 +56,8 @@ const WITHOUT_DATABASE = [
   "server/mail/mailer.test.ts",
   "server/mail/email-templates.test.ts",
   "server/feedback/reliability.test.ts",
-  "server/analyze/units.test.ts",
+  "server/vision-model/model-calls.test.ts",
+  "server/image-input/image-download.test.ts",
   "server/billing/subscription-rules.test.ts",
   "server/billing/plan.test.ts",
   "server/production-start.test.ts",
@@ -64,17 +65,23 @@ const WITHOUT_DATABASE = [
   // What a start of the bundle loads with nothing configured, or Google sign-in and object storage.
   "server/start-modules.test.ts",
   "server/status/checks.test.ts",
+  // Pure functions and constants: no database at all.
+  "server/status/version.test.ts",
+  "server/auth/mailbox.test.ts",
   // The vision pool's line on its own: no database at all.
-  "server/vision/fair-scheduler.test.ts",
+  "server/local-vision/fair-scheduler.test.ts",
   // tesseract.js on images made for measuring, beside bare tesseract.js: no database at all.
-  "server/vision/ocr-completeness.test.ts",
+  "server/local-vision/ocr-completeness.test.ts",
   // The analysis threads' shares between accounts, on the real models (their keys are the queries above).
-  "server/public-api/vision-shares.test.ts",
+  "server/public-api/local-vision-shares.test.ts",
   // The engines' answers on real images (tens of seconds of model runs); its keys and counts are the same queries
   // server/api-keys and the route tables already run on PostgreSQL.
-  "server/public-api/vision-api.test.ts",
+  "server/public-api/local-vision-api.test.ts",
   // Runs a PostgreSQL and a Redis of its own, which it shuts down and freezes.
-  "server/faults.test.ts"
+  "server/faults.test.ts",
+  // A client generated from the reference, type-checked and run against the real models: its key is the same
+  // queries server/api-keys and the route tables already run on PostgreSQL.
+  "server/openapi/generated-client.test.ts"
 ]
 
 const postgresRuns = await postgresProjects()

@@ -7,7 +7,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import { readsEveryLine } from "../src/analysis/ocr-sample"
+import { readsEveryLine } from "../src/engine-check/ocr-sample"
 import { installExtension, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { canvasBox, CANVAS_LINES, CAPTURE_FIXTURE_PAGE, dragOverCanvas } from "../tests/e2e/capture-fixture"
 import { serveFixtures } from "../tests/e2e/server"

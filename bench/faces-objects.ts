@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Browser, Page } from "puppeteer-core"
 
-import type { DetectionKind } from "~analysis/DetectionCheck"
+import type { DetectionKind } from "~engine-check/DetectionCheck"
 import { addTallies, precisionOf, recallOf, scoreObjects, type HandCount, type Tally } from "~analysis/detection-score"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median, runIfMain } from "./figures"

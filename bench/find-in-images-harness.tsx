@@ -1,4 +1,4 @@
-// The side panel's image list (src/panel/images/ImagesTab.tsx) with Find in images, alone in a page, for
+// The side panel's image list (src/panel/images/ImagesSection.tsx) with Find in images, alone in a page, for
 // bench/find-in-images.ts: `mount` renders it with `count` images already read (synthetic readings: lines of words,
 // object labels, faces), as the panel would after reading them, so the bench can type into the box and time how
 // long each keystroke takes to give the filtered list.
@@ -7,7 +7,7 @@ import { createRoot } from "react-dom/client"
 
 import { searchableReading, type ImageReading } from "~panel/find/image-search"
 import type { ReadEntry } from "~panel/find/use-image-reader"
-import { ImagesTab, type ImageFilters } from "~panel/images/ImagesTab"
+import { ImagesSection, type ImageFilters } from "~panel/images/ImagesSection"
 import type { PanelImage } from "~panel/images/tab-images"
 
 const WORDS = (
@@ -63,7 +63,7 @@ export function mount(container: HTMLElement, count: number, imageBase: string):
   function List() {
     const [filters, setFilters] = useState<ImageFilters>({ size: "any", hideSmall: true, type: "any", query: "" })
     return (
-      <ImagesTab
+      <ImagesSection
         images={images}
         captured={[]}
         filters={filters}

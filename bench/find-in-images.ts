@@ -5,7 +5,7 @@
 //   page scrolls with reading on (it waits for a quiet page, so few images are read then), against the same page in a
 //   browser without the extension, the two taken in turn (target: ratio ≤ 1.10). Busy time is read from a performance
 //   trace: the page's renderer main thread's tasks, overlaps counted once.
-// - Search latency: the panel's image list (ImagesTab, bundled with esbuild, with the panel's CSS) with 500 images
+// - Search latency: the panel's image list (ImagesSection, bundled with esbuild, with the panel's CSS) with 500 images
 //   read, typed into in headless Chromium: per keystroke, the filter and React's render (input event to the end of
 //   its handling) and to the next frame (target < 100 ms).
 // Run alone with `node --import tsx bench/find-in-images.ts`, or call measureFindInImages().
@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Browser, Page } from "puppeteer-core"
 
-import { siteTabDefine } from "../scripts/site-tab-build.mjs"
+import { siteMountDefine } from "../scripts/site-mount-build.mjs"
 import { EXTENSION_DIR, installExtension, launchBrowser, openSidePanel, waitForContentScript } from "../tests/e2e/browser"
 import { drawTextImage } from "../tests/e2e/text-image"
 import { mean, median, runIfMain } from "./figures"
@@ -179,7 +179,7 @@ async function bundleHarness(): Promise<string> {
     alias: { "~core": path.join(root, "src/core"), "~panel": path.join(root, "src/panel"), "~extension": path.join(root, "src/extension"), "~ui": path.join(root, "src/ui") },
     // What Plasmo inlined in the built extension (NODE_ENV and the PLASMO_PUBLIC_ variables): the panel's modules read
     // them, and a page has no process.env.
-    define: siteTabDefine(EXTENSION_DIR),
+    define: siteMountDefine(EXTENSION_DIR),
     logLevel: "silent"
   })
   return result.outputFiles[0]!.text

@@ -1,4 +1,4 @@
-// What the on-image button costs a page (src/extension/page/image-button.ts, bundled with esbuild and
+// What the on-image button costs a page (src/extension/in-page/image-button.ts, bundled with esbuild and
 // injected into a real page in headless Chromium) on pages of 100, 1,000 and 5,000 large images:
 // start() (its listeners), one hover that shows the button over an image (the handler, the size
 // check with its layout read, the positioning), and one pointer crossing onto a non-image element
@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
-import { HOST_TAG } from "~extension/page/button-host"
-import type * as ImageButtonModule from "~extension/page/image-button"
+import { HOST_TAG } from "~extension/in-page/button-host"
+import type * as ImageButtonModule from "~extension/in-page/image-button"
 import { launchBrowser } from "../tests/e2e/browser"
 import { bundleForPage, median, servePages, runIfMain } from "./figures"
 
@@ -30,7 +30,7 @@ export interface ImageButtonFigures {
 }
 
 function bundleButton(): Promise<string> {
-  return bundleForPage("src/extension/page/image-button.ts", "ImageQueryAIButton", root)
+  return bundleForPage("src/extension/in-page/image-button.ts", "ImageQueryAIButton", root)
 }
 
 function pageHtml(count: number): string {

@@ -1,7 +1,7 @@
 // Small print read by our two OCR paths against bare tesseract.js given the same bytes (issue 47): the images of
 // bench/photos/group-photos.json (a caption strip under photos, the reposted caption board, a settings screenshot in
 // 11 px, a receipt) in each format the API and the extension accept. Server: POST /api/v1/ocr's task
-// (server/vision/vision-task.ts) in this process beside tesseract.js in Node. Extension: the engine check page
+// (server/local-vision/vision-task.ts) in this process beside tesseract.js in Node. Extension: the engine check page
 // (tabs/engines.html, the panel's engine on the uploaded file) beside tesseract.js's UMD build in the same page.
 // Words: how many of the words a person reads are in the reading. Run alone with
 // `node --import tsx bench/ocr-small-print.ts`, or call measureOcrSmallPrint().
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url"
 import type { Page } from "puppeteer-core"
 import { createWorker, OEM } from "tesseract.js"
 
-import { runVisionTask } from "../server/vision/vision-task"
+import { runVisionTask } from "../server/local-vision/vision-task"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { runIfMain } from "./figures"
 import { BARE_WORKER_OPTIONS, ensureBuild, loadBareTesseract, waitForRun } from "./ocr"

@@ -14,7 +14,7 @@ import zlib from "node:zlib"
 
 import type { Browser, Page } from "puppeteer-core"
 
-import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~analysis/ocr-sample"
+import { OCR_SAMPLE_LINES, readsEveryLine, sampleTextImageDataUrl } from "~engine-check/ocr-sample"
 import { installExtension, launchBrowser } from "../tests/e2e/browser"
 import { median, runIfMain } from "./figures"
 

@@ -1,5 +1,5 @@
 // How much the content script's image finding costs a page: the full initial scan of
-// src/extension/page/image-watcher.ts (bundled with esbuild, injected into a real page in headless
+// src/extension/in-page/image-watcher.ts (bundled with esbuild, injected into a real page in headless
 // Chromium) against a bare querySelectorAll('img') loop on the same page in the same run, and
 // the cost of one later change. Run alone with `node --import tsx bench/page-scan.ts`, or call
 // measurePageScan().
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 
 import type { Page } from "puppeteer-core"
 
-import type * as ImageWatcherModule from "~extension/page/image-watcher"
+import type * as ImageWatcherModule from "~extension/in-page/image-watcher"
 import { launchBrowser } from "../tests/e2e/browser"
 import { bundleForPage, median, servePages, runIfMain } from "./figures"
 
@@ -37,7 +37,7 @@ export interface PageScanFigures {
 }
 
 function bundleWatcher(): Promise<string> {
-  return bundleForPage("src/extension/page/image-watcher.ts", "ImageQueryAIWatcher", root)
+  return bundleForPage("src/extension/in-page/image-watcher.ts", "ImageQueryAIWatcher", root)
 }
 
 function pageHtml(count: number): string {

@@ -17,7 +17,7 @@ import path from "node:path"
 
 import sharp from "sharp"
 
-import { V1_OCR_MAX_IMAGE_PIXELS } from "../src/core/analysis/public-api"
+import { V1_OCR_MAX_IMAGE_PIXELS } from "../server/public-api/local-vision-schemas"
 import { runIfMain } from "./figures"
 import { PASSWORD, post, subscribeToPro, verifiedAccount } from "./mixed-load"
 import { startServer } from "./server-process"

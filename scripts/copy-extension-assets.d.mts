@@ -1,4 +1,5 @@
 export declare const ENGINE_ASSETS: Record<string, string[]>
+export declare const BUNDLE_ENTRIES: { pageIndex: string; pageTranslation: string; siteBridge: string }
 export declare const GECKO_ID: string
 export declare const GECKO_MIN_VERSION: string
 export declare function copyEngineAssets(buildDir: string): { files: number; bytes: number }

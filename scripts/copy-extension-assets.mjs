@@ -9,23 +9,25 @@
 //                  removed: see FACE_DETECTORS in src/core/analysis/detections.ts)
 //   engines/objects/ Human's CenterNet (COCO labels)
 //   engines/samples/ face-api's demo/sample1.jpg (three faces) for the engine check page
-// It bundles the page index (src/extension/page/page-index.ts) into page-index.js: the side panel injects it into a tab's
-// frames when it first asks for their images, so it is no declared content script and Plasmo does not build it.
-// It bundles the page translation (src/extension/page-translation/main.ts) into page-translation.js the same way: the
-// side panel injects it into a tab's frames while *Translate images on this page* is on.
-// It builds the companion site's tab (tabs/site.html) with Vite: see scripts/site-tab-build.mjs.
-// It also writes the site origins the build trusts (src/extension/account/site-origins.ts) into the manifest's
+// It bundles the scripts of src/extension that Plasmo does not build, each from its *.entry.ts (BUNDLE_ENTRIES): the
+// page index (src/extension/in-page/page-index.entry.ts) into page-index.js, which the side panel injects into a tab's
+// frames when it first asks for their images, so it is no declared content script; the page translation
+// (src/extension/page-translation/page-translation.entry.ts) into page-translation.js the same way, injected while
+// *Translate images on this page* is on; and the Firefox site bridge (src/extension/site-link/site-bridge.entry.ts).
+// It builds the site mount, the companion site's extension page (tabs/site.html), with Vite: see scripts/site-mount-build.mjs.
+// It also writes the site origins the build trusts (src/extension/site-link/site-origins.ts) into the manifest's
 // externally_connectable.matches: Plasmo's manifest override can substitute one variable into one string, not a list.
 // A production build trusts a loopback origin (http://localhost:8787, the local site of `npm start`) only when
 // PLASMO_PUBLIC_SITE_ORIGINS names it, as `npm run build:local` and `npm test` do; the output says which it trusts.
 // With `--target firefox-mv3` it finishes the Firefox build instead (see firefoxManifest): Firefox has no
-// externally_connectable, so the same origins get the site bridge (src/extension/account/site-bridge.ts) as a content script.
+// externally_connectable, so the same origins get the site bridge (src/extension/site-link/site-bridge.ts) as a content
+// script.
 import fs from "node:fs"
 import path from "node:path"
 import { createRequire } from "node:module"
 import { fileURLToPath, URL } from "node:url"
 import { buildMode, plasmoEnv } from "./plasmo-env.mjs"
-import { buildSiteTab } from "./site-tab-build.mjs"
+import { buildSiteMount } from "./site-mount-build.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(path.join(root, "package.json"))
@@ -92,7 +94,7 @@ export function copyEngineAssets(buildDir) {
 /** The trusted site origins of a build folder, by the environment Plasmo built it with, and their match patterns. */
 async function siteOriginsOf(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
-  const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/account/site-origins.ts", import.meta.url)
+  const { siteOriginsFor, siteMatchPatterns } = await tsImport("../src/extension/site-link/site-origins.ts", import.meta.url)
   const development = buildMode(buildDir) === "development"
   const env = plasmoEnv(buildDir)
   const origins = siteOriginsFor({ siteOrigins: env.PLASMO_PUBLIC_SITE_ORIGINS, apiUrl: env.PLASMO_PUBLIC_API_URL, development })
@@ -102,8 +104,8 @@ async function siteOriginsOf(buildDir) {
 /** What the build output says of a build's trusted site origins, the rule for loopback origins included. */
 export async function siteOriginsReport(buildDir, origins) {
   const { tsImport } = await import("tsx/esm/api")
-  const { LOOPBACK_SITE_ORIGIN_RULE } = await tsImport("../src/extension/account/site-origins.ts", import.meta.url)
-  const trusted = origins.length > 0 ? origins.join(", ") : "none (the site can sign the extension in only from the extension's own site tab)"
+  const { LOOPBACK_SITE_ORIGIN_RULE } = await tsImport("../src/extension/site-link/site-origins.ts", import.meta.url)
+  const trusted = origins.length > 0 ? origins.join(", ") : "none (the site can sign the extension in only from the extension's own site page)"
   return `Trusted site origins of ${path.relative(root, buildDir)}: ${trusted}\n  (${LOOPBACK_SITE_ORIGIN_RULE})`
 }
 
@@ -150,6 +152,16 @@ export async function writeSiteOrigins(buildDir, target = "chrome-mv3") {
   return origins
 }
 
+/**
+ * The scripts bundled here, by their entry under src/extension: a module bundled on its own is named *.entry.ts, and
+ * only these are (scripts/copy-extension-assets.test.ts holds both).
+ */
+export const BUNDLE_ENTRIES = {
+  pageIndex: "in-page/page-index.entry.ts",
+  pageTranslation: "page-translation/page-translation.entry.ts",
+  siteBridge: "site-link/site-bridge.entry.ts"
+}
+
 /** Bundles `entry` (under src/extension) into one minified classic script `file` of the build; its size in bytes. */
 async function bundleScript(buildDir, entry, file, { target, define, jsx }) {
   const { build } = await import("esbuild")
@@ -174,28 +186,29 @@ async function bundleScript(buildDir, entry, file, { target, define, jsx }) {
 /** Bundles the Firefox site bridge with the build's trusted origins baked in (none: no bridge); its file name in the build. */
 async function buildSiteBridge(buildDir, origins) {
   const { tsImport } = await import("tsx/esm/api")
-  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/account/site-bridge.ts", import.meta.url)
+  const { SITE_BRIDGE_FILE } = await tsImport("../src/extension/site-link/site-bridge.ts", import.meta.url)
   if (origins.length === 0) fs.rmSync(path.join(buildDir, SITE_BRIDGE_FILE), { force: true })
-  else await bundleScript(buildDir, "account/site-bridge-main.ts", SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
+  else await bundleScript(buildDir, BUNDLE_ENTRIES.siteBridge, SITE_BRIDGE_FILE, { target: "firefox128", define: { SITE_BRIDGE_ORIGINS: JSON.stringify(origins) } })
   return SITE_BRIDGE_FILE
 }
 
 /** The page index's script, bundled as one classic script under the name the side panel injects: its size in bytes. */
 export async function buildPageIndex(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
-  const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messages.ts", import.meta.url)
-  return bundleScript(buildDir, "page/page-index.ts", PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
+  const { PAGE_INDEX_FILE } = await tsImport("../src/extension/messaging/messages.ts", import.meta.url)
+  return bundleScript(buildDir, BUNDLE_ENTRIES.pageIndex, PAGE_INDEX_FILE, { target: "chrome120", define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) } })
 }
 
 /**
- * The page translation script (src/extension/page-translation/main.ts, React and the design system's TranslatedLayer
- * included), bundled as one classic script under the name the side panel injects while the mode is on: its size in
- * bytes. It runs only in tabs where the person turned the mode on, so it is not held to the content scripts' budget.
+ * The page translation script (src/extension/page-translation/page-translation.entry.ts, React and the design
+ * system's TranslatedLayer included), bundled as one classic script under the name the side panel injects while the
+ * mode is on: its size in bytes. It runs only in tabs where the person turned the mode on, so it is not held to the
+ * content scripts' budget.
  */
 export async function buildPageTranslation(buildDir) {
   const { tsImport } = await import("tsx/esm/api")
-  const { PAGE_TRANSLATION_FILE } = await tsImport("../src/extension/page-translation-messages.ts", import.meta.url)
-  return bundleScript(buildDir, "page-translation/main.ts", PAGE_TRANSLATION_FILE, {
+  const { PAGE_TRANSLATION_FILE } = await tsImport("../src/extension/messaging/page-translation-messages.ts", import.meta.url)
+  return bundleScript(buildDir, BUNDLE_ENTRIES.pageTranslation, PAGE_TRANSLATION_FILE, {
     target: "chrome120",
     define: { "process.env.NODE_ENV": JSON.stringify(buildMode(buildDir)) },
     jsx: "automatic"
@@ -216,7 +229,7 @@ async function main() {
     console.log(`Engine files: ${files} copied into ${path.relative(root, dir)} (${(bytes / 1024 / 1024).toFixed(1)} MB)`)
     console.log(`Page index written into ${path.relative(root, dir)} (${((await buildPageIndex(dir)) / 1024).toFixed(1)} KB)`)
     console.log(`Page translation written into ${path.relative(root, dir)} (${((await buildPageTranslation(dir)) / 1024).toFixed(1)} KB)`)
-    console.log(`Site tab built into ${path.relative(root, dir)} by Vite (${((await buildSiteTab(dir)) / 1024 / 1024).toFixed(1)} MB)`)
+    console.log(`Site mount built into ${path.relative(root, dir)} by Vite (${((await buildSiteMount(dir)) / 1024 / 1024).toFixed(1)} MB)`)
     try {
       console.log(await siteOriginsReport(dir, await writeSiteOrigins(dir, target)))
     } catch (error) {

@@ -5,9 +5,15 @@ import path from "node:path"
 
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { firefoxManifest, siteOriginsReport, writeSiteOrigins } from "./copy-extension-assets.mjs"
+import { BUNDLE_ENTRIES, firefoxManifest, siteOriginsReport, writeSiteOrigins } from "./copy-extension-assets.mjs"
 
 describe("finishing a build", () => {
+  it("bundles from the *.entry.ts modules of src/extension, and from no other", () => {
+    const extension = path.resolve(__dirname, "../src/extension")
+    const entryFiles = fs.readdirSync(extension, { recursive: true, encoding: "utf8" }).filter((file) => /\.entry\.tsx?$/.test(file))
+    expect(entryFiles.map((file) => file.split(path.sep).join("/")).sort()).toEqual(Object.values(BUNDLE_ENTRIES).sort())
+  })
+
   it("makes the Firefox manifest: no Chrome-only keys, the bridge on the origins' hosts (no port), the same when run twice", () => {
     const plasmo = {
       name: "Image Query AI",
@@ -87,10 +93,10 @@ describe("the site origins a production build trusts", () => {
 
   it("bakes the same rule into the extension's code: SITE_ORIGINS of a production bundle holds no loopback origin unless named", async () => {
     const { build } = await import("esbuild")
-    /** SITE_ORIGINS of src/extension/account/site-origins.ts bundled as Plasmo inlines a production build's environment. */
+    /** SITE_ORIGINS of src/extension/site-link/site-origins.ts bundled as Plasmo inlines a production build's environment. */
     async function bundledSiteOrigins(siteOrigins: string | undefined): Promise<string[]> {
       const result = await build({
-        entryPoints: [path.resolve(__dirname, "../src/extension/account/site-origins.ts")],
+        entryPoints: [path.resolve(__dirname, "../src/extension/site-link/site-origins.ts")],
         bundle: true,
         write: false,
         format: "iife",

@@ -4,7 +4,7 @@
 //               /api to the API server on DEV_API_PORT (default 8788, on 127.0.0.1 only)
 //   [extension] `plasmo dev` into build/chrome-mv3-dev (PLASMO_BUILD_PATH moves it), then the steps
 //               `npm run build:extension` adds after Plasmo (engine files, page index, trusted site origins), and
-//               the site's tab page built by Vite, rebuilt when a file of it changes (scripts/site-tab-build.mjs)
+//               the site mount (the site's extension page) built by Vite, rebuilt when a file of it changes (scripts/site-mount-build.mjs)
 // The site keeps npm start's address because everything else expects it there: the extension's default API address
 // (PLASMO_PUBLIC_API_URL) and the site origins the dev build trusts (externally_connectable in package.json).
 //
@@ -23,7 +23,7 @@ import path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
 import { buildPageIndex, copyEngineAssets, writeSiteOrigins } from "./copy-extension-assets.mjs"
-import { buildSiteTab } from "./site-tab-build.mjs"
+import { buildSiteMount } from "./site-mount-build.mjs"
 import { projectRoot } from "./web-build.mjs"
 
 const GRACE_MS = 5_000
@@ -160,17 +160,17 @@ async function stopAll(signal, reason, code) {
 
 // After each Plasmo build, what `npm run build:extension` does after `plasmo build`, else the dev extension lacks its
 // engines and its page index. Plasmo 0.90.5 (pinned) says "Extension re-packaged" when a build is written.
-// The site tab is no part of Plasmo's build: its watcher starts after Plasmo's first build has made the folder.
+// The site mount is no part of Plasmo's build: its watcher starts after Plasmo's first build has made the folder.
 let postBuild = Promise.resolve()
-let siteTabWatcher = null
+let siteMountWatcher = null
 function afterExtensionBuild() {
   postBuild = postBuild.then(async () => {
     try {
       copyEngineAssets(extensionDir)
       await buildPageIndex(extensionDir)
-      siteTabWatcher ??= await buildSiteTab(extensionDir, { watch: true, onRebuilt: () => console.log("[extension] Site tab rebuilt") })
+      siteMountWatcher ??= await buildSiteMount(extensionDir, { watch: true, onRebuilt: () => console.log("[extension] Site mount rebuilt") })
       const origins = await writeSiteOrigins(extensionDir)
-      console.log(`[extension] Engine files, page index, site tab and trusted site origins (${origins.join(", ")}) written into ${extensionDir}`)
+      console.log(`[extension] Engine files, page index, site mount and trusted site origins (${origins.join(", ")}) written into ${extensionDir}`)
     } catch (error) {
       console.error(`[extension] The steps after the build failed: ${error.message}`)
     } finally {

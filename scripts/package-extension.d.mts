@@ -2,7 +2,7 @@ export type Browser = "chrome" | "firefox"
 export declare const BROWSER_BUILDS: Record<Browser, { dir: string; script: string }>
 export declare function zipName(kind: Browser | "source", version: string): string
 export declare function buildProblems(dir: string, version: string): Promise<string[]>
-export declare function siteTabProblems(dir: string): string[]
+export declare function siteMountProblems(dir: string): string[]
 export declare function packageExtensions(options?: {
   root?: string
   outDir?: string

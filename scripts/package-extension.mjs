@@ -16,7 +16,7 @@ import { strToU8, unzipSync, zipSync } from "fflate"
 
 import { ENGINE_ASSETS } from "./copy-extension-assets.mjs"
 import { plasmoEnvFiles } from "./plasmo-env.mjs"
-import { SITE_TAB_PAGE } from "./site-tab-build.mjs"
+import { SITE_MOUNT_PAGE } from "./site-mount-build.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -74,13 +74,13 @@ function writeZip(file, entries) {
   return file
 }
 
-/** What the site's tab page (built by Vite, scripts/site-tab-build.mjs) lacks in `dir`: the page, or a file it loads. */
-export function siteTabProblems(dir) {
-  const page = path.join(dir, SITE_TAB_PAGE)
-  if (!fs.existsSync(page)) return [`${SITE_TAB_PAGE} is missing`]
+/** What the site mount's page (built by Vite, scripts/site-mount-build.mjs) lacks in `dir`: the page, or a file it loads. */
+export function siteMountProblems(dir) {
+  const page = path.join(dir, SITE_MOUNT_PAGE)
+  if (!fs.existsSync(page)) return [`${SITE_MOUNT_PAGE} is missing`]
   const loaded = [...fs.readFileSync(page, "utf8").matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((match) => match[1])
-  if (loaded.length === 0) return [`${SITE_TAB_PAGE} loads no script`]
-  return loaded.filter((file) => !fs.existsSync(path.join(path.dirname(page), file))).map((file) => `${path.posix.join(path.posix.dirname(SITE_TAB_PAGE), file)} is missing`)
+  if (loaded.length === 0) return [`${SITE_MOUNT_PAGE} loads no script`]
+  return loaded.filter((file) => !fs.existsSync(path.join(path.dirname(page), file))).map((file) => `${path.posix.join(path.posix.dirname(SITE_MOUNT_PAGE), file)} is missing`)
 }
 
 /** The reasons `dir` is not a complete extension build of `version`; empty when it is. */
@@ -105,7 +105,7 @@ export async function buildProblems(dir, version) {
   for (const file of new Set(named)) {
     if (!fs.existsSync(path.join(dir, file))) problems.push(`${file} is missing`)
   }
-  problems.push(...siteTabProblems(dir))
+  problems.push(...siteMountProblems(dir))
   for (const [folder, sources] of Object.entries(ENGINE_ASSETS)) {
     if (!fs.existsSync(path.join(dir, folder))) {
       problems.push(`the engine folder ${folder}/ is missing`)
@@ -123,7 +123,7 @@ export async function buildProblems(dir, version) {
 /** The page index's file name, from the module the side panel injects it with (as copy-extension-assets reads it). */
 async function pageIndexFile() {
   const { tsImport } = await import("tsx/esm/api")
-  return tsImport("../src/extension/messages.ts", import.meta.url)
+  return tsImport("../src/extension/messaging/messages.ts", import.meta.url)
 }
 
 /**
@@ -170,7 +170,7 @@ function bakedSettings(root, browser) {
       const value = fs.existsSync(full) ? parseEnv(fs.readFileSync(full, "utf8"))[name] : undefined
       if (value !== undefined) return `- \`${name}=${value}\` (from ${file})`
     }
-    return `- \`${name}\` unset (the default in src/extension/${name === "PLASMO_PUBLIC_API_URL" ? "api-origin" : "account/site-origins"}.ts)`
+    return `- \`${name}\` unset (the default in src/extension/site-link/${name === "PLASMO_PUBLIC_API_URL" ? "api-origin" : "site-origins"}.ts)`
   })
 }
 
@@ -193,8 +193,8 @@ way into build/chrome-mv3-prod.
 \`plasmo build\` bundles src/ (TypeScript and React) with Parcel; scripts/copy-extension-assets.mjs then copies the
 analysis engines' files from the installed npm packages into engines/ (tesseract.js, tesseract.js-core,
 @tesseract.js-data/eng, @tensorflow/tfjs-backend-wasm, @vladmandic/face-api, @vladmandic/human) and bundles
-src/extension/page/page-index.ts into page-index.js with esbuild, and builds the companion site's tab page
-(src/site-tab/ into tabs/site.html and tabs/site/) with Vite. No code is downloaded at run time; OCR languages other
+src/extension/in-page/page-index.entry.ts into page-index.js with esbuild, and builds the companion site's extension page
+(src/site-mount/ into tabs/site.html and tabs/site/) with Vite. No code is downloaded at run time; OCR languages other
 than English are data files (tesseract models) from our server, checked against the SHA-256 it lists.
 
 The build bakes in two public settings, read from the environment or a .env file; this package was built with
@@ -236,8 +236,8 @@ export async function packageExtensions({ root = ROOT, outDir = path.join(root, 
 export async function loopbackSiteTrust(dir) {
   const { tsImport } = await import("tsx/esm/api")
   const [{ isLoopbackOrigin }, { SITE_BRIDGE_FILE }] = await Promise.all([
-    tsImport("../src/extension/account/site-origins.ts", import.meta.url),
-    tsImport("../src/extension/account/site-bridge.ts", import.meta.url)
+    tsImport("../src/extension/site-link/site-origins.ts", import.meta.url),
+    tsImport("../src/extension/site-link/site-bridge.ts", import.meta.url)
   ])
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"))
   const bridges = (manifest.content_scripts ?? []).filter((script) => script.js?.includes(SITE_BRIDGE_FILE))

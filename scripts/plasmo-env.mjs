@@ -1,5 +1,5 @@
 // The environment `plasmo build` inlines into an extension build, read the way Plasmo reads it: the steps after its
-// build (scripts/copy-extension-assets.mjs, scripts/site-tab-build.mjs) and the source package's build note must agree
+// build (scripts/copy-extension-assets.mjs, scripts/site-mount-build.mjs) and the source package's build note must agree
 // with it on every variable.
 import fs from "node:fs"
 import path from "node:path"

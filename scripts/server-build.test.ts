@@ -61,7 +61,7 @@ describe("the server's bundle", () => {
     expect(rewritten.length).toBe(text.split("import.meta.url").length - 1)
     for (const source of rewritten) expect(fs.existsSync(source), source).toBe(true)
     // The files beside them: the API reference's logo, and the vision pool's worker entry.
-    expect(rewritten).toEqual(expect.arrayContaining([path.join(root, "server/openapi/openapi.ts"), path.join(root, "server/vision/vision-pool.ts")]))
+    expect(rewritten).toEqual(expect.arrayContaining([path.join(root, "server/openapi/openapi.ts"), path.join(root, "server/local-vision/vision-pool.ts")]))
   })
 
   it("runs from any folder with its packages resolved by Node's own loader", async () => {

@@ -12,8 +12,8 @@ import { adminRoutes } from "./admin/routes"
 import { adminUserRoutes } from "./admin/users/routes"
 import { apiKeyRoutes } from "./api-keys/routes"
 import { auditRoutes } from "./audit/routes"
-import type { AnalyzeRoutesOptions } from "./analyze/analyze-service"
-import { analyzeRoutes } from "./analyze/routes"
+import type { VisionModelOptions } from "./vision-model/vision-model-service"
+import { visionModelRoutes } from "./vision-model/routes"
 import { ensureAdminAccount } from "./auth/admin-bootstrap"
 import { registerAuthentication } from "./auth/authenticate"
 import { billingRoutes } from "./billing/routes"
@@ -43,11 +43,11 @@ import { s3Storage } from "./storage/s3-storage"
 import { DEFAULT_REQUEST_TIMEOUTS, requestTimeoutOptions, type RequestTimeouts } from "./http/request-limits"
 import { createOutboxMailer, createSmtpMailer, outboxDir, type Mailer } from "./mail/mailer"
 import { DEFAULT_OUTBOX_TIMINGS, Outbox, type OutboxTimings } from "./mail/outbox"
-import { OcrLanguageCatalogue } from "./ocr/catalogue"
-import { ocrPackCacheDir } from "./ocr/compressed-packs"
-import { ocrRoutes } from "./ocr/routes"
+import { OcrLanguageCatalogue } from "./ocr-languages/catalogue"
+import { ocrPackCacheDir } from "./ocr-languages/compressed-packs"
+import { ocrLanguageRoutes } from "./ocr-languages/routes"
 import { registerOpenApi } from "./openapi/openapi"
-import { policyRoutes } from "./policy/routes"
+import { passwordPolicyRoutes } from "./password-policy/routes"
 import { domainRoutes } from "./organizations/domains/domain-routes"
 import { organizationRoutes } from "./organizations/routes"
 import { ssoRoutes } from "./organizations/sso/sso-routes"
@@ -55,7 +55,7 @@ import { scimRoutes } from "./organizations/scim/scim-routes"
 import { scimTokenRoutes } from "./organizations/scim/scim-token-routes"
 import { ssoSignInRoutes } from "./organizations/sso/sso-sign-in-routes"
 import { publicApiRoutes } from "./public-api/routes"
-import type { VisionPoolOptions } from "./vision/vision-pool"
+import type { VisionPoolOptions } from "./local-vision/vision-pool"
 import { loadOrCreateDatabaseSecret, loadOrCreateSecret } from "./secret-store"
 import { statusRoutes } from "./status/routes"
 import { webRoutes } from "./web/routes"
@@ -67,8 +67,8 @@ export interface AppDependencies {
   database?: Database
   clock?: Clock
   mailer?: Mailer
-  /** Time-outs and the loopback allowance of image URLs: set by tests only, never from the environment. */
-  analyze?: AnalyzeRoutesOptions
+  /** The vision model's and image URLs' time-outs, the loopback allowance of image URLs: set by tests only, never from the environment. */
+  visionModel?: VisionModelOptions
   /** The feedback feature flags; FEATURE_FLAGS.feedback unless a test switches them. */
   feedbackFlags?: FeedbackFlags
   /** How long a request may take to arrive; tests shorten it. */
@@ -235,12 +235,12 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(passkeyRoutes)
   await app.register(googleAuthRoutes)
   await app.register(extensionSessionRoutes)
-  await app.register(analyzeRoutes, dependencies.analyze ?? {})
-  await app.register(policyRoutes)
+  await app.register(visionModelRoutes, dependencies.visionModel ?? {})
+  await app.register(passwordPolicyRoutes)
   await app.register(feedbackRoutes, { flags: dependencies.feedbackFlags ?? FEATURE_FLAGS.feedback, limits: dependencies.feedbackLimits })
   // One catalogue for the packs the extension downloads and those the public API reads with.
   const ocrCatalogue = new OcrLanguageCatalogue({ operatorFolder: config.ocrLanguagesDir, cacheFolder: ocrPackCacheDir(config.dataDir) }, app.log)
-  await app.register(ocrRoutes, { catalogue: ocrCatalogue, downloadLimit: dependencies.ocrDownloadLimit })
+  await app.register(ocrLanguageRoutes, { catalogue: ocrCatalogue, downloadLimit: dependencies.ocrDownloadLimit })
   await app.register(billingRoutes)
   await app.register(apiKeyRoutes)
   await app.register(organizationRoutes)
@@ -252,8 +252,8 @@ export async function buildApp(config: AppConfig, dependencies: AppDependencies 
   await app.register(ssoSignInRoutes)
   await app.register(blogRoutes)
   await app.register(publicApiRoutes, {
-    analyze: dependencies.analyze,
-    vision: { catalogue: ocrCatalogue, pool: { threads: config.visionThreads, ...dependencies.visionPool } }
+    visionModel: dependencies.visionModel,
+    localVision: { catalogue: ocrCatalogue, pool: { threads: config.visionThreads, ...dependencies.visionPool } }
   })
   await app.register(adminRoutes)
   await app.register(auditRoutes)

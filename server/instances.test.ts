@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { API_KEY_RATE_LIMIT } from "~core/api-keys"
 import { TEST_CARD_SUCCEEDS } from "~core/billing/billing"
 
-import { MAX_MODEL_CALLS_IN_FLIGHT } from "./analyze/analyze-service"
+import { MAX_MODEL_CALLS_IN_FLIGHT } from "./vision-model/vision-model-service"
 
 import { redisUnavailableReason, startRedis } from "../tests/redis-server"
 import { mailedLink, verificationCode } from "../tests/outbox"

@@ -5,7 +5,7 @@
 import fs from "node:fs"
 import path from "node:path"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
 import { EXTENSION_DIR } from "./e2e/browser"
 

@@ -7,7 +7,7 @@ import { DAY_MS } from "~core/time"
 import { countUsers } from "../auth/user-store"
 import { liveSubscriptionFigures } from "../billing/billing-service"
 import { countFeedback } from "../feedback/feedback-store"
-import { countPolicyViolations, loadPasswordPolicy } from "../policy/policy-store"
+import { countPolicyViolations, loadPasswordPolicy } from "../password-policy/password-policy-store"
 
 /** "Recent" on the dashboard: new accounts and refused passwords of the last 30 days. */
 const OVERVIEW_WINDOW_DAYS = 30

@@ -49,7 +49,7 @@ declare module "fastify" {
 
 const invalidKey = (message: string) => new ApiError(401, "INVALID_API_KEY", message)
 
-/** onRequest hook of every /api/v1 route: before the body is read, as for the analyze routes. */
+/** onRequest hook of every /api/v1 route: before the body is read, as for the /api/analyze routes. */
 export async function requireApiKey(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = bearerToken(request)
   if (!token?.startsWith(API_KEY_PREFIX)) {

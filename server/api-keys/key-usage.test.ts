@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { API_ACCOUNT_MAX_IN_FLIGHT, API_KEY_MAX_IN_FLIGHT, apiKeyUsageSchema, type ApiKeyUsage, type ApiUsage } from "~core/api-keys"
 
 import { signIn } from "../auth/account-service"
-import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
+import { completion, PNG_DATA_URL, sendJson, signedInUser, startVisionModelApp, startStandIn } from "../test-kit"
 
 let provider: Awaited<ReturnType<typeof startStandIn>>
-let subject: Awaited<ReturnType<typeof startAnalyzeApp>>
+let subject: Awaited<ReturnType<typeof startVisionModelApp>>
 /** The app's clock: each test sets the instant its calls are made at. */
 let now = Date.parse("2026-11-27T12:00:00Z")
 
 beforeAll(async () => {
   provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Bonjour")))
   const env = { OPENAI_API_KEY: "sk-test-secret-key-0123456789", OPENAI_BASE_URL: `${provider.url}/v1` }
-  subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock: () => now })
+  subject = await startVisionModelApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock: () => now })
 })
 afterAll(async () => {
   await subject?.close()

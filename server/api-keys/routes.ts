@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
 import { apiKeySummarySchema, apiKeyUsageQuerySchema, apiKeyUsageSchema, createApiKeySchema, createdApiKeySchema } from "~core/api-keys"
-import { confirmationSchema, ok } from "~core/api"
+import { confirmationSchema, ok } from "~core/api-answer"
 
 import { requireUser } from "../auth/authenticate"
 import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"

@@ -7,7 +7,7 @@ import { Readable } from "node:stream"
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { utcDayKey } from "~core/time"
 import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPageSchema, auditQuerySchema } from "~core/admin/audit"
 

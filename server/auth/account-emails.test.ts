@@ -3,7 +3,7 @@ import fs from "node:fs/promises"
 import type { FastifyInstance } from "fastify"
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { RESEND_COOLDOWN_SECONDS } from "~core/api"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api-answer"
 
 import type { Mailer, OutgoingMail } from "../mail/mailer"
 import { readOutbox, startTestApp, type TestApp } from "../test-kit"

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify"
 
-import { RESEND_COOLDOWN_SECONDS } from "~core/api"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api-answer"
 
 import type { OneTimeCodePurpose } from "../db/schema"
 import { tooManyAttempts } from "../http/rate-limit"

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify"
 
 import { ApiError } from "../http/errors"
-import { enforcePasswordPolicy } from "../policy/policy-service"
-import { loadPasswordPolicy } from "../policy/policy-store"
+import { enforcePasswordPolicy } from "../password-policy/password-policy-service"
+import { loadPasswordPolicy } from "../password-policy/password-policy-store"
 import { createPasswordAccount, setPassword } from "./account-service"
 import { verifyPassword } from "./passwords"
 import { findUserByEmail, makeVerifiedAdmin, normaliseEmail } from "./user-store"

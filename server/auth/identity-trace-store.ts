@@ -1,6 +1,6 @@
 /**
  * The traces of identities (table identity_traces): what a deleted account leaves, and which account holds the free
- * trial of an identity. A trace is keyed by an HMAC-SHA256 of "email:" + the address's mailbox (~core/mailbox: the
+ * trial of an identity. A trace is keyed by an HMAC-SHA256 of "email:" + the address's mailbox (./mailbox.ts: the
  * sub-address and Gmail's dots removed), of "google:" + the Google uid, and of "card:" + the fingerprint Stripe gives a
  * card, so the table holds no readable address or card: without the server's key nobody can tell which addresses had an
  * account. The HMAC key is derived from TOKEN_SECRET with a fixed label; rotating TOKEN_SECRET forgets every trace, the
@@ -14,7 +14,7 @@ import { createHmac } from "node:crypto"
 
 import { sql } from "kysely"
 
-import { mailboxOf } from "~core/mailbox"
+import { mailboxOf } from "./mailbox"
 
 import type { Db } from "../db/transaction"
 import { normaliseEmail } from "./user-store"

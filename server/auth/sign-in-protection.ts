@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { ApiError } from "../http/errors"
-import { loadPasswordPolicy } from "../policy/policy-store"
+import { loadPasswordPolicy } from "../password-policy/password-policy-store"
 import { spendVerificationTime, verifyPassword } from "./passwords"
 import { clearSignInFailures, recordFailedCheck, reserveCheck, type FailureOutcome } from "./sign-in-failure-store"
 import { findUserByEmail, type UserRow } from "./user-store"

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import {
   billingConfigSchema,
   planChoiceSchema,

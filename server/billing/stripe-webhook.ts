@@ -10,7 +10,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 import type Stripe from "stripe"
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { webhookReceiptSchema } from "~core/billing/billing"
 
 import { findUserById } from "../auth/user-store"

@@ -3,7 +3,7 @@ import multipart from "@fastify/multipart"
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { confirmationSchema, ok } from "~core/api"
+import { confirmationSchema, ok } from "~core/api-answer"
 import {
   adminPostsQuerySchema,
   postIdParamsSchema,

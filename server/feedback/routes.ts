@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import {
   FEEDBACK_IMAGE_TYPES,
   feedbackDeletedAnswerSchema,

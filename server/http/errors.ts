@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify"
 import type { z } from "zod"
 
-import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api"
+import { fail, type ApiErrorBody, type ApiErrorCode, type ErrorCode } from "~core/api-answer"
 
 import { unavailableServiceError } from "../db/availability"
 

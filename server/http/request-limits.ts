@@ -2,10 +2,10 @@ import type { Socket } from "node:net"
 
 import type { FastifyServerOptions } from "fastify"
 
-import { fail } from "~core/api"
-import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "~core/analysis/public-api"
+import { fail } from "~core/api-answer"
+import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS } from "../public-api/local-vision-schemas"
 
-import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../analyze/analyze-service"
+import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../image-input/image-download"
 
 /**
  * Receiving one request, headers and body, may take this long; then it is answered 408 and the

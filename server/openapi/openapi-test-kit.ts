@@ -12,6 +12,7 @@ import { OPENAPI_PATH } from "./openapi"
 
 export interface MediaObject {
   schema?: unknown
+  example?: unknown
 }
 
 export interface ResponseObject {
@@ -24,23 +25,25 @@ export interface Operation {
   tags?: string[]
   security?: Record<string, string[]>[]
   operationId?: string
-  parameters?: { name: string; in: string; required?: boolean; schema?: unknown }[]
+  parameters?: { name: string; in: string; required?: boolean; schema?: unknown; example?: unknown }[]
   requestBody?: { required?: boolean; content: Record<string, MediaObject> }
   responses: Record<string, ResponseObject>
 }
 
 export interface OpenApiDocument {
   openapi: string
-  info: { title: string; version: string }
+  info: { title: string; version: string; license?: { name: string; url?: string; identifier?: string } }
+  servers?: { url: string; description?: string }[]
   tags?: { name: string }[]
   paths: Record<string, Record<string, Operation>>
   components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> }
 }
 
-/** A route as Fastify registered it: one per method. */
+/** A route as Fastify registered it: one per method, with the schemas it declares (route-docs.ts's documented()). */
 export interface RegisteredRoute {
   method: string
   url: string
+  schema?: Record<string, unknown>
 }
 
 /** A Fastify path in OpenAPI's form: /api/feedback/:id is /api/feedback/{id}. */
@@ -53,7 +56,7 @@ export async function startDocumentedApp(env: Record<string, string> = {}): Prom
   const subject = await startTestApp(env, {
     visionPool: { threads: 1 },
     onRoute: (route: RouteOptions) => {
-      for (const method of [route.method].flat()) all.push({ method, url: route.url })
+      for (const method of [route.method].flat()) all.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined })
     }
   })
   // Fastify adds a HEAD to each GET, also to the "/" variant of a prefixed route's "" (/api/docs/ for /api/docs).

@@ -8,7 +8,10 @@
  * - it parses its input with `parseRequest(request, "body", thatSchema)`, which refuses any schema but the declared one;
  * - what is not declared is read from the route: who may call it (its requireUser, requireAdmin or requireApiKey hook
  *   gives the security and the 401/403 refusals), its per-IP limit (429), and bad input (400) when it takes any. Every
- *   answer is the {success, data?, error?} wrapper: `data` is wrapped here, refusals are the ApiFailure component.
+ *   answer is the {success, data?, error?} wrapper: `data` is wrapped here, refusals are the ApiFailure component;
+ * - its operationId is its entry in operation-ids.ts (the test fails on a route without one), and an /api/v1 route
+ *   adds `example` (a request and its answer's data), checked against its schemas by the test.
+ * The document passes Redocly's recommended rules (openapi.test.ts) and generates a typed client (generated-client.test.ts).
  *
  * Two bodies are documented but not parsed with their schema, for reasons given beside them: the feedback form
  * (multipart, read as a stream) and Stripe's webhook (verified and read by Stripe's library from the bytes as sent).
@@ -28,7 +31,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify"
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from "fastify-type-provider-zod"
 import * as z from "zod"
 
-import { apiFailureSchema } from "~core/api"
+import { apiFailureSchema } from "~core/api-answer"
 import { sessionAnswerSchema } from "~core/auth-schemas"
 import { subscriptionSchema } from "~core/billing/billing"
 import { PRODUCT_NAME } from "~core/company"
@@ -36,13 +39,14 @@ import { feedbackSchema } from "~core/admin/feedback"
 import { ocrLanguagePackSchema } from "~core/ocr/ocr-languages"
 import { serviceStatusEntrySchema } from "~core/service-status"
 import { publicUserSchema } from "~core/user"
-import { APP_VERSION } from "~core/version"
+import { APP_VERSION } from "../status/version"
 import { vqaUsageSchema } from "~core/analysis/vqa"
 
 import { requireApiKey } from "../api-keys/key-auth"
 import { requireUser } from "../auth/authenticate"
 import { requireAdmin } from "../auth/require-admin"
 import { SCIM_ROUTES } from "../organizations/scim/scim-routes"
+import { nameOperations, placeExamples, recordsAsObjects, type DocumentPaths } from "./document-passes"
 import { API_TAGS, documented, jsonAnswer, OPTIONAL_SESSION, refusal, type ApiTag, type MediaAnswer } from "./route-docs"
 
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -133,9 +137,14 @@ function refusalsOf(route: RouteOptions, access: Access, schema: FastifySchema):
   if (access === "apiKey") {
     refusals[401] = refusal("INVALID_API_KEY: no API key, a session token instead, or a revoked key.")
     refusals[403] = refusal("PLAN_REQUIRED: the key's account is no longer on Pro or Enterprise; ACCOUNT_DISABLED: an admin disabled the key's account.")
-    refusals[429] = refusal("TOO_MANY_REQUESTS: more than 60 calls in a minute, or 5 at once, with this key (retryAfter in seconds).")
+    refusals[429] = refusal("RATE_LIMIT_EXCEEDED: more than 60 calls in a minute or 5 at once with this key, or 120 and 10 over all the account's keys (retryAfter in seconds).")
   }
   if (route.config && "rateLimit" in route.config) refusals[429] = refusal("RATE_LIMIT_EXCEEDED: too many calls from this address (retryAfter in seconds).")
+  // What the server answers any request before a route sees it (server/http/request-limits.ts), said where the
+  // route itself refuses nothing: client generators and linters expect some 4xx of every operation.
+  if (!Object.keys({ ...refusals, ...(schema.response ?? {}) }).some((status) => status.startsWith("4"))) {
+    refusals["4XX"] = refusal("As any request: BAD_REQUEST (400) when it is not well-formed HTTP, REQUEST_TIMEOUT (408) when it took over 2 minutes to arrive, 431 when its headers are too large.")
+  }
   refusals.default = refusal("Any other refusal or failure, in the same wrapper: the error's code says which.")
   return refusals
 }
@@ -209,6 +218,9 @@ function referencedComponents(document: { paths?: unknown; components?: { schema
 /** The whole document: the named components added, the optional bodies unmarked, the components nobody uses dropped. */
 function transformObject(input: Parameters<typeof zodTransformObject>[0]) {
   const document = zodTransformObject(input) as { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } }
+  recordsAsObjects(document)
+  nameOperations(document.paths as DocumentPaths)
+  placeExamples(document.paths as DocumentPaths)
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
       if (!operation["x-optional-body"]) continue
@@ -255,11 +267,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: `${PRODUCT_NAME} API`,
         version: APP_VERSION,
+        // LICENSE: proprietary, all rights reserved; the service is used under the site's terms.
+        license: { name: "Proprietary", url: `${app.config.publicUrl}/terms` },
         description: `Every answer is JSON in one wrapper: {"success": true, "data": …} or {"success": false, "error": {"code", "message", …}}. This reference is generated from the server's routes (${OPENAPI_PATH}).`
       },
+      // PUBLIC_URL: the address the server is reached at, which a generated client calls.
+      servers: [{ url: app.config.publicUrl, description: "This server (PUBLIC_URL)" }],
       tags: API_TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
       components: { securitySchemes: SECURITY_SCHEMES }
     },
+    // The paths stay whole (/api/...) under a PUBLIC_URL with a path of its own.
+    stripBasePath: false,
     transform: transform as never,
     transformObject: transformObject as never
   })
@@ -268,7 +286,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     theme: { title: `${PRODUCT_NAME} API reference` },
     // Our icon in the top bar, inlined as a data: URL (the policy's img-src allows it), rather than Fastify's.
     logo: { type: "image/png", content: await fs.readFile(new URL("../../assets/icon.png", import.meta.url)), href: "/", target: "_self" },
-    uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 }
+    uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0 },
+    // The page's "Try it out" calls the origin the page was opened from, whatever PUBLIC_URL names: its copy of the
+    // document has no servers (swagger-ui then uses its own origin). /api/openapi.json keeps them, for clients.
+    transformSpecification: ({ servers: _servers, ...reference }) => reference
   })
 
   app.get(

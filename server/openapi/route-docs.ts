@@ -15,7 +15,7 @@
 import type { FastifyRequest } from "fastify"
 import type * as z from "zod"
 
-import { apiFailureSchema, apiSuccessSchema } from "~core/api"
+import { apiFailureSchema, apiSuccessSchema } from "~core/api-answer"
 
 import { parseInput } from "../http/errors"
 
@@ -46,7 +46,18 @@ export interface RouteDoc {
   errors?: Record<number, string>
   /** The route reads a session when one is sent, and answers without one too (sign-out, the password policy). */
   optionalSession?: boolean
+  /** A request and its success answer's `data`, shown in the reference (each checked against its schema by the tests). */
+  example?: RouteExample
 }
+
+/** An example call: its JSON body, or its query when it has no body, and the `data` of its success answer. */
+export interface RouteExample {
+  request?: unknown
+  data: unknown
+}
+
+/** The key carrying a route's example to openapi.ts, which places it in the operation's media types (an x- key, as below). */
+export const ROUTE_EXAMPLE = "x-route-example"
 
 /** The mark of a route whose session is optional: openapi.ts reads it (an x- key, so @fastify/swagger passes it on). */
 export const OPTIONAL_SESSION = "x-optional-session"
@@ -76,6 +87,7 @@ export function documented(doc: RouteDoc) {
     ...(doc.params ? { params: doc.params } : {}),
     ...(doc.consumes ? { consumes: doc.consumes } : {}),
     ...(doc.optionalSession ? { [OPTIONAL_SESSION]: true } : {}),
+    ...(doc.example ? { [ROUTE_EXAMPLE]: { request: doc.example.request, answer: { success: true, data: doc.example.data } } } : {}),
     response
   }
 }

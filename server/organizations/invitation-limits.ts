@@ -5,7 +5,7 @@
  * Redis), so they hold for parallel calls and across API instances; each check and count is one atomic step there.
  */
 import { countOf } from "~core/format"
-import { mailboxOf } from "~core/mailbox"
+import { mailboxOf } from "../auth/mailbox"
 import {
   INVITATION_RESEND_COOLDOWN_SECONDS,
   INVITATIONS_PER_ADDRESS_PER_DAY,

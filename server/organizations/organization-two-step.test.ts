@@ -21,7 +21,7 @@ beforeAll(async () => {
   subject = await startTestApp(
     { OPENAI_API_KEY: "sk-test-organizations-0123456789", OPENAI_BASE_URL: `${provider.url}/v1` },
     // Many calls of one account at once: the burst below is about the pool's rule, not the calls in flight.
-    { clock: Date.now, analyze: { maxModelCallsInFlight: 100 } }
+    { clock: Date.now, visionModel: { maxModelCallsInFlight: 100 } }
   )
 })
 afterAll(async () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Hallo")))
   subject = await startTestApp(
     { OPENAI_API_KEY: "sk-test-organizations-0123456789", OPENAI_BASE_URL: `${provider.url}/v1` },
-    { clock: Date.now, analyze: { maxModelCallsInFlight: 100 } }
+    { clock: Date.now, visionModel: { maxModelCallsInFlight: 100 } }
   )
 })
 afterAll(async () => {

@@ -7,16 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { API_ACCOUNT_MAX_IN_FLIGHT, API_ACCOUNT_RATE_LIMIT, API_KEY_MAX_IN_FLIGHT, API_KEY_RATE_LIMIT, type ApiUsage } from "~core/api-keys"
 
-import { completion, PNG_DATA_URL, sendJson, signedInUser, startAnalyzeApp, startStandIn } from "../test-kit"
+import { completion, PNG_DATA_URL, sendJson, signedInUser, startVisionModelApp, startStandIn } from "../test-kit"
 
 let provider: Awaited<ReturnType<typeof startStandIn>>
-let subject: Awaited<ReturnType<typeof startAnalyzeApp>>
+let subject: Awaited<ReturnType<typeof startVisionModelApp>>
 
 beforeAll(async () => {
   provider = await startStandIn((_request, response) => sendJson(response, 200, completion("Bonjour")))
   const env = { OPENAI_API_KEY: "sk-test-secret-key-0123456789", OPENAI_BASE_URL: `${provider.url}/v1` }
   // Many model calls of one account at once: the bursts here are about the key's own limits.
-  subject = await startAnalyzeApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock: Date.now })
+  subject = await startVisionModelApp(env, { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 }, { clock: Date.now })
 })
 afterAll(async () => {
   await subject?.close()

@@ -1,19 +1,19 @@
 /**
  * How a /api/v1 analysis receives its image: a multipart upload (a file field `image`, the options as text fields
  * next to it) or JSON `{image: {dataUrl} | {url}, ...options}`. Either way the options are parsed by the endpoint's
- * one zod schema (core/public-api.ts): the JSON body with the very schema the route declares for the reference, the
+ * one zod schema (local-vision-schemas.ts): the JSON body with the very schema the route declares for the reference, the
  * form's text fields with the same schema less its image (the file is read from the stream, as the feedback form's
  * are). A URL is downloaded through the SSRF guard. The image's type and size are
- * checked by the vision service, whatever way it came.
+ * checked by the local vision service (server/local-vision), whatever way it came.
  */
 import type { MultipartFile, MultipartValue } from "@fastify/multipart"
 import type { FastifyRequest } from "fastify"
 import type * as z from "zod"
 
-import { V1_MAX_IMAGE_BYTES, V1_MULTIPART_FIELDS } from "~core/analysis/public-api"
+import { V1_MAX_IMAGE_BYTES, V1_MULTIPART_FIELDS } from "./local-vision-schemas"
 import type { vqaImageSchema } from "~core/analysis/vqa"
 
-import { imageBytesFromDataUrl, imageTooLarge } from "../analyze/image"
+import { imageBytesFromDataUrl, imageTooLarge } from "../image-input/image-checks"
 import { ApiError, parseInput, validationFailed } from "../http/errors"
 import { parseRequest } from "../openapi/route-docs"
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify"
 
-import { fail, ok, statusReportSchema, statusUnavailableAnswerSchema, type StatusReport } from "~core/api"
+import { fail, ok, statusReportSchema, statusUnavailableAnswerSchema, type StatusReport } from "~core/api-answer"
 import { PRODUCT_NAME } from "~core/company"
 import { STATUS_SERVICES, type ServiceId, type ServiceStatusEntry } from "~core/service-status"
-import { APP_VERSION } from "~core/version"
+import { APP_VERSION } from "./version"
 
 import type { Database } from "../db/database"
 import { documented, jsonAnswer } from "../openapi/route-docs"

@@ -3,7 +3,7 @@ import path from "node:path"
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { APP_VERSION } from "~core/version"
+import { APP_VERSION } from "./version"
 
 import { makeTempDir, openTestDatabase, startTestApp, type TestApp } from "../test-kit"
 

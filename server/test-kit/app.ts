@@ -1,6 +1,6 @@
 /**
  * The app under test: a fresh, migrated database (embedded, or PostgreSQL in the api-postgres project), a data folder,
- * the configuration as tests set it, and buildApp with the test-only options (the analyze routes' short time-outs).
+ * the configuration as tests set it, and buildApp with the test-only options (the vision model's short time-outs).
  */
 import fs from "node:fs/promises"
 import os from "node:os"
@@ -11,7 +11,7 @@ import { inject } from "vitest"
 
 import type { Clock } from "~core/time"
 
-import type { AnalyzeRoutesOptions } from "../analyze/analyze-service"
+import type { VisionModelOptions } from "../vision-model/vision-model-service"
 import { buildApp, type AppDependencies } from "../app"
 import { loadConfig, type AppConfig } from "../config"
 import { openDatabase, type Database } from "../db/database"
@@ -89,13 +89,13 @@ export async function startTestApp(
 
 export { readOutbox, type OutboxMessage } from "../../tests/outbox"
 
-/** The app as buildApp makes it, with the analyze options only tests set: short time-outs, loopback image URLs. */
-export async function startAnalyzeApp(
+/** The app as buildApp makes it, with the vision model's options only tests set: short time-outs, loopback image URLs. */
+export async function startVisionModelApp(
   env: Record<string, string>,
-  options: AnalyzeRoutesOptions,
+  options: VisionModelOptions,
   dependencies: { clock: Clock; database?: Database }
 ): Promise<{ app: FastifyInstance; database: Database; close(): Promise<void> }> {
-  const subject = await startTestApp(env, { clock: dependencies.clock, database: dependencies.database, analyze: options })
+  const subject = await startTestApp(env, { clock: dependencies.clock, database: dependencies.database, visionModel: options })
   return {
     app: subject.app,
     database: subject.database,

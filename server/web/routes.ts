@@ -4,7 +4,7 @@ import path from "node:path"
 import fastifyStatic from "@fastify/static"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 
-import { fail } from "~core/api"
+import { fail } from "~core/api-answer"
 
 /** Hashed build output may be cached for good; everything else is revalidated. */
 const IMMUTABLE_PREFIX = "/assets/"

@@ -19,7 +19,7 @@ beforeAll(async () => {
   receiver = await startReceiver()
   provider = await startStandIn((_request, response) => sendJson(response, 200, completion("A square.")))
   const env = { WEBHOOKS_ALLOW_LOOPBACK: "true", OPENAI_API_KEY: "sk-test-secret-key-0123456789", OPENAI_BASE_URL: `${provider.url}/v1`, VQA_MODEL: "house-vision-1" }
-  subject = await startTestApp(env, { webhookTimings: SHORT_TIMINGS, analyze: { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 } })
+  subject = await startTestApp(env, { webhookTimings: SHORT_TIMINGS, visionModel: { providerTimeoutMs: 15_000, maxModelCallsInFlight: 100 } })
 })
 afterAll(async () => {
   await subject?.close()

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { confirmationSchema, ok } from "~core/api"
+import { confirmationSchema, ok } from "~core/api-answer"
 import { createdWebhookSchema, createWebhookSchema, webhookDeliverySchema, webhookEndpointSchema, webhookIdParamsSchema } from "~core/webhooks"
 
 import { requireUser } from "../auth/authenticate"

@@ -1,6 +1,6 @@
 /**
  * One attempt of a delivery: the endpoint's URL checked again by the SSRF guard (its host's addresses may have changed
- * since it was added), then a POST pinned to the checked address (server/analyze/ssrf.ts), signed with this attempt's
+ * since it was added), then a POST pinned to the checked address (server/http/ssrf-guard.ts), signed with this attempt's
  * own timestamp. No redirect is followed (a 3xx is a failed attempt); the answer's body is never read.
  */
 import http from "node:http"
@@ -8,7 +8,7 @@ import https from "node:https"
 
 import { Webhook } from "standardwebhooks"
 
-import { checkPublicUrl, pinnedLookup, type UrlWords } from "../analyze/ssrf"
+import { checkPublicUrl, pinnedLookup, type UrlWords } from "../http/ssrf-guard"
 
 export const WEBHOOK_URL_WORDS: UrlWords = {
   url: "webhook URL",

@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify"
 import { managesMembers } from "~core/organizations"
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_DELIVERIES_SHOWN, type CreatedWebhook, type CreateWebhookRequest, type WebhookDelivery, type WebhookEndpoint } from "~core/webhooks"
 
-import { checkPublicUrl } from "../analyze/ssrf"
+import { checkPublicUrl } from "../http/ssrf-guard"
 import { recordAuditEvent } from "../audit/audit-log-store"
 import type { Authenticated } from "../auth/authenticate"
 import { seal } from "../auth/mfa/secret-box"

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { areaCaptureItem, CAPTURE_FAILED_MESSAGE, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { areaCaptureItem, CAPTURE_FAILED_MESSAGE, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/capture/area-capture"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 
 import { AREA_OVERLAY_HINT, captureArea, captureAreaFromGesture, isCapturablePageUrl } from "./area-capture"
 

@@ -13,9 +13,9 @@ import {
   MIN_AREA_SIDE_CSS_PX,
   parseSelectedArea,
   type SelectedArea
-} from "~extension/area-capture"
-import { blobToDataUrl } from "~extension/page/data-url"
-import { openPanel } from "~extension/side-panel"
+} from "~extension/capture/area-capture"
+import { blobToDataUrl } from "~extension/in-page/data-url"
+import { openPanel } from "~extension/browser/side-panel"
 
 import { cancelAreaOnPage, selectAreaOnPage, selectWholeViewOnPage } from "./area-overlay"
 

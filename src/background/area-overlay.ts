@@ -9,7 +9,7 @@
  * or a visibilitychange. Such events are untrusted (isTrusted false, which no page can forge), so the overlay acts
  * only on trusted ones: only the user's own hand makes or ends a selection.
  */
-import type { SelectedArea } from "~extension/area-capture"
+import type { SelectedArea } from "~extension/capture/area-capture"
 
 /** The isolated world's global under which a running overlay can be cancelled. */
 type OverlayScope = { __imageQueryAiAreaOverlay?: { cancel(): void; selectWholeView(): void } }

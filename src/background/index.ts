@@ -1,8 +1,8 @@
 import { REVERSE_SEARCH_ENGINES, reverseSearchEngine } from "~core/analysis/reverse-search"
 import { sealOpenSession } from "~extension/account/extension-session"
-import { requestPageTranslation, TRANSLATE_PAGE_LABEL } from "~extension/page-translation-request"
-import { openReverseSearch } from "~extension/reverse-search"
-import { firefoxSidebar } from "~extension/side-panel"
+import { requestPageTranslation, TRANSLATE_PAGE_LABEL } from "~extension/panel-handoff/page-translation-request"
+import { openReverseSearch } from "~extension/reverse-search/reverse-search"
+import { firefoxSidebar } from "~extension/browser/side-panel"
 
 import { captureAreaFromGesture } from "./area-capture"
 import { listenToMessages } from "./message-routes"

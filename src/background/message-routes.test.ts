@@ -2,12 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { INVALID_WEBSITE_TYPE_ERROR } from "~core/extension-messages"
-import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
-import type { MessageSender } from "~extension/message-dispatch"
-import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/area-capture"
-import { CANCEL_AREA_CAPTURE, INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE, START_AREA_CAPTURE } from "~extension/messages"
-import { selectedImageItem } from "~extension/selected-image"
-import { SITE_ORIGINS } from "~extension/account/site-origins"
+import { createFakeChrome, type FakeChrome } from "~extension/browser/fake-chrome.test-support"
+import type { MessageSender } from "~extension/messaging/message-dispatch"
+import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE } from "~extension/capture/area-capture"
+import { CANCEL_AREA_CAPTURE, INVALID_IMAGE_URL_ERROR, NOT_OUR_CONTENT_SCRIPT_ERROR, OPEN_SIDE_PANEL_FOR_IMAGE, START_AREA_CAPTURE } from "~extension/messaging/messages"
+import { selectedImageItem } from "~extension/panel-handoff/selected-image"
+import { SITE_ORIGINS } from "~extension/site-link/site-origins"
 
 import { listenToMessages } from "./message-routes"
 import { SENDER_NOT_ALLOWED_ERROR } from "./site-messages"
@@ -17,7 +17,7 @@ type Listener = (message: unknown, sender: MessageSender, sendResponse: (answer:
 const EXTENSION_ID = "ffaglifbbggnijgmaboakodgdepojdjj"
 const contentScript: MessageSender = { id: EXTENSION_ID, url: "https://example.com/", frameId: 0, tab: { id: 7, url: "https://example.com/" } }
 const popup: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` }
-const siteTab: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/tabs/site.html#/login` }
+const sitePage: MessageSender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/tabs/site.html#/login` }
 const site: MessageSender = { origin: SITE_ORIGINS[0], url: `${SITE_ORIGINS[0]}/login`, frameId: 0, tab: { id: 9, url: `${SITE_ORIGINS[0]}/login` } }
 /** The same page of the site, framed by another page. */
 const framedSite: MessageSender = { ...site, frameId: 12, tab: { id: 10, url: "https://hostile.example/" } }
@@ -93,8 +93,8 @@ describe("the service worker's messages", () => {
     expect(await answerOf(internal, { type: "PAGE_IMAGES_CHANGED", count: 2 }, contentScript)).toBeUndefined()
   })
 
-  it("answers every WEBSITE_* message from the site's tab page as the site's, unknown types included", async () => {
-    expect(await answerOf(internal, { type: "WEBSITE_OTHER", timestamp: 1 }, siteTab)).toEqual({ success: false, error: "Unknown message type: WEBSITE_OTHER" })
+  it("answers every WEBSITE_* message from the site's extension page as the site's, unknown types included", async () => {
+    expect(await answerOf(internal, { type: "WEBSITE_OTHER", timestamp: 1 }, sitePage)).toEqual({ success: false, error: "Unknown message type: WEBSITE_OTHER" })
     expect(await answerOf(internal, { type: "WEBSITE_AUTH_LOGOUT", timestamp: 1 }, contentScript)).toEqual({ success: false, error: SENDER_NOT_ALLOWED_ERROR })
   })
 

@@ -5,8 +5,8 @@
  */
 import { WEBSITE_AUTH_LOGIN, WEBSITE_AUTH_LOGOUT, WEBSITE_AUTH_SYNC, WEBSITE_MESSAGE_PREFIX } from "~core/extension-messages"
 import { extensionSuccessAnswer } from "~core/protocol"
-import { listenForMessages, messageRoute, type MessageRoutes } from "~extension/message-dispatch"
-import { isOurContentScript, isOwnExtensionPage } from "~extension/message-senders"
+import { listenForMessages, messageRoute, type MessageRoutes } from "~extension/messaging/message-dispatch"
+import { isOurContentScript, isOwnExtensionPage } from "~extension/messaging/message-senders"
 import {
   CANCEL_AREA_CAPTURE,
   cancelAreaCapture as cancelAreaCaptureMessage,
@@ -19,7 +19,7 @@ import {
   signOutRequest,
   START_AREA_CAPTURE,
   startAreaCapture
-} from "~extension/messages"
+} from "~extension/messaging/messages"
 
 import { cancelAreaCapture, captureArea, captureWholeView } from "./area-capture"
 import { openSidePanelWithImage } from "./select-image"

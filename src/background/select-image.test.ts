@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { installSidePanelChrome as installChrome } from "~extension/fake-chrome.test-support"
-import { selectedImageItem } from "~extension/selected-image"
+import { installSidePanelChrome as installChrome } from "~extension/browser/fake-chrome.test-support"
+import { selectedImageItem } from "~extension/panel-handoff/selected-image"
 
 import { openSidePanelWithImage } from "./select-image"
 

@@ -1,7 +1,7 @@
-import { isAnalysableImageUrl } from "~extension/page/image-url"
-import type { ImageRequest } from "~extension/messages"
-import { selectedImageItem } from "~extension/selected-image"
-import { openPanel } from "~extension/side-panel"
+import { isAnalysableImageUrl } from "~extension/in-page/image-url"
+import type { ImageRequest } from "~extension/messaging/messages"
+import { selectedImageItem } from "~extension/panel-handoff/selected-image"
+import { openPanel } from "~extension/browser/side-panel"
 
 /**
  * Opens the side panel on the tab and selects the image there: the one path shared by the

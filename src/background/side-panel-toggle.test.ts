@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from "vitest"
 
-import { fakeEvent } from "~extension/fake-chrome.test-support"
+import { fakeEvent } from "~extension/browser/fake-chrome.test-support"
 
 import { sidePanelToggle } from "./side-panel-toggle"
 

@@ -20,9 +20,9 @@ import {
   type KnownExtensionMessageType
 } from "~core/extension-messages"
 import { endExtensionSession } from "~extension/account/extension-session"
-import type { MessageSender } from "~extension/message-dispatch"
-import { isSiteSender } from "~extension/account/site-origins"
-import { storageItem } from "~extension/storage-item"
+import type { MessageSender } from "~extension/messaging/message-dispatch"
+import { isSiteSender } from "~extension/site-link/site-origins"
+import { storageItem } from "~extension/storage/storage-item"
 
 /** A logout the site has not confirmed yet: the next page of the site to connect gets it. */
 export const pendingSiteLogoutItem = storageItem({ key: "pendingSiteLogout", schema: z.boolean(), fallback: false })
@@ -73,7 +73,7 @@ export function connectedSitePages(): number {
   return ports.size
 }
 
-/** Listens to the ports the site's pages open: from the web (externally_connectable) and from our own site tab. */
+/** Listens to the ports the site's pages open: from the web (externally_connectable) and from our own site page (tabs/site.html). */
 export function listenToSiteLinks(runtime: typeof chrome.runtime = chrome.runtime): void {
   runtime.onConnectExternal.addListener(accept)
   runtime.onConnect.addListener((port) => {

@@ -1,4 +1,4 @@
-import { answerMessage, type MessageSender } from "~extension/message-dispatch"
+import { answerMessage, type MessageSender } from "~extension/messaging/message-dispatch"
 
 import { siteMessageRoute } from "./site-messages"
 

@@ -20,12 +20,12 @@ import {
   type ParsedWebsiteMessage
 } from "~core/extension-messages"
 import { extensionSuccessAnswer } from "~core/protocol"
-import { getApiOrigin } from "~extension/api-origin"
+import { getApiOrigin } from "~extension/site-link/api-origin"
 import { endExtensionSession, openExtensionSession, readExtensionSession, saveExtensionSession } from "~extension/account/extension-session"
-import { messageRoute, type MessageSender } from "~extension/message-dispatch"
-import { isOwnSitePage } from "~extension/message-senders"
-import { isSiteSender } from "~extension/account/site-origins"
-import { senderOrigin, siteMayHandOverTo } from "~extension/account/site-origins"
+import { messageRoute, type MessageSender } from "~extension/messaging/message-dispatch"
+import { isOwnSitePage } from "~extension/messaging/message-senders"
+import { isSiteSender } from "~extension/site-link/site-origins"
+import { senderOrigin, siteMayHandOverTo } from "~extension/site-link/site-origins"
 
 import { pendingSiteLogoutItem } from "./site-link"
 
@@ -45,7 +45,7 @@ async function apply(message: ParsedWebsiteMessage, sender: MessageSender, fetch
     await pendingSiteLogoutItem.remove()
     return
   }
-  // Our own site tab talks to the current service itself; a web page of the site only speaks for the service it is part of.
+  // Our own site page (tabs/site.html) talks to the current service itself; a web page of the site only speaks for the service it is part of.
   const apiOrigin = await getApiOrigin()
   const origin = senderOrigin(sender)
   if (!isOwnSitePage(sender) && (origin === null || !siteMayHandOverTo(origin, apiOrigin))) throw new Error(OTHER_SERVICE_ERROR)

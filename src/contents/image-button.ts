@@ -1,8 +1,8 @@
 import type { PlasmoCSConfig } from "plasmo"
 
-import { ImageButton } from "~extension/page/image-button"
+import { ImageButton } from "~extension/in-page/image-button"
 // Types only: the message module (its checks and the protocol) stays out of the script every frame of every page runs.
-import type { OpenSidePanelForImage } from "~extension/messages"
+import type { OpenSidePanelForImage } from "~extension/messaging/messages"
 
 export const config: PlasmoCSConfig = {
   matches: ["<all_urls>"],

@@ -1,7 +1,7 @@
 /** Request bodies of the auth calls, checked by the server and usable by the forms, and the answers of those calls. */
 import * as z from "zod"
 
-import { confirmationSchema } from "./api"
+import { confirmationSchema } from "./api-answer"
 import { PASSWORD_POLICY_LENGTH_CAP } from "./password-policy"
 import { publicUserSchema } from "./user"
 

@@ -22,7 +22,8 @@ export const SITE_LINK_PORT_NAME = "image-query-ai-site"
 
 /**
  * Firefox has no externally_connectable: there the extension's site bridge, a content script on the site's pages,
- * gives the page this object on its window (`sendMessage(message)`, `connect(name)`; src/extension/account/site-bridge.ts).
+ * gives the page this object on its window (`sendMessage(message)`, `connect(name)`;
+ * src/extension/site-link/site-bridge.ts).
  */
 export const SITE_BRIDGE_GLOBAL = "imageQueryAiBridge"
 

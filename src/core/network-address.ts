@@ -1,6 +1,6 @@
 /**
  * Which network an address or a host name belongs to: the one rule behind the server's image downloads
- * (server/analyze/ssrf.ts, which resolves names itself) and the extension's refusal to let a public page steer it
+ * (server/http/ssrf-guard.ts, which resolves names itself) and the extension's refusal to let a public page steer it
  * into the person's own network (src/panel/images/image-address.ts). Only public unicast addresses are "public"; loopback is
  * told apart because the server's tests may allow it.
  */

@@ -1,18 +1,10 @@
 // @vitest-environment node
-import { readFileSync } from "node:fs"
-
 import { describe, expect, it } from "vitest"
 
 import { COMPANY, formatAddress } from "./company"
 import { FEATURE_FLAGS } from "./feature-flags"
-import { APP_VERSION } from "./version"
 
 describe("shared configuration", () => {
-  it("reports the package version as the app version", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-    expect(APP_VERSION).toBe(pkg.version)
-  })
-
   it("has the company address in India and every contact", () => {
     expect(COMPANY.contact.address.country).toBe("India")
     expect(formatAddress()).toMatch(/, India$/)

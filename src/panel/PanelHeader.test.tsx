@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { Membership } from "~core/organizations"
 import type { AccountState } from "~extension/account/account"
 import { saveExtensionSession } from "~extension/account/extension-session"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 import { brandLogoItem, brandOf, type Brand } from "~extension/account/organization-brand"
 import { contrastRatio } from "~ui/contrast"
 

@@ -1,42 +1,42 @@
 /**
  * The side panel: composes the page's images (scanned, captured, pasted or picked on the page), the image in focus,
- * the chat about the ticked ones, the history and the settings, under the header and over the tab bar.
+ * the chat about the ticked ones, the history and the settings, under the header and over the section bar.
  */
 import { useEffect, useState } from "react"
 
 import { DEFAULT_IMAGE_FILTER } from "~core/images/image-size"
-import { apiOriginItem } from "~extension/api-origin"
+import { apiOriginItem } from "~extension/site-link/api-origin"
 import { changeApiOrigin } from "~extension/account/extension-session"
-import { setSentFromPage } from "~extension/sent-ledger"
+import { setSentFromPage } from "~extension/account/sent-ledger"
 import { useAccount } from "~extension/account/use-account"
 import { useBrand } from "~extension/account/use-brand"
-import { useStorageItem } from "~extension/use-storage-item"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import { retainSessionsFor } from "./ai/device-questions"
 import { DEVICE_NOT_COUNTED, usePlannedEngine } from "./ai/use-planned-engine"
-import { ChatTab } from "./chat/ChatTab"
+import { ChatSection } from "./chat/ChatSection"
 import { clearHistory, historyItem } from "./chat/history"
-import { HistoryTab } from "./chat/HistoryTab"
-import type { ImageFilters } from "./images/ImagesTab"
+import { HistorySection } from "./chat/HistorySection"
+import type { ImageFilters } from "./images/ImagesSection"
 import { ImagesView } from "./images/ImagesView"
 import { usePageTranslation } from "./page-translation/use-page-translation"
 import { PanelHeader } from "./PanelHeader"
 import { DropOverlay, PanelNotices } from "./PanelNotices"
 import { DEFAULT_PANEL_SETTINGS, panelSettingsItem, type PanelSettings } from "./settings/settings"
-import { SettingsTab } from "./settings/SettingsTab"
-import { PanelTabs, TabBar, TabPanel, type PanelTab } from "./TabBar"
+import { SettingsSection } from "./settings/SettingsSection"
+import { PanelSections, SectionBar, SectionPanel, type PanelSection } from "./SectionBar"
 import { useAreaCapture, type CapturedImage } from "./images/use-area-capture"
 import { useChat } from "./chat/use-chat"
 import { useFocusedImage, type FocusedImage } from "./images/use-focused-image"
 import { usePageScan } from "./images/use-page-scan"
 import { usePastedImage } from "./images/use-pasted-image"
 import { usePickedImage } from "./images/use-picked-image"
-import { useTabScroll } from "./images/use-tab-scroll"
+import { useSectionScroll } from "./images/use-section-scroll"
 import { useTickedImages } from "./images/use-ticked-images"
 
 export function SidePanel() {
-  const [tab, setTab] = useState<PanelTab>("images")
-  useTabScroll(tab)
+  const [section, setSection] = useState<PanelSection>("images")
+  useSectionScroll(section)
   const [filters, setFilters] = useState<ImageFilters>({ ...DEFAULT_IMAGE_FILTER, type: "any", query: "" })
   const [storedSettings, saveSettings] = useStorageItem(panelSettingsItem)
   const settings = storedSettings ?? DEFAULT_PANEL_SETTINGS
@@ -46,9 +46,9 @@ export function SidePanel() {
   const { account, reloadAccount } = useAccount()
   const brand = useBrand()
   const { focused, lastOpened, focus } = useFocusedImage()
-  /** An image brought to the panel (picked on the page, pasted, dropped, captured) opens in the Images tab. */
+  /** An image brought to the panel (picked on the page, pasted, dropped, captured) opens in the Images section. */
   const show = (image: FocusedImage) => {
-    setTab("images")
+    setSection("images")
     focus(image)
   }
   const ticked = useTickedImages()
@@ -90,12 +90,12 @@ export function SidePanel() {
   useEffect(() => retainSessionsFor(keptImages.split("\n")), [keptImages])
 
   return (
-    <PanelTabs current={tab} onChange={setTab} className="min-h-screen bg-gray-50 pb-16 font-sans text-brand-secondary">
+    <PanelSections current={section} onChange={setSection} className="min-h-screen bg-gray-50 pb-16 font-sans text-brand-secondary">
       <PanelHeader account={shownAccount} brand={brand} capturing={capture.status.kind === "selecting"} onCapture={capture.start} onRescan={rescan} />
       {pasted.dragging && <DropOverlay />}
       <main className="p-4">
         <PanelNotices capture={capture} pasted={pasted} />
-        <TabPanel tab="images">
+        <SectionPanel section="images">
           <ImagesView
             scan={scan}
             captured={capturedHere}
@@ -110,16 +110,16 @@ export function SidePanel() {
             onUsageChanged={reloadAccount}
             pageTranslation={pageTranslation}
           />
-        </TabPanel>
-        <TabPanel tab="chat">
-          <ChatTab images={tickedImages} tabId={ready?.tabId} pageUrl={ready?.pageUrl} messages={chat.messages} busy={chat.busy} onSend={chat.send} onStop={chat.stop} onAskService={chat.askService} onClear={chat.clear} usage={shownAccount.kind === "signedIn" ? shownAccount.usage : null} />
-        </TabPanel>
-        <TabPanel tab="history">
-          <HistoryTab entries={history ?? []} onClear={() => void clearHistory()} />
-        </TabPanel>
-        <TabPanel tab="settings">{apiOrigin !== undefined && <SettingsTab settings={settings} onChange={changeSettings} apiOrigin={apiOrigin} onApiOriginChange={changeApiOrigin} />}</TabPanel>
+        </SectionPanel>
+        <SectionPanel section="chat">
+          <ChatSection images={tickedImages} tabId={ready?.tabId} pageUrl={ready?.pageUrl} messages={chat.messages} busy={chat.busy} onSend={chat.send} onStop={chat.stop} onAskService={chat.askService} onClear={chat.clear} usage={shownAccount.kind === "signedIn" ? shownAccount.usage : null} />
+        </SectionPanel>
+        <SectionPanel section="history">
+          <HistorySection entries={history ?? []} onClear={() => void clearHistory()} />
+        </SectionPanel>
+        <SectionPanel section="settings">{apiOrigin !== undefined && <SettingsSection settings={settings} onChange={changeSettings} apiOrigin={apiOrigin} onApiOriginChange={changeApiOrigin} />}</SectionPanel>
       </main>
-      <TabBar current={tab} />
-    </PanelTabs>
+      <SectionBar current={section} />
+    </PanelSections>
   )
 }

@@ -2,9 +2,9 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import { createFakeChrome, fakeEvent } from "~extension/fake-chrome.test-support"
-import { PAGE_IMAGES_CHANGED, type PageImage } from "~extension/messages"
-import { selectedImageItem } from "~extension/selected-image"
+import { createFakeChrome, fakeEvent } from "~extension/browser/fake-chrome.test-support"
+import { PAGE_IMAGES_CHANGED, type PageImage } from "~extension/messaging/messages"
+import { selectedImageItem } from "~extension/panel-handoff/selected-image"
 
 import type { AnalysisOutcome, AnalysisRequest } from "./analyses"
 import type { PanelImage } from "./images/tab-images"

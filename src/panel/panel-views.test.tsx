@@ -3,27 +3,27 @@ import { useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
 
 import type { HistoryEntry } from "./chat/history"
-import { HistoryTab } from "./chat/HistoryTab"
+import { HistorySection } from "./chat/HistorySection"
 import { FoundList } from "./results/FoundList"
-import { PanelTabs, TabBar, TabPanel, type PanelTab } from "./TabBar"
+import { PanelSections, SectionBar, SectionPanel, type PanelSection } from "./SectionBar"
 
 afterEach(cleanup)
 
-/** The tabs as the side panel composes them. */
+/** The sections as the side panel composes them. */
 function Tabs() {
-  const [tab, setTab] = useState<PanelTab>("images")
+  const [section, setSection] = useState<PanelSection>("images")
   return (
-    <PanelTabs current={tab} onChange={setTab} className="">
-      <TabPanel tab="images">Images content</TabPanel>
-      <TabPanel tab="chat">Chat content</TabPanel>
-      <TabPanel tab="history">History content</TabPanel>
-      <TabPanel tab="settings">Settings content</TabPanel>
-      <TabBar current={tab} />
-    </PanelTabs>
+    <PanelSections current={section} onChange={setSection} className="">
+      <SectionPanel section="images">Images content</SectionPanel>
+      <SectionPanel section="chat">Chat content</SectionPanel>
+      <SectionPanel section="history">History content</SectionPanel>
+      <SectionPanel section="settings">Settings content</SectionPanel>
+      <SectionBar current={section} />
+    </PanelSections>
   )
 }
 
-describe("the side panel's tab bar", () => {
+describe("the side panel's section bar", () => {
   it("keeps the ids the end-to-end tests select on, and ties each tab to its panel", () => {
     render(<Tabs />)
     const images = document.getElementById("panel-tab-images")!
@@ -61,11 +61,11 @@ describe("the side panel's tab bar", () => {
   })
 })
 
-describe("the history tab", () => {
+describe("the history section", () => {
   const entry = (id: string, summary: string): HistoryEntry => ({ id, kind: "text", imageUrl: `https://example.com/${id}.png`, summary, detail: `${summary}, in full`, at: 0 })
 
   it("opens one entry at a time to its full result", () => {
-    render(<HistoryTab entries={[entry("a", "First"), entry("b", "Second")]} onClear={() => {}} />)
+    render(<HistorySection entries={[entry("a", "First"), entry("b", "Second")]} onClear={() => {}} />)
     const [first, second] = screen.getAllByRole("button", { expanded: false })
     fireEvent.click(first!)
     expect(first!.getAttribute("aria-expanded")).toBe("true")

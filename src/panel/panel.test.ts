@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import type { OcrResult } from "~analysis/ocr"
-import type { PageImage } from "~extension/messages"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import type { PageImage } from "~extension/messaging/messages"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 
 import { DEFAULT_FACES_OPTIONS } from "~core/analysis/detections"
 import { describeFace } from "~analysis/result-format"
 
 import { objectLabels, resultKey, summarise } from "./analyses"
-import { apiOriginItem, DEFAULT_API_ORIGIN, parseApiOrigin, PLAIN_HTTP_REFUSED_ERROR } from "~extension/api-origin"
+import { apiOriginItem, DEFAULT_API_ORIGIN, parseApiOrigin, PLAIN_HTTP_REFUSED_ERROR } from "~extension/site-link/api-origin"
 
 import { chatHistoryFor, type ChatMessage } from "./chat/use-chat"
 import { addToHistory, clearHistory, HISTORY_LIMIT, historyImageUrl, loadHistory } from "./chat/history"
-import { filterPanelImages } from "./images/ImagesTab"
+import { filterPanelImages } from "./images/ImagesSection"
 import { imageTypeOf, mergeFrameImages, type PanelImage } from "./images/tab-images"
 import { DEFAULT_PANEL_SETTINGS, migratePanelSettings, panelSettingsItem } from "./settings/settings"
 import { recentHistory } from "./chat/vqa-client"

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 
 import type * as analyses from "./analyses"
 import { runAnalysis, type AnalysisOutcome } from "./analyses"

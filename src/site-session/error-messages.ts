@@ -1,6 +1,6 @@
 /** Which text a failed auth call shows, and where (a toast or the form). */
 import { ACCOUNT_DISABLED_MESSAGE } from "~core/admin/admin-users"
-import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/api"
+import { DEFAULT_RETRY_AFTER_SECONDS } from "~core/api-answer"
 
 /** What the forms need to know of a failed call (ApiRequestError has these fields). */
 export interface FailedCall {

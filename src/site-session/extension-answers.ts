@@ -13,7 +13,7 @@ import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { notifyExtension } from "./extension-notifier"
 import { currentAuthMessage, useSession } from "./session-store"
-import { getSessionStorage } from "./site-api"
+import { getSessionStorage } from "./site-client"
 
 /** The window event raised on EXTENSION_LOGOUT_REQUEST (a CustomEvent with detail `{ source: "extension" }`). */
 export const WEBSITE_LOGOUT_EVENT = "website-logout"

@@ -8,7 +8,7 @@
  *    chrome.runtime.sendMessage (the extension lists the site in externally_connectable) AND an extension id
  *    is configured: EXTENSION_ID (fixed by the manifest key) unless configured otherwise, `null` for none;
  * 4. on the web in Firefox, which has no externally_connectable: the extension's site bridge on this page
- *    (window.imageQueryAiBridge, a content script of the extension; see src/extension/account/site-bridge.ts);
+ *    (window.imageQueryAiBridge, a content script of the extension; see src/extension/site-link/site-bridge.ts);
  * 5. otherwise nothing is sent. Never window.postMessage: any other extension's content script on the page
  *    could read the tokens from it.
  *

@@ -4,9 +4,9 @@
  * Every function loads the SDK only in a browser that has used Google sign-in (see ./firebase-setup), so
  * e-mail-only visitors never download it. Nothing here touches the store: the store passes in what it needs.
  */
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 
-import { signInWithGoogle } from "./account-api"
+import { signInWithGoogle } from "./account-requests"
 import { firebaseWasUsed, forgetFirebaseUse, loadFirebaseSetup } from "./firebase-setup"
 import { googlePopup } from "./google-popup"
 

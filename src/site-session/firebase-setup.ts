@@ -3,7 +3,7 @@
  * Firebase settings (fetched at run time, so one build serves every deployment) and whether this browser has
  * used Google sign-in before (so e-mail-only visitors never download the SDK on start).
  */
-import { getApiClient, getSessionStorage } from "./site-api"
+import { getApiClient, getSessionStorage } from "./site-client"
 
 export const FIREBASE_CONFIG_PATH = "/api/auth/firebase-config"
 /** Set after a Google sign-in or link in this browser; cleared on logout and when Firebase has no user left. */

@@ -1,8 +1,8 @@
 import { toast } from "~ui/toast"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE } from "~api/http-client"
-import { fail, ok } from "~core/api"
+import { ApiRequestError, INVALID_RESPONSE_CODE } from "~http/http-client"
+import { fail, ok } from "~core/api-answer"
 import { EXTENSION_TOKEN_LIFETIME_MS } from "~core/extension-messages"
 import { LOGOUT_FAILURE_REDIRECT_MS, LOGOUT_FLAG_RESET_MS, PROFILE_FETCH_DELAY_MS } from "~site-session/session-store"
 import { REFRESH_AFTER_USER_SET_MS } from "~site-session/token-monitor"

@@ -2,9 +2,9 @@
  * The site's session: who is signed in, and opening, restoring and ending a session (token monitoring, the
  * profile fetch after restore, logout). Beside it, each with one job: ./firebase-session (the Google identity's
  * exchange and sign-out), ./session-sync (following other tabs and the API client), ./extension-answers (the
- * answers to the extension's requests); the calls themselves are in ./account-api.
+ * answers to the extension's requests); the calls themselves are in ./account-requests.
  *
- * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./site-api; localStorage
+ * Storage: the three items of SESSION_STORAGE_KEYS in the API client's storage (see ./site-client; localStorage
  * unless configured). The stored user is the validated `User` (userSchema), as JSON.
  *
  * Extension messages: WEBSITE_AUTH_SYNC on restore with a stored user, on every change of the stored user made
@@ -14,17 +14,17 @@
 import { toast } from "~ui/toast"
 import { create } from "zustand"
 
-import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~api/http-client"
+import { ApiRequestError, INVALID_RESPONSE_CODE, type TokenStorage } from "~http/http-client"
 import { websiteLoginMessage, websiteLogoutMessage, websiteSyncMessage, type WebsiteMessage } from "~core/extension-messages"
 import { SESSION_STORAGE_KEYS, userSchema, type User } from "~core/user"
 import { SECOND_MS } from "~core/time"
 import { mfaRequiredAnswerSchema, type MfaMethod } from "~core/two-step"
 
-import * as accountApi from "./account-api"
+import * as accountApi from "./account-requests"
 import { notifyExtension } from "./extension-notifier"
 import { endFirebaseSession, exchangeFirebaseIdentity, refreshFirebaseIdToken } from "./firebase-session"
 import { firebaseWasUsed, markFirebaseUsed } from "./firebase-setup"
-import { getApiClient, getSessionStorage } from "./site-api"
+import { getApiClient, getSessionStorage } from "./site-client"
 import { createTokenMonitor, type TokenMonitor } from "./token-monitor"
 
 export const LOGOUT_FLAG_RESET_MS = 2 * SECOND_MS
@@ -213,7 +213,7 @@ function scheduleProfileFetch(): void {
 
 async function fetchProfile(generation: number): Promise<void> {
   try {
-    const data: unknown = await accountApi.fetchProfile()
+    const data: unknown = await accountApi.fetchProfileForStore()
     const parsed = userSchema.safeParse((data as { user?: unknown } | undefined)?.user)
     if (!parsed.success) throw new Error("The profile answer has no valid user")
     // The session ended or changed while the profile was on its way.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { fail, ok } from "~core/api"
+import { fail, ok } from "~core/api-answer"
 import { REFRESH_AFTER_USER_SET_MS } from "~site-session/token-monitor"
 import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 

@@ -10,7 +10,7 @@ import { SESSION_STORAGE_KEYS as KEYS } from "~core/user"
 
 import { notifyExtension } from "./extension-notifier"
 import { adoptSession, endLocalSession, readStoredUser, syncExtension, useSession } from "./session-store"
-import { getSessionStorage, onSessionCleared, onTokensRefreshed } from "./site-api"
+import { getSessionStorage, onSessionCleared, onTokensRefreshed } from "./site-client"
 
 let stopSync: (() => void) | null = null
 

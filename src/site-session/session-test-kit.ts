@@ -5,13 +5,13 @@
 import { toast } from "~ui/toast"
 import { afterEach, beforeEach, vi } from "vitest"
 
-import { fail, ok } from "~core/api"
+import { fail, ok } from "~core/api-answer"
 import { type WebsiteMessage } from "~core/extension-messages"
 import { SESSION_STORAGE_KEYS as KEYS, type User } from "~core/user"
 
 import { configureExtensionNotifier } from "./extension-notifier"
 import { teardownSession, useSession } from "./session-store"
-import { configureApi } from "./site-api"
+import { configureApi } from "./site-client"
 
 export const BASE = "http://api.test"
 export const NOW = Date.UTC(2030, 0, 1, 12)

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~site-session/site-api"
+import { configureApi } from "~site-session/site-client"
 import { teardownSession, useSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 

@@ -4,7 +4,7 @@ import { Navigate, Route } from "react-router"
 import type { Role } from "~core/user"
 
 import { RouteGuard } from "./guard/RouteGuard"
-import { LandingRoute } from "./landing/LandingRoute"
+import { EmailLinkRedirect } from "./landing/EmailLinkRedirect"
 
 type Access = "public" | "login" | Role
 
@@ -32,8 +32,8 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/register", access: "public", Page: lazy(() => import("./sign-in/RegisterPage")) },
   { path: "/verify-email", access: "public", Page: lazy(() => import("./sign-in/VerifyEmailPage")) },
   { path: "/reset-password", access: "public", Page: lazy(() => import("./sign-in/ResetPasswordPage")) },
-  { path: "/dashboard", access: "login", Page: lazy(() => import("./dashboard/DashboardPage")) },
-  { path: "/organization", access: "login", Page: lazy(() => import("./organization/OrganizationPage")) },
+  { path: "/dashboard", access: "login", Page: lazy(() => import("./DashboardRoute")) },
+  { path: "/organization", access: "login", Page: lazy(() => import("./OrganizationRoute")) },
   { path: "/organization/join", access: "public", Page: lazy(() => import("./organization/JoinPage")) },
   { path: "/change-password", access: "login", Page: lazy(() => import("./sign-in/ChangePasswordPage")) },
   { path: "/admin", access: "admin", Page: lazy(() => import("./admin/AdminPage")) },
@@ -49,6 +49,7 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { path: "/admin/content/:id", access: "admin", Page: lazy(() => import("./admin/content/PostEditorPage")) }
 ]
 
+const LandingRoute = lazy(() => import("./LandingRoute"))
 const NotFoundPage = lazy(() => import("./not-found/NotFoundPage"))
 
 function guarded(access: Access, Page: ComponentType) {
@@ -64,7 +65,14 @@ function guarded(access: Access, Page: ComponentType) {
 export function siteRouteElements() {
   return (
     <>
-      <Route index element={<LandingRoute />} />
+      <Route
+        index
+        element={
+          <EmailLinkRedirect>
+            <LandingRoute />
+          </EmailLinkRedirect>
+        }
+      />
       {SITE_ROUTES.map(({ path, access, Page }) => (
         <Route key={path} path={path} element={guarded(access, Page)} />
       ))}

@@ -5,14 +5,14 @@ import { useEffect, useState } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
 import { reverseSearchEngine, type ReverseSearchEngine } from "~core/analysis/reverse-search"
-import { uploadHandoffItem } from "~extension/reverse-search"
+import { uploadHandoffItem } from "~extension/reverse-search/reverse-search"
 import { ImageReadError, readImage, toRasterBlob } from "~panel/images/image-bytes"
 import { Logo } from "~ui/Logo"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
-import { buildUploadForm } from "~extension/reverse-search-upload"
+import { buildUploadForm } from "~extension/reverse-search/reverse-search-upload"
 
 import "~ui/global-styles"
 import "~ui/document-language"

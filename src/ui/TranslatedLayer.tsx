@@ -17,7 +17,7 @@ export interface LineBox {
   y1: number
 }
 
-/** One translated line as drawn (the shape of a page image translation's lines, src/extension/page-translation-messages.ts). */
+/** One translated line as drawn (the shape of a page image translation's lines, src/extension/messaging/page-translation-messages.ts). */
 export interface TranslatedLine {
   /** The original line's box, in the pixels of the image read. */
   bbox: LineBox

@@ -4,8 +4,8 @@ import path from "node:path"
 import type { Browser, BoundingBox, ElementHandle, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import type { PageImage } from "~extension/messages"
-import type { SelectedImage } from "~extension/selected-image"
+import type { PageImage } from "~extension/messaging/messages"
+import type { SelectedImage } from "~extension/panel-handoff/selected-image"
 
 import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, waitForContentScript, watchPageErrors, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"

@@ -4,7 +4,7 @@ import path from "node:path"
 
 import puppeteer, { type Browser, type Page, type WebWorker } from "puppeteer-core"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const EXTENSION_DIR = path.resolve(process.env.IQA_BENCH_EXTENSION_DIR ?? "build/chrome-mv3-prod")

@@ -5,8 +5,8 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { readsEveryLine } from "~analysis/ocr-sample"
-import { CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME } from "~extension/area-capture"
+import { readsEveryLine } from "~engine-check/ocr-sample"
+import { CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME } from "~extension/capture/area-capture"
 import { SHORTCUTS_PAGE_URL } from "~panel/settings/ShortcutsSettings"
 
 import { seriousAxeViolations } from "./axe"

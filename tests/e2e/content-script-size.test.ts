@@ -6,7 +6,7 @@ import path from "node:path"
 
 import { describe, expect, it } from "vitest"
 
-import { PAGE_TRANSLATION_FILE } from "~extension/page-translation-messages"
+import { PAGE_TRANSLATION_FILE } from "~extension/messaging/page-translation-messages"
 
 import { contentScriptSizes, CONTENT_SCRIPT_BUDGET_BYTES } from "../content-scripts"
 import { EXTENSION_DIR } from "./browser"

@@ -6,8 +6,8 @@ import path from "node:path"
 
 import { afterEach, describe, expect, it } from "vitest"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
-import { siteTabProblems } from "../../scripts/package-extension.mjs"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
+import { siteMountProblems } from "../../scripts/package-extension.mjs"
 
 import { freePort } from "../free-port"
 
@@ -193,13 +193,13 @@ describe("npm run dev", () => {
     expect(dev.output()).toContain(`extension  ${extensionDir}`)
 
     // The Plasmo build, then what build:extension adds to it: engine files, page index, the site's origin trusted.
-    await until(dev, "dev extension", () => dev.output().includes("[extension] Engine files, page index, site tab and trusted site origins"), 180_000)
+    await until(dev, "dev extension", () => dev.output().includes("[extension] Engine files, page index, site mount and trusted site origins"), 180_000)
     const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, "manifest.json"), "utf8")) as { externally_connectable: { matches: string[] } }
     expect(manifest.externally_connectable.matches).toContain(`http://localhost:${site}/*`)
     expect(fs.existsSync(path.join(extensionDir, PAGE_INDEX_FILE))).toBe(true)
     expect(fs.existsSync(path.join(extensionDir, "engines/ocr/worker.min.js"))).toBe(true)
-    // The site's tab page, built by Vite's watcher with its modules beside it.
-    expect(siteTabProblems(extensionDir)).toEqual([])
+    // The site mount's page, built by Vite's watcher with its modules beside it.
+    expect(siteMountProblems(extensionDir)).toEqual([])
 
     // Enter restarts the API server (tsx watch reruns it, as on a change): it serves again on its port.
     const serving = () => dev.output().split("is serving the site and /api").length - 1

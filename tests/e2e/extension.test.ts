@@ -4,7 +4,7 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
 import { EXTENSION_DIR, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, screenshot, watchPageErrors } from "./browser"
 import { serveFixtures, startServer, type RunningServer } from "./server"
@@ -143,7 +143,7 @@ describe("the built extension in Chromium", () => {
     await page.goto(extensionUrl("tabs/site.html#/"))
     await page.waitForSelector("main h1")
     expect(await page.$eval("main h1", (element) => element.textContent)).toBe("Understand every image on the web with Image Query AI")
-    await screenshot(page, "extension-site-tab")
+    await screenshot(page, "extension-site-mount")
 
     await page.click("nav[aria-label='Main'] a[href='#/pricing']")
     await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Pricing")

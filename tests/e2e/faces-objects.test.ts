@@ -6,7 +6,7 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { DEFAULT_FACES_KIND, type DetectionKind } from "~analysis/DetectionCheck"
+import { DEFAULT_FACES_KIND, type DetectionKind } from "~engine-check/DetectionCheck"
 import type { FacesResult } from "~analysis/faces"
 import type { ObjectsResult } from "~analysis/objects"
 import { DEFAULT_MIN_SCORES } from "~core/analysis/detections"

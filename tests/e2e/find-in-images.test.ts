@@ -11,8 +11,8 @@ import path from "node:path"
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { OUTLINE_MARK } from "~extension/page/image-places"
-import { OWN_NODE_ATTRIBUTE } from "~extension/page/own-nodes"
+import { OUTLINE_MARK } from "~extension/in-page/image-places"
+import { OWN_NODE_ATTRIBUTE } from "~extension/in-page/own-nodes"
 
 import { seriousAxeViolations } from "./axe"
 import { eventually, installExtension, launchBrowser, openSidePanel, SCREENSHOT_DIR, type LoadedExtension, waitForContentScript, watchPageErrors } from "./browser"

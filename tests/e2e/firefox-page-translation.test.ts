@@ -9,8 +9,8 @@
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
-import { PAGE_TRANSLATION_FILE } from "~extension/page-translation-messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
+import { PAGE_TRANSLATION_FILE } from "~extension/messaging/page-translation-messages"
 import { TRANSLATION_HOST_TAG } from "~extension/page-translation/surface"
 
 import { eventually, screenshot } from "./browser"

@@ -79,8 +79,8 @@ describe.skipIf(unavailable)("Translate images on this page, in Firefox", () => 
     await waitInPage(setup, () => location.hash.startsWith("#/dashboard"), [], 20_000)
 
     // The panel in a window of its own beside the page, pinned to the page's tab, as the extension opens it when the
-    // sidebar is closed (src/extension/side-panel.ts): a tab in the page's window would be a background tab, whose
-    // timers and frames Firefox holds back. Firefox's match patterns carry no port: the tab is found by its address.
+    // sidebar is closed (src/extension/browser/side-panel.ts): a tab in the page's window would be a background tab,
+    // whose timers and frames Firefox holds back. Firefox's match patterns carry no port: the tab is found by its address.
     const tabId = (await eventually(
       () => inExtensionPage(setup, async (url: string) => (await chrome.tabs.query({})).find((tab) => tab.url === url)?.id ?? null, page.url()),
       (id) => expect(id).not.toBeNull()

@@ -13,7 +13,7 @@ import path from "node:path"
 import type { Browser, Frame, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { readsEveryLine } from "~analysis/ocr-sample"
+import { readsEveryLine } from "~engine-check/ocr-sample"
 import { SITE_BRIDGE_GLOBAL } from "~core/extension-message-types"
 import { SEAL_ALGORITHM, SEAL_DATABASE, SEAL_KEY_NAME, SEAL_STORE } from "~extension/account/sealed-item"
 import { packageExtensions, unzipTo } from "../../scripts/package-extension.mjs"

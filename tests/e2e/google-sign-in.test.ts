@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import { EXTENSION_SESSION_KEY } from "~extension/account/extension-session"
 import { GOOGLE_ON_SITE_NOTE } from "~site/sign-in/GoogleSignInButton"
-import { TERMS_AGREEMENT_LABEL } from "~site/legal/TermsModal"
+import { TERMS_AGREEMENT_LABEL } from "~site/shared/legal/TermsModal"
 import { EMULATOR_PROJECT_ID, startFirebaseAuthEmulator } from "../setup/firebase-emulator"
 import { readOutbox } from "../outbox"
 import { seriousAxeViolations } from "./axe"

@@ -8,8 +8,8 @@
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { HOST_TAG } from "~extension/page/button-host"
-import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE } from "~extension/page/button-placement"
+import { HOST_TAG } from "~extension/in-page/button-host"
+import { BUTTON_INSET_PX, COMPACT_BUTTON_SIZE } from "~extension/in-page/button-placement"
 
 import { eventually, screenshot } from "./browser"
 import { firefoxesUnderTest, firefoxUnavailableReason, inExtensionPage, launchFirefoxWithExtension, openExtensionPage } from "./firefox"

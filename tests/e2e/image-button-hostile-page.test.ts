@@ -15,8 +15,8 @@ import path from "node:path"
 import type { Browser, BoundingBox, Page } from "puppeteer-core"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
-import { BUTTON_COVERED_MESSAGE, IMAGE_CHANGED_MESSAGE } from "~extension/page/button-host"
-import type { SelectedImage } from "~extension/selected-image"
+import { BUTTON_COVERED_MESSAGE, IMAGE_CHANGED_MESSAGE } from "~extension/in-page/button-host"
+import type { SelectedImage } from "~extension/panel-handoff/selected-image"
 
 import { eventually, installExtension, inWorker, launchBrowser, SCREENSHOT_DIR, watchPageErrors, type LoadedExtension } from "./browser"
 import { DECOYS, drawDecoy, serveHostileImagePage, swapPhotoOnPress } from "./hostile-image-page"

@@ -3,7 +3,7 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { PAGE_INDEX_FILE, type PageImage } from "~extension/messages"
+import { PAGE_INDEX_FILE, type PageImage } from "~extension/messaging/messages"
 
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension } from "./browser"
 import { serveFixtures } from "./server"

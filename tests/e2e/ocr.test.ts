@@ -5,7 +5,7 @@ import path from "node:path"
 import type { Browser, Page, WebWorker } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { normaliseOcrText, OCR_SAMPLE_LINES } from "~analysis/ocr-sample"
+import { normaliseOcrText, OCR_SAMPLE_LINES } from "~engine-check/ocr-sample"
 
 import { EXTENSION_DIR, installExtension, launchBrowser, screenshot, watchPageErrors, type LoadedExtension } from "./browser"
 import { drawTextImage } from "./text-image"

@@ -52,7 +52,7 @@ describe("AI on the device", () => {
     await select.select(value)
     await panel.click("#panel-tab-images")
   }
-  /** Clicks a control put mid-view first: at the bottom of the view it would sit under the fixed tab bar, which takes the click. */
+  /** Clicks a control put mid-view first: at the bottom of the view it would sit under the fixed section bar, which takes the click. */
   const clickCentered = async (selector: string) => {
     const control = (await panel.waitForSelector(selector))!
     await control.evaluate((element) => element.scrollIntoView({ block: "center" }))

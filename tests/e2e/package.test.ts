@@ -132,7 +132,7 @@ describe("npm run package: the store packages", () => {
         "tabs/site.html is missing"
       ])
     )
-    // The site tab's page without the modules it loads.
+    // The site mount's page without the modules it loads.
     fs.mkdirSync(path.join(dir, "tabs"))
     fs.copyFileSync(path.join(BROWSER_BUILDS.chrome.dir, "tabs/site.html"), path.join(dir, "tabs/site.html"))
     expect(await buildProblems(dir, version)).toEqual(expect.arrayContaining([expect.stringMatching(/^tabs\/site\/site-[\w-]+\.js is missing$/)]))
@@ -189,7 +189,7 @@ describe("npm run package: the store packages", () => {
       await popup.close()
     })
 
-    it("renders the companion site from the package's own modules in its tab page", async () => {
+    it("renders the companion site from the package's own modules in its extension page", async () => {
       const tab = await browser.newPage()
       const errors = watchPageErrors(tab)
       await tab.goto(`chrome-extension://${extension.id}/tabs/site.html#/pricing`)

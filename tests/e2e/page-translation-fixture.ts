@@ -7,7 +7,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import type { PageImageTranslation } from "~extension/page-translation-messages"
+import type { PageImageTranslation } from "~extension/messaging/page-translation-messages"
 
 import { serveFixtures } from "./server"
 

@@ -10,7 +10,7 @@
 import type { Browser, ElementHandle, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { PAGE_TRANSLATION_FILE } from "~extension/page-translation-messages"
+import { PAGE_TRANSLATION_FILE } from "~extension/messaging/page-translation-messages"
 import { TRANSLATION_HOST_TAG } from "~extension/page-translation/surface"
 
 import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, SCREENSHOT_DIR, screenshot, waitForContentScript, watchPageErrors } from "./browser"

@@ -92,7 +92,7 @@ describe("Sent from this device", () => {
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true })
     await (await panel.$("section[aria-label='Translation']"))!.screenshot({ optimizeForSpeed: true, path: path.join(SCREENSHOT_DIR, "sent-notice-translate-375.png") })
     const translate = (await panel.waitForSelector(button("Translate")))!
-    // Put mid-view: at the bottom of the view the button sits under the fixed tab bar, which would take the click.
+    // Put mid-view: at the bottom of the view the button sits under the fixed section bar, which would take the click.
     await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
     await translate.click()
     await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })

@@ -1,4 +1,4 @@
-import { OCR_SAMPLE_LINES } from "~analysis/ocr-sample"
+import { OCR_SAMPLE_LINES } from "~engine-check/ocr-sample"
 
 /**
  * A page script that draws the OCR sample into a 1000×500 canvas and shows it in the page's img#text from a blob: URL,

@@ -6,7 +6,7 @@ import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { completion, sendJson, startStandIn } from "../../server/test-kit"
-import { OCR_SAMPLE_LINES, readsEveryLine } from "~analysis/ocr-sample"
+import { OCR_SAMPLE_LINES, readsEveryLine } from "~engine-check/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
 import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
@@ -181,7 +181,7 @@ describe("the side panel", () => {
     const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
     await (await panel.waitForSelector("xpath/.//label[normalize-space()='Translate into']/following-sibling::select"))!.select("fr")
     const translate = (await panel.waitForSelector(button("Translate")))!
-    // Put mid-view: at the bottom of the view the button sits under the fixed tab bar, which would take the click.
+    // Put mid-view: at the bottom of the view the button sits under the fixed section bar, which would take the click.
     await translate.evaluate((element) => element.scrollIntoView({ block: "center" }))
     await translate.click()
     const translation = await panel.waitForSelector("[data-testid='translation']", { timeout: 20_000 })
@@ -273,7 +273,7 @@ describe("the side panel", () => {
     const usedBefore = (await api("/api/analyze/usage", { token: extensionToken })).body.data!.used as number
     await backToGrid()
     // Ticked from the keyboard, each awaited: a click lands wherever the box is when the mouse arrives, and while the
-    // list still settles on a busy machine that was once the tab bar.
+    // list still settles on a busy machine that was once the section bar.
     for (const name of ["medium.png", "shadow.png"]) {
       const box = `li[data-url='${url(name)}'] input[type='checkbox']`
       await panel.focus(box)
@@ -386,7 +386,7 @@ describe("the side panel", () => {
   })
 
   it("moves between tabs with the arrow keys", async () => {
-    // The tab bar moves the focus in its key handler; wait for it rather than read it once.
+    // The section bar moves the focus in its key handler; wait for it rather than read it once.
     const expectFocusOn = (id: string) =>
       eventually(
         () => panel.evaluate(() => document.activeElement?.id),

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "puppeteer-core"
 
-import { sampleTextImageDataUrl } from "~analysis/ocr-sample"
+import { sampleTextImageDataUrl } from "~engine-check/ocr-sample"
 
 import type { WebFont } from "./test-fonts"
 

@@ -10,7 +10,7 @@ import path from "node:path"
 import type { Browser, BoundingBox, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { normaliseOcrText } from "~analysis/ocr-sample"
+import { normaliseOcrText } from "~engine-check/ocr-sample"
 
 import { seriousAxeViolations } from "./axe"
 import { installExtension, launchBrowser, type LoadedExtension, openSidePanel, SCREENSHOT_DIR, waitForContentScript } from "./browser"

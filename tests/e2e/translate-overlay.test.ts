@@ -24,7 +24,7 @@ describe("the translation over the image", () => {
 
   const signUrl = () => setup.signUrl
   const button = (text: string) => `xpath/.//button[normalize-space()='${text}']`
-  /** Clicks what `selector` finds once it is there, scrolled mid-view: at the bottom it would sit under the fixed tab bar. */
+  /** Clicks what `selector` finds once it is there, scrolled mid-view: at the bottom it would sit under the fixed section bar. */
   async function clickMidView(selector: string) {
     const element = (await panel.waitForSelector(selector, { timeout: 20_000 }))!
     await element.evaluate((found) => found.scrollIntoView({ block: "center" }))

@@ -44,8 +44,8 @@ const KNOWN_SECONDS: Record<string, number> = {
   "api:server/feedback/reliability.test.ts": 12,
   "api:server/mail/outbox.test.ts": 11,
   "api:server/crash-safety.test.ts": 10,
-  "api:server/public-api/vision-api.test.ts": 10,
-  "api:server/public-api/vision-shares.test.ts": 14
+  "api:server/public-api/local-vision-api.test.ts": 10,
+  "api:server/public-api/local-vision-shares.test.ts": 14
 }
 
 export default class ProjectSequencer extends BaseSequencer {

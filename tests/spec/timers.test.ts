@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest"
 
-import { API_REQUEST_TIMEOUT_MS } from "~api/http-client"
-import { RESEND_COOLDOWN_SECONDS } from "~core/api"
+import { API_REQUEST_TIMEOUT_MS } from "~http/http-client"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api-answer"
 import { EXTENSION_TOKEN_LIFETIME_MS } from "~core/extension-messages"
 import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/admin/feedback"
 import { LOGIN_LOCKOUT_DURATION_MS } from "~core/password-policy/defaults"

@@ -26,7 +26,7 @@ beforeAll(async () => {
   provider = await startStandIn((_request, response) => sendJson(response, 200, completion("A square.")))
   // One token secret: a session opened on one instance is read by the other.
   const env = { OPENAI_API_KEY: "sk-test-analytics-0123456789", OPENAI_BASE_URL: `${provider.url}/v1`, TOKEN_SECRET: "analytics-test-secret-0123456789abcdef" }
-  subject = await startTestApp(env, { clock: () => now, analyze: { maxModelCallsInFlight: 100 } })
+  subject = await startTestApp(env, { clock: () => now, visionModel: { maxModelCallsInFlight: 100 } })
   second = await startTestApp(env, { clock: () => now, database: subject.database })
 })
 afterAll(async () => {

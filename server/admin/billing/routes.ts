@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { adminBillingSchema, BILLING_PAGE_SIZE, billingQuerySchema } from "~core/admin/admin-analytics"
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 
 import { requireAdmin } from "../../auth/require-admin"
 import { documented, parseRequest } from "../../openapi/route-docs"

@@ -10,7 +10,7 @@ import {
   sessionsEndedSchema,
   verificationResentSchema
 } from "~core/admin/admin-users"
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 
 import { requireAdmin } from "../../auth/require-admin"
 import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { sessionAnswerSchema } from "~core/auth-schemas"
 import {
   addPasskeyRequestSchema,

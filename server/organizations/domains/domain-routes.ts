@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { addDomainRequestSchema, domainParamsSchema, organizationDomainListSchema, organizationDomainSchema } from "~core/organization-domains"
 
 import { requireUser } from "../../auth/authenticate"

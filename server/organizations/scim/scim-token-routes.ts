@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { createdScimTokenSchema, MAX_SCIM_TOKENS, scimTokenListSchema, scimTokenParamsSchema } from "~core/scim"
 
 import { requireUser } from "../../auth/authenticate"

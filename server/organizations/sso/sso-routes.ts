@@ -1,7 +1,7 @@
 /** /api/organizations/current/sso: an organisation's OpenID Connect provider (sso-service.ts); each route parses, authorises and calls. */
 import type { FastifyInstance } from "fastify"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { ssoSettingsRequestSchema, ssoSettingsSchema, ssoTestResultSchema } from "~core/organization-sso"
 
 import { requireUser } from "../../auth/authenticate"

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify"
 import * as z from "zod"
 
-import { ok } from "~core/api"
+import { ok } from "~core/api-answer"
 import { ssoCallbackQuerySchema, ssoCompleteRequestSchema, ssoStartAnswerSchema, ssoStartRequestSchema } from "~core/organization-sso"
 import { signInAnswerSchema } from "~core/two-step"
 

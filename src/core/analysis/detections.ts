@@ -1,7 +1,7 @@
 /**
  * What the face and object detectors find, and the rules that turn a detector's raw output into it: boxes in the
  * image's whole pixels, scores rounded, faces numbered left to right, objects below their label's score dropped.
- * The extension's engines (src/analysis, in a browser page) and the public API's (server/vision, in a Node worker
+ * The extension's engines (src/analysis, in a browser page) and the public API's (server/local-vision, in a Node worker
  * thread) run the same models with these same settings, so both count the same faces and objects on an image.
  */
 

@@ -3,7 +3,7 @@
  * pixels, where the people of a crowd or a group montage are too small to be found. On a large image the engine
  * looks again at overlapping tiles, each squeezed far less, maps what each tile finds back to the image, and merges
  * the tiles' and the full pass's detections so that one object seen twice (whole, or cut by a tile's edge) counts
- * once. The extension's engine (src/analysis/objects.ts) and the server's (server/vision/vision-task.ts) both use
+ * once. The extension's engine (src/analysis/objects.ts) and the server's (server/local-vision/vision-task.ts) both use
  * this module, so they tile and merge alike.
  */
 import { OBJECTS_ANALYSIS_SIDE, toDetectedObjects, type Box, type DetectedObject, type MinScores, type RawObject } from "./detections"

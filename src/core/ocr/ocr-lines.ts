@@ -1,7 +1,7 @@
 /**
  * tesseract.js's page, reduced to what we show and answer: lines of words with their boxes and confidences, in
  * reading order, empty words and lines left out. The extension's OCR engine (src/analysis/ocr.ts) and the public
- * API's (server/vision) read their results through this one function.
+ * API's (server/local-vision) read their results through this one function.
  */
 
 export interface OcrBox {

@@ -2,7 +2,7 @@
  * The password policy: its vocabulary (rule names, error codes) and its types. One policy module is
  * used by the server's check and by the forms' hint.
  */
-import { PASSWORD_POLICY_ERROR_CODES } from "../api"
+import { PASSWORD_POLICY_ERROR_CODES } from "../api-answer"
 
 /** The built-in rules, in evaluation and reporting order. */
 export const BUILT_IN_RULE_NAMES = [

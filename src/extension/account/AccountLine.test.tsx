@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { openSignIn } from "./account"
 import { AccountCard, AccountLine } from "./AccountLine"
-import { createFakeChrome } from "../fake-chrome.test-support"
+import { createFakeChrome } from "../browser/fake-chrome.test-support"
 
 const API = "https://api.test"
 const user = { name: "Ada", email: "ada@example.com", role: "user" as const, provider: "email" as const }

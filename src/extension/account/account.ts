@@ -2,11 +2,11 @@
  * The signed-in account as the popup and the side panel show it (the user and this month's AI usage), and the way
  * to the site's pages from them (sign in, the dashboard).
  */
-import type { ApiClient } from "~api/http-client"
+import type { ApiClient } from "~http/http-client"
 import { publicUserSchema } from "~core/user"
 import type { VqaUsageReport } from "~core/analysis/vqa"
 
-import { getApiOrigin } from "../api-origin"
+import { getApiOrigin } from "../site-link/api-origin"
 import { extensionApi, readExtensionSession, saveExtensionSession, type ExtensionSession, type SessionUser } from "./extension-session"
 import { keepBrandLogo, membershipOfUser } from "./organization-brand"
 import { usageText } from "./usage-text"

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 
-import { getApiOrigin } from "../api-origin"
+import { getApiOrigin } from "../site-link/api-origin"
 import {
   changeApiOrigin,
   createExtensionApiClient,
@@ -11,7 +11,7 @@ import {
   saveExtensionSession,
   type ExtensionSession
 } from "./extension-session"
-import { createFakeChrome } from "../fake-chrome.test-support"
+import { createFakeChrome } from "../browser/fake-chrome.test-support"
 
 const API = "https://api.test"
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0)

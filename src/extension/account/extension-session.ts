@@ -13,13 +13,13 @@
  */
 import * as z from "zod"
 
-import { createApiClient, type ApiClient, type TokenStore } from "~api/http-client"
+import { createApiClient, type ApiClient, type TokenStore } from "~http/http-client"
 import type { User } from "~core/user"
 
-import { apiOriginItem, getApiOrigin } from "../api-origin"
+import { apiOriginItem, getApiOrigin } from "../site-link/api-origin"
 import { CONTENT_SCRIPTS_READ_STORAGE, sealedItem } from "./sealed-item"
-import { noteSent } from "../sent-ledger"
-import { storageItem, type StoredValue } from "../storage-item"
+import { noteSent } from "./sent-ledger"
+import { storageItem, type StoredValue } from "../storage/storage-item"
 
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 300
 

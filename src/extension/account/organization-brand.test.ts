@@ -5,9 +5,9 @@ import type { Membership } from "~core/organizations"
 
 import { loadAccount, refreshStoredProfile } from "./account"
 import { clearExtensionSession, readExtensionSession, saveExtensionSession, type ExtensionSession } from "./extension-session"
-import { createFakeChrome, type FakeChrome } from "../fake-chrome.test-support"
+import { createFakeChrome, type FakeChrome } from "../browser/fake-chrome.test-support"
 import { brandLogoItem, brandOf, fetchBrandLogo, keepBrandLogo, logoAddressOn, MAX_BRAND_LOGO_BYTES, membershipOfUser } from "./organization-brand"
-import { sentLedgerItem } from "../sent-ledger"
+import { sentLedgerItem } from "./sent-ledger"
 
 const API = "https://api.test"
 const LOGO_URL = `${API}/api/organizations/org-1/logo/first.png`

@@ -10,10 +10,10 @@ import * as z from "zod"
 import { ACCENT_COLOR_PATTERN, membershipSchema, type Membership } from "~core/organizations"
 import { textColorOn } from "~ui/contrast"
 
-import { getApiOrigin } from "../api-origin"
+import { getApiOrigin } from "../site-link/api-origin"
 import { readExtensionSession, type SessionUser } from "./extension-session"
-import { fetchRecorded } from "../sent-ledger"
-import { storageItem } from "../storage-item"
+import { fetchRecorded } from "./sent-ledger"
+import { storageItem } from "../storage/storage-item"
 
 /** The largest logo accepted: the server sends a 256-pixel PNG of some tens of KB; anything past this is not it. */
 export const MAX_BRAND_LOGO_BYTES = 300 * 1024

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import * as z from "zod"
 
 import { openSessionItem, sealedSessionItem, sealOpenSession, type ExtensionSession } from "./extension-session"
-import { createFakeChrome, type FakeChrome } from "../fake-chrome.test-support"
+import { createFakeChrome, type FakeChrome } from "../browser/fake-chrome.test-support"
 import { SEAL_ALGORITHM, sealedItem } from "./sealed-item"
 
 let fake: FakeChrome

@@ -27,7 +27,7 @@ import { createStore, get, update } from "idb-keyval"
 import * as z from "zod"
 
 import { base64ToBytes, bytesToBase64 } from "./base64"
-import { storageItem, type StoredValue } from "../storage-item"
+import { storageItem, type StoredValue } from "../storage/storage-item"
 
 /**
  * Whether this build's content scripts can read storage.local, so its secrets are sealed: the Firefox build (Plasmo
@@ -76,7 +76,7 @@ export interface SealedItemDefinition<T> {
   sealingKey?: () => Promise<CryptoKey>
 }
 
-/** A value kept sealed in storage.local: read, written and followed like a storage item (./storage-item). */
+/** A value kept sealed in storage.local: read, written and followed like a storage item (../storage/storage-item). */
 export function sealedItem<T>({ key, schema, fallback, sealingKey: keyOf = extensionSealingKey }: SealedItemDefinition<T>): StoredValue<T> {
   const sealedValue = storageItem<Sealed | null>({ key, schema: sealedSchema.nullable(), fallback: null })
   const additionalData = new TextEncoder().encode(key)

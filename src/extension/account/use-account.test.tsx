@@ -2,7 +2,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { saveExtensionSession, clearExtensionSession, type ExtensionSession } from "./extension-session"
-import { createFakeChrome } from "../fake-chrome.test-support"
+import { createFakeChrome } from "../browser/fake-chrome.test-support"
 import { useAccount } from "./use-account"
 
 const API = "https://api.test"

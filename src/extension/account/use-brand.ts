@@ -2,7 +2,7 @@ import { useMemo } from "react"
 
 import { extensionSessionItem } from "./extension-session"
 import { brandLogoItem, brandOf, membershipOfUser, type Brand } from "./organization-brand"
-import { useStorageItem } from "../use-storage-item"
+import { useStorageItem } from "../storage/use-storage-item"
 
 /**
  * The organisation's brand for the header, read from storage alone (the stored session's membership and the kept

@@ -6,7 +6,7 @@ import { useLayoutEffect, useRef, type CSSProperties } from "react"
 
 import { TranslatedLayer } from "~ui/TranslatedLayer"
 
-import type { PageImageTranslation, PageTranslationActionKind } from "../page-translation-messages"
+import type { PageImageTranslation, PageTranslationActionKind } from "../messaging/page-translation-messages"
 import type { OverlayTracker } from "./overlay-tracker"
 import { BADGE_LABEL, badgeButtons, badgeText, upgradeHref, UPGRADE_LABEL, type BadgeState } from "./texts"
 

@@ -8,7 +8,7 @@
  * single-page app re-rendering it) or changes its address, the translation follows the address: it is laid over the
  * element that shows it now, or waits, hidden, until one does.
  */
-import type { PageImageTranslation, PageTranslationActionKind, PageTranslationState } from "../page-translation-messages"
+import type { PageImageTranslation, PageTranslationActionKind, PageTranslationState } from "../messaging/page-translation-messages"
 import type { PageChange } from "./overlay-tracker"
 import type { OverlayItem } from "./PageTranslationView"
 import { createSurface, type Surface } from "./surface"

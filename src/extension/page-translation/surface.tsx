@@ -11,8 +11,8 @@
 import { flushSync } from "react-dom"
 import { createRoot, type Root } from "react-dom/client"
 
-import type { PageTranslationActionKind } from "../page-translation-messages"
-import { createOwnHost, importantStyle } from "../page/own-nodes"
+import type { PageTranslationActionKind } from "../messaging/page-translation-messages"
+import { createOwnHost, importantStyle } from "../in-page/own-nodes"
 import { OverlayTracker, type PageChange } from "./overlay-tracker"
 import { BADGE_CSS, PageTranslationView, type ViewState } from "./PageTranslationView"
 

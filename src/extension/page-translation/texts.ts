@@ -2,7 +2,7 @@
  * The words of the page translation on the page: what the badge says and offers, from the mode's state
  * (PAGE_TRANSLATION_STATE), and the name each image's translation has for assistive technology.
  */
-import type { PageTranslationActionKind, PageTranslationState } from "../page-translation-messages"
+import type { PageTranslationActionKind, PageTranslationState } from "../messaging/page-translation-messages"
 
 export const STOP_LABEL = "Stop"
 export const SHOW_ORIGINALS_LABEL = "Show originals"

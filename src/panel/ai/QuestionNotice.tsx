@@ -1,4 +1,4 @@
-import { useStorageItem } from "~extension/use-storage-item"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import type { ImageLocation } from "../images/image-bytes"
 import { SendNotice } from "../sent/SendNotice"

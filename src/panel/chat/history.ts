@@ -1,7 +1,7 @@
 /** Past analyses, kept on this computer only (chrome.storage.local), newest first, at most HISTORY_LIMIT. */
 import * as z from "zod"
 
-import { storageItem } from "~extension/storage-item"
+import { storageItem } from "~extension/storage/storage-item"
 
 import { ANALYSIS_KINDS } from "../settings/settings"
 

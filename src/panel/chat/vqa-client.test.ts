@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 import { saveExtensionSession } from "~extension/account/extension-session"
 
 import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE, SIGNED_OUT_TRANSLATE_MESSAGE, translateImages, translateText, VqaRequestError } from "./vqa-client"

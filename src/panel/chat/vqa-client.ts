@@ -1,5 +1,5 @@
 /** The side panel's calls to the vision model through our API (questions, translations), with the extension's own session. */
-import { ApiRequestError, INVALID_RESPONSE_CODE, SIGNED_OUT_CODE } from "~api/http-client"
+import { ApiRequestError, INVALID_RESPONSE_CODE, SIGNED_OUT_CODE } from "~http/http-client"
 import {
   translateAnswerSchema,
   translateImagesAnswerSchema,

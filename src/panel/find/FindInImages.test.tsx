@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { useState } from "react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { ImagesTab, type ImageFilters } from "../images/ImagesTab"
+import { ImagesSection, type ImageFilters } from "../images/ImagesSection"
 import type { PanelImage } from "../images/tab-images"
 import { searchableReading, type ImageReading } from "./image-search"
 import type { ReadEntry } from "./use-image-reader"
@@ -33,7 +33,7 @@ function List({ onShowOnPage = async () => true, start = () => {} }: { onShowOnP
     Object.entries(READINGS).map(([name, reading]) => [image(name).url, { status: "read", searchable: searchableReading(reading) }])
   )
   return (
-    <ImagesTab
+    <ImagesSection
       images={IMAGES}
       captured={[]}
       filters={filters}

@@ -13,7 +13,7 @@ import {
   type PageImageOrderResponse,
   type ShowImageOnPage,
   type ShowImageOnPageResponse
-} from "~extension/messages"
+} from "~extension/messaging/messages"
 
 import { indexFrame } from "../images/page-frames"
 import { whenPageQuiet } from "./read-loop"

@@ -1,5 +1,5 @@
 /**
- * The Images tab's content: the image open in detail if there is one, else the list of the page's images (while
+ * The Images section's content: the image open in detail if there is one, else the list of the page's images (while
  * they are looked for, or why the page cannot be scanned) under *Translate images on this page*.
  */
 import { useMemo } from "react"
@@ -10,7 +10,7 @@ import { Spinner } from "~ui/Spinner"
 import { showOnPage } from "../find/page-places"
 import { useImageReader } from "../find/use-image-reader"
 import { ImageDetail } from "./ImageDetail"
-import { filterPanelImages, ImagesTab, type ImageFilters } from "./ImagesTab"
+import { filterPanelImages, ImagesSection, type ImageFilters } from "./ImagesSection"
 import { PageTranslationBox } from "../page-translation/PageTranslationBox"
 import type { PageTranslationControls } from "../page-translation/use-page-translation"
 import type { PanelSettings } from "../settings/settings"
@@ -67,7 +67,7 @@ export function ImagesView({ scan, captured, focused, lastOpened, onFocus, filte
   return (
     <div className="space-y-3">
       <PageTranslationBox {...pageTranslation} onSignIn={openSignIn} />
-      <ImagesTab
+      <ImagesSection
         images={images}
         captured={captured}
         filters={filters}

@@ -2,7 +2,7 @@ import { DropdownMenu } from "radix-ui"
 import { useState } from "react"
 
 import { hasPublicAddress, REVERSE_SEARCH_ENGINES, type ReverseSearchEngineId } from "~core/analysis/reverse-search"
-import { openReverseSearch } from "~extension/reverse-search"
+import { openReverseSearch } from "~extension/reverse-search/reverse-search"
 
 import type { FocusedImage } from "./use-focused-image"
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 
-import { fakeEvent } from "~extension/fake-chrome.test-support"
+import { fakeEvent } from "~extension/browser/fake-chrome.test-support"
 
 import { ADDRESS_REFUSED_MESSAGE, ADDRESS_UNCHECKED_MESSAGE } from "./image-address"
 import { IMAGE_SIZE_UNREADABLE_MESSAGE, IMAGE_TOO_LARGE_MESSAGE, MAX_ANALYSED_IMAGE_BYTES, readImage, toRasterBlob } from "./image-bytes"

@@ -8,10 +8,10 @@
  * (then the request is cancelled and its connection closed), and a picture whose header declares more than
  * MAX_DECODED_IMAGE_PIXELS is refused before anything decodes it.
  */
-import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~extension/messages"
+import { MAX_PAGE_BLOB_BYTES, READ_PAGE_BLOB_REQUEST, type ReadPageBlobRequest, type ReadPageBlobResponse } from "~extension/messaging/messages"
 import { imageDimensions, RASTER_SIGNATURE_BYTES, rasterTypeOf, type ImageDimensions } from "~core/images/image-dimensions"
 import { MAX_IMAGE_BYTES, VQA_IMAGE_TYPES } from "~core/analysis/vqa"
-import { blobToDataUrl } from "~extension/page/data-url"
+import { blobToDataUrl } from "~extension/in-page/data-url"
 
 import { guardImageRequest } from "./image-address"
 import { indexFrame } from "./page-frames"

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
 import { indexFrame, indexTabFrames } from "./page-frames"
 

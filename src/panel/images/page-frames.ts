@@ -2,7 +2,7 @@
  * The page index in a tab's frames, injected when the side panel first needs it (listing the images, reading a
  * blob: image) rather than declared as a content script: the pages the panel never looks at run none of it.
  */
-import { PAGE_INDEX_FILE } from "~extension/messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
 /**
  * Injects the page index into every frame of the tab (a frame that has it keeps its own) and answers the ids of the

@@ -1,5 +1,5 @@
 /** The images of a tab, gathered from every frame's page index (each frame answers for its own document). */
-import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~extension/messages"
+import { PAGE_IMAGES_REQUEST, type PageImage, type PageImagesRequest, type PageImagesResponse } from "~extension/messaging/messages"
 
 import { choicesOf } from "../settings/choices"
 import { indexTabFrames } from "./page-frames"

@@ -1,9 +1,9 @@
 import { act, cleanup, renderHook, waitFor } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME } from "~extension/area-capture"
-import { createFakeChrome, type FakeChrome } from "~extension/fake-chrome.test-support"
-import { CANCEL_AREA_CAPTURE, START_AREA_CAPTURE } from "~extension/messages"
+import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME } from "~extension/capture/area-capture"
+import { createFakeChrome, type FakeChrome } from "~extension/browser/fake-chrome.test-support"
+import { CANCEL_AREA_CAPTURE, START_AREA_CAPTURE } from "~extension/messaging/messages"
 
 import { DEFAULT_PANEL_SETTINGS, type PanelSettings } from "../settings/settings"
 import { PENDING_CAPTURE_MAX_AGE_MS, useAreaCapture } from "./use-area-capture"

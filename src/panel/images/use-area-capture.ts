@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react"
 
-import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME, type AreaCapture } from "~extension/area-capture"
+import { areaCaptureItem, CAPTURE_NOT_ALLOWED_MESSAGE, CAPTURED_AREA_NAME, type AreaCapture } from "~extension/capture/area-capture"
 import {
   CANCEL_AREA_CAPTURE,
   CAPTURE_WHOLE_VIEW,
@@ -8,7 +8,7 @@ import {
   type CancelAreaCapture,
   type CaptureWholeView,
   type StartAreaCapture
-} from "~extension/messages"
+} from "~extension/messaging/messages"
 
 import type { PanelImage } from "./tab-images"
 import type { PanelSettings } from "../settings/settings"

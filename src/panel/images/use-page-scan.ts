@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react"
 
-import { getActiveTab } from "~extension/active-tab"
-import { listenForMessages, messageRoute } from "~extension/message-dispatch"
-import { isOurContentScript } from "~extension/message-senders"
-import { PAGE_IMAGES_CHANGED, pageImagesChanged } from "~extension/messages"
+import { getActiveTab } from "~extension/browser/active-tab"
+import { listenForMessages, messageRoute } from "~extension/messaging/message-dispatch"
+import { isOurContentScript } from "~extension/messaging/message-senders"
+import { PAGE_IMAGES_CHANGED, pageImagesChanged } from "~extension/messaging/messages"
 
 import { collectTabImages, type PanelImage } from "./tab-images"
 

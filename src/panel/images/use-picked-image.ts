@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from "react"
 
-import { selectedImageItem, type SelectedImage } from "~extension/selected-image"
+import { selectedImageItem, type SelectedImage } from "~extension/panel-handoff/selected-image"
 
 import type { PanelImage } from "./tab-images"
 import type { PanelSettings } from "../settings/settings"

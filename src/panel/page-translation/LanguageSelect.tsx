@@ -6,7 +6,7 @@ const selectClass =
   "min-w-0 max-w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-primary focus:outline-none focus:ring-2 focus:ring-brand-primary/30"
 
 /**
- * The languages images are translated into, each in English and in its own name: beside its label (the Images tab),
+ * The languages images are translated into, each in English and in its own name: beside its label (the Images section),
  * or under it, the width of the form (Settings).
  */
 export function LanguageSelect({ label, value, onChange, stacked = false }: { label: string; value: string; onChange: (code: string) => void; stacked?: boolean }) {

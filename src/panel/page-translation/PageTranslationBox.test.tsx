@@ -39,7 +39,7 @@ function Toggling() {
 
 const toggle = () => screen.getByRole("button", { name: "Translate images on this page" })
 
-describe("the Images tab's Translate images on this page", () => {
+describe("the Images section's Translate images on this page", () => {
   it("is a toggle button, pressed while the page shows its images translated", () => {
     render(<Toggling />)
     expect(toggle().getAttribute("aria-pressed")).toBe("false")

@@ -1,11 +1,11 @@
 /**
- * The Images tab's *Translate images on this page*: the command as a toggle button (pressed while the page shows its
+ * The Images section's *Translate images on this page*: the command as a toggle button (pressed while the page shows its
  * images translated; again, the originals; again, the translations), the language, *Always translate images on this
  * site*, how far it has come with Stop or Continue, why it stopped (the quota with the Upgrade link, signed out with
  * Sign in) and what it costs.
  */
 import { countOf } from "~core/format"
-import { TRANSLATE_PAGE_LABEL } from "~extension/page-translation-request"
+import { TRANSLATE_PAGE_LABEL } from "~extension/panel-handoff/page-translation-request"
 
 import { recipient } from "../sent/SendNotice"
 import { SIGNED_OUT_TRANSLATE_IMAGES_MESSAGE } from "../chat/vqa-client"

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react"
 import { describe, expect, it } from "vitest"
 
-import { installFakeChromeForEachTest } from "~extension/fake-chrome.test-support"
+import { installFakeChromeForEachTest } from "~extension/browser/fake-chrome.test-support"
 
 import { PageTranslationSettingsSection } from "./PageTranslationSettings"
 import { pageTranslationSettingsItem } from "./settings"

@@ -4,7 +4,7 @@
  */
 import { useState } from "react"
 
-import { useStorageItem } from "~extension/use-storage-item"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import { forgetTranslations } from "./device-cache"
 import { LanguageSelect } from "./LanguageSelect"

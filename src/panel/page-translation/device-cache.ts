@@ -10,7 +10,7 @@
  * (what is fresh, what goes) is pure functions, tested alone; the stores are thin around them.
  */
 import { DAY_MS } from "~core/time"
-import { PAGE_TRANSLATION_SHOW, pageTranslationShow, type PageImageTranslation } from "~extension/page-translation-messages"
+import { PAGE_TRANSLATION_SHOW, pageTranslationShow, type PageImageTranslation } from "~extension/messaging/page-translation-messages"
 
 export const CACHE_MAX_AGE_MS = 7 * DAY_MS
 export const CACHE_MAX_BYTES = 50 * 1024 * 1024

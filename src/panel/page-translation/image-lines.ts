@@ -5,7 +5,7 @@
  * translation laid over those lines.
  */
 import { isVerticalLine, type OcrLine } from "~core/ocr/ocr-lines"
-import type { PageImageTranslation, TranslatedImageLine } from "~extension/page-translation-messages"
+import type { PageImageTranslation, TranslatedImageLine } from "~extension/messaging/page-translation-messages"
 
 import type { LineColours } from "~ui/line-colours"
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 
-import { PAGE_INDEX_FILE } from "~extension/messages"
-import { PAGE_TRANSLATION_CLEAR, PAGE_TRANSLATION_FILE, PAGE_TRANSLATION_SHOW, PAGE_TRANSLATION_STATE } from "~extension/page-translation-messages"
+import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
+import { PAGE_TRANSLATION_CLEAR, PAGE_TRANSLATION_FILE, PAGE_TRANSLATION_SHOW, PAGE_TRANSLATION_STATE } from "~extension/messaging/page-translation-messages"
 
 import { clearPage, isActionFromTab, preparePage, sendPageState, showTranslation } from "./page-messages"
 

@@ -4,8 +4,8 @@
  * the state to every frame, each translation to the frame that listed its image, the clearing; and whose badge may
  * ask for something (our script, in the top frame of a tab).
  */
-import { isOurContentScript, isTopFrame, type ContentScriptSender } from "~extension/message-senders"
-import type { MessageSender } from "~extension/message-dispatch"
+import { isOurContentScript, isTopFrame, type ContentScriptSender } from "~extension/messaging/message-senders"
+import type { MessageSender } from "~extension/messaging/message-dispatch"
 import {
   PAGE_TRANSLATION_CLEAR,
   PAGE_TRANSLATION_FILE,
@@ -15,7 +15,7 @@ import {
   type PageTranslationClear,
   type PageTranslationShow,
   type PageTranslationState
-} from "~extension/page-translation-messages"
+} from "~extension/messaging/page-translation-messages"
 
 import { indexTabFrames } from "../images/page-frames"
 import type { PageState } from "./tab-translation"

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest"
 
-import type { PageImageTranslation } from "~extension/page-translation-messages"
+import type { PageImageTranslation } from "~extension/messaging/page-translation-messages"
 
 import type { ReadTarget } from "../find/read-loop"
 import { PageTranslations, type PartsFor, type ShownPage } from "./page-translations"

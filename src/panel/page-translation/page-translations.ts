@@ -5,7 +5,7 @@
  * the person turned it off on that page), and acts on the entry points' requests and the badge's actions. A change
  * of language translates again what was on. Outside React, like Find in images' reader, so it is tested alone.
  */
-import type { PageTranslationActionKind } from "~extension/page-translation-messages"
+import type { PageTranslationActionKind } from "~extension/messaging/page-translation-messages"
 
 import type { ReadTarget } from "../find/read-loop"
 import { siteOrigin } from "./settings"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 
-import { installFakeChromeForEachTest } from "~extension/fake-chrome.test-support"
+import { installFakeChromeForEachTest } from "~extension/browser/fake-chrome.test-support"
 
 import { alwaysTranslates, pageTranslationSettingsItem, siteOrigin, targetLanguageOf, withAlwaysTranslate } from "./settings"
 

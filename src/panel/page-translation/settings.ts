@@ -6,7 +6,7 @@
 import * as z from "zod"
 
 import { translateLanguage } from "~core/analysis/translate"
-import { storageItem } from "~extension/storage-item"
+import { storageItem } from "~extension/storage/storage-item"
 
 import { defaultTargetLanguage } from "../results/TranslateText"
 

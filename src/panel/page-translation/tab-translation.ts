@@ -8,7 +8,7 @@
  * `TabTranslationParts`, so the loop is tested alone.
  */
 import { MAX_TRANSLATE_BATCH_LINES } from "~core/analysis/translate"
-import type { PageImageTranslation, PageTranslationStatus } from "~extension/page-translation-messages"
+import type { PageImageTranslation, PageTranslationStatus } from "~extension/messaging/page-translation-messages"
 
 import { readLoop, type ReadLoopParts, type ReadTarget } from "../find/read-loop"
 import { takeBatch, type SentOutcome, type Taken } from "./batches"
@@ -96,7 +96,7 @@ export class TabTranslation {
 
   snapshot = (): TabTranslationView => this.view
 
-  /** The command (the Images tab's button, the popup, the page's menu, the keyboard): on, then originals and back. */
+  /** The command (the Images section's button, the popup, the page's menu, the keyboard): on, then originals and back. */
   toggle(): void {
     if (!this.view.on) this.turnOn()
     else this.setShowing(!this.view.showing)

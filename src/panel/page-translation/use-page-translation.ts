@@ -8,12 +8,12 @@ import { useEffect, useEffectEvent, useMemo, useRef, useSyncExternalStore } from
 
 import { DEFAULT_IMAGE_FILTER, filterImagesBySize } from "~core/images/image-size"
 import { sitePageUrl } from "~extension/account/account"
-import { apiOriginItem } from "~extension/api-origin"
-import { listenForMessages, messageRoute } from "~extension/message-dispatch"
-import { PAGE_TRANSLATION_ACTION, pageTranslationAction } from "~extension/page-translation-messages"
-import { PENDING_PAGE_TRANSLATION_MAX_AGE_MS, pageTranslationRequestItem, type PageTranslationRequest } from "~extension/page-translation-request"
-import { pinnedPanelTab } from "~extension/side-panel"
-import { useStorageItem } from "~extension/use-storage-item"
+import { apiOriginItem } from "~extension/site-link/api-origin"
+import { listenForMessages, messageRoute } from "~extension/messaging/message-dispatch"
+import { PAGE_TRANSLATION_ACTION, pageTranslationAction } from "~extension/messaging/page-translation-messages"
+import { PENDING_PAGE_TRANSLATION_MAX_AGE_MS, pageTranslationRequestItem, type PageTranslationRequest } from "~extension/panel-handoff/page-translation-request"
+import { pinnedPanelTab } from "~extension/browser/side-panel"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import { translationClients } from "../ai/ai-engines"
 import { ocrSourceHint } from "../ai/device-translation"
@@ -76,7 +76,7 @@ const partsFor: PartsFor = (tabId, language, targets): TabTranslationParts => ({
 
 const translations = new PageTranslations(partsFor, targetLanguageOf({ alwaysOrigins: [] }))
 
-/** The images the panel lists by default (the size rule of the Images tab's default filter), as the loop reads them. */
+/** The images the panel lists by default (the size rule of the Images section's default filter), as the loop reads them. */
 export function defaultTargets(tabId: number, images: readonly { url: string; frameId: number; width: number; height: number }[], pageUrl?: string): ReadTarget[] {
   return filterImagesBySize(images, DEFAULT_IMAGE_FILTER).map(({ url, frameId }) => ({ url, tabId, frameId, pageUrl }))
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { MAX_TRANSLATE_TEXT_LENGTH } from "~core/analysis/translate"
 import { saveExtensionSession } from "~extension/account/extension-session"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 
 import { installBuiltInAiStandIn, removeBuiltInAi } from "../ai/built-in-ai.test-support"
 import { defaultTargetLanguage, TranslateText } from "./TranslateText"

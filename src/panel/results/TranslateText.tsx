@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from "react"
 import { MAX_TRANSLATE_TEXT_LENGTH, TRANSLATE_LANGUAGES, translateLanguage, translateLinesSchema } from "~core/analysis/translate"
 import { copyText } from "~ui/clipboard"
 
-import { useStorageItem } from "~extension/use-storage-item"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import { translateWithEngine } from "../ai/ai-engines"
 import { DeviceEngineError } from "../ai/device-errors"

@@ -9,8 +9,8 @@
 import { useEffect, useState, useSyncExternalStore } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
-import { characterCount, dataUrlBytes, sentFromHost, sentLedgerItem, watchSentFromHost, type SentEntry, type SentKind } from "~extension/sent-ledger"
-import { useStorageItem } from "~extension/use-storage-item"
+import { characterCount, dataUrlBytes, sentFromHost, sentLedgerItem, watchSentFromHost, type SentEntry, type SentKind } from "~extension/account/sent-ledger"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 
 import { readImage, toVqaDataUrl, type ImageLocation } from "../images/image-bytes"
 

@@ -6,8 +6,8 @@ import { useId } from "react"
 
 import { PRODUCT_NAME } from "~core/company"
 
-import { clearSentLedger, SENT_KIND_LABELS, SENT_LEDGER_LIMIT, sentLedgerItem, type SentEntry } from "~extension/sent-ledger"
-import { useStorageItem } from "~extension/use-storage-item"
+import { clearSentLedger, SENT_KIND_LABELS, SENT_LEDGER_LIMIT, sentLedgerItem, type SentEntry } from "~extension/account/sent-ledger"
+import { useStorageItem } from "~extension/storage/use-storage-item"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 

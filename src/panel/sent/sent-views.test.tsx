@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react"
 import { describe, expect, it } from "vitest"
 
-import { installFakeChromeForEachTest } from "~extension/fake-chrome.test-support"
-import { recordSent, sentLedgerItem, setSentFromPage, type SentEntry } from "~extension/sent-ledger"
+import { installFakeChromeForEachTest } from "~extension/browser/fake-chrome.test-support"
+import { recordSent, sentLedgerItem, setSentFromPage, type SentEntry } from "~extension/account/sent-ledger"
 
 import { SendNotice, sendNoticeText } from "./SendNotice"
 import { SentLedgerSection, sentSizeText } from "./SentLedgerSection"

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-languages"
-import { createFakeChrome } from "~extension/fake-chrome.test-support"
+import { createFakeChrome } from "~extension/browser/fake-chrome.test-support"
 
 import { LANGUAGES_UNAVAILABLE_MESSAGE } from "./ocr-languages"
 import { OcrLanguagePicker } from "./OcrLanguagePicker"

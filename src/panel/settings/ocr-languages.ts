@@ -17,9 +17,9 @@ import {
   type OcrLanguageInfo,
   type OcrLanguageList
 } from "~core/ocr/ocr-languages"
-import { getApiOrigin } from "~extension/api-origin"
+import { getApiOrigin } from "~extension/site-link/api-origin"
 import { extensionApi } from "~extension/account/extension-session"
-import { fetchRecorded } from "~extension/sent-ledger"
+import { fetchRecorded } from "~extension/account/sent-ledger"
 
 export const LANGUAGES_UNAVAILABLE_MESSAGE = "More languages come from the Image Query AI service, which could not be reached. English works on this device."
 

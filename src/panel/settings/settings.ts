@@ -3,7 +3,7 @@ import * as z from "zod"
 
 import { BUNDLED_OCR_LANGUAGE, ocrLanguageCodeSchema } from "~core/ocr/ocr-languages"
 import { VQA_MODELS } from "~core/analysis/vqa"
-import { storageItem } from "~extension/storage-item"
+import { storageItem } from "~extension/storage/storage-item"
 
 import { ENGINE_CHOICES } from "../ai/engine-choice"
 import { choicesOf } from "./choices"

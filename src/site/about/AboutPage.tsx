@@ -2,12 +2,11 @@ import { COMPANY, formatAddress, PRODUCT_NAME } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { PLANS } from "~core/billing/plans"
 import { Heart, Lightbulb, ShieldCheck, Target, Users } from "~ui/icons"
-
-import { CallToActionLinks } from "../page-parts/CallToAction"
-import { initialsOf } from "../page-parts/initials"
-import { PageSection } from "../page-parts/PageSection"
-import { PointGrid } from "../page-parts/PointGrid"
-import { PageTitle } from "../PageTitle"
+import { CallToActionLinks } from "~site/shared/page-parts/CallToAction"
+import { initialsOf } from "~site/shared/page-parts/initials"
+import { PageSection } from "~site/shared/page-parts/PageSection"
+import { PointGrid } from "~site/shared/page-parts/PointGrid"
+import { PageTitle } from "~site/shared/PageTitle"
 
 const VALUES = [
   {

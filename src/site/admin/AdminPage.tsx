@@ -8,13 +8,12 @@ import { Notice } from "~ui/Notice"
 import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield, Users } from "~ui/icons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
-
 import type { AdminOverview } from "~core/admin/feedback"
+import { PageTitle } from "~site/shared/PageTitle"
+import { isTwoStepRequired } from "~site/shared/two-step-required"
 
-import { PageTitle } from "../PageTitle"
 import { QUERY_RETRY } from "../query-client"
-import { isTwoStepRequired } from "../shared/two-step-required"
-import { fetchOverview } from "./admin-api"
+import { adminKeys, fetchOverview } from "./admin-requests"
 import { TwoStepRequired } from "./TwoStepRequired"
 
 interface AdminLink {
@@ -109,7 +108,7 @@ export default function AdminPage() {
 
 function AdminDashboard() {
   const overview = useQuery({
-    queryKey: ["admin-overview"],
+    queryKey: adminKeys.overview,
     queryFn: fetchOverview,
     staleTime: 0,
     // Asking again does not turn two-step sign-in on.

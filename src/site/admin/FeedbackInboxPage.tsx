@@ -2,7 +2,7 @@
  * /admin/feedback: the list of feedback by status, one item's details with its images and replies, and the admin's
  * actions (status, reply, delete), each a react-query mutation whose answer replaces the item in the cached page.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 
 import { useSession } from "~site-session/session-store"
@@ -11,7 +11,6 @@ import {
   FEEDBACK_ADMIN_TEXTS as TEXTS,
   FEEDBACK_STATUSES,
   type Feedback,
-  type FeedbackListMeta,
   type FeedbackStatus
 } from "~core/admin/feedback"
 import { Pager } from "~ui/Pager"
@@ -22,16 +21,16 @@ import { PressedButtons } from "~ui/PressedButtons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { PageTitle } from "~site/shared/PageTitle"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { PageTitle } from "../PageTitle"
-import { deleteFeedback, fetchFeedbackPage, replyToFeedback, updateFeedbackStatus } from "./admin-api"
+import { adminKeys, deleteFeedback, fetchFeedbackPage, replyToFeedback, updateFeedbackStatus, type FeedbackFilter, type FeedbackPage } from "./admin-requests"
 import { FeedbackImage, FeedbackImageProvider } from "./feedback-images"
 import { ImageViewer } from "./ImageViewer"
 
 export const FEEDBACK_THUMBNAILS_SHOWN = 3
 
-type Filter = FeedbackStatus | "all"
-const FILTERS: readonly Filter[] = ["all", ...FEEDBACK_STATUSES]
+const FILTERS: readonly FeedbackFilter[] = ["all", ...FEEDBACK_STATUSES]
 
 const STATUS_STYLES: Record<FeedbackStatus, string> = {
   pending: "bg-amber-100 text-amber-800",
@@ -100,7 +99,7 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
   const [replyError, setReplyError] = useState<string | null>(null)
   const [viewerIndex, setViewerIndex] = useState<number | null>(null)
 
-  const statusChange = useMutation({
+  const statusChange = useFormMutation({
     mutationFn: (status: FeedbackStatus) => updateFeedbackStatus(item.id, status),
     onSuccess: (feedback) => {
       onChanged(feedback)
@@ -109,7 +108,7 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
     onError: () => toast.error(TEXTS.statusFailed)
   })
 
-  const replySend = useMutation({
+  const replySend = useFormMutation({
     mutationFn: ({ message, adminEmail }: { message: string; adminEmail: string }) => replyToFeedback(item.id, message, adminEmail),
     onSuccess: (feedback) => {
       onChanged(feedback)
@@ -129,7 +128,7 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
       return
     }
     setReplyError(null)
-    replySend.mutate({ message: reply.trim(), adminEmail: user.email })
+    if (!replySend.isRunning()) replySend.mutate({ message: reply.trim(), adminEmail: user.email })
   }
 
   return (
@@ -146,7 +145,7 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
             )}
           </p>
         </div>
-        <CompactSelect label="Status" value={item.status} disabled={statusChange.isPending} onChange={(event) => statusChange.mutate(event.target.value as FeedbackStatus)}>
+        <CompactSelect label="Status" value={item.status} disabled={statusChange.isPending} onChange={(event) => !statusChange.isRunning() && statusChange.mutate(event.target.value as FeedbackStatus)}>
           {FEEDBACK_STATUSES.map((status) => (
             <option key={status} value={status}>
               {capitalise(status)}
@@ -213,24 +212,24 @@ function FeedbackDetail({ item, onChanged }: { item: Feedback; onChanged: (feedb
 
 function Inbox() {
   const queryClient = useQueryClient()
-  const [filter, setFilter] = useState<Filter>("all")
+  const [filter, setFilter] = useState<FeedbackFilter>("all")
   const [page, setPage] = useState(1)
   const [selected, setSelected] = useState<Feedback | null>(null)
-  const queryKey = ["admin-feedback", filter, page]
+  const queryKey = adminKeys.feedbackPage(filter, page)
   const list = useQuery({ queryKey, queryFn: () => fetchFeedbackPage(filter, page), staleTime: 0 })
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin-feedback"] })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.feedback })
 
   /** The server's answer replaces the open item and its row at once; the refetch brings the counts. */
   const replaceItem = (feedback: Feedback) => {
     setSelected(feedback)
-    queryClient.setQueryData<{ data: Feedback[]; meta: FeedbackListMeta }>(queryKey, (current) =>
+    queryClient.setQueryData<FeedbackPage>(queryKey, (current) =>
       current ? { ...current, data: current.data.map((item) => (item.id === feedback.id ? feedback : item)) } : current
     )
     void refresh()
   }
 
-  const removal = useMutation({
+  const removal = useFormMutation({
     mutationFn: (item: Feedback) => deleteFeedback(item.id),
     onSuccess: (_, item) => {
       if (selected?.id === item.id) setSelected(null)

@@ -6,9 +6,8 @@ import { Link } from "react-router"
 
 import { ShieldCheck } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
-
-import { TWO_STEP_SETUP } from "../navigation"
-import { PageTitle } from "../PageTitle"
+import { TWO_STEP_SETUP } from "~site/shared/navigation"
+import { PageTitle } from "~site/shared/PageTitle"
 
 export function TwoStepRequired({ message }: { message: string }) {
   return (

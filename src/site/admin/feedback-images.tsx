@@ -6,7 +6,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from "
 
 import { FEEDBACK_ADMIN_TEXTS } from "~core/admin/feedback"
 
-import { fetchFeedbackImage } from "./admin-api"
+import { fetchFeedbackImage } from "./admin-requests"
 
 type Loaded = { state: "ready"; src: string } | { state: "failed" }
 

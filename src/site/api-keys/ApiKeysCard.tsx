@@ -4,7 +4,7 @@
  * their last use, each revocable after a confirmation; the keys' calls of the last 30 days (ApiUsage.tsx). A Free
  * account sees what the feature is and how to get it.
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query"
+import { useQueryClient } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
 import { Link } from "react-router"
 
@@ -17,10 +17,10 @@ import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { ProofMessage } from "~site/shared/ProofRefusal"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { ProofMessage } from "../dashboard/ProofRefusal"
-import { useFormMutation } from "../use-form-mutation"
-import { API_KEYS_QUERY_KEY, createApiKey, listApiKeys, revokeApiKey } from "./api-keys-api"
+import { apiKeysKeys, createApiKey, revokeApiKey, useApiKeys } from "./api-keys-requests"
 import { ApiUsage } from "./ApiUsage"
 
 /** The key just made: shown once, with Copy and a call to try it. */
@@ -103,9 +103,9 @@ function CreateKeyForm({ needsPassword, onCreated }: { needsPassword: boolean; o
 
 export function ApiKeysCard({ hasApiAccess, needsPassword }: { hasApiAccess: boolean; needsPassword: boolean }) {
   const queryClient = useQueryClient()
-  const keys = useQuery({ queryKey: API_KEYS_QUERY_KEY, queryFn: listApiKeys, enabled: hasApiAccess })
+  const keys = useApiKeys(hasApiAccess)
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: API_KEYS_QUERY_KEY })
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: apiKeysKeys.all })
 
   if (!hasApiAccess) {
     return (

@@ -11,7 +11,7 @@ import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
-import { useApiKeyUsage } from "./api-keys-api"
+import { useApiKeyUsage } from "./api-keys-requests"
 import { ApiUsageTable } from "./ApiUsageTable"
 import { callsIn } from "./usage-view"
 

@@ -6,8 +6,9 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
 
 import { PUBLIC_API_ENDPOINTS, type ApiKeyUsage, type PublicApiEndpoint } from "~core/api-keys"
+import { dayWithWeekday, figure, shortDay } from "~site/shared/daily-figures"
 
-import { callsIn, dayWithWeekday, ENDPOINT_COLOURS, ENDPOINT_LABELS, figure, shortDay } from "./usage-view"
+import { callsIn, ENDPOINT_COLOURS, ENDPOINT_LABELS } from "./usage-view"
 
 /** Tailwind's gray-600 and gray-200, as the site writes small print and draws rules. */
 const TEXT = "#4b5563"

@@ -10,9 +10,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { ApiKeySummary, ApiKeyUsage } from "~core/api-keys"
 import { teardownSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { FREE_SUBSCRIPTION, PERIOD_END } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-support"
-import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { preloadDashboard } from "../pages.test-support"
 

@@ -2,9 +2,8 @@ import { Link } from "react-router"
 
 import { categoryName, type PostSummary } from "~core/admin/blog"
 import { longDate } from "~core/format"
-
-import { initialsOf } from "../page-parts/initials"
-import { postImage } from "./cover"
+import { initialsOf } from "~site/shared/page-parts/initials"
+import { postImage } from "~site/shared/post-cover"
 
 export const formatPostDate = (iso: string) => longDate(iso)
 

@@ -5,10 +5,10 @@ import { categoryName, type PublicPost } from "~core/admin/blog"
 import { ArrowLeft, Link2, Share2 } from "~ui/icons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { PageSection } from "~site/shared/page-parts/PageSection"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageSection } from "../page-parts/PageSection"
-import { PageTitle } from "../PageTitle"
-import { usePost } from "./blog-api"
+import { usePost } from "./blog-requests"
 import { AuthorAvatar, formatPostDate, PostCard, PostImage, PostMeta } from "./BlogPieces"
 
 /** Puts the post's SEO description into the page's meta description while the post is shown. */

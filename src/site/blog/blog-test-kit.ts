@@ -6,7 +6,7 @@
 import { BLOG_PAGE_SIZE, type Post, type PostSummary, type PublicPost } from "~core/admin/blog"
 import { renderMarkdown } from "~core/markdown"
 
-import { answer, refuse, type Handler } from "../fake-api"
+import { answer, refuse, type Handler } from "../fake-api-server"
 
 let counter = 0
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 
-import { createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { makePost, publicBlogRoutes } from "./blog-test-kit"
 

@@ -1,15 +1,14 @@
 import { useState, type FormEvent } from "react"
 
-import { linkEmail } from "~site-session/account-api"
+import { linkEmail } from "~site-session/account-requests"
 import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
-
-import { PasswordHint } from "../sign-in/PasswordHint"
-import { useFormMutation } from "../use-form-mutation"
-import { ProofMessage } from "./ProofRefusal"
+import { PasswordHint } from "~site/shared/PasswordHint"
+import { useFormMutation } from "~site/shared/use-form-mutation"
+import { ProofMessage } from "~site/shared/ProofRefusal"
 
 /** Add Email Authentication, for an account that signs in only with Google; the name is optional. */
 export function AddEmailAuthForm({ email, onLinked }: { email: string; onLinked: () => void }) {

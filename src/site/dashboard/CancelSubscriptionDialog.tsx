@@ -1,6 +1,5 @@
 import { ConfirmDialog } from "~ui/ConfirmDialog"
-
-import { billingErrorMessage, cancelSubscription, useSubscriptionChanged } from "../billing/billing-api"
+import { billingErrorMessage, cancelSubscription, useSubscriptionChanged } from "~site/shared/billing/billing-requests"
 
 const dangerButton =
   "inline-flex items-center justify-center rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-50"

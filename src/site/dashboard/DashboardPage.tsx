@@ -1,34 +1,40 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState, type ReactNode } from "react"
+import { useQueryClient } from "@tanstack/react-query"
+import { useState, type ComponentType, type ReactNode } from "react"
 import { Link, useSearchParams } from "react-router"
 
 import { countOf, longDate } from "~core/format"
-import { fetchAuthStatus, fetchProfile } from "~site-session/account-api"
 import { useSession } from "~site-session/session-store"
 import { DAY_MS } from "~core/time"
 import { getPlan } from "~core/billing/plans"
 import { planIdOfUser } from "~core/user"
 import type { Subscription } from "~core/billing/billing"
+import { accountKeys, useAuthStatus, useProfile } from "~site/shared/account-queries"
+import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "~site/shared/billing/billing-requests"
+import { effectivePlanId, hasPaidSubscription } from "~site/shared/billing/subscription-view"
+import { membershipOf, ROLE_LABELS } from "~site/shared/membership"
+import { TWO_STEP_SECTION_ID } from "~site/shared/navigation"
+import { PageTitle } from "~site/shared/PageTitle"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
-import { TWO_STEP_SECTION_ID } from "../navigation"
-import { PageTitle } from "../PageTitle"
-import { ApiKeysCard } from "../api-keys/ApiKeysCard"
-import { WebhooksCard } from "../webhooks/WebhooksCard"
-import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "../billing/billing-api"
-import { effectivePlanId, hasPaidSubscription } from "../billing/subscription-view"
-import { membershipOf, PROFILE_QUERY_KEY } from "../organization/organization-api"
-import { ROLE_LABELS } from "../organization/organization-view"
 import { AddEmailAuthForm } from "./AddEmailAuthForm"
 import { DeleteAccountDialog } from "./DeleteAccountDialog"
 import { RemoveSignInMethodDialog } from "./RemoveSignInMethodDialog"
 import { LinkGoogleButton } from "./LinkGoogleButton"
 import { SignOutEverywhereDialog } from "./SignOutEverywhereDialog"
 import { SubscriptionCard } from "./SubscriptionCard"
-import { PasskeysCard } from "../two-step/PasskeysCard"
-import { TwoStepCard } from "../two-step/TwoStepCard"
+
+/**
+ * The cards of other features the dashboard shows. The app composes them in (src/site/DashboardRoute.tsx): a feature
+ * imports no other but through src/site/shared/ (eslint.config.js).
+ */
+export interface DashboardCards {
+  ApiKeysCard: ComponentType<{ hasApiAccess: boolean; needsPassword: boolean }>
+  WebhooksCard: ComponentType
+  TwoStepCard: ComponentType<{ needsPassword: boolean }>
+  PasskeysCard: ComponentType<{ needsPassword: boolean }>
+}
 
 /** After a payment, how often and how many times the record is asked again while it does not show it yet (Stripe's webhook may lag). */
 const CONFIRM_POLL_MS = 2000
@@ -64,12 +70,12 @@ function Stat({ label, value }: { label: string; value: string }) {
 /** The record shows the paid plan a payment was for. */
 const isConfirmed = (record: Subscription | undefined): record is Subscription => record !== undefined && hasPaidSubscription(record)
 
-export default function DashboardPage() {
+export function DashboardPage({ cards: { ApiKeysCard, WebhooksCard, TwoStepCard, PasskeysCard } }: { cards: DashboardCards }) {
   const storedUser = useSession((state) => state.user)
   const [params] = useSearchParams()
   const queryClient = useQueryClient()
-  const profile = useQuery({ queryKey: PROFILE_QUERY_KEY, queryFn: fetchProfile })
-  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
+  const profile = useProfile()
+  const authStatus = useAuthStatus()
   const [openedAt] = useState(() => Date.now())
   const paymentDone = params.get("subscription") === "success"
   const subscription = useSubscription({
@@ -85,7 +91,7 @@ export default function DashboardPage() {
   const name = user?.name ?? storedUser.name
   const plan = getPlan(record ? effectivePlanId(record) : planIdOfUser(user ?? storedUser))
   const methods = authStatus.data?.providers ?? []
-  const refreshSignInMethods = () => void queryClient.invalidateQueries({ queryKey: ["auth-status"] })
+  const refreshSignInMethods = () => void queryClient.invalidateQueries({ queryKey: accountKeys.authStatus })
   const accountAgeDays = user ? Math.max(0, Math.floor((openedAt - Date.parse(user.createdAt)) / DAY_MS)) : null
 
   return (

@@ -1,17 +1,16 @@
 import { Dialog } from "radix-ui"
-import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { useNavigate } from "react-router"
 
-import { ApiRequestError } from "~api/http-client"
-import { deleteAccount, fetchAuthStatus } from "~site-session/account-api"
+import { ApiRequestError } from "~http/http-client"
+import { deleteAccount } from "~site-session/account-requests"
+import { useAuthStatus } from "~site/shared/account-queries"
 import { DialogFormActions } from "~ui/DialogFormActions"
 import { PasswordField, TextField } from "~ui/fields"
 import { toast } from "~ui/toast"
 import { SECOND_MS } from "~core/time"
-
-import { useFormMutation } from "../use-form-mutation"
-import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "./ProofRefusal"
+import { useFormMutation } from "~site/shared/use-form-mutation"
+import { PROOF_REFUSALS, ProofMessage, useSignInAgain } from "~site/shared/ProofRefusal"
 
 export const DELETE_ACCOUNT_FALLBACK_REDIRECT_MS = 2 * SECOND_MS
 
@@ -36,7 +35,7 @@ const DELETE_BUTTON =
 export function DeleteAccountDialog({ email }: { email: string }) {
   const navigate = useNavigate()
   const signOutToLogin = useSignInAgain()
-  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
+  const authStatus = useAuthStatus()
   const [open, setOpen] = useState(false)
   const [typed, setTyped] = useState("")
   const [password, setPassword] = useState("")

@@ -1,6 +1,6 @@
 import { useState } from "react"
 
-import { linkGoogle } from "~site-session/account-api"
+import { linkGoogle } from "~site-session/account-requests"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import { markFirebaseUsed } from "~site-session/firebase-setup"
 import type { FirebaseSetup } from "~site-session/firebase-setup"
@@ -9,10 +9,9 @@ import { PasswordField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
-
-import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "../sign-in/GoogleSignInButton"
-import { useFirebaseSetup } from "../sign-in/use-firebase-setup"
-import { useFormMutation } from "../use-form-mutation"
+import { useFirebaseSetup } from "~site/shared/account-queries"
+import { ContinueOnSite, GOOGLE_SETUP_FAILED_NOTE } from "~site/shared/google-button"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 export const GOOGLE_LINKED_MESSAGE = "Google account linked. You can now sign in with Google too."
 export const LINK_GOOGLE_ON_SITE_NOTE = "Linking opens your dashboard on the Image Query AI site in a new tab: choose Link Google account there."

@@ -1,6 +1,6 @@
 import { useState } from "react"
 
-import { unlinkSignInMethod } from "~site-session/account-api"
+import { unlinkSignInMethod } from "~site-session/account-requests"
 import type { SignInMethod } from "~core/auth-schemas"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { PasswordField } from "~ui/fields"

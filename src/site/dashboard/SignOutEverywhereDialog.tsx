@@ -1,10 +1,9 @@
-import { ApiRequestError } from "~api/http-client"
-import { logoutEverywhere } from "~site-session/account-api"
+import { ApiRequestError } from "~http/http-client"
+import { logoutEverywhere } from "~site-session/account-requests"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
-
-import { useLogout } from "../layout/UserMenu"
+import { useLogout } from "~site/shared/use-logout"
 
 /**
  * "Sign out everywhere": the server ends every session of the account (every browser, the extension, this one),

@@ -6,7 +6,6 @@ import { isOnHold, SUBSCRIPTION_ON_HOLD_MESSAGE, TRIAL_CARD_TERMS, TRIAL_DAYS, t
 import { getPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
-
 import {
   billingErrorMessage,
   createPortalSession,
@@ -15,9 +14,10 @@ import {
   startTrial,
   startTrialCheckout,
   useSubscriptionChanged
-} from "../billing/billing-api"
-import { effectivePlanId, hasPaidSubscription, STATUS_LABELS, trialDaysLeftText } from "../billing/subscription-view"
-import { useFormMutation } from "../use-form-mutation"
+} from "~site/shared/billing/billing-requests"
+import { effectivePlanId, hasPaidSubscription, STATUS_LABELS, trialDaysLeftText } from "~site/shared/billing/subscription-view"
+import { useFormMutation } from "~site/shared/use-form-mutation"
+
 import { CancelSubscriptionDialog } from "./CancelSubscriptionDialog"
 
 const limitText = (planId: Subscription["plan"]) => {

@@ -11,11 +11,11 @@ import { provideGooglePopup } from "~site-session/google-popup"
 import { teardownSession, useSession } from "~site-session/session-store"
 import { LAST_ADMIN_MESSAGE } from "~core/admin/admin-users"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { FREE_SUBSCRIPTION } from "~site/shared/billing/subscriptions.test-support"
 
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { GOOGLE_LINKED_MESSAGE, LINK_GOOGLE_ON_SITE_NOTE } from "./LinkGoogleButton"
-import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
 import { preloadDashboard } from "../pages.test-support"
 
 const googlePopupDouble = { preload: vi.fn(), signIn: vi.fn(), currentIdToken: vi.fn(), signOut: vi.fn() }

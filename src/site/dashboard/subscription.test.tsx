@@ -9,11 +9,11 @@ import { teardownSession, useSession } from "~site-session/session-store"
 import { SUBSCRIPTION_ON_HOLD_MESSAGE, type Subscription } from "~core/billing/billing"
 import { DAY_MS } from "~core/time"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { providerNavigation } from "~site/shared/billing/billing-requests"
+import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "~site/shared/billing/subscriptions.test-support"
 
-import { providerNavigation } from "../billing/billing-api"
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
-import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
 import { preloadDashboard } from "../pages.test-support"
 
 const member: User = { name: "Ada Lovelace", email: "ada@example.com", role: "user", provider: "email" }

@@ -7,8 +7,8 @@ import { fireEvent, render as renderElement, screen, waitFor, within } from "@te
 import type { ReactElement } from "react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
-import { configureApi } from "~site-session/site-api"
-import { fail, ok } from "~core/api"
+import { configureApi } from "~site-session/site-client"
+import { fail, ok } from "~core/api-answer"
 import { FEEDBACK_TEXTS } from "~core/admin/feedback"
 import { FEEDBACK_MAX_IMAGE_BYTES } from "~core/admin/feedback"
 
@@ -20,12 +20,15 @@ const png = (name: string, size = 64) => new File([new Uint8Array([...PNG_HEAD, 
 /** The form sends through react-query, so it renders inside a client of its own. */
 const render = (form: ReactElement) => renderElement(<QueryClientProvider client={new QueryClient()}>{form}</QueryClientProvider>)
 
+/** What the server answers a sent form: the feedback as stored. */
+const SENT_FEEDBACK = { id: "f1", email: "ada@example.com", message: "Hello", status: "pending", images: [], replies: [], createdAt: "2030-01-01T00:00:00.000Z", updatedAt: "2030-01-01T00:00:00.000Z" }
+
 let sent: FormData[] = []
 let respond: () => Promise<Response>
 
 beforeEach(() => {
   sent = []
-  respond = async () => new Response(JSON.stringify(ok({ id: "f1" })), { status: 201, headers: { "content-type": "application/json" } })
+  respond = async () => new Response(JSON.stringify(ok(SENT_FEEDBACK)), { status: 201, headers: { "content-type": "application/json" } })
   configureApi({
     baseUrl: "http://api.test",
     fetch: async (input, init) => {

@@ -1,14 +1,15 @@
 /** The landing page's feedback form: e-mail, message and optional images, sent as multipart to POST /api/feedback. */
-import { useMutation } from "@tanstack/react-query"
 import { useEffect, useRef, useState, type FormEvent } from "react"
 
-import { getApiClient } from "~site-session/site-api"
+import { parseAnswer } from "~site-session/parse-answer"
+import { getApiClient } from "~site-session/site-client"
 import { FEATURE_FLAGS } from "~core/feature-flags"
 import {
   detectFeedbackImageType,
   FEEDBACK_TEXTS,
   feedbackImageSizeProblem,
   feedbackTextProblem,
+  feedbackSchema,
   IMAGE_SIGNATURE_BYTES,
   type Feedback,
   type FeedbackFlags
@@ -19,6 +20,7 @@ import { ImagePlus, X } from "~ui/icons"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 import { feedbackSubmitError } from "./feedback-errors"
 
@@ -34,8 +36,8 @@ async function imageProblem(file: File): Promise<string | null> {
   return feedbackImageSizeProblem(file.name, file.size)
 }
 
-export function submitFeedback(form: FormData): Promise<Feedback> {
-  return getApiClient().postForm<Feedback>("/api/feedback", form)
+export async function submitFeedback(form: FormData): Promise<Feedback> {
+  return parseAnswer(feedbackSchema, await getApiClient().postForm("/api/feedback", form))
 }
 
 /** The landing page's feedback form, open to anyone: a success clears the fields, a failure keeps them. */
@@ -75,7 +77,7 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
     setImageErrors([])
   }
 
-  const sending = useMutation({
+  const sending = useFormMutation({
     mutationFn: submitFeedback,
     onMutate: () => setOutcome(null),
     onSuccess: () => {
@@ -97,7 +99,7 @@ export function FeedbackForm({ flags = FEATURE_FLAGS.feedback }: { flags?: Feedb
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (submitting || sending.isRunning()) return
     const problem = feedbackTextProblem(email, message)
     if (problem) {
       setOutcome({ tone: "error", text: problem })

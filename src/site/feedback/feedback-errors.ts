@@ -1,4 +1,4 @@
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import { FEEDBACK_TEXTS } from "~core/admin/feedback"
 
 /**

@@ -3,8 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router"
 
 import { useSession } from "~site-session/session-store"
+import type { LoginRedirectState } from "~site/shared/login-redirect"
 
-import { RouteGuard, type LoginRedirectState } from "./RouteGuard"
+import { RouteGuard } from "./RouteGuard"
 
 function LoginProbe() {
   const state = useLocation().state as LoginRedirectState | null

@@ -5,12 +5,12 @@ import { COMPANY } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { Mail } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
+import { FilterChips, type ChipOption } from "~site/shared/page-parts/FilterChips"
+import { FilteredResults } from "~site/shared/page-parts/FilteredResults"
+import { PageSection } from "~site/shared/page-parts/PageSection"
+import { SearchField } from "~site/shared/page-parts/SearchField"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { FilterChips, type ChipOption } from "../page-parts/FilterChips"
-import { FilteredResults } from "../page-parts/FilteredResults"
-import { PageSection } from "../page-parts/PageSection"
-import { SearchField } from "../page-parts/SearchField"
-import { PageTitle } from "../PageTitle"
 import { categoryCounts, filterFaq, HELP_CATEGORIES, HELP_FAQ, type HelpCategory } from "./help-content"
 
 const COUNTS = categoryCounts(HELP_FAQ)

@@ -1,5 +1,5 @@
 /**
- * The site's preview of Image Query AI, on generated sample images: the extension's controls and tab bar (radix Tabs,
+ * The site's preview of Image Query AI, on generated sample images: the extension's controls and section bar (radix Tabs,
  * as in the side panel), the filters working on the core size rule, and the rest inert, saying so.
  */
 import { useId, useMemo, useState, type ReactNode } from "react"
@@ -10,8 +10,8 @@ import { DEFAULT_IMAGE_FILTER, filterImagesBySize, SIZE_FILTER_LABELS, SIZE_FILT
 import { VQA_MODELS } from "~core/analysis/vqa"
 import { History, Images, MessageCircle, Puzzle, Settings } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../PageTitle"
 import { generateSampleImages, SAMPLE_IMAGE_TYPES, SAMPLE_TYPE_LABELS, type SampleImage, type SampleImageType } from "./sample-images"
 
 const QUERY_MODES = ["Normal", "Detailed", "Brief"] as const

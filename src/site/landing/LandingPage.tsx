@@ -1,13 +1,13 @@
+import type { ComponentType } from "react"
+
 import { COMPANY, PRODUCT_NAME } from "~core/company"
 import { SUPPORT_REPLY_HOURS } from "~core/billing/plans"
 import { getPlan } from "~core/billing/plans"
 import { Eye, Image, Lock, MessageSquareText, ScanFace, ScanText } from "~ui/icons"
-
-import { FeedbackForm } from "../feedback/FeedbackForm"
-import { CallToActionBand, CallToActionLinks } from "../page-parts/CallToAction"
-import { PageSection } from "../page-parts/PageSection"
-import { PointGrid } from "../page-parts/PointGrid"
-import { PageTitle } from "../PageTitle"
+import { CallToActionBand, CallToActionLinks } from "~site/shared/page-parts/CallToAction"
+import { PageSection } from "~site/shared/page-parts/PageSection"
+import { PointGrid } from "~site/shared/page-parts/PointGrid"
+import { PageTitle } from "~site/shared/PageTitle"
 
 const FEATURES = [
   {
@@ -72,7 +72,12 @@ const TESTIMONIALS = [
 /** The column of the landing page's full-width bands. */
 const BAND_COLUMN = "mx-auto max-w-7xl px-4 sm:px-6 lg:px-8"
 
-export default function LandingPage() {
+/** The part of another feature the page shows; the app composes it in (src/site/LandingRoute.tsx). */
+export interface LandingParts {
+  FeedbackForm: ComponentType
+}
+
+export function LandingPage({ parts: { FeedbackForm } }: { parts: LandingParts }) {
   return (
     <>
       <PageTitle />

@@ -3,8 +3,7 @@ import { Link } from "react-router"
 import { COMPANY, formatAddress, PRODUCT_NAME } from "~core/company"
 import { Logo } from "~ui/Logo"
 import { GitHubIcon, LinkedInIcon, XIcon, YouTubeIcon } from "~ui/SocialIcons"
-
-import { FOOTER_GROUPS } from "../navigation"
+import { FOOTER_GROUPS } from "~site/shared/navigation"
 
 const SOCIAL_LINKS = [
   { label: "X (Twitter)", href: COMPANY.social.x.url, Icon: XIcon },

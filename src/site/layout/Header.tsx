@@ -7,9 +7,10 @@ import { useSession } from "~site-session/session-store"
 import { Menu, X } from "~ui/icons"
 import { Logo } from "~ui/Logo"
 import { buttonStyles } from "~ui/styles"
+import { useLogout } from "~site/shared/use-logout"
+import { MAIN_NAV } from "~site/shared/navigation"
 
-import { MAIN_NAV } from "../navigation"
-import { accountLinks, Avatar, planLabelOf, useLogout, UserMenu } from "./UserMenu"
+import { accountLinks, Avatar, planLabelOf, UserMenu } from "./UserMenu"
 
 const AUTH_LINKS = [
   { label: "Login", to: "/login", style: buttonStyles.ghost },

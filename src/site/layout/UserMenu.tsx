@@ -1,9 +1,9 @@
 import { DropdownMenu } from "radix-ui"
 import { useNavigate } from "react-router"
 
-import { useSession } from "~site-session/session-store"
 import { getPlan } from "~core/billing/plans"
 import { planIdOfUser, type User } from "~core/user"
+import { useLogout } from "~site/shared/use-logout"
 
 export interface AccountLink {
   label: string
@@ -30,16 +30,6 @@ export function Avatar({ name }: { name: string }) {
       className="flex h-8 w-8 items-center justify-center rounded-full bg-blue-600 text-sm font-semibold uppercase text-white before:content-[attr(data-initial)]"
     />
   )
-}
-
-export function useLogout() {
-  const logout = useSession((state) => state.logout)
-  const navigate = useNavigate()
-  return async () => {
-    const confirmedByServer = await logout({ navigate })
-    // On a server failure the store itself sends the user to /login after a second.
-    if (confirmedByServer) navigate("/")
-  }
 }
 
 const itemStyles =

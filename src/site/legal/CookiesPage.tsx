@@ -1,7 +1,7 @@
 import { COMPANY } from "~core/company"
+import { LegalPage } from "~site/shared/legal/LegalDocument"
 
 import { COOKIE_POLICY } from "./cookie-content"
-import { LegalPage } from "./LegalDocument"
 
 /** The cookie policy: the legal page, plus where to write about cookies. */
 export default function CookiesPage() {

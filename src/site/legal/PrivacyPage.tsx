@@ -1,5 +1,5 @@
-import { LegalPage } from "./LegalDocument"
-import { PRIVACY_POLICY } from "./legal-content"
+import { LegalPage } from "~site/shared/legal/LegalDocument"
+import { PRIVACY_POLICY } from "~site/shared/legal/legal-content"
 
 export default function PrivacyPage() {
   return <LegalPage document={PRIVACY_POLICY} />

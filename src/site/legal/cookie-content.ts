@@ -1,7 +1,6 @@
 import { COMPANY } from "~core/company"
 import { SESSION_STORAGE_KEYS } from "~core/user"
-
-import { LEGAL_LAST_UPDATED, type LegalDocumentContent } from "./legal-content"
+import { LEGAL_LAST_UPDATED, type LegalDocumentContent } from "~site/shared/legal/legal-content"
 
 const product = COMPANY.displayName
 const keys = Object.values(SESSION_STORAGE_KEYS)

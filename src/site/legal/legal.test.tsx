@@ -4,12 +4,12 @@ import { MemoryRouter, Route, Routes } from "react-router"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 
 import { COMPANY } from "~core/company"
+import { formatLegalDate, LegalDocument } from "~site/shared/legal/LegalDocument"
+import { PRIVACY_POLICY, TERMS_OF_SERVICE, type LegalDocumentContent } from "~site/shared/legal/legal-content"
+import { TermsModal } from "~site/shared/legal/TermsModal"
 
-import { formatLegalDate, LegalDocument } from "./LegalDocument"
-import { PRIVACY_POLICY, TERMS_OF_SERVICE, type LegalDocumentContent } from "./legal-content"
 import PrivacyPage from "./PrivacyPage"
 import TermsPage from "./TermsPage"
-import { TermsModal } from "./TermsModal"
 
 const pages = [
   ["/terms", TermsPage, TERMS_OF_SERVICE],

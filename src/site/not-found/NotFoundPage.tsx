@@ -1,9 +1,8 @@
-import { ArrowLeft, Home } from "~ui/icons"
 import { Link, useNavigate } from "react-router"
 
+import { ArrowLeft, Home } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
-
-import { PageTitle } from "../PageTitle"
+import { PageTitle } from "~site/shared/PageTitle"
 
 export default function NotFoundPage() {
   const navigate = useNavigate()

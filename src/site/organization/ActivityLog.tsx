@@ -8,7 +8,7 @@ import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 
-import { useActivity } from "./organization-api"
+import { useActivity } from "./organization-requests"
 
 const who = (person: OrganizationActivity["actor"]) => person?.name || person?.email || "Someone"
 const text = (value: unknown) => (typeof value === "string" ? value : "")

@@ -10,10 +10,10 @@ import { failureText } from "~site/shared/failure-text"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
 import { BrandPreview } from "./BrandPreview"
-import { updateOrganization, uploadLogo, useOrganizationChanged } from "./organization-api"
+import { updateOrganization, uploadLogo, useOrganizationChanged } from "./organization-requests"
 import { accentColorOf, figure, LOGO_RULES, LOGO_TYPES, logoProblem } from "./organization-view"
 
 /** The picker's colour while the text is empty or unfinished: the product's blue. */

@@ -17,9 +17,9 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { addDomain, removeDomain, useDomains, useDomainsChanged, verifyDomain } from "./domains-api"
+import { addDomain, removeDomain, useDomains, useDomainsChanged, verifyDomain } from "./domains-requests"
 
 export const DOMAIN_FORMAT_MESSAGE = "Enter a domain name such as example.com"
 

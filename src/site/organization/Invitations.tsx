@@ -8,15 +8,16 @@ import { useState, type FormEvent } from "react"
 import { ASSIGNABLE_ROLES, INVITATION_VALID_DAYS, inviteMemberSchema, MAX_ORGANIZATION_MEMBERS, type AssignableRole } from "~core/organizations"
 import { longDate } from "~core/format"
 import { failureText } from "~site/shared/failure-text"
+import { ROLE_LABELS } from "~site/shared/membership"
+import { organizationKeys } from "~site/shared/organization-query"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { inviteMember, ORGANIZATION_QUERY_KEY, revokeInvitation, useInvitations } from "./organization-api"
-import { ROLE_LABELS } from "./organization-view"
+import { inviteMember, revokeInvitation, useInvitations } from "./organization-requests"
 
 function InviteForm({ onInvited }: { onInvited: () => void }) {
   const [email, setEmail] = useState("")
@@ -74,7 +75,7 @@ export function Invitations() {
   const queryClient = useQueryClient()
   const invitations = useInvitations(true)
   const revoking = useFormMutation({ mutationFn: revokeInvitation })
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ORGANIZATION_QUERY_KEY })
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: organizationKeys.all })
 
   return (
     <div className="space-y-5 text-sm">

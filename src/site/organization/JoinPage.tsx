@@ -12,11 +12,11 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import type { LoginRedirectState } from "~site/shared/login-redirect"
+import { AuthCard } from "~site/shared/AuthCard"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import type { LoginRedirectState } from "../guard/RouteGuard"
-import { AuthCard } from "../sign-in/AuthCard"
-import { useFormMutation } from "../use-form-mutation"
-import { acceptInvitation, useOrganizationChanged } from "./organization-api"
+import { acceptInvitation, useOrganizationChanged } from "./organization-requests"
 
 /** What to do after a refusal, beside the server's message. */
 function RefusalHelp({ code }: { code: string | undefined }) {

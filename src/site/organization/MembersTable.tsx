@@ -5,14 +5,16 @@
  * own row is marked "you"; leaving is offered beside the table (LeaveOrganization).
  */
 import type { Organization, OrganizationMember } from "~core/organizations"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
 import { failureText } from "~site/shared/failure-text"
+import { ROLE_LABELS } from "~site/shared/membership"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { useFormMutation } from "../use-form-mutation"
-import { changeMemberRole, removeMember, useOrganizationChanged } from "./organization-api"
-import { canManage, figure, isSelf, ROLE_LABELS } from "./organization-view"
+import { changeMemberRole, removeMember, useOrganizationChanged } from "./organization-requests"
+import { canManage, figure, isSelf } from "./organization-view"
 
 const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
 
@@ -98,76 +100,54 @@ function TwoStepState({ on }: { on: boolean }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on ? "bg-emerald-100 text-emerald-800" : "bg-gray-100 text-gray-700"}`}>{on ? "On" : "Off"}</span>
 }
 
+/** The member's cell names the row; on a narrow screen the role and the usage join it, their columns hidden. */
+function MemberCell({ member, organization, self }: { member: OrganizationMember; organization: Organization; self: boolean }) {
+  return (
+    <>
+      <span className="block font-medium text-gray-900">
+        {member.name}
+        {self && <span className="ml-1 text-xs font-normal text-gray-500">(you)</span>}
+      </span>
+      {/* Whose subscription funds the pool: the server refuses to remove them while it does, and says so. */}
+      {member.userId === organization.subscriberId && <span className="block text-xs text-gray-600">Pays for the plan</span>}
+      <span className="block break-all text-gray-600">{member.email}</span>
+      <span className="mt-1 block text-gray-600 sm:hidden" data-narrow-only>
+        {ROLE_LABELS[member.role]} · {figure(member.usedThisMonth)} this month
+        {member.twoStep !== undefined && ` · two-step sign-in ${member.twoStep ? "on" : "off"}`}
+      </span>
+    </>
+  )
+}
+
 export function MembersTable({ organization, email }: { organization: Organization; email: string }) {
   const manages = organization.members.some((member) => canManage(organization.role, member, isSelf(member, email)))
   const showsTwoStep = organization.members.some((member) => member.twoStep !== undefined)
+  const columns: DataColumn<OrganizationMember>[] = [
+    { header: "Member", rowHeader: true, cell: (member) => <MemberCell member={member} organization={organization} self={isSelf(member, email)} /> },
+    { header: "Role", from: "sm", cell: (member) => ROLE_LABELS[member.role] },
+    { header: "This month", from: "sm", align: "end", cell: (member) => figure(member.usedThisMonth) }
+  ]
+  if (showsTwoStep) columns.push({ header: "Two-step sign-in", from: "sm", cell: (member) => member.twoStep !== undefined && <TwoStepState on={member.twoStep} /> })
+  if (manages) {
+    columns.push({
+      header: "Actions",
+      headerHidden: true,
+      cell: (member) =>
+        canManage(organization.role, member, isSelf(member, email)) && (
+          <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
+            <RoleButton member={member} />
+            <RemoveButton member={member} organizationName={organization.name} />
+          </div>
+        )
+    })
+  }
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">
-          Members of {organization.name}, with their role{showsTwoStep ? ", their AI requests this month and whether they have two-step sign-in on" : " and their AI requests this month"}
-        </caption>
-        <thead className="border-b border-gray-200 text-gray-600">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Member
-            </th>
-            <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
-              Role
-            </th>
-            <th scope="col" className="hidden px-3 py-2 text-right font-medium sm:table-cell">
-              This month
-            </th>
-            {showsTwoStep && (
-              <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
-                Two-step sign-in
-              </th>
-            )}
-            {manages && (
-              <th scope="col" className="py-2 pl-3 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-100">
-          {organization.members.map((member) => {
-            const self = isSelf(member, email)
-            const actions = canManage(organization.role, member, self)
-            return (
-              <tr key={member.userId}>
-                <th scope="row" className="py-3 pr-3 text-left font-normal">
-                  <span className="block font-medium text-gray-900">
-                    {member.name}
-                    {self && <span className="ml-1 text-xs font-normal text-gray-500">(you)</span>}
-                  </span>
-                  {/* Whose subscription funds the pool: the server refuses to remove them while it does, and says so. */}
-                  {member.userId === organization.subscriberId && <span className="block text-xs text-gray-600">Pays for the plan</span>}
-                  <span className="block break-all text-gray-600">{member.email}</span>
-                  {/* On a narrow screen the role and the usage join the member's cell; their columns are hidden. */}
-                  <span className="mt-1 block text-gray-600 sm:hidden" data-narrow-only>
-                    {ROLE_LABELS[member.role]} · {figure(member.usedThisMonth)} this month
-                    {member.twoStep !== undefined && ` · two-step sign-in ${member.twoStep ? "on" : "off"}`}
-                  </span>
-                </th>
-                <td className="hidden px-3 py-3 sm:table-cell">{ROLE_LABELS[member.role]}</td>
-                <td className="hidden px-3 py-3 text-right tabular-nums sm:table-cell">{figure(member.usedThisMonth)}</td>
-                {showsTwoStep && <td className="hidden px-3 py-3 sm:table-cell">{member.twoStep !== undefined && <TwoStepState on={member.twoStep} />}</td>}
-                {manages && (
-                  <td className="py-3 pl-3">
-                    {actions && (
-                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
-                        <RoleButton member={member} />
-                        <RemoveButton member={member} organizationName={organization.name} />
-                      </div>
-                    )}
-                  </td>
-                )}
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={`Members of ${organization.name}, with their role${showsTwoStep ? ", their AI requests this month and whether they have two-step sign-in on" : " and their AI requests this month"}`}
+      columns={columns}
+      rows={organization.members}
+      rowKey={(member) => member.userId}
+      empty="The organisation has no members."
+    />
   )
 }

@@ -11,9 +11,9 @@ import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { createOrganization, useOrganizationChanged } from "./organization-api"
+import { createOrganization, useOrganizationChanged } from "./organization-requests"
 
 const TEAM_POINTS = [
   `Up to ${MAX_ORGANIZATION_MEMBERS} people share one monthly pool of AI requests: questions, translations and API calls.`,

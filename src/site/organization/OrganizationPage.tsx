@@ -4,31 +4,31 @@
  * which the owner sets; for an owner or admin the e-mail domains, which the owner adds and verifies; the owner also
  * transfers ownership or deletes it. An account in none is offered to create one (Enterprise) or told what teams are.
  */
-import type { ReactNode } from "react"
+import type { ComponentType, ReactNode } from "react"
 
 import { managesMembers, type Organization } from "~core/organizations"
 import { planIdOfUser } from "~core/user"
 import { useSession } from "~site-session/session-store"
 import { failureText } from "~site/shared/failure-text"
+import { ROLE_LABELS } from "~site/shared/membership"
+import { useOrganization } from "~site/shared/organization-query"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { useSubscription } from "~site/shared/billing/billing-requests"
+import { effectivePlanId } from "~site/shared/billing/subscription-view"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { useSubscription } from "../billing/billing-api"
-import { effectivePlanId } from "../billing/subscription-view"
-import { PageTitle } from "../PageTitle"
 import { ActivityLog } from "./ActivityLog"
 import { BrandEditor } from "./BrandEditor"
 import { BrandPreview } from "./BrandPreview"
 import { DomainsCard } from "./DomainsCard"
-import { WebhooksCard } from "../webhooks/WebhooksCard"
 import { ScimTokensCard } from "./ScimTokensCard"
 import { SsoCard } from "./SsoCard"
 import { Invitations } from "./Invitations"
 import { LeaveOrganization, MembersTable } from "./MembersTable"
 import { NoOrganization } from "./NoOrganization"
-import { useOrganization } from "./organization-api"
-import { isSelf, poolView, ROLE_LABELS } from "./organization-view"
+import { isSelf, poolView } from "./organization-view"
 import { OwnerActions } from "./OwnerActions"
 import { TwoStepRule } from "./TwoStepRule"
 
@@ -65,7 +65,12 @@ function PoolBar({ pool }: { pool: Organization["pool"] }) {
   )
 }
 
-function OrganizationView({ organization, email, userName }: { organization: Organization; email: string; userName: string }) {
+/** The card of another feature the page shows; the app composes it in (src/site/OrganizationRoute.tsx). */
+export interface OrganizationCards {
+  WebhooksCard: ComponentType
+}
+
+function OrganizationView({ organization, email, userName, cards: { WebhooksCard } }: { organization: Organization; email: string; userName: string; cards: OrganizationCards }) {
   const self = organization.members.find((member) => isSelf(member, email))
   const manages = managesMembers(organization.role)
   const accountLine = `${userName} · ${poolView(organization.pool).text}`
@@ -157,7 +162,7 @@ function OrganizationView({ organization, email, userName }: { organization: Org
   )
 }
 
-export default function OrganizationPage() {
+export function OrganizationPage({ cards }: { cards: OrganizationCards }) {
   const user = useSession((state) => state.user)
   const organization = useOrganization()
   const subscription = useSubscription()
@@ -173,7 +178,7 @@ export default function OrganizationPage() {
         </button>
       </div>
     )
-  } else if (organization.data) content = <OrganizationView organization={organization.data} email={user.email} userName={user.name} />
+  } else if (organization.data) content = <OrganizationView organization={organization.data} email={user.email} userName={user.name} cards={cards} />
   else if (subscription.isPending && !subscription.isError) content = <Spinner />
   else {
     // The record when it came, else what the stored user says.

@@ -11,9 +11,9 @@ import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { deleteOrganization, transferOwnership, useOrganizationChanged } from "./organization-api"
+import { deleteOrganization, transferOwnership, useOrganizationChanged } from "./organization-requests"
 
 /** As the dashboard's account deletion: an outlined red trigger, a filled red confirmation. */
 const dangerTrigger =

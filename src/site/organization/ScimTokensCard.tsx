@@ -14,9 +14,9 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { createScimToken, revokeScimToken, useScimTokens, useScimTokensChanged } from "./scim-api"
+import { createScimToken, revokeScimToken, useScimTokens, useScimTokensChanged } from "./scim-requests"
 
 const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
 

@@ -16,9 +16,9 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { removeSsoSettings, saveSsoSettings, testSsoSettings, useSsoChanged, useSsoSettings } from "./sso-api"
+import { removeSsoSettings, saveSsoSettings, testSsoSettings, useSsoChanged, useSsoSettings } from "./sso-requests"
 
 /** Where the provider must send people back: the address to register with it. */
 const callbackAddress = () => `${window.location.origin}/api/auth/sso/callback`

@@ -12,10 +12,10 @@ import type { Organization } from "~core/organizations"
 import { failureText } from "~site/shared/failure-text"
 import { isTwoStepRequired } from "~site/shared/two-step-required"
 import { Notice } from "~ui/Notice"
+import { TWO_STEP_SETUP } from "~site/shared/navigation"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { TWO_STEP_SETUP } from "../navigation"
-import { useFormMutation } from "../use-form-mutation"
-import { updateOrganization, useOrganizationChanged } from "./organization-api"
+import { updateOrganization, useOrganizationChanged } from "./organization-requests"
 
 const setUpLink = (
   <Link to={TWO_STEP_SETUP} className="font-semibold text-brand-secondary underline underline-offset-2 focus-ring">

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 
-import { refuse } from "../fake-api"
+import { refuse } from "../fake-api-server"
 import { describeActivity } from "./ActivityLog"
 import { DOMAIN_FORMAT_MESSAGE } from "./DomainsCard"
 import { ADA, ALAN, acmeWorld, claimOf, GRACE, openAs, region, type World } from "./organization-test-kit"

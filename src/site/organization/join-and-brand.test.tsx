@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import { teardownSession, useSession } from "~site-session/session-store"
 
-import { answer, refuse, resetSiteForTest } from "../fake-api"
+import { answer, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { ADA, acmeWorld, ALAN, createOrganizationServer, openAs, region, type World } from "./organization-test-kit"
 

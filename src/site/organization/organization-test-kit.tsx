@@ -13,9 +13,9 @@ import type { WebhookDelivery, WebhookEndpoint } from "~core/webhooks"
 import { managesMembers, type Invitation, type Organization, type OrganizationActivity, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { FREE_SUBSCRIPTION, PERIOD_END } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION, PERIOD_END } from "../billing/subscriptions.test-support"
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 
 export const ADA: OrganizationMember = { userId: "00000000-0000-4000-8000-00000000000a", email: "ada@example.com", name: "Ada Lovelace", role: "owner", usedThisMonth: 40, twoStep: true }

@@ -1,8 +1,6 @@
 /** What the organisation page shows and offers, worked out from the organisation the server answered. */
 import { ACCENT_COLOR_PATTERN, managesMembers, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 
-export const ROLE_LABELS: Record<OrganizationRole, string> = { owner: "Owner", admin: "Admin", member: "Member" }
-
 /** Whole numbers as the site writes them: 1,200. */
 export const figure = (count: number) => count.toLocaleString("en-GB")
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 
-import { refuse } from "../fake-api"
+import { refuse } from "../fake-api-server"
 import { ADA, ALAN, acmeWorld, GRACE, openAs, PENDING, region, type World } from "./organization-test-kit"
 import { canManage, poolView } from "./organization-view"
 

@@ -1,14 +1,12 @@
 /** The test-mode payment form: the card fields, their checks, and the one request that pays. */
-import { useMutation } from "@tanstack/react-query"
 import { useEffect, useRef, useState, type FormEvent } from "react"
 
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import { useSession } from "~site-session/session-store"
 import { TEST_MODE_NOTICE } from "~core/billing/billing"
 import { SelectField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
-
 import {
   COUNTRIES,
   EMPTY_PAYMENT,
@@ -18,9 +16,10 @@ import {
   type PaymentField,
   type PaymentValues
 } from "~core/billing/payment"
+import { billingErrorMessage, payInTestMode, useSubscriptionChanged } from "~site/shared/billing/billing-requests"
+import { type PaidPlan } from "~site/shared/billing/subscription-view"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { billingErrorMessage, payInTestMode, useSubscriptionChanged } from "../billing/billing-api"
-import { type PaidPlan } from "../billing/subscription-view"
 import { amountOf, OrderSummary } from "./OrderSummary"
 import { useSuccessRedirect } from "./use-success-redirect"
 
@@ -82,7 +81,7 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
   // A field the server refused gets the focus once the form is enabled again.
   const focusAfterRefusal = useRef<PaymentField | null>(null)
 
-  const payment = useMutation({
+  const payment = useFormMutation({
     mutationFn: () => payInTestMode({ planId: plan.id, annual, ...values }),
     onMutate: () => setRefusal(null),
     onSuccess: (subscription) => {
@@ -138,7 +137,7 @@ export function PaymentForm({ plan, annual, now = () => new Date(), onPaid }: Pa
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (busy) return
+    if (busy || payment.isRunning()) return
     const found = validatePayment(values, now())
     setErrors(found)
     setRefusal(null)

@@ -5,9 +5,9 @@ import type { Subscription } from "~core/billing/billing"
 import { getPlan } from "~core/billing/plans"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
+import { billingErrorMessage, changePlan, useSubscriptionChanged } from "~site/shared/billing/billing-requests"
+import { planChangeEffect, type PaidPlan } from "~site/shared/billing/subscription-view"
 
-import { billingErrorMessage, changePlan, useSubscriptionChanged } from "../billing/billing-api"
-import { planChangeEffect, type PaidPlan } from "../billing/subscription-view"
 import { OrderSummary } from "./OrderSummary"
 import { useSuccessRedirect } from "./use-success-redirect"
 

@@ -3,9 +3,9 @@ import { useState } from "react"
 import { Notice } from "~ui/Notice"
 import { Lock } from "~ui/icons"
 import { buttonStyles } from "~ui/styles"
+import { billingErrorMessage, createCheckout, goToProvider } from "~site/shared/billing/billing-requests"
+import { type PaidPlan } from "~site/shared/billing/subscription-view"
 
-import { billingErrorMessage, createCheckout, goToProvider } from "../billing/billing-api"
-import { type PaidPlan } from "../billing/subscription-view"
 import { OrderSummary } from "./OrderSummary"
 
 /** Stripe mode: no card field on our pages. The order, then Stripe's hosted Checkout page. */

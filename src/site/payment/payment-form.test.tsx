@@ -8,7 +8,7 @@ import { useSession } from "~site-session/session-store"
 import { getPlan } from "~core/billing/plans"
 import { passesLuhn, validatePayment, type PaymentValues } from "~core/billing/payment"
 
-import { createFakeApi, resetSiteForTest } from "../fake-api"
+import { createFakeApi, resetSiteForTest } from "../fake-api-server"
 import { createQueryClient } from "../query-client"
 import { fill, setUpPaymentTests } from "./payment-test-kit"
 import { fieldErrorsOf, PaymentForm } from "./PaymentForm"

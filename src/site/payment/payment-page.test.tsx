@@ -5,10 +5,10 @@ import { beforeEach, describe, expect, it, vi } from "vitest"
 import { useSession } from "~site-session/session-store"
 import { longDate } from "~core/format"
 import { TEST_MODE_NOTICE } from "~core/billing/billing"
+import { providerNavigation } from "~site/shared/billing/billing-requests"
+import { PERIOD_END } from "~site/shared/billing/subscriptions.test-support"
 
-import { providerNavigation } from "../billing/billing-api"
-import { PERIOD_END } from "../billing/subscriptions.test-support"
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import { createFakeServer, member, openPayment, paid, server, setUpPaymentTests, signIn, useServer } from "./payment-test-kit"
 
 setUpPaymentTests()

@@ -9,9 +9,9 @@ import { teardownSession } from "~site-session/session-store"
 import type { Subscription } from "~core/billing/billing"
 import { getPlan } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION as FREE, PERIOD_END } from "../billing/subscriptions.test-support"
-import { answer, createFakeApi, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 
 export const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })

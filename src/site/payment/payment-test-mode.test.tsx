@@ -6,7 +6,7 @@ import { useSession } from "~site-session/session-store"
 import { CARD_DECLINED_MESSAGE, TEST_CARD_REQUIRED_MESSAGE, TEST_MODE_NOTICE } from "~core/billing/billing"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 
-import { refuse } from "../fake-api"
+import { refuse } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { CARD_TYPED, createFakeServer, everythingStored, EXPIRY_YEAR, fillValidCard, openPayment, server, setUpPaymentTests, signIn, useServer } from "./payment-test-kit"
 

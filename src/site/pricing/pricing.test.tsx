@@ -8,7 +8,7 @@ import type { BillingMode, Subscription } from "~core/billing/billing"
 import { PLANS, type PlanId } from "~core/billing/plans"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
-import { answer, createFakeApi, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, resetSiteForTest } from "../fake-api-server"
 import { createQueryClient } from "../query-client"
 import PricingPage from "./PricingPage"
 import { currentPlanIdOf, planAction, priceView } from "./pricing"

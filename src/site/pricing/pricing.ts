@@ -2,8 +2,7 @@ import { FREE_TRIAL_DAYS, MONEY_BACK_GUARANTEE_DAYS, SUPPORT_REPLY_HOURS } from 
 import { monthlyEquivalentOfAnnual, PLAN_CHANGE_LABELS, planChangeFor, type Plan, type PlanId } from "~core/billing/plans"
 import { TRIAL_CARD_TERMS, type BillingMode, type Subscription } from "~core/billing/billing"
 import { planIdOfUser, type User } from "~core/user"
-
-import { effectivePlanId } from "../billing/subscription-view"
+import { effectivePlanId } from "~site/shared/billing/subscription-view"
 
 export type Billing = "monthly" | "annual"
 

@@ -1,5 +1,5 @@
 /** What a failed call says to the person, for every site feature that shows one (the site's shared parts). */
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 
 /** A failed call in words: the server's message, or that the connection failed. */

@@ -1,8 +1,8 @@
-import { useQuery } from "@tanstack/react-query"
 import { useEffect, useState, type FormEvent } from "react"
 import { Link, useNavigate } from "react-router"
 
-import { changePassword, fetchAuthStatus } from "~site-session/account-api"
+import { changePassword } from "~site-session/account-requests"
+import { useAuthStatus } from "~site/shared/account-queries"
 import { CONNECTION_ERROR_MESSAGE, passwordRequirementsMessage } from "~site-session/error-messages"
 import { PasswordField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -10,11 +10,11 @@ import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 import { SECOND_MS } from "~core/time"
+import { useFormMutation } from "~site/shared/use-form-mutation"
+import { AuthCard } from "~site/shared/AuthCard"
+import { PasswordHint } from "~site/shared/PasswordHint"
 
-import { useFormMutation } from "../use-form-mutation"
-import { AuthCard } from "./AuthCard"
 import { validateChangePassword, type ChangePasswordField, type ChangePasswordForm } from "./change-password-rules"
-import { PasswordHint } from "./PasswordHint"
 
 export const CHANGE_PASSWORD_REDIRECT_MS = 2 * SECOND_MS
 
@@ -22,7 +22,7 @@ const EMPTY: ChangePasswordForm = { currentPassword: "", newPassword: "", confir
 
 export default function ChangePasswordPage() {
   const navigate = useNavigate()
-  const authStatus = useQuery({ queryKey: ["auth-status"], queryFn: fetchAuthStatus })
+  const authStatus = useAuthStatus()
   const [form, setForm] = useState(EMPTY)
   const [fieldError, setFieldError] = useState<{ field: ChangePasswordField; message: string } | null>(null)
   const [formError, setFormError] = useState("")

@@ -3,8 +3,7 @@ import { useEffect } from "react"
 
 import { Notice } from "~ui/Notice"
 import { SECOND_MS } from "~core/time"
-
-import { AuthCard } from "./AuthCard"
+import { AuthCard } from "~site/shared/AuthCard"
 
 export const EXTENSION_TAB_CLOSE_DELAY_MS = 2 * SECOND_MS
 

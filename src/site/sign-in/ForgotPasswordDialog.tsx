@@ -1,14 +1,13 @@
 import { Dialog } from "radix-ui"
 import { useState, type FormEvent } from "react"
 
-import { forgotPassword } from "~site-session/account-api"
+import { forgotPassword } from "~site-session/account-requests"
 import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { DialogFormActions } from "~ui/DialogFormActions"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { toast } from "~ui/toast"
-
-import { useFormMutation } from "../use-form-mutation"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 /**
  * "Forgot password?" on the login page: asks for the address and sends the reset e-mail. The page

@@ -1,24 +1,20 @@
 import { useState } from "react"
 
-import { getApiBaseUrl } from "~site-session/site-api"
 import { GOOGLE_NOT_CONFIGURED_MESSAGE, googleErrorView } from "~site-session/error-messages"
 import type { FirebaseSetup } from "~site-session/firebase-setup"
 import { googlePopup, type GooglePopup } from "~site-session/google-popup"
 import { SecondStepRequired, useSession } from "~site-session/session-store"
 import { Notice } from "~ui/Notice"
-
-import { TermsModal } from "../legal/TermsModal"
-import { useFormMutation } from "../use-form-mutation"
-import { useFirebaseSetup } from "./use-firebase-setup"
-
-const buttonClass =
-  "inline-flex w-full items-center justify-center gap-2 rounded-lg border border-gray-300 bg-white px-5 py-2.5 text-sm font-semibold shadow-sm"
+import { useFirebaseSetup } from "~site/shared/account-queries"
+import { ContinueOnSite, GOOGLE_BUTTON_CLASS, GOOGLE_SETUP_FAILED_NOTE } from "~site/shared/google-button"
+import { TermsModal } from "~site/shared/legal/TermsModal"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 /** A Google button that cannot be used yet (settings loading) or at all (not configured, settings not loadable). */
 function GoogleUnavailable({ label, note }: { label: string; note?: string }) {
   return (
     <div>
-      <button type="button" disabled aria-describedby={note ? "google-sign-in-note" : undefined} className={`${buttonClass} text-gray-400`}>
+      <button type="button" disabled aria-describedby={note ? "google-sign-in-note" : undefined} className={`${GOOGLE_BUTTON_CLASS} text-gray-400`}>
         {label}
       </button>
       {note && (
@@ -30,30 +26,7 @@ function GoogleUnavailable({ label, note }: { label: string; note?: string }) {
   )
 }
 
-export const GOOGLE_SETUP_FAILED_NOTE = "Google sign-in could not be loaded. Please reload the page to try again."
 export const GOOGLE_ON_SITE_NOTE = "Google sign-in continues on the Image Query AI site in a new tab. The extension is signed in as soon as you finish there."
-
-/**
- * Where this page cannot open Google's popup (the extension's pages): a button that continues on the web site,
- * whose sign-in from the extension (?source=extension) opens the extension's session as e-mail sign-in does.
- */
-export function ContinueOnSite({ label, path, note, noteId }: { label: string; path: string; note: string; noteId: string }) {
-  return (
-    <div>
-      <button
-        type="button"
-        aria-describedby={noteId}
-        className={`${buttonClass} text-brand-secondary hover:bg-gray-50`}
-        onClick={() => window.open(`${getApiBaseUrl()}${path}`, "_blank", "noopener")}
-      >
-        {label}
-      </button>
-      <p id={noteId} className="mt-2 text-center text-xs text-gray-500">
-        {note}
-      </p>
-    </div>
-  )
-}
 
 /**
  * Google sign-in and sign-up: Google's popup, then the ID token to the server. A new Google user is shown the
@@ -150,7 +123,7 @@ function GooglePopupButton({
     <div className="space-y-3">
       <button
         type="button"
-        className={`${buttonClass} text-brand-secondary hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60`}
+        className={`${GOOGLE_BUTTON_CLASS} text-brand-secondary hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60`}
         disabled={busy}
         aria-busy={busy || undefined}
         onPointerEnter={popup.preload}

@@ -7,9 +7,8 @@ import { useState } from "react"
 import { useSession } from "~site-session/session-store"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
-
-import { passkeyAnswer, passkeyFailureText, passkeysSupported } from "../two-step/passkeys-api"
-import { useFormMutation } from "../use-form-mutation"
+import { passkeyAnswer, passkeyFailureText, passkeysSupported } from "~site/shared/passkey-ceremony"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 export function PasskeySignInButton({ label = "Sign in with a passkey", mfaToken, onSignedIn }: { label?: string; mfaToken?: string; onSignedIn: () => void }) {
   const passkeyLogin = useSession((state) => state.passkeyLogin)

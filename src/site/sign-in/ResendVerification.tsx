@@ -1,12 +1,12 @@
 import { useState } from "react"
 
-import { resendVerification } from "~site-session/account-api"
+import { resendVerification } from "~site-session/account-requests"
 import { resendErrorView } from "~site-session/error-messages"
-import { RESEND_COOLDOWN_SECONDS } from "~core/api"
+import { RESEND_COOLDOWN_SECONDS } from "~core/api-answer"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
 import { useCooldown } from "./use-cooldown"
 
 /** The resend box: a new verification e-mail, then 60 s to wait (also after a too-many-attempts answer). */

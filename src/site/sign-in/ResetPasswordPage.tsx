@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react"
 import { Link, useNavigate, useSearchParams } from "react-router"
 
-import { resetPassword } from "~site-session/account-api"
+import { resetPassword } from "~site-session/account-requests"
 import { passwordRequirementsMessage } from "~site-session/error-messages"
 import { PASSWORD_MIN_LENGTH } from "~core/password-policy/defaults"
 import { PasswordField } from "~ui/fields"
@@ -9,10 +9,9 @@ import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 import { SECOND_MS } from "~core/time"
-
-import { useFormMutation } from "../use-form-mutation"
-import { AuthCard } from "./AuthCard"
-import { PasswordHint } from "./PasswordHint"
+import { useFormMutation } from "~site/shared/use-form-mutation"
+import { AuthCard } from "~site/shared/AuthCard"
+import { PasswordHint } from "~site/shared/PasswordHint"
 
 export const RESET_PASSWORD_REDIRECT_MS = 3 * SECOND_MS
 

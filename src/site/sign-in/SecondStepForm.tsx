@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from "react"
 
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import { recoveryCodeField, TOTP_CODE_MESSAGE, typedTotpCode } from "~core/two-step"
 import { type SecondStepRequired, useSession } from "~site-session/session-store"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
+import { failureText } from "~site/shared/failure-text"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { failureText } from "../shared/failure-text"
-import { useFormMutation } from "../use-form-mutation"
 import { PasskeySignInButton } from "./PasskeySignInButton"
 
 export interface SecondStepFormProps {

@@ -5,13 +5,12 @@
  */
 import { useState, type FormEvent } from "react"
 
-import { startSsoSignIn } from "~site-session/account-api"
+import { startSsoSignIn } from "~site-session/account-requests"
 import { TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
-
-import { failureText } from "../shared/failure-text"
-import { useFormMutation } from "../use-form-mutation"
+import { failureText } from "~site/shared/failure-text"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
 /** This tab's memory of where an SSO sign-in goes once it is back: read by /login/sso. */
 export const SSO_RETURN_KEY = "image-query-ai.sso-return"

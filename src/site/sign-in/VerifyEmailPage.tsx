@@ -1,12 +1,11 @@
 import { useEffect, useState } from "react"
 import { Link, useSearchParams } from "react-router"
 
-import { verifyEmail } from "~site-session/account-api"
+import { verifyEmail } from "~site-session/account-requests"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
-
-import { AuthCard } from "./AuthCard"
+import { AuthCard } from "~site/shared/AuthCard"
 
 type Outcome = { state: "success"; email: string } | { state: "error"; message: string } | { state: "invalid" }
 type VerificationState = { state: "loading" } | Outcome

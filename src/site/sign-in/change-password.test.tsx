@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import {
   advance,
   fieldError,

@@ -13,9 +13,9 @@ import { provideGooglePopup } from "~site-session/google-popup"
 import { LOGOUT_SUCCESS_MESSAGE, teardownSession, useSession } from "~site-session/session-store"
 import { PROVIDER_REFRESH_INTERVAL_MS } from "~site-session/token-monitor"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { TERMS_AGREEMENT_LABEL } from "~site/shared/legal/TermsModal"
 
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
-import { TERMS_AGREEMENT_LABEL } from "../legal/TermsModal"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { GOOGLE_ON_SITE_NOTE } from "./GoogleSignInButton"
 import { SiteApp } from "../SiteApp"
 

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest"
 import { useSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS } from "~core/user"
 
-import { refuse } from "../fake-api"
+import { refuse } from "../fake-api-server"
 import {
   advance,
   deferred,

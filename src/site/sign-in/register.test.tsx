@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest"
 import { useSession } from "~site-session/session-store"
 import { createDefaultPasswordPolicy } from "~core/password-policy"
 
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import {
   advance,
   FALLBACK_HINT,

@@ -5,7 +5,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { describe, expect, it, vi } from "vitest"
 
-import { refuse } from "../fake-api"
+import { refuse } from "../fake-api-server"
 import {
   advance,
   fill,

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 
 import { useSession } from "~site-session/session-store"
 
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import { fill, formWith, heading, member, openLogin, signInAnswer, submitLogin, signInPageTests } from "./sign-in-test-kit"
 
 const pages = signInPageTests()

@@ -10,7 +10,7 @@ import { teardownSession } from "~site-session/session-store"
 import { createDefaultPasswordPolicy, type PasswordPolicyConfig } from "~core/password-policy"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
-import { answer, createFakeApi, resetSiteForTest, type Answer } from "../fake-api"
+import { answer, createFakeApi, resetSiteForTest, type Answer } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 
 // ---------------------------------------------------------------------------------------------------------------

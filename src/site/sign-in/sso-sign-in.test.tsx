@@ -11,7 +11,7 @@ import { WEBSITE_AUTH_LOGIN } from "~core/extension-messages"
 import { configureExtensionNotifier } from "~site-session/extension-notifier"
 import { useSession } from "~site-session/session-store"
 
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import { fill, heading, member, openLogin, renderAt, signInAnswer, signInPageTests } from "./sign-in-test-kit"
 import { SSO_RETURN_KEY } from "./SsoSignInButton"
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react"
 
-import { syncVerification } from "~site-session/account-api"
+import { syncVerification } from "~site-session/account-requests"
 import { onPageShown } from "~ui/page-shown"
 
 /**

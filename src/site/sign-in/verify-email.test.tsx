@@ -5,7 +5,7 @@
 import { fireEvent, screen } from "@testing-library/react"
 import { describe, expect, it } from "vitest"
 
-import { answer, refuse } from "../fake-api"
+import { answer, refuse } from "../fake-api-server"
 import { deferred, heading, renderAt, settle, signInPageTests } from "./sign-in-test-kit"
 
 const pages = signInPageTests()

@@ -1,23 +1,14 @@
-import { useQuery } from "@tanstack/react-query"
-
-import { fetchServiceStatus } from "~api/status"
-import { getApiBaseUrl, getApiClient } from "~site-session/site-api"
+import { getApiBaseUrl } from "~site-session/site-client"
 import { buttonStyles } from "~ui/styles"
+import { InertSubscribeForm } from "~site/shared/page-parts/InertSubscribeForm"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { InertSubscribeForm } from "../layout/InertSubscribeForm"
-import { PageTitle } from "../PageTitle"
+import { useServiceStatus } from "./status-requests"
 import { StatusView } from "./StatusView"
-
-const REFRESH_INTERVAL_MS = 60_000
 
 export default function StatusPage() {
   const baseUrl = getApiBaseUrl()
-  const status = useQuery({
-    queryKey: ["service-status"],
-    queryFn: ({ signal }) => fetchServiceStatus(getApiClient(), signal),
-    refetchInterval: REFRESH_INTERVAL_MS,
-    staleTime: 0
-  })
+  const status = useServiceStatus()
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-12 sm:px-6 lg:px-8">

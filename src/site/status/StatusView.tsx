@@ -1,6 +1,6 @@
 import { Link } from "react-router"
 
-import type { StatusReport } from "~core/api"
+import type { StatusReport } from "~core/api-answer"
 import {
   NO_INCIDENTS_TEXT,
   OVERALL_STATUS_LABELS,
@@ -9,8 +9,7 @@ import {
   type ServiceStatusEntry
 } from "~core/service-status"
 import { CircleAlert, CircleCheck, CircleX, Wrench } from "~ui/icons"
-
-import { PageSection } from "../page-parts/PageSection"
+import { PageSection } from "~site/shared/page-parts/PageSection"
 
 const STATE_VIEW: Record<ServiceState, { label: string; className: string; Icon: typeof CircleCheck }> = {
   operational: { label: "Operational", className: "text-emerald-800", Icon: CircleCheck },

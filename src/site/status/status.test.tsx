@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { describe, expect, it } from "vitest"
 
-import type { StatusReport } from "~core/api"
+import type { StatusReport } from "~core/api-answer"
 import { OVERALL_STATUS_LABELS, overallStatus, SERVICE_STATES, STATUS_SERVICES, type ServiceState } from "~core/service-status"
 
 import { StatusView } from "./StatusView"

@@ -12,11 +12,12 @@ import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { failureText } from "~site/shared/failure-text"
+import { passkeyFailureText, passkeysSupported } from "~site/shared/passkey-ceremony"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { failureText } from "../shared/failure-text"
-import { useFormMutation } from "../use-form-mutation"
-import { MFA_QUERY_KEY } from "./two-step-api"
-import { addPasskey, PASSKEYS_QUERY_KEY, passkeyFailureText, passkeysSupported, removePasskey, usePasskeys } from "./passkeys-api"
+import { addPasskey, passkeyKeys, removePasskey, usePasskeys } from "./passkeys-requests"
+import { twoStepKeys } from "./two-step-requests"
 
 interface ProofProps {
   needsPassword: boolean
@@ -116,8 +117,8 @@ export function PasskeysCard({ needsPassword }: { needsPassword: boolean }) {
   const onChanged = (text: string) => {
     setAdding(false)
     setSaid(text)
-    void queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY })
-    void queryClient.invalidateQueries({ queryKey: MFA_QUERY_KEY })
+    void queryClient.invalidateQueries({ queryKey: passkeyKeys.list })
+    void queryClient.invalidateQueries({ queryKey: twoStepKeys.status })
   }
   if (passkeys.isPending) return <Spinner />
   if (passkeys.isError) return <Notice>{failureText(passkeys.error)}</Notice>

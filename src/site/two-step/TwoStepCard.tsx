@@ -14,10 +14,10 @@ import { PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { failureText } from "~site/shared/failure-text"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { failureText } from "../shared/failure-text"
-import { useFormMutation } from "../use-form-mutation"
-import { disableAuthenticator, enableAuthenticator, MFA_QUERY_KEY, replaceRecoveryCodes, startAuthenticatorSetup, useMfaStatus } from "./two-step-api"
+import { disableAuthenticator, enableAuthenticator, replaceRecoveryCodes, twoStepKeys, startAuthenticatorSetup, useMfaStatus } from "./two-step-requests"
 
 /** The typed code as sent; the forms check it with typedTotpCode first. */
 const codeOf = (value: string) => typedTotpCode(value) ?? value
@@ -157,7 +157,7 @@ export function TwoStepCard({ needsPassword }: { needsPassword: boolean }) {
   const queryClient = useQueryClient()
   const status = useMfaStatus()
   const [shownCodes, setShownCodes] = useState<string[] | null>(null)
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: MFA_QUERY_KEY })
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: twoStepKeys.status })
   if (shownCodes) {
     return (
       <RecoveryCodes

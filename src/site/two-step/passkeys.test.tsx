@@ -8,9 +8,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { SESSION_STORAGE_KEYS } from "~core/user"
 import { teardownSession } from "~site-session/session-store"
+import { FREE_SUBSCRIPTION } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { preloadDashboard } from "../pages.test-support"
 

@@ -4,9 +4,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 
 import { teardownSession } from "~site-session/session-store"
 import { SESSION_STORAGE_KEYS } from "~core/user"
+import { FREE_SUBSCRIPTION } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION } from "../billing/subscriptions.test-support"
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../fake-api-server"
 import { SiteApp } from "../SiteApp"
 import { preloadDashboard } from "../pages.test-support"
 

@@ -8,6 +8,7 @@ import { useState, type FormEvent } from "react"
 
 import { longDate } from "~core/format"
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from "~core/webhooks"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
 import { failureText } from "~site/shared/failure-text"
 import { ShownOnce } from "~site/shared/ShownOnce"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
@@ -16,9 +17,9 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { useFormMutation } from "../use-form-mutation"
-import { createWebhook, removeWebhook, sendTestEvent, useDeliveries, useWebhooks, useWebhooksChanged } from "./webhooks-api"
+import { createWebhook, removeWebhook, sendTestEvent, useDeliveries, useWebhooks, useWebhooksChanged } from "./webhooks-requests"
 
 const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
 const STATUS_WORDS: Record<WebhookDelivery["status"], string> = { delivered: "Delivered", retrying: "Retrying", failed: "Failed", pending: "Waiting" }
@@ -67,41 +68,32 @@ function AddWebhook({ disabled }: { disabled: boolean }) {
   )
 }
 
+const DELIVERY_COLUMNS: readonly DataColumn<WebhookDelivery>[] = [
+  { header: "Event", cellClassName: "font-mono", cell: (delivery) => delivery.event },
+  {
+    header: "Status",
+    cell: (delivery) => `${STATUS_WORDS[delivery.status]}${delivery.status === "retrying" && delivery.nextAttemptAt ? `, next at ${timeOf(delivery.nextAttemptAt)}` : ""}`
+  },
+  { header: "Attempts", cell: (delivery) => delivery.attempts },
+  { header: "Last answer", cell: (delivery) => delivery.lastStatusCode ?? "none" },
+  { header: "Sent", cell: (delivery) => timeOf(delivery.lastAttemptAt ?? delivery.createdAt) }
+]
+
 function Deliveries({ id, url }: { id: string; url: string }) {
   const deliveries = useDeliveries(id)
   if (deliveries.isPending) return <Spinner label="Loading the deliveries" />
   if (deliveries.isError) return <Notice>{failureText(deliveries.error)}</Notice>
-  if (deliveries.data.length === 0) return <p className="text-gray-600">Nothing sent yet.</p>
   return (
-    // Focusable, so that a keyboard can scroll a table wider than a phone.
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Deliveries to ${url}`}>
-      <table className="w-full text-left text-xs">
-        <caption className="sr-only">Deliveries, newest first</caption>
-        <thead className="text-gray-600">
-          <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Event</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Attempts</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Last answer</th>
-            <th scope="col" className="py-1 font-medium">Sent</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-100">
-          {deliveries.data.map((delivery) => (
-            <tr key={delivery.id}>
-              <td className="py-1 pr-3 font-mono">{delivery.event}</td>
-              <td className="py-1 pr-3">
-                {STATUS_WORDS[delivery.status]}
-                {delivery.status === "retrying" && delivery.nextAttemptAt ? `, next at ${timeOf(delivery.nextAttemptAt)}` : ""}
-              </td>
-              <td className="py-1 pr-3">{delivery.attempts}</td>
-              <td className="py-1 pr-3">{delivery.lastStatusCode ?? "none"}</td>
-              <td className="py-1">{timeOf(delivery.lastAttemptAt ?? delivery.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Deliveries, newest first"
+      columns={DELIVERY_COLUMNS}
+      rows={deliveries.data}
+      rowKey={(delivery) => delivery.id}
+      empty="Nothing sent yet."
+      scroll="sideways"
+      regionLabel={`Deliveries to ${url}`}
+      compact
+    />
   )
 }
 

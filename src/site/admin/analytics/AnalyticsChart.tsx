@@ -5,8 +5,9 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts"
 
 import type { AnalyticsDay } from "~core/admin/admin-analytics"
+import { dayWithWeekday, figure, shortDay } from "~site/shared/daily-figures"
 
-import { dayWithWeekday, figure, METRIC_COLOURS, metricLabel, shortDay, totalLabel, totalOf, type ChartGroup } from "./analytics-view"
+import { METRIC_COLOURS, metricLabel, totalLabel, totalOf, type ChartGroup } from "./analytics-view"
 
 /** Tailwind's gray-600 and gray-200, as the site writes small print and draws rules. */
 const TEXT = "#4b5563"

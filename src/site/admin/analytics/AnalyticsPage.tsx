@@ -12,9 +12,9 @@ import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { PressedButtons } from "~ui/PressedButtons"
 import { buttonStyles } from "~ui/styles"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../../PageTitle"
-import { useAnalytics } from "./analytics-api"
+import { useAnalytics } from "./analytics-requests"
 import { AnalyticsTable } from "./AnalyticsTable"
 import { CHART_GROUPS, type ChartGroup } from "./analytics-view"
 

@@ -4,8 +4,6 @@
  */
 import { ANALYTICS_METRIC_LABELS, type AnalyticsDay, type AnalyticsMetric } from "~core/admin/admin-analytics"
 
-export { dayWithWeekday, figure, shortDay } from "../../api-keys/usage-view"
-
 export interface ChartGroup {
   id: string
   title: string

@@ -8,12 +8,13 @@ import { Link } from "react-router"
 
 import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin/admin-analytics"
 import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
 import { failureText } from "~site/shared/failure-text"
+import { PageTitle } from "~site/shared/PageTitle"
 import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
-import { PageTitle } from "../../PageTitle"
-import { useAdminBilling } from "./billing-api"
+import { useAdminBilling } from "./billing-requests"
 import { isFailedPayment, money, planName, shortDate, signedMoney, STATUS_LABELS } from "./billing-view"
 
 const number = (count: number) => count.toLocaleString("en-GB")
@@ -72,43 +73,67 @@ function StripeLink({ subscription }: { subscription: AdminSubscription }) {
   )
 }
 
-function SubscriptionRow({ subscription }: { subscription: AdminSubscription }) {
-  const failed = isFailedPayment(subscription.status)
-  const interval = subscription.interval === "year" ? "Yearly" : subscription.interval === "month" ? "Monthly" : "—"
-  const periodEnd = subscription.periodEnd ? <time dateTime={subscription.periodEnd}>{shortDate(subscription.periodEnd)}</time> : "—"
-  const provider = subscription.provider === "stripe" ? "Stripe" : "Test mode"
-  const cancelled = subscription.cancelAtPeriodEnd && <span className="block text-xs text-gray-600">Cancelled at period end</span>
+const intervalOf = (subscription: AdminSubscription) => (subscription.interval === "year" ? "Yearly" : subscription.interval === "month" ? "Monthly" : "—")
+const periodEndOf = (subscription: AdminSubscription) => (subscription.periodEnd ? <time dateTime={subscription.periodEnd}>{shortDate(subscription.periodEnd)}</time> : "—")
+const providerOf = (subscription: AdminSubscription) => (subscription.provider === "stripe" ? "Stripe" : "Test mode")
+
+function Cancelled({ subscription }: { subscription: AdminSubscription }) {
+  return subscription.cancelAtPeriodEnd ? <span className="block text-xs text-gray-600">Cancelled at period end</span> : null
+}
+
+/** The customer; a narrow screen reads the other columns here, under them. */
+function CustomerCell({ subscription }: { subscription: AdminSubscription }) {
   return (
-    <tr className={`border-t border-gray-100 align-top ${failed ? "bg-red-50" : ""}`}>
-      <td className="px-3 py-2 text-sm">
-        <span className="block font-medium text-gray-900">{subscription.name}</span>
-        <span className="block break-all text-gray-600">{subscription.email}</span>
-        {/* A narrow screen reads the other columns here, under the customer. */}
-        <span className="mt-1 block space-y-1 md:hidden" data-narrow-only>
-          <StatusBadge status={subscription.status} />
-          {cancelled}
-          <span className="block text-gray-700">
-            {planName(subscription.plan)}, {interval.toLowerCase()} · ends {periodEnd} · {provider}
-          </span>
-          <StripeLink subscription={subscription} />
-        </span>
-      </td>
-      <td className="hidden px-3 py-2 text-sm md:table-cell">
-        {planName(subscription.plan)}
-        <span className="block text-gray-600">{interval}</span>
-      </td>
-      <td className="hidden px-3 py-2 md:table-cell">
+    <>
+      <span className="block font-medium text-gray-900">{subscription.name}</span>
+      <span className="block break-all text-gray-600">{subscription.email}</span>
+      <span className="mt-1 block space-y-1 md:hidden" data-narrow-only>
         <StatusBadge status={subscription.status} />
-        {cancelled}
-      </td>
-      <td className="hidden whitespace-nowrap px-3 py-2 text-sm text-gray-700 md:table-cell">{periodEnd}</td>
-      <td className="hidden px-3 py-2 text-sm text-gray-700 md:table-cell">
-        {provider}
+        <Cancelled subscription={subscription} />
+        <span className="block text-gray-700">
+          {planName(subscription.plan)}, {intervalOf(subscription).toLowerCase()} · ends {periodEndOf(subscription)} · {providerOf(subscription)}
+        </span>
         <StripeLink subscription={subscription} />
-      </td>
-    </tr>
+      </span>
+    </>
   )
 }
+
+const SUBSCRIPTION_COLUMNS: readonly DataColumn<AdminSubscription>[] = [
+  { header: "Customer", cell: (subscription) => <CustomerCell subscription={subscription} /> },
+  {
+    header: "Plan",
+    from: "md",
+    cell: (subscription) => (
+      <>
+        {planName(subscription.plan)}
+        <span className="block text-gray-600">{intervalOf(subscription)}</span>
+      </>
+    )
+  },
+  {
+    header: "Status",
+    from: "md",
+    cell: (subscription) => (
+      <>
+        <StatusBadge status={subscription.status} />
+        <Cancelled subscription={subscription} />
+      </>
+    )
+  },
+  { header: "Period end", from: "md", cellClassName: "whitespace-nowrap text-gray-700", cell: periodEndOf },
+  {
+    header: "Provider",
+    from: "md",
+    cellClassName: "text-gray-700",
+    cell: (subscription) => (
+      <>
+        {providerOf(subscription)}
+        <StripeLink subscription={subscription} />
+      </>
+    )
+  }
+]
 
 function Subscriptions({ billing, page, onPage }: { billing: AdminBilling; page: number; onPage: (page: number) => void }) {
   const pages = Math.max(1, Math.ceil(billing.total / BILLING_PAGE_SIZE))
@@ -117,29 +142,14 @@ function Subscriptions({ billing, page, onPage }: { billing: AdminBilling; page:
       <h2 id="subscriptions-heading" className="border-b border-gray-200 p-3 text-sm font-semibold text-gray-700">
         Subscriptions ({number(billing.total)})
       </h2>
-      {billing.subscriptions.length === 0 ? (
-        <p className="p-6 text-center text-sm text-gray-500">No one has subscribed yet.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left">
-            <caption className="sr-only">Subscriptions, failed payments first, then by the end of their period</caption>
-            <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-500">
-              <tr>
-                {["Customer", "Plan", "Status", "Period end", "Provider"].map((column, index) => (
-                  <th key={column} scope="col" className={`px-3 py-2 ${index > 0 ? "hidden md:table-cell" : ""}`}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {billing.subscriptions.map((subscription) => (
-                <SubscriptionRow key={subscription.userId} subscription={subscription} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Subscriptions, failed payments first, then by the end of their period"
+        columns={SUBSCRIPTION_COLUMNS}
+        rows={billing.subscriptions}
+        rowKey={(subscription) => subscription.userId}
+        rowClassName={(subscription) => (isFailedPayment(subscription.status) ? "bg-red-50" : "")}
+        empty="No one has subscribed yet."
+      />
       {pages > 1 && (
         <nav aria-label="Pages" className="flex items-center justify-between border-t border-gray-200 p-2 text-sm">
           <button type="button" className={buttonStyles.ghost} disabled={page <= 1} onClick={() => onPage(page - 1)}>

@@ -10,7 +10,7 @@ import { teardownSession } from "~site-session/session-store"
 import type { AdminBilling, AdminSubscription } from "~core/admin/admin-analytics"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
-import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../../fake-api-server"
 import { SiteApp } from "../../SiteApp"
 
 afterEach(() => {

@@ -2,21 +2,43 @@
 import { useState } from "react"
 import { Link } from "react-router"
 
-import { categoryName, type PostStatus } from "~core/admin/blog"
+import { categoryName, type PostStatus, type PostSummary } from "~core/admin/blog"
 import { longDate } from "~core/format"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
+import { PageTitle } from "~site/shared/PageTitle"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
-import { PageTitle } from "../../PageTitle"
-import { useAdminPosts } from "./content-api"
+import { useAdminPosts } from "./content-requests"
 
 const STATUS_LOOKS: Record<PostStatus, { label: string; className: string }> = {
   draft: { label: "Draft", className: "bg-amber-100 text-amber-900" },
   published: { label: "Published", className: "bg-emerald-100 text-emerald-900" }
 }
+
+const POST_COLUMNS: readonly DataColumn<PostSummary>[] = [
+  {
+    header: "Title",
+    rowHeader: true,
+    cell: (post) => (
+      <>
+        <Link to={`/admin/content/${post.id}`} className={`${buttonStyles.link} font-medium`}>
+          {post.title}
+        </Link>
+        <span className="block text-xs text-gray-500">/blog/{post.slug}</span>
+      </>
+    )
+  },
+  {
+    header: "Status",
+    cell: (post) => <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_LOOKS[post.status].className}`}>{STATUS_LOOKS[post.status].label}</span>
+  },
+  { header: "Category", from: "sm", cell: (post) => categoryName(post.category) },
+  { header: "Updated", cell: (post) => <time dateTime={post.updatedAt}>{longDate(post.updatedAt)}</time> }
+]
 
 export default function ContentPage() {
   const [query, setQuery] = useState("")
@@ -73,48 +95,15 @@ export default function ContentPage() {
         <Spinner label="Loading the posts" />
       ) : posts.isError ? (
         <Notice>The posts could not be loaded. {posts.error.message}</Notice>
-      ) : posts.data.posts.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-gray-300 p-8 text-center text-gray-600">No posts match. Write one with New post.</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Posts, the latest edited first</caption>
-            <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Title
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="hidden px-4 py-3 sm:table-cell">
-                  Category
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Updated
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {posts.data.posts.map((post) => (
-                <tr key={post.id}>
-                  <th scope="row" className="px-4 py-3 font-medium">
-                    <Link to={`/admin/content/${post.id}`} className={buttonStyles.link}>
-                      {post.title}
-                    </Link>
-                    <span className="block text-xs font-normal text-gray-500">/blog/{post.slug}</span>
-                  </th>
-                  <td className="px-4 py-3">
-                    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_LOOKS[post.status].className}`}>{STATUS_LOOKS[post.status].label}</span>
-                  </td>
-                  <td className="hidden px-4 py-3 sm:table-cell">{categoryName(post.category)}</td>
-                  <td className="px-4 py-3">
-                    <time dateTime={post.updatedAt}>{longDate(post.updatedAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="overflow-hidden rounded-2xl border border-gray-200 bg-white shadow-sm">
+          <DataTable
+            caption="Posts, the latest edited first"
+            columns={POST_COLUMNS}
+            rows={posts.data.posts}
+            rowKey={(post) => post.id}
+            empty="No posts match. Write one with New post."
+          />
         </div>
       )}
 

@@ -15,9 +15,9 @@ import { SelectField, TextareaField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../../PageTitle"
-import { ADMIN_POSTS_QUERY_KEY, createPost, deletePost, savePost, useAdminPost } from "./content-api"
+import { contentKeys, createPost, deletePost, savePost, useAdminPost } from "./content-requests"
 import { draftOf, draftProblems, EMPTY_DRAFT, inputOf, saveFailure, type DraftErrors, type PostDraft } from "./post-draft"
 import { PostImageField } from "./PostImageField"
 
@@ -68,8 +68,8 @@ function PostForm({ post }: { post: Post | null }) {
 
   const keep = (answered: Post) => {
     setCurrent(answered)
-    queryClient.setQueryData([...ADMIN_POSTS_QUERY_KEY, "post", answered.id], answered)
-    void queryClient.invalidateQueries({ queryKey: [...ADMIN_POSTS_QUERY_KEY, "list"] })
+    queryClient.setQueryData(contentKeys.post(answered.id), answered)
+    void queryClient.invalidateQueries({ queryKey: contentKeys.lists })
   }
 
   const submit = async (event: FormEvent) => {
@@ -129,8 +129,8 @@ function PostForm({ post }: { post: Post | null }) {
               }
               close()
               // The deleted post is not asked for again; the list is, on the page it returns to.
-              queryClient.removeQueries({ queryKey: [...ADMIN_POSTS_QUERY_KEY, "post", current.id] })
-              void queryClient.invalidateQueries({ queryKey: [...ADMIN_POSTS_QUERY_KEY, "list"] })
+              queryClient.removeQueries({ queryKey: contentKeys.post(current.id) })
+              void queryClient.invalidateQueries({ queryKey: contentKeys.lists })
               void navigate("/admin/content")
               return null
             }}

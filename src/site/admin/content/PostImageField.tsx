@@ -4,9 +4,9 @@ import { useId, useState } from "react"
 import type { Post } from "~core/admin/blog"
 import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
+import { postImage } from "~site/shared/post-cover"
 
-import { postImage } from "../../blog/cover"
-import { uploadPostImage } from "./content-api"
+import { uploadPostImage } from "./content-requests"
 
 /** As the server's limit (server/blog/post-image.ts): told before a long upload is refused. */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024

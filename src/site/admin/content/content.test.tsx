@@ -12,7 +12,7 @@ import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 import { teardownSession } from "~site-session/session-store"
 
 import { makePost, summaryOf } from "../../blog/blog-test-kit"
-import { answer, createFakeApi, refuse, resetSiteForTest } from "../../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest } from "../../fake-api-server"
 import { SiteApp } from "../../SiteApp"
 
 afterEach(() => teardownSession())

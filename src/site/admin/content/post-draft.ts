@@ -2,7 +2,7 @@
  * The editor's form as it is typed (every field a string, the tags one comma-separated line), to and from the API's
  * post, and its problems in plain words by field, from the same schema the server parses with.
  */
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import { postInputSchema, type BlogCategorySlug, type Post, type PostInput, type PostStatus } from "~core/admin/blog"
 import { failureText } from "~site/shared/failure-text"
 

@@ -8,9 +8,9 @@ import type { ReactNode } from "react"
 import { BUILT_IN_RULE_NAMES } from "~core/password-policy"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../../PageTitle"
-import { fetchAdminPolicy, type AdminPolicyView } from "../admin-api"
+import { adminKeys, fetchAdminPolicy, type AdminPolicyView } from "../admin-requests"
 import { CustomRules } from "./CustomRules"
 import { MessagesEditor } from "./MessagesEditor"
 import { PolicyOptions } from "./PolicyOptions"
@@ -68,7 +68,7 @@ function PolicyEditor({ initial }: { initial: AdminPolicyView }) {
 }
 
 export default function PasswordPolicyPage() {
-  const policy = useQuery({ queryKey: ["admin-password-policy"], queryFn: fetchAdminPolicy, staleTime: 0, gcTime: 0 })
+  const policy = useQuery({ queryKey: adminKeys.passwordPolicy, queryFn: fetchAdminPolicy, staleTime: 0, gcTime: 0 })
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-10 sm:px-6 lg:px-8">
       <PageTitle title="Password Policy" />

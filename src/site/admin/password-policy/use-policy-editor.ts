@@ -3,10 +3,9 @@
  * every change sent to the server through one react-query mutation (a rule, the whole draft, a custom rule added or
  * removed, an imported file, the default policy), so the page has one busy flag and one way to report a failure.
  */
-import { useMutation } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
 
-import { ApiRequestError } from "~api/http-client"
+import { ApiRequestError } from "~http/http-client"
 import {
   createDefaultPasswordPolicy,
   type BuiltInRuleName,
@@ -16,8 +15,9 @@ import {
 } from "~core/password-policy"
 import type { NoticeTone } from "~ui/Notice"
 import { SECOND_MS } from "~core/time"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 
-import { savePolicy, saveRule, toPolicyConfig, type AdminPolicyView } from "../admin-api"
+import { savePolicy, saveRule, toPolicyConfig, type AdminPolicyView } from "../admin-requests"
 import { POLICY_FILE_NAME, policyFileContent, readPolicyFile } from "../policy-file"
 import { RULE_LABELS } from "./rule-labels"
 
@@ -106,11 +106,15 @@ export function usePolicyEditor(initial: AdminPolicyView) {
     }
   }
 
-  const save = useMutation({
+  const save = useFormMutation({
     mutationFn: send,
     onSuccess: (view, change) => setNotice({ tone: "success", text: keep(toPolicyConfig(view), change) }),
     onError: (error) => setNotice(problemsOf(error))
   })
+  /** One change at a time: a second click in the same moment sends nothing (the page's buttons wait for `busy`). */
+  const submit = (change: PolicyChange, whenSaved?: () => void) => {
+    if (!save.isRunning()) save.mutate(change, { onSuccess: whenSaved })
+  }
 
   const exportPolicy = () => {
     const url = URL.createObjectURL(new Blob([policyFileContent(saved)], { type: "application/json" }))
@@ -128,12 +132,12 @@ export function usePolicyEditor(initial: AdminPolicyView) {
       setNotice({ tone: "error", text: `${file.name} was not imported: nothing changed.`, details: result.problems })
       return
     }
-    save.mutate({ kind: "import", policy: result.policy, fileName: file.name })
+    submit({ kind: "import", policy: result.policy, fileName: file.name })
   }
 
   const reset = () => {
     if (!window.confirm("Restore the default password policy? Your rules, messages and custom rules will be replaced.")) return
-    save.mutate({ kind: "reset" })
+    submit({ kind: "reset" })
   }
 
   return {
@@ -145,11 +149,11 @@ export function usePolicyEditor(initial: AdminPolicyView) {
     setRule: (rule: PolicyRule) => setDraft((current) => ({ ...current, rules: { ...current.rules, [rule.name]: rule } })),
     setOption: <K extends keyof PasswordPolicyConfig>(key: K, value: PasswordPolicyConfig[K]) => setDraft((current) => ({ ...current, [key]: value })),
     discard: () => setDraft(saved),
-    saveRule: (name: BuiltInRuleName) => save.mutate({ kind: "rule", name }),
-    saveDraft: () => save.mutate({ kind: "draft" }),
+    saveRule: (name: BuiltInRuleName) => submit({ kind: "rule", name }),
+    saveDraft: () => submit({ kind: "draft" }),
     /** `whenAdded` runs once the server kept the rule (the form then clears). */
-    addCustomRule: (rule: CustomRule, whenAdded: () => void) => save.mutate({ kind: "add-custom", rule }, { onSuccess: whenAdded }),
-    removeCustomRule: (id: string) => save.mutate({ kind: "remove-custom", id }),
+    addCustomRule: (rule: CustomRule, whenAdded: () => void) => submit({ kind: "add-custom", rule }, whenAdded),
+    removeCustomRule: (id: string) => submit({ kind: "remove-custom", id }),
     exportPolicy,
     importPolicy,
     reset

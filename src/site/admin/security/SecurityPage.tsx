@@ -3,18 +3,20 @@
  * Filters by kind, actor and days (UTC, as the server reads them), and the export of what they select as CSV. The
  * log is read only: nothing on this page changes an entry. Every text of an entry is rendered as text.
  */
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query"
+import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState, type FormEvent } from "react"
 
 import { AUDIT_EVENT_KINDS, AUDIT_PAGE_SIZE, type AuditEntry } from "~core/admin/audit"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
+import { PageTitle } from "~site/shared/PageTitle"
+import { useFormMutation } from "~site/shared/use-form-mutation"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 
-import { PageTitle } from "../../PageTitle"
-import { auditKeys, fetchAuditCsv, fetchAuditPage, NO_FILTERS, saveBlob, type AuditFilters } from "./audit-api"
+import { auditKeys, fetchAuditCsv, fetchAuditPage, NO_FILTERS, saveBlob, type AuditFilters } from "./audit-requests"
 import { actorText, detailsText, formatAuditTime, kindLabel } from "./audit-labels"
 
 export const SECURITY_TEXTS = {
@@ -72,37 +74,39 @@ function FilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (fil
   )
 }
 
-function EntryRow({ entry }: { entry: AuditEntry }) {
+/** When; a narrow screen reads the other columns here, under the time. */
+function WhenCell({ entry }: { entry: AuditEntry }) {
   const details = detailsText(entry.details)
   return (
-    <tr className="border-t border-gray-100 align-top">
-      <td className="px-3 py-2 text-sm">
-        <time dateTime={entry.at} className="whitespace-nowrap text-gray-700">
-          {formatAuditTime(entry.at)}
-        </time>
-        {/* A narrow screen reads the other columns here, under the time. */}
-        <span className="mt-1 block space-y-0.5 break-words md:hidden" data-narrow-only>
-          <span className="block font-medium">{kindLabel(entry.action)}</span>
-          <span className="block text-gray-600">by {actorText(entry.actor)}</span>
-          {entry.target && <span className="block text-gray-600">on {entry.target}</span>}
-          {entry.ip && <span className="block text-gray-500">from {entry.ip}</span>}
-          {details && <span className="block text-gray-500">{details}</span>}
-        </span>
-      </td>
-      <td className="hidden px-3 py-2 text-sm font-medium md:table-cell">{kindLabel(entry.action)}</td>
-      <td className="hidden break-all px-3 py-2 text-sm md:table-cell">{actorText(entry.actor)}</td>
-      <td className="hidden break-all px-3 py-2 text-sm md:table-cell">{entry.target ?? "—"}</td>
-      <td className="hidden px-3 py-2 text-sm text-gray-600 md:table-cell">{entry.ip ?? "—"}</td>
-      <td className="hidden break-words px-3 py-2 text-sm text-gray-600 md:table-cell">{details || "—"}</td>
-    </tr>
+    <>
+      <time dateTime={entry.at} className="whitespace-nowrap text-gray-700">
+        {formatAuditTime(entry.at)}
+      </time>
+      <span className="mt-1 block space-y-0.5 break-words md:hidden" data-narrow-only>
+        <span className="block font-medium">{kindLabel(entry.action)}</span>
+        <span className="block text-gray-600">by {actorText(entry.actor)}</span>
+        {entry.target && <span className="block text-gray-600">on {entry.target}</span>}
+        {entry.ip && <span className="block text-gray-500">from {entry.ip}</span>}
+        {details && <span className="block text-gray-500">{details}</span>}
+      </span>
+    </>
   )
 }
+
+const ENTRY_COLUMNS: readonly DataColumn<AuditEntry>[] = [
+  { header: "When", cell: (entry) => <WhenCell entry={entry} /> },
+  { header: "Action", from: "md", cellClassName: "font-medium", cell: (entry) => kindLabel(entry.action) },
+  { header: "Actor", from: "md", cellClassName: "break-all", cell: (entry) => actorText(entry.actor) },
+  { header: "Target", from: "md", cellClassName: "break-all", cell: (entry) => entry.target ?? "—" },
+  { header: "Address", from: "md", cellClassName: "text-gray-600", cell: (entry) => entry.ip ?? "—" },
+  { header: "Details", from: "md", cellClassName: "break-words text-gray-600", cell: (entry) => detailsText(entry.details) || "—" }
+]
 
 function AuditLog() {
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS)
   const [page, setPage] = useState(1)
   const log = useQuery({ queryKey: auditKeys.page(filters, page), queryFn: ({ signal }) => fetchAuditPage(filters, page, signal), placeholderData: keepPreviousData })
-  const exporting = useMutation({
+  const exporting = useFormMutation({
     mutationFn: () => fetchAuditCsv(filters),
     onSuccess: (blob) => saveBlob(blob, `audit-log-${new Date().toISOString().slice(0, 10)}.csv`)
   })
@@ -125,7 +129,7 @@ function AuditLog() {
           <h2 id="audit-heading" className="text-sm font-semibold text-gray-700">
             Entries ({data ? data.total.toLocaleString("en-GB") : "…"})
           </h2>
-          <button type="button" className={buttonStyles.secondary} disabled={exporting.isPending} onClick={() => exporting.mutate()}>
+          <button type="button" className={buttonStyles.secondary} disabled={exporting.isPending} onClick={() => !exporting.isRunning() && exporting.mutate()}>
             {exporting.isPending ? "Exporting…" : "Export CSV"}
           </button>
         </div>
@@ -140,41 +144,14 @@ function AuditLog() {
           <div className="p-4">
             <Notice>{SECURITY_TEXTS.loadFailed}</Notice>
           </div>
-        ) : data!.entries.length === 0 ? (
-          <p className="p-6 text-center text-sm text-gray-500">{filtered ? SECURITY_TEXTS.empty : SECURITY_TEXTS.emptyLog}</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left">
-              <caption className="sr-only">Audit log entries, newest first</caption>
-              <thead className="bg-gray-50 text-xs uppercase tracking-wide text-gray-500">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    When
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Action
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Actor
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Target
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Address
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 md:table-cell">
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data!.entries.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Audit log entries, newest first"
+            columns={ENTRY_COLUMNS}
+            rows={data!.entries}
+            rowKey={(entry) => entry.id}
+            empty={filtered ? SECURITY_TEXTS.empty : SECURITY_TEXTS.emptyLog}
+          />
         )}
         <Pager page={page} pages={pages} onPage={setPage} look="inCard" />
       </section>

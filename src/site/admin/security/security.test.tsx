@@ -10,7 +10,7 @@ import { teardownSession } from "~site-session/session-store"
 import type { AuditEntry, AuditPage } from "~core/admin/audit"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
 
-import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest, type Handler } from "../../fake-api-server"
 import { SiteApp } from "../../SiteApp"
 import { kindLabel } from "./audit-labels"
 

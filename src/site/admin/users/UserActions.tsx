@@ -12,7 +12,7 @@ import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
-import { endSessions, resendVerification, setOrganizationLimit, setUserLimit, updateUser, useUsersChanged } from "./admin-users-api"
+import { endSessions, resendVerification, setOrganizationLimit, setUserLimit, updateUser, useUsersChanged } from "./admin-users-requests"
 
 type User = AdminUserDetail["user"]
 

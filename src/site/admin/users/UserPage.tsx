@@ -13,9 +13,9 @@ import { failureText } from "~site/shared/failure-text"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../../PageTitle"
-import { useAdminOrganization, useAdminUser } from "./admin-users-api"
+import { useAdminOrganization, useAdminUser } from "./admin-users-requests"
 import { DisableAction, EndSessionsAction, OrganizationLimitForm, ResendVerificationAction, RoleAction, UserLimitForm } from "./UserActions"
 import { ROLE_NAMES, StatusBadges } from "./user-badges"
 

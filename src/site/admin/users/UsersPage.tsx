@@ -11,15 +11,16 @@ import { ADMIN_USER_SORTS, ADMIN_USERS_PAGE_SIZE, ADMIN_USERS_QUERY_MAX_LENGTH, 
 import { longDate } from "~core/format"
 import { getPlan, PLAN_IDS, type PlanId } from "~core/billing/plans"
 import { ROLES, type Role } from "~core/user"
+import { DataTable, type DataColumn } from "~site/shared/DataTable"
 import { failureText } from "~site/shared/failure-text"
 import { Pager } from "~ui/Pager"
 import { CompactSelect, CompactTextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
+import { PageTitle } from "~site/shared/PageTitle"
 
-import { PageTitle } from "../../PageTitle"
-import { useAdminUsers, type UserFilters } from "./admin-users-api"
+import { useAdminUsers, type UserFilters } from "./admin-users-requests"
 import { ROLE_NAMES, StatusBadges } from "./user-badges"
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | "" => (values.includes(value as T) ? (value as T) : "")
@@ -42,39 +43,39 @@ function filtersOf(params: URLSearchParams): UserFilters {
 const SORT_LABELS: Record<AdminUserSort, string> = { created: "Newest accounts", lastSignIn: "Latest sign-in" }
 const signedIn = (user: AdminUserSummary) => (user.lastSignInAt ? longDate(user.lastSignInAt) : "Never")
 
-function UserRow({ user }: { user: AdminUserSummary }) {
+/** The account's cell carries the other columns at phone width, where they are hidden. */
+function AccountCell({ user }: { user: AdminUserSummary }) {
   return (
-    <tr className="align-top">
-      <td className="py-3 pr-3">
-        <Link to={`/admin/users/${encodeURIComponent(user.id)}`} className={`${buttonStyles.link} break-words`}>
-          {user.name || user.email}
-        </Link>
-        <div className="break-all text-gray-600">{user.email}</div>
-        {/* At phone width the other columns fold in here. */}
-        <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-gray-600 md:hidden">
-          <dt>Plan, role</dt>
-          <dd>
-            {getPlan(user.plan).name}, {ROLE_NAMES[user.role]}
-          </dd>
-          <dt>Joined</dt>
-          <dd>{longDate(user.createdAt)}</dd>
-          <dt>Signed in</dt>
-          <dd>{signedIn(user)}</dd>
-        </dl>
-        <div className="mt-1 md:hidden">
-          <StatusBadges user={user} />
-        </div>
-      </td>
-      <td className="hidden px-3 py-3 md:table-cell">{getPlan(user.plan).name}</td>
-      <td className="hidden px-3 py-3 md:table-cell">{ROLE_NAMES[user.role]}</td>
-      <td className="hidden px-3 py-3 md:table-cell">
+    <>
+      <Link to={`/admin/users/${encodeURIComponent(user.id)}`} className={`${buttonStyles.link} break-words`}>
+        {user.name || user.email}
+      </Link>
+      <div className="break-all text-gray-600">{user.email}</div>
+      <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-gray-600 md:hidden">
+        <dt>Plan, role</dt>
+        <dd>
+          {getPlan(user.plan).name}, {ROLE_NAMES[user.role]}
+        </dd>
+        <dt>Joined</dt>
+        <dd>{longDate(user.createdAt)}</dd>
+        <dt>Signed in</dt>
+        <dd>{signedIn(user)}</dd>
+      </dl>
+      <div className="mt-1 md:hidden">
         <StatusBadges user={user} />
-      </td>
-      <td className="hidden whitespace-nowrap px-3 py-3 md:table-cell">{longDate(user.createdAt)}</td>
-      <td className="hidden whitespace-nowrap py-3 pl-3 md:table-cell">{signedIn(user)}</td>
-    </tr>
+      </div>
+    </>
   )
 }
+
+const USER_COLUMNS: readonly DataColumn<AdminUserSummary>[] = [
+  { header: "Account", cell: (user) => <AccountCell user={user} /> },
+  { header: "Plan", from: "md", cell: (user) => getPlan(user.plan).name },
+  { header: "Role", from: "md", cell: (user) => ROLE_NAMES[user.role] },
+  { header: "Status", from: "md", cell: (user) => <StatusBadges user={user} /> },
+  { header: "Joined", from: "md", cellClassName: "whitespace-nowrap", cell: (user) => longDate(user.createdAt) },
+  { header: "Last sign-in", from: "md", cellClassName: "whitespace-nowrap", cell: signedIn }
+]
 
 function SearchForm({ filters, onChange }: { filters: UserFilters; onChange: (next: Partial<UserFilters>) => void }) {
   const [query, setQuery] = useState(filters.query)
@@ -166,32 +167,13 @@ export default function UsersPage() {
               {users.data.total === 1 ? "1 account" : `${users.data.total.toLocaleString("en-US")} accounts`}
               {users.data.total > 0 && `, page ${users.data.page} of ${pages}`}
             </p>
-            {users.data.users.length === 0 ? (
-              <p className="py-10 text-center text-sm text-gray-500">No account matches this search.</p>
-            ) : (
-              <div className="overflow-x-auto">
-                <table className="mt-2 w-full text-left text-sm">
-                  <caption className="sr-only">Accounts, {SORT_LABELS[filters.sort].toLowerCase()} first</caption>
-                  <thead className="border-b border-gray-200 text-gray-600">
-                    <tr>
-                      <th scope="col" className="py-2 pr-3 font-medium">
-                        Account
-                      </th>
-                      {["Plan", "Role", "Status", "Joined", "Last sign-in"].map((name) => (
-                        <th key={name} scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
-                          {name}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-gray-100">
-                    {users.data.users.map((user) => (
-                      <UserRow key={user.id} user={user} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DataTable
+              caption={`Accounts, ${SORT_LABELS[filters.sort].toLowerCase()} first`}
+              columns={USER_COLUMNS}
+              rows={users.data.users}
+              rowKey={(user) => user.id}
+              empty="No account matches this search."
+            />
             <Pager page={filters.page} pages={pages} onPage={(page) => change({ ...filters, page })} />
           </>
         )}

@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from "vitest"
 import { teardownSession } from "~site-session/session-store"
 import type { AdminUserDetail, AdminUserSummary } from "~core/admin/admin-users"
 import { SESSION_STORAGE_KEYS, type User } from "~core/user"
+import { FREE_SUBSCRIPTION } from "~site/shared/billing/subscriptions.test-support"
 
-import { FREE_SUBSCRIPTION } from "../../billing/subscriptions.test-support"
-import { answer, createFakeApi, refuse, resetSiteForTest, type SeenRequest } from "../../fake-api"
+import { answer, createFakeApi, refuse, resetSiteForTest, type SeenRequest } from "../../fake-api-server"
 import { SiteApp } from "../../SiteApp"
 import { readLimit } from "./UserActions"
 
