@@ -64,7 +64,7 @@ export const RULES: Record<string, Rule> = {
   "POST /api/feedback": "public",
   "GET /api/feedback": "admin",
   "GET /api/feedback/status/:status": "admin",
-  "GET /api/feedback/images/:name": "admin",
+  "GET /api/feedback-images/:name": "admin",
   "GET /api/feedback/:id": "admin",
   "PUT /api/feedback/:id": "admin",
   "POST /api/feedback/:id/reply": "admin",

@@ -1,7 +1,7 @@
 
 import type { FastifyInstance } from "fastify"
 
-import type { AdminOverview } from "~core/admin/feedback"
+import type { AdminOverview } from "~core/admin/admin-overview"
 import { DAY_MS } from "~core/time"
 
 import { countUsers } from "../auth/user-store"

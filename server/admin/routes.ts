@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify"
 
 import { ok } from "~core/api-answer"
-import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/admin/feedback"
+import { adminOverviewSchema, requestLimitAnswerSchema, requestLimitSchema } from "~core/admin/admin-overview"
 import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organizations"
 
 import { requireAdmin } from "../auth/require-admin"

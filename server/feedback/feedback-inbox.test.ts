@@ -38,7 +38,7 @@ describe("POST /api/feedback", () => {
     expect(mail.text).not.toContain("side panel")
 
     const [pngUrl, jpegUrl] = created.body.data.images as string[]
-    expect(pngUrl).toMatch(/^\/api\/feedback\/images\/[0-9a-f]{32}\.png$/)
+    expect(pngUrl).toMatch(/^\/api\/feedback-images\/[0-9a-f]{32}\.png$/)
     expect(jpegUrl).toMatch(/\.jpg$/)
     const image = await call("GET", pngUrl!, adminToken)
     expect(image.status).toBe(200)
@@ -49,8 +49,8 @@ describe("POST /api/feedback", () => {
     expect(image.response.headers["content-security-policy"]).toBe("sandbox; default-src 'none'")
     expect(image.response.rawPayload.equals(PNG)).toBe(true)
     expect((await call("GET", jpegUrl!, adminToken)).response.headers["content-type"]).toBe("image/jpeg")
-    expect((await call("GET", "/api/feedback/images/..%2F..%2Fdb", adminToken)).status).toBe(404)
-    expect((await call("GET", "/api/feedback/images/0123456789abcdef0123456789abcdef.png", adminToken)).status).toBe(404)
+    expect((await call("GET", "/api/feedback-images/..%2F..%2Fdb", adminToken)).status).toBe(404)
+    expect((await call("GET", "/api/feedback-images/0123456789abcdef0123456789abcdef.png", adminToken)).status).toBe(404)
   })
 
   it("accepts a GIF, an image of exactly 5 MB, one of exactly 40 megapixels, and no image at all", async () => {
@@ -171,7 +171,7 @@ describe("admin calls", () => {
     ["update", "PUT", `/api/feedback/${someId}`, { status: "closed" }],
     ["reply", "POST", `/api/feedback/${someId}/reply`, { message: "Thanks" }],
     ["delete", "DELETE", `/api/feedback/${someId}`, undefined],
-    ["image", "GET", "/api/feedback/images/0123456789abcdef0123456789abcdef.png", undefined],
+    ["image", "GET", "/api/feedback-images/0123456789abcdef0123456789abcdef.png", undefined],
     ["overview", "GET", "/api/admin/overview", undefined],
     ["request limit", "PUT", `/api/admin/users/${someId}/request-limit`, { limit: 100 }],
     ["policy config (write)", "PUT", "/api/password-policy/config", { config: { rules: {} } }],

@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify"
 
-import { DEFAULT_REPLY_AUTHOR, type FeedbackFlags, type FeedbackStatus } from "~core/admin/feedback"
+import type { FeedbackFlags, FeedbackStatus } from "~core/admin/feedback"
 
 import { ApiError, notFound } from "../http/errors"
 import { EMAIL_TEMPLATES } from "../mail/email-templates"
@@ -13,6 +13,7 @@ import { queueEmail } from "../mail/outbox"
 import { StorageUnavailableError } from "../storage/object-storage"
 import type { ConfirmationLimit } from "./confirmation-limit"
 import type { Submission } from "./feedback-form"
+import { DEFAULT_REPLY_AUTHOR } from "./feedback-schemas"
 import { addReply, deleteFeedback, findFeedback, findFeedbackImage, insertFeedback, listFeedback, setFeedbackStatus } from "./feedback-store"
 import type { FeedbackImageStore } from "./image-store"
 

@@ -12,7 +12,7 @@ type Db = Kysely<DatabaseSchema>
 type FeedbackRow = Selectable<FeedbackTable>
 
 export function imageUrl(fileName: string): string {
-  return `/api/feedback/images/${fileName}`
+  return `/api/feedback-images/${fileName}`
 }
 
 /** The rows as the API shows them, with their images in upload order and replies oldest first. */

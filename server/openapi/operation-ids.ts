@@ -64,8 +64,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   "POST /api/feedback": "sendFeedback",
   "GET /api/feedback": "listFeedback",
-  "GET /api/feedback/status/:status": "listFeedbackByStatus",
-  "GET /api/feedback/images/:name": "getFeedbackImage",
+  "GET /api/feedback-images/:name": "getFeedbackImage",
   "GET /api/feedback/:id": "getFeedback",
   "PUT /api/feedback/:id": "setFeedbackStatus",
   "DELETE /api/feedback/:id": "deleteFeedback",

@@ -85,7 +85,7 @@ describe("feedback images in S3-compatible object storage", () => {
 
     const admin = await signedInUser(subject.app)
     await subject.database.db.updateTable("users").set({ role: "admin" }).where("id", "=", admin.id).execute()
-    const served = await subject.app.inject({ method: "GET", url: `/api/feedback/images/${names[0]}`, headers: { authorization: `Bearer ${admin.token}` } })
+    const served = await subject.app.inject({ method: "GET", url: `/api/feedback-images/${names[0]}`, headers: { authorization: `Bearer ${admin.token}` } })
     expect(served.statusCode).toBe(200)
     expect(served.rawPayload).toEqual(PNG)
     expect(served.headers["content-type"]).toBe("image/png")

@@ -190,12 +190,12 @@ describe("forms, pages and files", () => {
 
   it("fetches a file with the bearer token and reads a refusal as the usual error", async () => {
     const { client, server } = setup()
-    server.routes.set("GET /api/feedback/images/a.png", (request) =>
+    server.routes.set("GET /api/feedback-images/a.png", (request) =>
       server.authorized(request) ? new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } }) : unauthorized()
     )
-    const blob = await client.getBlob("/api/feedback/images/a.png")
+    const blob = await client.getBlob("/api/feedback-images/a.png")
     expect(blob.type).toBe("image/png")
     expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([137, 80, 78, 71])
-    expect((await caught(client.getBlob("/api/feedback/images/missing.png"))).code).toBe("NOT_FOUND")
+    expect((await caught(client.getBlob("/api/feedback-images/missing.png"))).code).toBe("NOT_FOUND")
   })
 })

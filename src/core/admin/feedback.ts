@@ -1,11 +1,11 @@
 /**
  * Feedback: the entity, the form's rules and texts, and the image check by leading bytes. The
- * landing-page form and POST /api/feedback apply the same rules.
+ * landing-page form and POST /api/feedback apply the same rules; how the server reads its queries and the form is
+ * server/feedback/feedback-schemas.ts.
  */
 import * as z from "zod"
 
 import { imageTypeOf } from "../images/image-type"
-import { PLAN_IDS } from "../billing/plans"
 
 export const FEEDBACK_MESSAGE_MIN_LENGTH = 10
 
@@ -40,7 +40,8 @@ export const feedbackSchema = z.object({
 })
 export type Feedback = z.infer<typeof feedbackSchema>
 
-const count = z.number().int().min(0)
+export const countSchema = z.number().int().min(0)
+const count = countSchema
 export const feedbackCountsSchema = z.object({ all: count, pending: count, replied: count, closed: count }) satisfies z.ZodType<Record<"all" | FeedbackStatus, number>>
 export type FeedbackCounts = z.infer<typeof feedbackCountsSchema>
 
@@ -60,9 +61,6 @@ export const feedbackListAnswerSchema = z.object({ success: z.literal(true), dat
 /** DELETE /api/feedback/:id */
 export const feedbackDeletedAnswerSchema = z.object({ deleted: z.literal(true), id: z.string() })
 
-export const FEEDBACK_PAGE_SIZE_DEFAULT = 50
-export const FEEDBACK_PAGE_SIZE_MAX = 100
-export const DEFAULT_REPLY_AUTHOR = "Admin"
 export const FEEDBACK_REPLY_MAX_LENGTH = 5000
 /** Longest e-mail address accepted (RFC 5321 path limit). */
 export const FEEDBACK_EMAIL_MAX_LENGTH = 254
@@ -149,67 +147,8 @@ export const feedbackReplySchema = z.strictObject({
   adminEmail: z.string().trim().max(FEEDBACK_EMAIL_MAX_LENGTH).optional()
 })
 
-/** GET /api/feedback/status/:status: the page asked for. */
-export const feedbackPageQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(FEEDBACK_PAGE_SIZE_MAX).default(FEEDBACK_PAGE_SIZE_DEFAULT)
-})
-
-/** GET /api/feedback: the page, and the status to show. */
-export const feedbackListQuerySchema = feedbackPageQuerySchema.extend({ status: feedbackStatusSchema.optional() })
-
-export const feedbackStatusParamsSchema = z.strictObject({ status: z.enum(FEEDBACK_STATUSES, { message: "use pending, replied or closed" }) })
-
-/**
- * POST /api/feedback, multipart/form-data, as the reference describes it. The server reads the form as a stream
- * (server/feedback/feedback-form.ts), field by field and image by image as they arrive, with the checks above
- * (feedbackTextProblem, the image checks): a schema over the whole body would mean holding 25 MB of images first.
- */
-export const feedbackFormSchema = z.object({
-  email: z.string().max(FEEDBACK_EMAIL_MAX_LENGTH).meta({ format: "email" }),
-  message: z.string().min(FEEDBACK_MESSAGE_MIN_LENGTH).max(FEEDBACK_MESSAGE_DISPLAY_MAX),
-  images: z
-    .array(z.file().max(FEEDBACK_MAX_IMAGE_BYTES).mime(Object.keys(FEEDBACK_IMAGE_TYPES) as FeedbackImageType[]))
-    .max(FEEDBACK_MAX_IMAGES)
-    .optional()
-    .meta({ description: "JPEG, PNG or GIF images, when the server takes uploads." })
-})
-
 /** The feedback feature flags: e-mail notifications and image uploads. */
 export interface FeedbackFlags {
   emailNotifications: boolean
   fileUploads: boolean
 }
-
-const healthCheckSchema = z.object({ ok: z.boolean(), latencyMs: z.number().optional(), message: z.string().optional() })
-
-/** GET /api/admin/overview: the admin dashboard's Quick Overview, from real figures. */
-export const adminOverviewSchema = z.object({
-  users: z.object({ total: count, admins: count, verified: count, newLast30Days: count }),
-  policies: z.object({ enabledRules: count, customRules: count }),
-  violations: z.object({ last30Days: count }),
-  feedback: feedbackCountsSchema,
-  billing: z.object({
-    subscribers: z.object({ pro: count, enterprise: count }),
-    trialing: count,
-    pastDue: count,
-    monthlyRecurringRevenue: z.number()
-  }),
-  health: z.object({ percent: z.number(), checks: z.record(z.string(), healthCheckSchema) })
-})
-export type AdminOverview = z.infer<typeof adminOverviewSchema>
-
-/** PUT /api/admin/users/:id/request-limit: a positive whole number, or null for unlimited. */
-export const requestLimitSchema = z.strictObject({
-  limit: z.number().int("The limit must be a whole number").positive("The limit must be a positive number").max(10_000_000).nullable()
-})
-
-/** The answer of PUT /api/admin/users/:id/request-limit. */
-export const requestLimitAnswerSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  plan: z.enum(PLAN_IDS),
-  requestLimit: z.number().int().nullable(),
-  /** The limit is what an Enterprise account gets; other plans keep their plan's quota. */
-  appliesToPlan: z.boolean()
-})

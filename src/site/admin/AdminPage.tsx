@@ -8,7 +8,7 @@ import { Notice } from "~ui/Notice"
 import { ChartColumn, CreditCard, FileText, KeyRound, MessageSquareText, Shield, Users } from "~ui/icons"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
-import type { AdminOverview } from "~core/admin/feedback"
+import type { AdminOverview } from "~core/admin/admin-overview"
 import { PageTitle } from "~site/shared/PageTitle"
 import { isTwoStepRequired } from "~site/shared/two-step-required"
 

@@ -4,8 +4,8 @@
  */
 import * as z from "zod"
 
+import { adminOverviewSchema } from "~core/admin/admin-overview"
 import {
-  adminOverviewSchema,
   feedbackDeletedAnswerSchema,
   feedbackListMetaSchema,
   feedbackSchema,

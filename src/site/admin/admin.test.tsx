@@ -135,7 +135,7 @@ describe("feedback images", () => {
     })
     render(
       <FeedbackImageProvider>
-        <FeedbackImage url="/api/feedback/images/0123456789abcdef0123456789abcdef.png" alt="Attached image 1" />
+        <FeedbackImage url="/api/feedback-images/0123456789abcdef0123456789abcdef.png" alt="Attached image 1" />
       </FeedbackImageProvider>
     )
     expect(await screen.findByText("Image unavailable")).toBeTruthy()

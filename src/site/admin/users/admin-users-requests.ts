@@ -16,7 +16,7 @@ import {
   type AdminUserUpdate,
   type AdminUserSort
 } from "~core/admin/admin-users"
-import { requestLimitAnswerSchema } from "~core/admin/feedback"
+import { requestLimitAnswerSchema } from "~core/admin/admin-overview"
 import { adminOrganizationSchema } from "~core/organizations"
 import type { PlanId } from "~core/billing/plans"
 import type { Role } from "~core/user"
