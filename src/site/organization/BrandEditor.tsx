@@ -14,7 +14,8 @@ import { useFormMutation } from "~site/shared/use-form-mutation"
 
 import { BrandPreview } from "./BrandPreview"
 import { updateOrganization, uploadLogo, useOrganizationChanged } from "./organization-requests"
-import { accentColorOf, figure, LOGO_RULES, LOGO_TYPES, logoProblem } from "./organization-view"
+import { figure } from "~site/shared/daily-figures"
+import { accentColorOf, LOGO_RULES, LOGO_TYPES, logoProblem } from "./organization-view"
 
 /** The picker's colour while the text is empty or unfinished: the product's blue. */
 const PICKER_FALLBACK = "#3b82f6"

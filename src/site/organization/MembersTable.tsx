@@ -14,7 +14,8 @@ import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
 
 import { changeMemberRole, removeMember, useOrganizationChanged } from "./organization-requests"
-import { canManage, figure, isSelf } from "./organization-view"
+import { figure } from "~site/shared/daily-figures"
+import { canManage, isSelf } from "./organization-view"
 
 const smallButton = `${buttonStyles.secondary} !px-3 !py-1.5 whitespace-nowrap text-xs`
 

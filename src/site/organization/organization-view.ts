@@ -1,8 +1,7 @@
 /** What the organisation page shows and offers, worked out from the organisation the server answered. */
 import { ACCENT_COLOR_PATTERN, managesMembers, type OrganizationMember, type OrganizationRole } from "~core/organizations"
 
-/** Whole numbers as the site writes them: 1,200. */
-export const figure = (count: number) => count.toLocaleString("en-GB")
+import { figure } from "~site/shared/daily-figures"
 
 /** Whether this row is the signed-in account's own: members are told apart by their e-mail. */
 export const isSelf = (member: OrganizationMember, email: string) => member.email.toLowerCase() === email.toLowerCase()

@@ -9,6 +9,7 @@ import { Link } from "react-router"
 import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~core/admin/admin-analytics"
 import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 import { DataTable, type DataColumn } from "~site/shared/DataTable"
+import { figure } from "~site/shared/daily-figures"
 import { failureText } from "~site/shared/failure-text"
 import { PageTitle } from "~site/shared/PageTitle"
 import { Notice } from "~ui/Notice"
@@ -17,7 +18,6 @@ import { buttonStyles } from "~ui/styles"
 import { useAdminBilling } from "./billing-requests"
 import { isFailedPayment, money, planName, shortDate, signedMoney, STATUS_LABELS } from "./billing-view"
 
-const number = (count: number) => count.toLocaleString("en-GB")
 const CARD = "rounded-2xl border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
 
 function Figures({ billing }: { billing: AdminBilling }) {
@@ -35,9 +35,9 @@ function Figures({ billing }: { billing: AdminBilling }) {
       </div>
       <div className={CARD}>
         <dt className="text-sm font-medium text-gray-600">Paying subscribers</dt>
-        <dd className="mt-1 text-3xl font-bold tabular-nums">{number(subscribers.pro + subscribers.enterprise)}</dd>
+        <dd className="mt-1 text-3xl font-bold tabular-nums">{figure(subscribers.pro + subscribers.enterprise)}</dd>
         <dd className="mt-1 text-sm text-gray-600">
-          Pro {number(subscribers.pro)}, Enterprise {number(subscribers.enterprise)}
+          Pro {figure(subscribers.pro)}, Enterprise {figure(subscribers.enterprise)}
         </dd>
       </div>
       <div className={CARD}>
@@ -47,7 +47,7 @@ function Figures({ billing }: { billing: AdminBilling }) {
             {SUBSCRIPTION_STATUSES.map((status) => (
               <li key={status} className="flex justify-between gap-2">
                 <span className={isFailedPayment(status) && statuses[status] > 0 ? "font-semibold text-red-700" : "text-gray-700"}>{STATUS_LABELS[status]}</span>
-                <span className="font-semibold tabular-nums">{number(statuses[status])}</span>
+                <span className="font-semibold tabular-nums">{figure(statuses[status])}</span>
               </li>
             ))}
           </ul>
@@ -140,7 +140,7 @@ function Subscriptions({ billing, page, onPage }: { billing: AdminBilling; page:
   return (
     <section aria-labelledby="subscriptions-heading" className="rounded-2xl border border-gray-200 bg-white shadow-sm">
       <h2 id="subscriptions-heading" className="border-b border-gray-200 p-3 text-sm font-semibold text-gray-700">
-        Subscriptions ({number(billing.total)})
+        Subscriptions ({figure(billing.total)})
       </h2>
       <DataTable
         caption="Subscriptions, failed payments first, then by the end of their period"
