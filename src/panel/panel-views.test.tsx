@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest"
 
 import type { HistoryEntry } from "./chat/history"
 import { HistorySection } from "./chat/HistorySection"
-import { FoundList } from "./results/FoundList"
+import { FoundList, type FoundKind } from "./results/FoundList"
 import { PanelSections, SectionBar, SectionPanel, type PanelSection } from "./SectionBar"
 
 afterEach(cleanup)
@@ -81,11 +81,16 @@ describe("the history section", () => {
 
 describe("a detector's found list", () => {
   it("shows the count and the list, or only what to say when nothing was found", () => {
-    const list = <ul aria-label="Things" />
-    const { rerender } = render(<FoundList label="Things found" count={2} one="thing" many="things" none="Nothing here." testId="count" list={list} />)
+    const things: FoundKind<string> = {
+      label: "Things found",
+      count: { one: "thing", many: "things", none: "Nothing here.", testId: "count" },
+      list: { label: "Things", className: "" },
+      item: (thing) => thing
+    }
+    const { rerender } = render(<FoundList kind={things} items={["a cup", "a chair"]} />)
     expect(screen.getByTestId("count").textContent).toBe("2 things found")
-    expect(screen.getByRole("list", { name: "Things" })).toBeTruthy()
-    rerender(<FoundList label="Things found" count={0} one="thing" many="things" none="Nothing here." testId="count" list={list} />)
+    expect(screen.getByRole("list", { name: "Things" }).textContent).toBe("a cupa chair")
+    rerender(<FoundList kind={things} items={[]} />)
     expect(screen.getByTestId("count").textContent).toBe("Nothing here.")
     expect(screen.queryByRole("list", { name: "Things" })).toBeNull()
   })

@@ -13,9 +13,10 @@ interface ConfirmDialogProps {
   trigger: { label: string; className: string; accessibleName?: string }
   title: string
   description: ReactNode
-  /** The button that closes the dialog and does nothing. */
-  keepLabel: string
-  confirm: { label: string; busyLabel: string; className: string }
+  /** The button that closes the dialog and does nothing: "Keep it" unless the thing kept wants naming. */
+  keepLabel?: string
+  /** The action's button: the primary button's look unless `className` gives another (buttonStyles.danger for what deletes). */
+  confirm: { label: string; busyLabel: string; className?: string }
   /**
    * Does the action; answers what went wrong in plain words, or null once done. `close` shuts the dialog, for an
    * action that has more to do after the server answered.
@@ -28,7 +29,7 @@ interface ConfirmDialogProps {
 }
 
 /** Asks before an action that cannot simply be undone; no way out while it runs, and its failure shown inside. */
-export function ConfirmDialog({ trigger, title, description, keepLabel, confirm, onConfirm, children, confirmDisabled = false }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, title, description, keepLabel = "Keep it", confirm, onConfirm, children, confirmDisabled = false }: ConfirmDialogProps) {
   const [open, setOpen] = useState(false)
   const [working, setWorking] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -71,7 +72,7 @@ export function ConfirmDialog({ trigger, title, description, keepLabel, confirm,
               {keepLabel}
             </AlertDialog.Cancel>
             {/* Not AlertDialog.Action, which closes at once: the dialog stays open until the action is done. */}
-            <button type="button" disabled={working || confirmDisabled} onClick={() => void run()} className={confirm.className}>
+            <button type="button" disabled={working || confirmDisabled} onClick={() => void run()} className={confirm.className ?? buttonStyles.primary}>
               {working ? confirm.busyLabel : confirm.label}
             </button>
           </div>

@@ -6,29 +6,41 @@ import type { ReactNode } from "react"
 
 import { countOf } from "~core/format"
 
-export interface FoundListProps {
+/** How a result names what its detector finds, and how it lists one. */
+export interface FoundKind<Item> {
   /** The section's accessible name, e.g. "Faces found". */
   label: string
-  count: number
-  one: string
-  many: string
-  /** Said instead of the count when nothing was found. */
-  none: string
-  /** The count's test id. */
-  testId: string
-  /** The list of what was found, rendered only when `count` is above 0. */
-  list: ReactNode
+  /** The count's words ("3 faces found"), what is said instead when nothing was found, and the count's test id. */
+  count: { one: string; many: string; none: string; testId: string }
+  /** Numbered (`ol`) where the boxes on the image carry the numbers; the list's accessible name, e.g. "Faces". */
+  list: { numbered?: boolean; label: string; className: string; itemClassName?: string }
+  /** What a list item says of one thing found. */
+  item: (found: Item, index: number) => ReactNode
+}
+
+interface FoundListProps<Item> {
+  kind: FoundKind<Item>
+  items: readonly Item[]
   /** What follows the list whatever the count (e.g. which detector ran). */
   children?: ReactNode
 }
 
-export function FoundList({ label, count, one, many, none, testId, list, children }: FoundListProps) {
+export function FoundList<Item>({ kind: { label, count, list, item }, items, children }: FoundListProps<Item>) {
+  const List = list.numbered ? "ol" : "ul"
   return (
     <section aria-label={label} className="space-y-2">
-      <p className="text-sm font-medium" data-testid={testId}>
-        {count === 0 ? none : `${countOf(count, one, many)} found`}
+      <p className="text-sm font-medium" data-testid={count.testId}>
+        {items.length === 0 ? count.none : `${countOf(items.length, count.one, count.many)} found`}
       </p>
-      {count > 0 && list}
+      {items.length > 0 && (
+        <List className={list.className} aria-label={list.label}>
+          {items.map((found, index) => (
+            <li key={index} className={list.itemClassName}>
+              {item(found, index)}
+            </li>
+          ))}
+        </List>
+      )}
       {children}
     </section>
   )

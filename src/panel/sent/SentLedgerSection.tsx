@@ -9,7 +9,6 @@ import { PRODUCT_NAME } from "~core/company"
 import { clearSentLedger, SENT_KIND_LABELS, SENT_LEDGER_LIMIT, sentLedgerItem, type SentEntry } from "~extension/account/sent-ledger"
 import { useStorageItem } from "~extension/storage/use-storage-item"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
-import { buttonStyles } from "~ui/styles"
 
 import { kilobytes } from "./SendNotice"
 
@@ -40,8 +39,7 @@ export function SentLedgerSection() {
             trigger={{ label: "Clear", className: smallButton }}
             title="Clear this record?"
             description="The list of what the extension sent is removed from this device. Nothing changes on the server."
-            keepLabel="Keep it"
-            confirm={{ label: "Clear", busyLabel: "Clearing…", className: buttonStyles.primary }}
+            confirm={{ label: "Clear", busyLabel: "Clearing…" }}
             onConfirm={async (close) => {
               try {
                 await clearSentLedger()

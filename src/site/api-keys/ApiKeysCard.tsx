@@ -10,7 +10,7 @@ import { Link } from "react-router"
 
 import { API_KEY_NAME_MAX_LENGTH, MAX_ACTIVE_API_KEYS, type CreatedApiKey } from "~core/api-keys"
 import { longDate } from "~core/format"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { copyText } from "~ui/clipboard"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { PasswordField, TextField } from "~ui/fields"
@@ -18,6 +18,7 @@ import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import { ProofMessage } from "~site/shared/ProofRefusal"
+import { RowList } from "~site/shared/RowList"
 import { useFormMutation } from "~site/shared/use-form-mutation"
 
 import { apiKeysKeys, createApiKey, revokeApiKey, useApiKeys } from "./api-keys-requests"
@@ -136,36 +137,31 @@ export function ApiKeysCard({ hasApiAccess, needsPassword }: { hasApiAccess: boo
       )}
       {keys.isPending && <Spinner />}
       {keys.isError && <Notice>We could not load your keys. {failureText(keys.error)}</Notice>}
-      {keys.data && keys.data.length === 0 && <p className="text-gray-600">You have no API keys yet.</p>}
-      {keys.data && keys.data.length > 0 && (
-        <ul aria-label="Your API keys" className="divide-y divide-gray-100 rounded-xl border border-gray-200">
-          {keys.data.map((key) => (
-            <li key={key.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-              <div className="min-w-0">
-                <p className="font-medium">{key.name}</p>
-                <p className="text-gray-600">
-                  <code className="font-mono text-xs">{key.prefix}…</code> · created {longDate(key.createdAt)} · {key.lastUsedAt ? `last used ${longDate(key.lastUsedAt)}` : "never used"}
-                </p>
-              </div>
+      {keys.data && (
+        <RowList
+          label="Your API keys"
+          items={keys.data}
+          empty="You have no API keys yet."
+          row={(key) => ({
+            key: key.id,
+            name: key.name,
+            detail: (
+              <>
+                <code className="font-mono text-xs">{key.prefix}…</code> · created {longDate(key.createdAt)} · {key.lastUsedAt ? `last used ${longDate(key.lastUsedAt)}` : "never used"}
+              </>
+            ),
+            action: (
               <ConfirmDialog
                 trigger={{ label: "Revoke", className: buttonStyles.secondary, accessibleName: `Revoke ${key.name}` }}
                 title={`Revoke “${key.name}”?`}
                 description="Calls made with this key are refused from now on. Scripts that use it stop working until you give them a new key."
                 keepLabel="Keep the key"
-                confirm={{ label: "Revoke key", busyLabel: "Revoking...", className: buttonStyles.primary }}
-                onConfirm={async () => {
-                  try {
-                    await revokeApiKey(key.id)
-                  } catch (failure) {
-                    return failureText(failure)
-                  }
-                  refresh()
-                  return null
-                }}
+                confirm={{ label: "Revoke key", busyLabel: "Revoking..." }}
+                onConfirm={() => attempt(() => revokeApiKey(key.id), refresh)}
               />
-            </li>
-          ))}
-        </ul>
+            )
+          })}
+        />
       )}
       <ApiUsage />
     </div>

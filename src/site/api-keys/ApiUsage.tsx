@@ -7,9 +7,7 @@ import { Toggle } from "radix-ui"
 import { lazy, Suspense, useId, useState } from "react"
 
 import { API_KEY_USAGE_DEFAULT_DAYS } from "~core/api-keys"
-import { failureText } from "~site/shared/failure-text"
-import { Notice } from "~ui/Notice"
-import { buttonStyles } from "~ui/styles"
+import { QueryStatus } from "~site/shared/LoadFailure"
 
 import { useApiKeyUsage } from "./api-keys-requests"
 import { ApiUsageTable } from "./ApiUsageTable"
@@ -47,19 +45,7 @@ export function ApiUsage() {
           </Toggle.Root>
         )}
       </div>
-      {usage.isPending && (
-        <p role="status" className="text-gray-600">
-          Loading your API calls…
-        </p>
-      )}
-      {usage.isError && (
-        <div className="space-y-3">
-          <Notice>We could not load your API calls. {failureText(usage.error)}</Notice>
-          <button type="button" className={buttonStyles.secondary} onClick={() => void usage.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
+      <QueryStatus subject="your API calls" query={usage} />
       {usage.data && !hasCalls && <p className="text-gray-600">No API calls in the last {DAYS} days.</p>}
       {usage.data && hasCalls && asTable && <ApiUsageTable usage={usage.data} />}
       {usage.data && hasCalls && !asTable && (

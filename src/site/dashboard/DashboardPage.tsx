@@ -13,6 +13,7 @@ import { billingErrorMessage, useStoredPlanFollows, useSubscription } from "~sit
 import { effectivePlanId, hasPaidSubscription } from "~site/shared/billing/subscription-view"
 import { membershipOf, ROLE_LABELS } from "~site/shared/membership"
 import { TWO_STEP_SECTION_ID } from "~site/shared/navigation"
+import { LoadFailure } from "~site/shared/LoadFailure"
 import { PageTitle } from "~site/shared/PageTitle"
 import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
@@ -148,12 +149,7 @@ export function DashboardPage({ cards: { ApiKeysCard, WebhooksCard, TwoStepCard,
           {record ? (
             <SubscriptionCard subscription={record} receivedAt={subscription.dataUpdatedAt} />
           ) : subscription.isError ? (
-            <div className="space-y-3">
-              <Notice>We could not load your subscription. {billingErrorMessage(subscription.error)}</Notice>
-              <button type="button" onClick={() => void subscription.refetch()} className={buttonStyles.secondary}>
-                Try again
-              </button>
-            </div>
+            <LoadFailure subject="your subscription" query={subscription} reason={billingErrorMessage} />
           ) : (
             <Spinner />
           )}

@@ -34,8 +34,7 @@ export function RemoveSignInMethodDialog({ method, onRemoved }: { method: SignIn
       trigger={{ label: texts.label, className: buttonStyles.secondary }}
       title={texts.title}
       description={`${texts.after} Every other session of your account, the extension's included, is signed out, and we e-mail you about the change.`}
-      keepLabel="Keep it"
-      confirm={{ label: texts.label, busyLabel: "Removing...", className: buttonStyles.primary }}
+      confirm={{ label: texts.label, busyLabel: "Removing..." }}
       confirmDisabled={password.length === 0}
       onConfirm={async (close) => {
         try {

@@ -1,8 +1,7 @@
-import { ApiRequestError } from "~http/http-client"
 import { logoutEverywhere } from "~site-session/account-requests"
-import { CONNECTION_ERROR_MESSAGE } from "~site-session/error-messages"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
+import { attempt } from "~site/shared/failure-text"
 import { useLogout } from "~site/shared/use-logout"
 
 /**
@@ -18,16 +17,8 @@ export function SignOutEverywhereDialog() {
       title="Sign out everywhere?"
       description="This signs you out on every device and browser, in the browser extension, and here. You will need to sign in again everywhere."
       keepLabel="Cancel"
-      confirm={{ label: "Sign out everywhere", busyLabel: "Signing out...", className: buttonStyles.primary }}
-      onConfirm={async () => {
-        try {
-          await logoutEverywhere()
-        } catch (failure) {
-          return failure instanceof ApiRequestError && !failure.isNetworkError ? failure.message : CONNECTION_ERROR_MESSAGE
-        }
-        await logout()
-        return null
-      }}
+      confirm={{ label: "Sign out everywhere", busyLabel: "Signing out..." }}
+      onConfirm={() => attempt(logoutEverywhere, logout)}
     />
   )
 }

@@ -9,7 +9,8 @@ import { useRef, useState, type FormEvent } from "react"
 import { longDate } from "~core/format"
 import { MAX_ORGANIZATION_DOMAINS, normalDomain, type OrganizationDomain } from "~core/organization-domains"
 import type { Organization } from "~core/organizations"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
+import { LoadFailure } from "~site/shared/LoadFailure"
 import { copyText } from "~ui/clipboard"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { TextField } from "~ui/fields"
@@ -144,20 +145,15 @@ function RemoveDomain({ domain, onRemoved }: { domain: OrganizationDomain; onRem
       trigger={{ label: "Remove", className: smallButton, accessibleName: `Remove ${domain.domain}` }}
       title={`Remove ${domain.domain}?`}
       description={`${domain.verified ? `${domain.domain} stops being verified for your organisation. ` : ""}Adding it again later gives it a new TXT record to verify, so you may delete the present one at your DNS provider.`}
-      keepLabel="Keep it"
       confirm={{ label: "Remove domain", busyLabel: "Removing...", className: buttonStyles.danger }}
-      onConfirm={async (close) => {
-        try {
-          await removing.mutateAsync()
-        } catch (failure) {
-          return failureText(failure)
-        }
-        close()
-        toast.success(`${domain.domain} is removed.`)
-        await domainsChanged()
-        onRemoved()
-        return null
-      }}
+      onConfirm={(close) =>
+        attempt(removing.mutateAsync, async () => {
+          close()
+          toast.success(`${domain.domain} is removed.`)
+          await domainsChanged()
+          onRemoved()
+        })
+      }
     />
   )
 }
@@ -210,14 +206,7 @@ export function DomainsCard({ organization }: { organization: Organization }) {
         Your domains
       </h3>
       {domains.isPending && <Spinner label="Loading the domains" />}
-      {domains.isError && (
-        <div className="space-y-2">
-          <Notice>We could not load the domains. {failureText(domains.error)}</Notice>
-          <button type="button" className={buttonStyles.secondary} onClick={() => void domains.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
+      {domains.isError && <LoadFailure subject="the domains" query={domains} className="space-y-2" />}
       {domains.data?.length === 0 && <p className="text-gray-600">No domain is added yet.</p>}
       {domains.data && domains.data.length > 0 && (
         <ul aria-label="Your domains" className="divide-y divide-gray-100 rounded-xl border border-gray-200">

@@ -7,9 +7,11 @@ import { useState, type FormEvent } from "react"
 
 import { ASSIGNABLE_ROLES, INVITATION_VALID_DAYS, inviteMemberSchema, MAX_ORGANIZATION_MEMBERS, type AssignableRole } from "~core/organizations"
 import { longDate } from "~core/format"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
+import { LoadFailure } from "~site/shared/LoadFailure"
 import { ROLE_LABELS } from "~site/shared/membership"
 import { organizationKeys } from "~site/shared/organization-query"
+import { RowList } from "~site/shared/RowList"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -86,44 +88,32 @@ export function Invitations() {
       <InviteForm onInvited={refresh} />
       <h3 className="font-semibold">Pending invitations</h3>
       {invitations.isPending && <Spinner />}
-      {invitations.isError && (
-        <div className="space-y-2">
-          <Notice>We could not load the invitations. {failureText(invitations.error)}</Notice>
-          <button type="button" className={buttonStyles.secondary} onClick={() => void invitations.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
-      {invitations.data?.length === 0 && <p className="text-gray-600">No invitation is waiting for an answer.</p>}
-      {invitations.data && invitations.data.length > 0 && (
-        <ul aria-label="Pending invitations" className="divide-y divide-gray-100 rounded-xl border border-gray-200">
-          {invitations.data.map((invitation) => (
-            <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-              <div className="min-w-0">
-                <p className="break-all font-medium">{invitation.email}</p>
-                <p className="text-gray-600">
-                  {ROLE_LABELS[invitation.role]} · expires {longDate(invitation.expiresAt)}
-                </p>
-              </div>
+      {invitations.isError && <LoadFailure subject="the invitations" query={invitations} className="space-y-2" />}
+      {invitations.data && (
+        <RowList
+          label="Pending invitations"
+          items={invitations.data}
+          empty="No invitation is waiting for an answer."
+          breakNames
+          row={(invitation) => ({
+            key: invitation.id,
+            name: invitation.email,
+            detail: (
+              <>
+                {ROLE_LABELS[invitation.role]} · expires {longDate(invitation.expiresAt)}
+              </>
+            ),
+            action: (
               <ConfirmDialog
                 trigger={{ label: "Revoke", className: buttonStyles.secondary, accessibleName: `Revoke the invitation of ${invitation.email}` }}
                 title={`Revoke the invitation of ${invitation.email}?`}
                 description="The link in the e-mail stops working at once. You can invite the address again later."
-                keepLabel="Keep it"
-                confirm={{ label: "Revoke invitation", busyLabel: "Revoking...", className: buttonStyles.primary }}
-                onConfirm={async () => {
-                  try {
-                    await revoking.mutateAsync(invitation.id)
-                  } catch (failure) {
-                    return failureText(failure)
-                  }
-                  refresh()
-                  return null
-                }}
+                confirm={{ label: "Revoke invitation", busyLabel: "Revoking..." }}
+                onConfirm={() => attempt(() => revoking.mutateAsync(invitation.id), refresh)}
               />
-            </li>
-          ))}
-        </ul>
+            )
+          })}
+        />
       )}
     </div>
   )

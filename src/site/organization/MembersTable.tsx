@@ -6,7 +6,7 @@
  */
 import type { Organization, OrganizationMember } from "~core/organizations"
 import { DataTable, type DataColumn } from "~site/shared/DataTable"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { ROLE_LABELS } from "~site/shared/membership"
 import { useFormMutation } from "~site/shared/use-form-mutation"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
@@ -56,16 +56,8 @@ function RemoveButton({ member, organizationName }: { member: OrganizationMember
       title={`Remove ${member.name} from ${organizationName}?`}
       description={`${member.email} loses access to the organisation's requests at once: their next requests count against their own Free plan. You can invite them again later.`}
       keepLabel="Keep them"
-      confirm={{ label: "Remove member", busyLabel: "Removing...", className: buttonStyles.primary }}
-      onConfirm={async () => {
-        try {
-          await removing.mutateAsync()
-        } catch (failure) {
-          return failureText(failure)
-        }
-        await organizationChanged()
-        return null
-      }}
+      confirm={{ label: "Remove member", busyLabel: "Removing..." }}
+      onConfirm={() => attempt(removing.mutateAsync, organizationChanged)}
     />
   )
 }
@@ -80,18 +72,14 @@ export function LeaveOrganization({ organization, userId }: { organization: Orga
       title={`Leave ${organization.name}?`}
       description="Your requests stop counting in the organisation's pool at once and fall back to your own Free plan. To come back you need a new invitation."
       keepLabel="Stay"
-      confirm={{ label: "Leave organisation", busyLabel: "Leaving...", className: buttonStyles.primary }}
-      onConfirm={async (close) => {
-        try {
-          await leaving.mutateAsync()
-        } catch (failure) {
-          return failureText(failure)
-        }
-        close()
-        toast.success(`You left ${organization.name}.`)
-        await organizationChanged(null)
-        return null
-      }}
+      confirm={{ label: "Leave organisation", busyLabel: "Leaving..." }}
+      onConfirm={(close) =>
+        attempt(leaving.mutateAsync, async () => {
+          close()
+          toast.success(`You left ${organization.name}.`)
+          await organizationChanged(null)
+        })
+      }
     />
   )
 }

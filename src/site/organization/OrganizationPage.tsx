@@ -9,12 +9,10 @@ import type { ComponentType, ReactNode } from "react"
 import { managesMembers, type Organization } from "~core/organizations"
 import { planIdOfUser } from "~core/user"
 import { useSession } from "~site-session/session-store"
-import { failureText } from "~site/shared/failure-text"
+import { LoadFailure } from "~site/shared/LoadFailure"
 import { ROLE_LABELS } from "~site/shared/membership"
 import { useOrganization } from "~site/shared/organization-query"
-import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
-import { buttonStyles } from "~ui/styles"
 import { useSubscription } from "~site/shared/billing/billing-requests"
 import { effectivePlanId } from "~site/shared/billing/subscription-view"
 import { PageTitle } from "~site/shared/PageTitle"
@@ -169,16 +167,8 @@ export function OrganizationPage({ cards }: { cards: OrganizationCards }) {
 
   let content: ReactNode
   if (!user || organization.isPending) content = <Spinner label="Loading your organisation" />
-  else if (organization.isError) {
-    content = (
-      <div className="space-y-3">
-        <Notice>We could not load your organisation. {failureText(organization.error)}</Notice>
-        <button type="button" className={buttonStyles.secondary} onClick={() => void organization.refetch()}>
-          Try again
-        </button>
-      </div>
-    )
-  } else if (organization.data) content = <OrganizationView organization={organization.data} email={user.email} userName={user.name} cards={cards} />
+  else if (organization.isError) content = <LoadFailure subject="your organisation" query={organization} />
+  else if (organization.data) content = <OrganizationView organization={organization.data} email={user.email} userName={user.name} cards={cards} />
   else if (subscription.isPending && !subscription.isError) content = <Spinner />
   else {
     // The record when it came, else what the stored user says.

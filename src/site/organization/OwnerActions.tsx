@@ -6,7 +6,7 @@
 import { useState } from "react"
 
 import type { Organization } from "~core/organizations"
-import { failureText } from "~site/shared/failure-text"
+import { attempt } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField } from "~ui/fields"
 import { buttonStyles } from "~ui/styles"
@@ -47,20 +47,19 @@ function TransferOwnership({ organization }: { organization: Organization }) {
       title="Transfer the ownership"
       description={transferNote(organization)}
       keepLabel="Keep the ownership"
-      confirm={{ label: chosen ? `Make ${chosen.name} the owner` : "Make them the owner", busyLabel: "Transferring...", className: buttonStyles.primary }}
+      confirm={{ label: chosen ? `Make ${chosen.name} the owner` : "Make them the owner", busyLabel: "Transferring..." }}
       confirmDisabled={!chosen}
       onConfirm={async (close) => {
         if (!chosen) return "Choose the member who becomes the owner."
-        try {
-          await transferring.mutateAsync(chosen.userId)
-        } catch (failure) {
-          return failureText(failure)
-        }
-        close()
-        toast.success(`${chosen.name} is now the owner of ${organization.name}.`)
-        setUserId("")
-        await organizationChanged()
-        return null
+        return attempt(
+          () => transferring.mutateAsync(chosen.userId),
+          async () => {
+            close()
+            toast.success(`${chosen.name} is now the owner of ${organization.name}.`)
+            setUserId("")
+            await organizationChanged()
+          }
+        )
       }}
     >
       <SelectField label="New owner" value={userId} onChange={(event) => setUserId(event.target.value)}>
@@ -87,17 +86,13 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
       description={`Every member loses access to the organisation's requests at once and falls back to their own Free plan; pending invitations stop working. ${subscription} This cannot be undone.`}
       keepLabel="Keep the organisation"
       confirm={{ label: "Delete organisation", busyLabel: "Deleting...", className: buttonStyles.danger }}
-      onConfirm={async (close) => {
-        try {
-          await deleting.mutateAsync()
-        } catch (failure) {
-          return failureText(failure)
-        }
-        close()
-        toast.success(`${organization.name} is deleted.`)
-        await organizationChanged(null)
-        return null
-      }}
+      onConfirm={(close) =>
+        attempt(deleting.mutateAsync, async () => {
+          close()
+          toast.success(`${organization.name} is deleted.`)
+          await organizationChanged(null)
+        })
+      }
     />
   )
 }

@@ -7,7 +7,7 @@ import { useState } from "react"
 import { longDate } from "~core/format"
 import type { Organization } from "~core/organizations"
 import { MAX_SCIM_TOKENS } from "~core/scim"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { ShownOnce } from "~site/shared/ShownOnce"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { Notice } from "~ui/Notice"
@@ -28,19 +28,14 @@ function RevokeToken({ id, createdAt }: { id: string; createdAt: string }) {
       trigger={{ label: "Revoke", className: smallButton, accessibleName: `Revoke the token created on ${longDate(createdAt)}` }}
       title="Revoke this SCIM token?"
       description="Your identity provider can no longer provision people with it, from the next request on. Give it another token first if it still needs one."
-      keepLabel="Keep it"
       confirm={{ label: "Revoke token", busyLabel: "Revoking...", className: buttonStyles.danger }}
-      onConfirm={async (close) => {
-        try {
-          await revoking.mutateAsync()
-        } catch (failure) {
-          return failureText(failure)
-        }
-        close()
-        toast.success("The token is revoked.")
-        await changed()
-        return null
-      }}
+      onConfirm={(close) =>
+        attempt(revoking.mutateAsync, async () => {
+          close()
+          toast.success("The token is revoked.")
+          await changed()
+        })
+      }
     />
   )
 }

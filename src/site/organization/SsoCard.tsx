@@ -9,7 +9,7 @@ import { useState, type FormEvent } from "react"
 import { longDate } from "~core/format"
 import type { Organization } from "~core/organizations"
 import type { SsoSettings } from "~core/organization-sso"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { Checkbox, PasswordField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -105,19 +105,15 @@ function TurnOff() {
       trigger={{ label: "Turn off single sign-on", className: buttonStyles.secondary }}
       title="Turn off single sign-on?"
       description="Your people can no longer sign in through your identity provider. Those without a password or Google sign-in will need to set one up with Forgot password."
-      keepLabel="Keep it"
       confirm={{ label: "Turn it off", busyLabel: "Turning off...", className: buttonStyles.danger }}
-      onConfirm={async (close) => {
-        try {
+      onConfirm={(close) =>
+        attempt(async () => {
           const removed = await removing.mutateAsync()
           close()
           toast.success("Single sign-on is off.")
           await ssoChanged(removed)
-          return null
-        } catch (failure) {
-          return failureText(failure)
-        }
-      }}
+        })
+      }
     />
   )
 }

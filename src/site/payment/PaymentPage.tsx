@@ -3,10 +3,10 @@ import { Link, Navigate, useLocation, useSearchParams } from "react-router"
 
 import { useSession } from "~site-session/session-store"
 import { findPlan } from "~core/billing/plans"
-import { Notice } from "~ui/Notice"
 import { Spinner } from "~ui/Spinner"
 import { buttonStyles } from "~ui/styles"
 import type { LoginRedirectState } from "~site/shared/login-redirect"
+import { LoadFailure } from "~site/shared/LoadFailure"
 import { PageTitle } from "~site/shared/PageTitle"
 import { billingErrorMessage, useBillingConfig, useSubscription } from "~site/shared/billing/billing-requests"
 import { isPayingSubscription, isPaidPlanRecord, type PaidPlan } from "~site/shared/billing/subscription-view"
@@ -16,16 +16,8 @@ import { PaymentForm } from "./PaymentForm"
 import { PlanChange } from "./PlanChange"
 import { StripeCheckout } from "./StripeCheckout"
 
-function LoadFailure({ message, retry }: { message: string; retry: () => void }) {
-  return (
-    <div className="mt-8 space-y-4">
-      <Notice>{message}</Notice>
-      <button type="button" onClick={retry} className={buttonStyles.secondary}>
-        Try again
-      </button>
-    </div>
-  )
-}
+/** A failed load stands where the checkout would, as far below the title. */
+const LOAD_FAILURE_SPACING = "mt-8 space-y-4"
 
 /** The page is public: a visitor sees the order and signs in to pay, coming back here afterwards. */
 function SignInToPay({ plan, annual }: { plan: PaidPlan; annual: boolean }) {
@@ -66,16 +58,12 @@ function Checkout({ plan, annual }: { plan: PaidPlan; annual: boolean }): ReactN
 
   if (status === "loading") return <Spinner />
   if (status === "loggedOut") return <SignInToPay plan={plan} annual={annual} />
-  if (subscription.isError) {
-    return <LoadFailure message={`We could not load your subscription. ${billingErrorMessage(subscription.error)}`} retry={() => void subscription.refetch()} />
-  }
+  if (subscription.isError) return <LoadFailure subject="your subscription" query={subscription} reason={billingErrorMessage} className={LOAD_FAILURE_SPACING} />
   if (!subscription.data) return <Spinner />
   if (isPayingSubscription(subscription.data)) {
     return <PlanChange plan={plan} annual={annual} subscription={subscription.data} onChanged={() => setFinished("changed")} />
   }
-  if (config.isError) {
-    return <LoadFailure message={`We could not load the payment settings. ${billingErrorMessage(config.error)}`} retry={() => void config.refetch()} />
-  }
+  if (config.isError) return <LoadFailure subject="the payment settings" query={config} reason={billingErrorMessage} className={LOAD_FAILURE_SPACING} />
   if (!config.data) return <Spinner />
   return config.data.mode === "stripe" ? <StripeCheckout plan={plan} annual={annual} /> : paidView
 }

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from "react"
 import { longDate } from "~core/format"
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from "~core/webhooks"
 import { DataTable, type DataColumn } from "~site/shared/DataTable"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { ShownOnce } from "~site/shared/ShownOnce"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { Checkbox, TextField } from "~ui/fields"
@@ -129,19 +129,14 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
             trigger={{ label: "Remove", className: smallButton, accessibleName: `Remove ${endpoint.url}` }}
             title="Remove this webhook?"
             description={`${endpoint.url} hears nothing more from Image Query AI; events not yet delivered to it are dropped.`}
-            keepLabel="Keep it"
             confirm={{ label: "Remove webhook", busyLabel: "Removing...", className: buttonStyles.danger }}
-            onConfirm={async (close) => {
-              try {
-                await removing.mutateAsync()
-              } catch (failure) {
-                return failureText(failure)
-              }
-              close()
-              toast.success("The webhook is removed.")
-              await changed()
-              return null
-            }}
+            onConfirm={(close) =>
+              attempt(removing.mutateAsync, async () => {
+                close()
+                toast.success("The webhook is removed.")
+                await changed()
+              })
+            }
           />
         </div>
       </div>

@@ -8,8 +8,7 @@ import { lazy, Suspense, useId, useState } from "react"
 import { Link } from "react-router"
 
 import { ANALYTICS_RANGES, type AnalyticsDay } from "~core/admin/admin-analytics"
-import { failureText } from "~site/shared/failure-text"
-import { Notice } from "~ui/Notice"
+import { QueryStatus } from "~site/shared/LoadFailure"
 import { PressedButtons } from "~ui/PressedButtons"
 import { buttonStyles } from "~ui/styles"
 import { PageTitle } from "~site/shared/PageTitle"
@@ -78,19 +77,7 @@ export default function AnalyticsPage() {
           {(option) => `Last ${option} days`}
         </PressedButtons>
       </header>
-      {analytics.isPending && (
-        <p role="status" className="text-gray-600">
-          Loading the figures…
-        </p>
-      )}
-      {analytics.isError && (
-        <div className="space-y-3">
-          <Notice>We could not load the figures. {failureText(analytics.error)}</Notice>
-          <button type="button" className={buttonStyles.secondary} onClick={() => void analytics.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
+      <QueryStatus subject="the figures" query={analytics} />
       {analytics.data && (
         <div className="grid gap-6 lg:grid-cols-2">
           {CHART_GROUPS.map((group) => (

@@ -10,9 +10,8 @@ import { BILLING_PAGE_SIZE, type AdminBilling, type AdminSubscription } from "~c
 import { SUBSCRIPTION_STATUSES } from "~core/billing/billing"
 import { DataTable, type DataColumn } from "~site/shared/DataTable"
 import { figure } from "~site/shared/daily-figures"
-import { failureText } from "~site/shared/failure-text"
+import { QueryStatus } from "~site/shared/LoadFailure"
 import { PageTitle } from "~site/shared/PageTitle"
-import { Notice } from "~ui/Notice"
 import { buttonStyles } from "~ui/styles"
 
 import { useAdminBilling } from "./billing-requests"
@@ -180,19 +179,7 @@ export default function BillingPage() {
         <h1 className="mt-1 text-3xl font-bold tracking-tight">Billing</h1>
         <p className="mt-1 text-gray-600">Subscribers, revenue and subscriptions. Amounts in US dollars; yearly plans count a twelfth of their price a month, trials nothing.</p>
       </header>
-      {billing.isPending && (
-        <p role="status" className="text-gray-600">
-          Loading the billing figures…
-        </p>
-      )}
-      {billing.isError && (
-        <div className="space-y-3">
-          <Notice>We could not load the billing figures. {failureText(billing.error)}</Notice>
-          <button type="button" className={buttonStyles.secondary} onClick={() => void billing.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
+      <QueryStatus subject="the billing figures" query={billing} />
       {billing.data && (
         <>
           <Figures billing={billing.data} />

@@ -9,7 +9,7 @@ import { Link, useLocation, useNavigate, useParams } from "react-router"
 
 import { BLOG_CATEGORIES, POST_LIMITS, slugFromTitle, type Post } from "~core/admin/blog"
 import { renderMarkdown } from "~core/markdown"
-import { failureText } from "~site/shared/failure-text"
+import { attempt, failureText } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { SelectField, TextareaField, TextField } from "~ui/fields"
 import { Notice } from "~ui/Notice"
@@ -121,19 +121,18 @@ function PostForm({ post }: { post: Post | null }) {
             description="The post and its featured image are removed at once; a published post disappears from the blog. This cannot be undone."
             keepLabel="Keep the post"
             confirm={{ label: "Delete post", busyLabel: "Deleting…", className: buttonStyles.danger }}
-            onConfirm={async (close) => {
-              try {
-                await deletePost(current.id)
-              } catch (failure) {
-                return failureText(failure)
-              }
-              close()
-              // The deleted post is not asked for again; the list is, on the page it returns to.
-              queryClient.removeQueries({ queryKey: contentKeys.post(current.id) })
-              void queryClient.invalidateQueries({ queryKey: contentKeys.lists })
-              void navigate("/admin/content")
-              return null
-            }}
+            onConfirm={(close) =>
+              attempt(
+                () => deletePost(current.id),
+                () => {
+                  close()
+                  // The deleted post is not asked for again; the list is, on the page it returns to.
+                  queryClient.removeQueries({ queryKey: contentKeys.post(current.id) })
+                  void queryClient.invalidateQueries({ queryKey: contentKeys.lists })
+                  void navigate("/admin/content")
+                }
+              )
+            }
           />
         )}
       </header>

@@ -7,7 +7,7 @@
 import { useId, useState } from "react"
 
 import type { AdminUserDetail } from "~core/admin/admin-users"
-import { failureText } from "~site/shared/failure-text"
+import { attempt } from "~site/shared/failure-text"
 import { ConfirmDialog } from "~ui/ConfirmDialog"
 import { buttonStyles } from "~ui/styles"
 import { toast } from "~ui/toast"
@@ -15,17 +15,6 @@ import { toast } from "~ui/toast"
 import { endSessions, resendVerification, setOrganizationLimit, setUserLimit, updateUser, useUsersChanged } from "./admin-users-requests"
 
 type User = AdminUserDetail["user"]
-
-/** Runs an action and answers what the dialog shows: null once done, else the failure in words. */
-async function attempt(action: () => Promise<void>): Promise<string | null> {
-  try {
-    await action()
-    return null
-  } catch (failure) {
-    return failureText(failure)
-  }
-}
-
 
 export function RoleAction({ user }: { user: User }) {
   const changed = useUsersChanged(user.id)
@@ -40,7 +29,7 @@ export function RoleAction({ user }: { user: User }) {
           : "They lose the admin panel at their next request. The last enabled admin cannot lose the role."
       }
       keepLabel="Cancel"
-      confirm={{ label: next === "admin" ? "Make admin" : "Remove admin role", busyLabel: "Changing...", className: buttonStyles.primary }}
+      confirm={{ label: next === "admin" ? "Make admin" : "Remove admin role", busyLabel: "Changing..." }}
       onConfirm={(close) =>
         attempt(async () => {
           await changed(await updateUser(user.id, { role: next }))
@@ -85,7 +74,7 @@ export function ResendVerificationAction({ user }: { user: User }) {
       title={`Send ${user.email} a new verification link?`}
       description="An e-mail with a new link goes to the address; the links sent before keep working until they expire."
       keepLabel="Cancel"
-      confirm={{ label: "Send link", busyLabel: "Sending...", className: buttonStyles.primary }}
+      confirm={{ label: "Send link", busyLabel: "Sending..." }}
       onConfirm={(close) =>
         attempt(async () => {
           const sent = await resendVerification(user.id)
@@ -106,7 +95,7 @@ export function EndSessionsAction({ user }: { user: User }) {
       title={`Sign ${user.email} out everywhere?`}
       description="Every session ends at once, the website's and the extension's: they must sign in again. Their API keys keep working."
       keepLabel="Cancel"
-      confirm={{ label: "End all sessions", busyLabel: "Ending...", className: buttonStyles.primary }}
+      confirm={{ label: "End all sessions", busyLabel: "Ending..." }}
       onConfirm={(close) =>
         attempt(async () => {
           const { ended } = await endSessions(user.id)
@@ -129,8 +118,20 @@ export function readLimit(text: string): { limit: number | null } | { problem: s
 
 const limitWords = (limit: number | null) => (limit === null ? "unlimited" : `${limit.toLocaleString("en-US")} requests a month`)
 
-/** A monthly request limit: the field, and the confirmation that sets it. */
-function LimitForm({ label, current, subject, onSet }: { label: string; current: number | null; subject: string; onSet: (limit: number | null) => Promise<void> }) {
+interface LimitFormProps {
+  /** The account whose page shows the form: refreshed once the limit is set. */
+  userId: string
+  label: string
+  current: number | null
+  /** Whose limit it is, as the confirmation names them: the account's address, the organisation's name. */
+  subject: string
+  /** Sends the new limit (null: unlimited) to the server. */
+  save: (limit: number | null) => Promise<unknown>
+}
+
+/** A monthly request limit, the account's or its organisation's pool: the field, and the confirmation that sets it. */
+function LimitForm({ userId, label, current, subject, save }: LimitFormProps) {
+  const changed = useUsersChanged(userId)
   const id = useId()
   const [text, setText] = useState(current === null ? "" : String(current))
   const read = readLimit(text)
@@ -155,11 +156,12 @@ function LimitForm({ label, current, subject, onSet }: { label: string; current:
           description={"limit" in read ? `From ${limitWords(current)} to ${limitWords(read.limit)}; it applies from the next request.` : read.problem}
           keepLabel="Cancel"
           confirmDisabled={!("limit" in read)}
-          confirm={{ label: "Set limit", busyLabel: "Saving...", className: buttonStyles.primary }}
+          confirm={{ label: "Set limit", busyLabel: "Saving..." }}
           onConfirm={(close) =>
             "limit" in read
               ? attempt(async () => {
-                  await onSet(read.limit)
+                  await save(read.limit)
+                  await changed()
                   close()
                   toast.success(`The monthly limit of ${subject} is now ${limitWords(read.limit)}.`)
                 })
@@ -175,31 +177,9 @@ function LimitForm({ label, current, subject, onSet }: { label: string; current:
 }
 
 export function UserLimitForm({ user }: { user: User }) {
-  const changed = useUsersChanged(user.id)
-  return (
-    <LimitForm
-      label="Monthly request limit"
-      current={user.requestLimit}
-      subject={user.email}
-      onSet={async (limit) => {
-        await setUserLimit(user.id, limit)
-        await changed()
-      }}
-    />
-  )
+  return <LimitForm userId={user.id} label="Monthly request limit" current={user.requestLimit} subject={user.email} save={(limit) => setUserLimit(user.id, limit)} />
 }
 
 export function OrganizationLimitForm({ userId, organization }: { userId: string; organization: { id: string; name: string; limit: number | null } }) {
-  const changed = useUsersChanged(userId)
-  return (
-    <LimitForm
-      label="Organisation's monthly pool"
-      current={organization.limit}
-      subject={organization.name}
-      onSet={async (limit) => {
-        await setOrganizationLimit(organization.id, limit)
-        await changed()
-      }}
-    />
-  )
+  return <LimitForm userId={userId} label="Organisation's monthly pool" current={organization.limit} subject={organization.name} save={(limit) => setOrganizationLimit(organization.id, limit)} />
 }
