@@ -7,18 +7,19 @@ import { adminOrganizationSchema, organizationIdParamsSchema } from "~core/organ
 import { requireAdmin } from "../auth/require-admin"
 import { isUuid } from "../db/uuid"
 import { notFound } from "../http/errors"
-import { documented, parseRequest } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { adminOrganizationService } from "../organizations/admin-organizations"
 import { adminOverview } from "./overview"
 import { adminUserService } from "./users/admin-users-service"
 
+const adminDoc = docsTagged("Admin")
+
 /** GET /api/admin/overview, PUT /api/admin/users/:id/request-limit, and an organisation's members and pool limit. */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  const overview = documented({ tag: "Admin", summary: "The dashboard's figures: accounts, policy, feedback, billing and health", data: { 200: adminOverviewSchema } })
+  const overview = adminDoc({ summary: "The dashboard's figures: accounts, policy, feedback, billing and health", data: { 200: adminOverviewSchema } })
   app.get("/api/admin/overview", { preHandler: requireAdmin, schema: overview }, async () => ok(await adminOverview(app)))
 
-  const requestLimit = documented({
-    tag: "Admin",
+  const requestLimit = adminDoc({
     summary: "Set an account's monthly request limit",
     description: "What an Enterprise account gets (appliesToPlan); other plans keep their plan's quota. null: unlimited. Audited.",
     body: requestLimitSchema,
@@ -44,8 +45,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   const organizations = adminOrganizationService(app)
   const NO_ORGANIZATION = { 404: "NOT_FOUND: no organisation has this id." }
-  const readOrganization = documented({
-    tag: "Admin",
+  const readOrganization = adminDoc({
     summary: "An organisation: its subscriber, members and pool",
     params: organizationIdParamsSchema,
     data: { 200: adminOrganizationSchema },
@@ -54,8 +54,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/admin/organizations/:id", { preHandler: requireAdmin, schema: readOrganization }, async (request) =>
     ok(await organizations.read(parseRequest(request, "params", organizationIdParamsSchema).id))
   )
-  const organizationLimit = documented({
-    tag: "Admin",
+  const organizationLimit = adminDoc({
     summary: "Set an organisation's monthly request limit",
     description: "The pool every member's questions, translations and API calls draw from. null: unlimited.",
     params: organizationIdParamsSchema,

@@ -6,10 +6,10 @@ import { apiKeySummarySchema, apiKeyUsageQuerySchema, apiKeyUsageSchema, createA
 import { confirmationSchema, ok } from "~core/api-answer"
 
 import { requireUser } from "../auth/authenticate"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { apiKeyService } from "./key-service"
 
-const keysDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "API keys", ...doc })
+const keysDoc = docsTagged("API keys")
 /** Keys are managed from a website session only (key-service.ts). */
 const WEBSITE_ONLY = { 403: "FORBIDDEN: from the extension's session; keys are managed on the website only." }
 

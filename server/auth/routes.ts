@@ -32,8 +32,8 @@ import { signInAnswerSchema } from "~core/two-step"
 import { ApiError } from "../http/errors"
 import { clientAddressKey } from "../http/client-address"
 import { perIpRateLimit } from "../http/rate-limit"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
-import { codeEmailRequests } from "./account-emails"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
+import { codeEmailRequests, type CodeEmailRequests } from "./account-emails"
 import { changePassword, deleteAccount, registerAccount, resetPassword, signOutEverywhere, verifyEmail } from "./account-service"
 import { addPasswordSignIn, removeSignInMethod } from "./sign-in-methods"
 import { accountDisabled, authenticate, requireUser } from "./authenticate"
@@ -52,7 +52,7 @@ export const AUTH_RATE_LIMITS = {
   emailLookup: perIpRateLimit({ max: 30, timeWindow: 15 * 60_000 })
 }
 
-const accounts = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Accounts", ...doc })
+const accounts = docsTagged("Accounts")
 
 /** What the link e-mail calls answer while the address's cooldown or hourly count runs. */
 const EMAIL_COOLDOWN = { 429: "TOO_MANY_REQUESTS: a link was sent to this address a moment ago, or it had its links for the hour (retryAfter in seconds)." }
@@ -66,6 +66,14 @@ export const PROOF_OF_PERSON = {
   429: "PROGRESSIVE_DELAY: wait before the next try (retryAfter in seconds)."
 }
 
+/** An "e-mail me a link" call (a new verification link, a password reset): the kinds differ only in their texts and their e-mail. */
+function sendLinkRoute(app: FastifyInstance, path: string, doc: { summary: string; description: string }, emails: CodeEmailRequests) {
+  const schema = accounts({ ...doc, body: emailOnlyRequestSchema, data: { 200: emailLinkAnswerSchema }, errors: EMAIL_COOLDOWN })
+  app.post(path, { config: AUTH_RATE_LIMITS.emailLookup, schema }, async (request) => {
+    const { email } = parseRequest(request, "body", emailOnlyRequestSchema)
+    return ok(await emails.request(email, clientAddressKey(request.ip)))
+  })
+}
 
 export async function authRoutes(app: FastifyInstance) {
   const db = app.database.db
@@ -96,17 +104,8 @@ export async function authRoutes(app: FastifyInstance) {
     return ok({ email: user.email, verified: true })
   })
 
-  const resend = accounts({
-    summary: "Send a new verification link",
-    description: "Answers the same whether or not the address has an account to verify.",
-    body: emailOnlyRequestSchema,
-    data: { 200: emailLinkAnswerSchema },
-    errors: EMAIL_COOLDOWN
-  })
-  app.post("/api/auth/resend-verification", { config: AUTH_RATE_LIMITS.emailLookup, schema: resend }, async (request) => {
-    const { email } = parseRequest(request, "body", emailOnlyRequestSchema)
-    return ok(await verificationEmails.request(email, clientAddressKey(request.ip)))
-  })
+  const resend = { summary: "Send a new verification link", description: "Answers the same whether or not the address has an account to verify." }
+  sendLinkRoute(app, "/api/auth/resend-verification", resend, verificationEmails)
 
   /** Only a browser holding the address's verification-check token learns its state; to anyone else every address is unverified. */
   const verificationState = async ({ email, verificationToken }: { email: string; verificationToken?: string }) => {
@@ -216,17 +215,8 @@ export async function authRoutes(app: FastifyInstance) {
     return ok({ deleted: true })
   })
 
-  const forgot = accounts({
-    summary: "Send a password reset link",
-    description: "Answers the same whether or not the address has an account.",
-    body: emailOnlyRequestSchema,
-    data: { 200: emailLinkAnswerSchema },
-    errors: EMAIL_COOLDOWN
-  })
-  app.post("/api/auth/forgot-password", { config: AUTH_RATE_LIMITS.emailLookup, schema: forgot }, async (request) => {
-    const { email } = parseRequest(request, "body", emailOnlyRequestSchema)
-    return ok(await passwordResetEmails.request(email, clientAddressKey(request.ip)))
-  })
+  const forgot = { summary: "Send a password reset link", description: "Answers the same whether or not the address has an account." }
+  sendLinkRoute(app, "/api/auth/forgot-password", forgot, passwordResetEmails)
 
   const reset = accounts({
     summary: "Set a new password with the code of a reset link",

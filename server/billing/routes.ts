@@ -20,7 +20,7 @@ import {
 
 import { requireUser } from "../auth/authenticate"
 import { perIpRateLimit } from "../http/rate-limit"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { billingService } from "./billing-service"
 import { stripeWebhookRoutes } from "./stripe-webhook"
 import type { SubscriptionRecord } from "./subscription-rules"
@@ -29,7 +29,7 @@ import { toSubscription } from "./subscription-view"
 /** Calls that create objects at Stripe (or try a card), per IP address. */
 const PAYMENT_CALLS = perIpRateLimit({ max: 20, timeWindow: 60_000, message: "Too many payment attempts. Please wait a minute before trying again." })
 
-const billingDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Billing", ...doc })
+const billingDoc = docsTagged("Billing")
 
 const CONFLICTS = "ALREADY_SUBSCRIBED, NO_SUBSCRIPTION, SUBSCRIPTION_ON_HOLD, TEST_MODE_SUBSCRIPTION or WRONG_BILLING_MODE: the subscription as it stands does not allow it."
 const PROVIDER_DOWN = "BILLING_PROVIDER_ERROR: Stripe could not be reached; nothing was charged."

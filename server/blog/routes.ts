@@ -17,11 +17,11 @@ import {
 
 import { requireAdmin } from "../auth/require-admin"
 import { ApiError, notFound, validationFailed } from "../http/errors"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { blogService } from "./blog-service"
 import { MAX_POST_IMAGE_BYTES, POST_IMAGE_NAME, postImageStorage, postImageTooLarge, storePostImage } from "./post-image"
 
-const blogDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Blog", ...doc })
+const blogDoc = docsTagged("Blog")
 const NO_POST = { 404: "NOT_FOUND: no post has this id." }
 const SLUG_TAKEN = { 409: "SLUG_TAKEN: another post uses this slug." }
 const POST = { 200: postSchema }

@@ -18,7 +18,7 @@ import { requireAdmin } from "../auth/require-admin"
 import { capRequestBody } from "../http/body-cap"
 import { parseInput } from "../http/errors"
 import { perIpRateLimit } from "../http/rate-limit"
-import { documented, jsonAnswer, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, jsonAnswer, parseRequest } from "../openapi/route-docs"
 import { ConfirmationLimit } from "./confirmation-limit"
 import {
   bodyTooLarge,
@@ -43,7 +43,7 @@ export interface FeedbackRoutesOptions {
 /** Per IP: enough for people, too few to fill the disk. */
 const FEEDBACK_RATE_LIMIT = perIpRateLimit({ max: 10, timeWindow: 60 * 60_000 })
 
-const feedbackDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Feedback", ...doc })
+const feedbackDoc = docsTagged("Feedback")
 const NO_SUCH_FEEDBACK = { 404: "NOT_FOUND: no feedback has this id." }
 const LIST_ANSWER = { 200: jsonAnswer("OK: a page of feedback, newest first, and the counts per status in meta.", feedbackListAnswerSchema) }
 /** An uploaded image, as it was sent (its type checked from its bytes). */

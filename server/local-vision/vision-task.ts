@@ -152,18 +152,8 @@ function startHuman(): Promise<Human> {
 
 async function objects(image: Uint8Array): Promise<V1ObjectsAnswer> {
   const [tf, human] = await Promise.all([startTfjs(), startHuman()])
-  const detect = async (input: unknown) => {
-    const result = await human.detect(input)
-    if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-    return result.object
-  }
-  return detectObjectsSliced<Awaited<ReturnType<typeof imageTensor>>["tensor"]>({
-    decode: (maxSide) => imageTensor(tf, image, maxSide),
-    slice: (tensor, cut) => tf.slice(tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3]),
-    detect,
-    minScores: DEFAULT_MIN_SCORES,
-    maxObjects: DEFAULT_MAX_OBJECTS
-  })
+  const decode = (maxSide: number) => imageTensor(tf, image, maxSide)
+  return detectObjectsSliced({ decode, tf, detect: (input) => human.detect(input), minScores: DEFAULT_MIN_SCORES, maxObjects: DEFAULT_MAX_OBJECTS })
 }
 
 /** This thread's tesseract.js worker, reading `languages`: made once, switched to other languages in place. */

@@ -1,6 +1,7 @@
 /** The e-mail outbox's queries (table email_outbox); what they are for is server/mail/outbox.ts. */
-import { sql, type Selectable } from "kysely"
+import type { Selectable } from "kysely"
 
+import { unclaimedOldestFirst } from "../db/queue-claims"
 import type { EmailOutboxTable } from "../db/schema"
 import type { Db } from "../db/transaction"
 
@@ -20,7 +21,7 @@ export async function insertRequest(db: Db, request: { address: string; what: st
 
 /**
  * Claims up to `limit` rows that are due and not claimed (or whose claim has run out: its worker died), for `leaseMs`.
- * SKIP LOCKED: workers of several instances claiming at once never get the same row.
+ * SKIP LOCKED (queue-claims.ts): workers of several instances claiming at once never get the same row.
  */
 export function claimDue(db: Db, now: Date, leaseMs: number, limit: number): Promise<OutboxRow[]> {
   return db
@@ -33,12 +34,7 @@ export function claimDue(db: Db, now: Date, leaseMs: number, limit: number): Pro
         .where("sent_at", "is", null)
         .where("failed_at", "is", null)
         .where("next_attempt_at", "<=", now)
-        .where((row) => row.or([row("locked_until", "is", null), row("locked_until", "<=", now)]))
-        .orderBy("next_attempt_at")
-        .orderBy("seq")
-        .limit(limit)
-        .forUpdate()
-        .modifyEnd(sql`skip locked`)
+        .$call((due) => unclaimedOldestFirst(due, now, limit))
     )
     .returningAll()
     .execute()

@@ -92,6 +92,9 @@ export function documented(doc: RouteDoc) {
   }
 }
 
+/** The `documented` of one section of the reference: each route file declares its docs under one tag. */
+export const docsTagged = (tag: ApiTag) => (doc: Omit<RouteDoc, "tag">) => documented({ tag, ...doc })
+
 /** The parts of a request a route declares schemas for, and where Fastify keeps each. */
 const REQUEST_PARTS = { body: "body", querystring: "query", params: "params" } as const
 export type RequestPart = keyof typeof REQUEST_PARTS

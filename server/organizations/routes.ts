@@ -20,11 +20,11 @@ import {
 
 import { requireUser } from "../auth/authenticate"
 import { ApiError, notFound, validationFailed } from "../http/errors"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { logoStorage, logoTooLarge, MAX_LOGO_BYTES, storeLogo } from "./logo"
 import { organizationService } from "./organization-service"
 
-const orgDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Organizations", ...doc })
+const orgDoc = docsTagged("Organizations")
 const ORGANIZATION = { 200: organizationSchema }
 const NOT_MEMBER = { 404: "NOT_FOUND: you are not a member of an organisation." }
 const MANAGERS_ONLY = { ...NOT_MEMBER, 403: "FORBIDDEN: only the organisation's owner and admins can do this." }

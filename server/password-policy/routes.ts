@@ -6,7 +6,7 @@ import { adminPolicyViewSchema, policyRuleUpdateSchema, publicPolicyViewSchema, 
 
 import { authenticate } from "../auth/authenticate"
 import { requireAdmin } from "../auth/require-admin"
-import { documented, parseRequest } from "../openapi/route-docs"
+import { docsTagged, parseRequest } from "../openapi/route-docs"
 import { replacePasswordPolicy, updatePasswordPolicyRule } from "./password-policy-service"
 import { loadPasswordPolicy } from "./password-policy-store"
 
@@ -28,9 +28,10 @@ const policyUpdateSchema = z.strictObject({
   options: z.record(z.string(), z.unknown()).optional()
 })
 
+const policyDoc = docsTagged("Password policy")
+
 export async function passwordPolicyRoutes(app: FastifyInstance) {
-  const read = documented({
-    tag: "Password policy",
+  const read = policyDoc({
     summary: "The password policy",
     description: "What the password hint is built from; an admin's session also gets the refusal messages and the options.",
     data: { 200: z.union([adminPolicyViewSchema, publicPolicyViewSchema]) },
@@ -42,8 +43,7 @@ export async function passwordPolicyRoutes(app: FastifyInstance) {
     return ok(auth?.user.role === "admin" ? adminView(policy) : publicView(policy))
   })
 
-  const replace = documented({
-    tag: "Password policy",
+  const replace = policyDoc({
     summary: "Replace the password policy",
     description: "The rules, custom rules, messages and options; the resulting policy must hold as a whole (VALIDATION_FAILED with details otherwise).",
     body: policyUpdateSchema,
@@ -53,8 +53,7 @@ export async function passwordPolicyRoutes(app: FastifyInstance) {
     return ok(adminView(await replacePasswordPolicy(app, parseRequest(request, "body", policyUpdateSchema))))
   })
 
-  const updateRule = documented({
-    tag: "Password policy",
+  const updateRule = policyDoc({
     summary: "Change one built-in rule",
     body: policyRuleUpdateSchema,
     data: { 200: adminPolicyViewSchema }

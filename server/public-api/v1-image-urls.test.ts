@@ -20,7 +20,7 @@ let subject: Awaited<ReturnType<typeof startVisionModelApp>>
 let twin: Awaited<ReturnType<typeof startVisionModelApp>>
 
 /** The image host answers 404, but only once `expected` downloads are waiting on it, so that they all run at once. */
-let waiting: ServerResponse[] = []
+const waiting: ServerResponse[] = []
 let expected = 0
 const answerWaiting = () => {
   for (const response of waiting.splice(0)) response.writeHead(404).end()

@@ -6,12 +6,14 @@ import { confirmationSchema, ok } from "~core/api-answer"
 import { createdWebhookSchema, createWebhookSchema, webhookDeliverySchema, webhookEndpointSchema, webhookIdParamsSchema } from "~core/webhooks"
 
 import { requireUser } from "../auth/authenticate"
-import { documented, parseRequest, type RouteDoc } from "../openapi/route-docs"
+import { docsTagged, parseRequest, type RouteDoc } from "../openapi/route-docs"
 import { webhookService } from "./webhook-service"
 
 const REFUSED = "PLAN_REQUIRED on Free (and for an organisation not on Enterprise); FORBIDDEN for an organisation's members who are not its owner or an admin, and from the extension's session."
 const NOT_FOUND = { 404: "NOT_FOUND: no webhook with this id among the caller's (or their organisation's)." }
-const hooksDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Webhooks", ...doc, errors: { 403: REFUSED, ...doc.errors } })
+const webhooksDoc = docsTagged("Webhooks")
+/** Every webhook call is refused alike to whoever may not manage webhooks, so each doc lists it. */
+const hooksDoc = (doc: Omit<RouteDoc, "tag">) => webhooksDoc({ ...doc, errors: { 403: REFUSED, ...doc.errors } })
 
 const listDoc = hooksDoc({ summary: "Your webhooks", description: "A Pro person's own, or their organisation's for its owner and admins. Never the secret.", data: { 200: z.array(webhookEndpointSchema) } })
 const createDoc = hooksDoc({

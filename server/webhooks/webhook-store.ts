@@ -6,6 +6,7 @@ import { sql, type Selectable } from "kysely"
 
 import type { WebhookEventType } from "~core/webhooks"
 
+import { unclaimedOldestFirst } from "../db/queue-claims"
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from "../db/schema-webhooks"
 import type { Db } from "../db/transaction"
 
@@ -110,9 +111,9 @@ export type ClaimedDelivery = DeliveryRow & { url: string; secret_sealed: string
 /**
  * Claims up to `limit` pending deliveries that are due and not claimed (or whose claim ran out: its worker died), for
  * `leaseMs`, at most `perOwner` in flight per owner counting those already claimed (the fairness: one owner's slow
- * receivers cannot take every worker). SKIP LOCKED: workers of several instances claiming at once never get the same
- * row. The per-owner count is read before the lock, so two instances claiming at the same instant may each take an
- * owner's share: at most `perOwner` per owner per instance.
+ * receivers cannot take every worker). SKIP LOCKED (queue-claims.ts): workers of several instances claiming at once
+ * never get the same row. The per-owner count is read before the lock, so two instances claiming at the same instant
+ * may each take an owner's share: at most `perOwner` per owner per instance.
  */
 export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number, perOwner: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return []
@@ -142,12 +143,7 @@ export async function claimDue(db: Db, now: Date, leaseMs: number, limit: number
             .where(sql<boolean>`ranked.rank + ranked.busy <= ${perOwner}`)
         )
         .where("status", "=", "pending")
-        .where((row) => row.or([row("locked_until", "is", null), row("locked_until", "<=", now)]))
-        .orderBy("next_attempt_at")
-        .orderBy("seq")
-        .limit(limit)
-        .forUpdate()
-        .modifyEnd(sql`skip locked`)
+        .$call((due) => unclaimedOldestFirst(due, now, limit))
     )
     .returning("id")
     .execute()

@@ -60,18 +60,8 @@ export function createObjectsEngine({
     },
     free: ({ human }) => freeModels(human),
     run: async ({ human, tf }, image, _options, inTime) => {
-      const detect = async (input: Parameters<Human["detect"]>[0]) => {
-        const result = await inTime(human.detect(input))
-        if (result.error) throw new Error(`Object detection failed: ${result.error}`)
-        return result.object
-      }
-      return detectObjectsSliced<Awaited<ReturnType<typeof imageTensor>>["tensor"]>({
-        decode: (maxSide) => imageTensor(tf, image, maxSide),
-        slice: (tensor, cut) => tf.slice(tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3]),
-        detect,
-        minScores,
-        maxObjects
-      })
+      const decode = (maxSide: number) => imageTensor(tf, image, maxSide)
+      return detectObjectsSliced({ decode, tf, detect: (input) => inTime(human.detect(input)), minScores, maxObjects })
     }
   })
 }

@@ -13,10 +13,10 @@ import {
 import { ok } from "~core/api-answer"
 
 import { requireAdmin } from "../../auth/require-admin"
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { adminUserService, type AdminActor } from "./admin-users-service"
 
-const usersDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Admin", ...doc })
+const usersDoc = docsTagged("Admin")
 const NO_USER = { 404: "NOT_FOUND: no account has this id." }
 
 const listDoc = usersDoc({

@@ -12,7 +12,7 @@ import {
 import { signInAnswerSchema } from "~core/two-step"
 
 import { ApiError } from "../../http/errors"
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { requireUser } from "../authenticate"
 import { refuseExtensionSession, requireProofOfPerson } from "../sign-in-methods"
 import { AUTH_RATE_LIMITS } from "../routes"
@@ -20,7 +20,7 @@ import { toPublicUser } from "../user-store"
 import { acceptTermsWithGoogle, linkGoogleIdentity, signInWithGoogle } from "./google-account-store"
 import { createGoogleIdentityVerifier, firebaseWebConfig, type GoogleIdentity } from "./google-identity"
 
-const google = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Google sign-in", ...doc })
+const google = docsTagged("Google sign-in")
 
 /** The refusals of every call that verifies a Google ID token. */
 const TOKEN_REFUSALS = {

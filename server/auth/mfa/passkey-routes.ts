@@ -14,12 +14,12 @@ import {
 } from "~core/passkeys"
 import * as z from "zod"
 
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { requireUser } from "../authenticate"
 import { AUTH_RATE_LIMITS, PROOF_OF_PERSON } from "../routes"
 import { addPasskey, listPasskeys, passkeySignIn, registrationOptions, removePasskey, signInOptions } from "./passkey-service"
 
-const passkeyDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Accounts", ...doc })
+const passkeyDoc = docsTagged("Accounts")
 const FROM_WEBSITE = "FORBIDDEN: from the extension's session (passkeys are changed on the website)."
 
 /** Passkeys: added, listed and removed from the dashboard; a sign-in on their own from /login. */

@@ -13,15 +13,27 @@ import {
   recoveryCodesAnswerSchema
 } from "~core/two-step"
 
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { requireUser } from "../authenticate"
 import { AUTH_RATE_LIMITS, PROOF_OF_PERSON } from "../routes"
 import { completeSignIn, disableAuthenticator, enableAuthenticator, mfaStatus, replaceRecoveryCodes, setUpAuthenticator } from "./mfa-service"
 
-const twoStep = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Accounts", ...doc })
+const twoStep = docsTagged("Accounts")
 
 const FROM_WEBSITE = "FORBIDDEN: from the extension's session (two-step sign-in is changed on the website)."
 const WRONG_CODE = "INVALID_CODE: the code is not the app's current one, or was used already."
+
+/**
+ * A call that takes a current code of the app and answers new recovery codes (turning two-step sign-in on, replacing
+ * the codes): the two differ only in their texts, what they refuse as a conflict (409) and the service they call.
+ */
+function recoveryCodesRoute(app: FastifyInstance, path: string, doc: { summary: string; description?: string }, conflict: string, action: typeof replaceRecoveryCodes) {
+  const schema = twoStep({ ...doc, body: mfaCodeRequestSchema, data: { 200: recoveryCodesAnswerSchema }, errors: { 400: WRONG_CODE, 403: FROM_WEBSITE, 409: conflict } })
+  app.post(path, { preHandler: requireUser, schema }, async (request) => {
+    const { code } = parseRequest(request, "body", mfaCodeRequestSchema)
+    return ok(await action(app, request.auth!, code, request.ip))
+  })
+}
 
 /** Two-step sign-in with an authenticator app: set up, confirm, replace recovery codes, turn off, and the sign-in's step. */
 export async function mfaRoutes(app: FastifyInstance) {
@@ -40,28 +52,12 @@ export async function mfaRoutes(app: FastifyInstance) {
     return ok(await setUpAuthenticator(app, request.auth!, currentPassword, request.ip))
   })
 
-  const enable = twoStep({
+  const enable = {
     summary: "Turn two-step sign-in on with the app's first code",
-    description: "Answers 10 recovery codes, shown once: the server keeps only their hashes. The owner is told by e-mail.",
-    body: mfaCodeRequestSchema,
-    data: { 200: recoveryCodesAnswerSchema },
-    errors: { 400: WRONG_CODE, 403: FROM_WEBSITE, 409: "MFA_SETUP_REQUIRED, or MFA_ALREADY_ENABLED." }
-  })
-  app.post("/api/auth/mfa/totp/enable", { preHandler: requireUser, schema: enable }, async (request) => {
-    const { code } = parseRequest(request, "body", mfaCodeRequestSchema)
-    return ok(await enableAuthenticator(app, request.auth!, code, request.ip))
-  })
-
-  const recoveryCodes = twoStep({
-    summary: "Replace all recovery codes",
-    body: mfaCodeRequestSchema,
-    data: { 200: recoveryCodesAnswerSchema },
-    errors: { 400: WRONG_CODE, 403: FROM_WEBSITE, 409: "MFA_NOT_ENABLED." }
-  })
-  app.post("/api/auth/mfa/recovery-codes", { preHandler: requireUser, schema: recoveryCodes }, async (request) => {
-    const { code } = parseRequest(request, "body", mfaCodeRequestSchema)
-    return ok(await replaceRecoveryCodes(app, request.auth!, code, request.ip))
-  })
+    description: "Answers 10 recovery codes, shown once: the server keeps only their hashes. The owner is told by e-mail."
+  }
+  recoveryCodesRoute(app, "/api/auth/mfa/totp/enable", enable, "MFA_SETUP_REQUIRED, or MFA_ALREADY_ENABLED.", enableAuthenticator)
+  recoveryCodesRoute(app, "/api/auth/mfa/recovery-codes", { summary: "Replace all recovery codes" }, "MFA_NOT_ENABLED.", replaceRecoveryCodes)
 
   const disable = twoStep({
     summary: "Turn two-step sign-in off",

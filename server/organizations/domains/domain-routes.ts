@@ -6,10 +6,10 @@ import { ok } from "~core/api-answer"
 import { addDomainRequestSchema, domainParamsSchema, organizationDomainListSchema, organizationDomainSchema } from "~core/organization-domains"
 
 import { requireUser } from "../../auth/authenticate"
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { domainService } from "./domain-service"
 
-const domainDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Organizations", ...doc })
+const domainDoc = docsTagged("Organizations")
 const NOT_MEMBER = { 404: "NOT_FOUND: you are not a member of an organisation, or it has not added this domain." }
 const OWNER_ONLY = { ...NOT_MEMBER, 403: "FORBIDDEN: only the organisation's owner can change its domains." }
 

@@ -6,10 +6,10 @@ import { ok } from "~core/api-answer"
 import { createdScimTokenSchema, MAX_SCIM_TOKENS, scimTokenListSchema, scimTokenParamsSchema } from "~core/scim"
 
 import { requireUser } from "../../auth/authenticate"
-import { documented, parseRequest, type RouteDoc } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { scimTokenService } from "./scim-token-service"
 
-const tokenDoc = (doc: Omit<RouteDoc, "tag">) => documented({ tag: "Organizations", ...doc })
+const tokenDoc = docsTagged("Organizations")
 const NOT_MEMBER = { 404: "NOT_FOUND: you are not a member of an organisation (or, to revoke, it has no live token with this id)." }
 const OWNER_ONLY = { ...NOT_MEMBER, 403: "FORBIDDEN: only the organisation's owner." }
 

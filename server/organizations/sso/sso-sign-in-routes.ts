@@ -7,14 +7,15 @@ import { ssoCallbackQuerySchema, ssoCompleteRequestSchema, ssoStartAnswerSchema,
 import { signInAnswerSchema } from "~core/two-step"
 
 import { AUTH_RATE_LIMITS } from "../../auth/routes"
-import { documented, parseRequest } from "../../openapi/route-docs"
+import { docsTagged, parseRequest } from "../../openapi/route-docs"
 import { ssoSignInService } from "./sso-sign-in-service"
+
+const accounts = docsTagged("Accounts")
 
 export async function ssoSignInRoutes(app: FastifyInstance) {
   const sso = ssoSignInService(app)
 
-  const startDoc = documented({
-    tag: "Accounts",
+  const startDoc = accounts({
     summary: "Start signing in with your organisation's identity provider (SSO)",
     description: "For an address on a verified domain of an organisation with single sign-on: the provider's address to send the browser to (authorization code flow with PKCE, state and nonce).",
     body: ssoStartRequestSchema,
@@ -23,8 +24,7 @@ export async function ssoSignInRoutes(app: FastifyInstance) {
   })
   app.post("/api/auth/sso/start", { config: AUTH_RATE_LIMITS.login, schema: startDoc }, async (request) => ok(await sso.start(parseRequest(request, "body", ssoStartRequestSchema).email)))
 
-  const callbackDoc = documented({
-    tag: "Accounts",
+  const callbackDoc = accounts({
     summary: "Where the identity provider sends the person back",
     description:
       "Checks the state (taken once), the ID token (issuer, audience, expiry, nonce, signature) and the address (verified, on the organisation's domain), makes or joins the account, then redirects to /login/sso#code=… (a one-time code for /api/auth/sso/complete), or to /login/sso#error=<reason>.",
@@ -36,8 +36,7 @@ export async function ssoSignInRoutes(app: FastifyInstance) {
     return reply.redirect(await sso.callback(request.url, request.ip, request.log))
   })
 
-  const completeDoc = documented({
-    tag: "Accounts",
+  const completeDoc = accounts({
     summary: "Finish an SSO sign-in with its one-time code",
     description: "The code of /login/sso's fragment, valid 60 seconds and once. Answers exactly what POST /api/auth/login answers, the second step included.",
     body: ssoCompleteRequestSchema,

@@ -223,13 +223,23 @@ interface ImageTensorLike {
   dispose(): void
 }
 
-/** What an objects engine (the extension's, the server's) brings: its decoding, slicing and detector, and its limits. */
+/** What Human's detect answers, as far as the objects need it. */
+interface HumanAnswer {
+  error?: string | null
+  object: readonly RawObject[]
+}
+
+/**
+ * What an objects engine (the extension's, the server's) brings: its decoding, its tfjs and Human, and its limits. Core
+ * loads neither library: each engine starts its own (a browser build, a Node one), so they come in as arguments.
+ */
 export interface SlicedObjectsEngine<T extends ImageTensorLike> {
   /** The image as a tensor, its longer side at most `maxSide`; `scale` image pixels a tensor pixel. */
   decode(maxSide: number): Promise<{ tensor: T; width: number; height: number; scale: number }>
-  /** The part of a tensor `cut` covers, in its pixels: a new tensor the caller disposes. */
-  slice(tensor: T, cut: Box): T
-  detect(input: T): Promise<readonly RawObject[]>
+  /** The engine's tfjs, which cuts the tiles out of the copy. NoInfer: the tensor's type is the one decode makes. */
+  tf: { slice(tensor: NoInfer<T>, begin: number[], size: number[]): NoInfer<T> }
+  /** Human's detect (the extension's within its run's time limit). */
+  detect(input: NoInfer<T>): Promise<HumanAnswer>
   minScores: MinScores
   /** The most objects an untiled image lists; a tiled one lists up to MAX_TILED_OBJECTS. */
   maxObjects: number
@@ -240,11 +250,16 @@ export interface SlicedObjectsEngine<T extends ImageTensorLike> {
  * is disposed whatever happens: the engines run image after image in one long-lived page or thread.
  */
 export async function detectObjectsSliced<T extends ImageTensorLike>(engine: SlicedObjectsEngine<T>) {
+  const detect = async (input: T) => {
+    const result = await engine.detect(input)
+    if (result.error) throw new Error(`Object detection failed: ${result.error}`)
+    return result.object
+  }
   const whole = await engine.decode(OBJECTS_ANALYSIS_SIDE)
   const { width, height } = whole
   let full: readonly RawObject[]
   try {
-    full = await engine.detect(whole.tensor)
+    full = await detect(whole.tensor)
   } finally {
     whole.tensor.dispose()
   }
@@ -259,9 +274,9 @@ export async function detectObjectsSliced<T extends ImageTensorLike>(engine: Sli
     const [copyHeight = 0, copyWidth = 0] = copy.tensor.shape
     for (const tile of tiles) {
       const cut = tileOnCopy(tile, copy.scale, copyWidth, copyHeight)
-      const part = engine.slice(copy.tensor, cut)
+      const part = engine.tf.slice(copy.tensor, [cut.y, cut.x, 0], [cut.height, cut.width, 3])
       try {
-        passes.push({ objects: toDetectedObjects(fromTile(await engine.detect(part), cut), width, height, limits, copy.scale), tile })
+        passes.push({ objects: toDetectedObjects(fromTile(await detect(part), cut), width, height, limits, copy.scale), tile })
       } finally {
         part.dispose()
       }
