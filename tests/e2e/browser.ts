@@ -158,6 +158,21 @@ export function watchPageErrors(page: Page): string[] {
   return errors
 }
 
+/**
+ * Waits for `selector` in an extension page; a time-out says what the page showed instead (an analysis's progress or
+ * note, an alert) and the errors it logged, so that a failure on a busy machine can be read from the log.
+ */
+export async function waitOrSayWhy(page: Page, selector: string, timeout: number, errors: readonly string[] = []) {
+  try {
+    return (await page.waitForSelector(selector, { timeout }))!
+  } catch (error) {
+    const shown = await page
+      .evaluate(() => ["[role='alert']", "[role='status']", "[data-testid='ocr-text']"].map((each) => `${each}: ${[...document.querySelectorAll(each)].map((element) => element.textContent?.trim()).join(" / ") || "(none)"}`))
+      .catch(() => ["(the page did not answer)"])
+    throw new Error(`${(error as Error).message}; the page showed ${shown.join(" | ")}; it logged ${JSON.stringify(errors)}`)
+  }
+}
+
 /** Waits until the page's visible text includes `text`. */
 export async function waitForPageText(page: Page, text: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)

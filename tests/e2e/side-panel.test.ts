@@ -9,7 +9,7 @@ import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { OCR_SAMPLE_LINES, readsEveryLine } from "~engine-check/ocr-sample"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript, waitOrSayWhy, watchPageErrors } from "./browser"
 import { NOT_AN_IMAGE_MESSAGE } from "~panel/images/use-pasted-image"
 import { solidPng } from "./png"
 import { SIDE_PANEL_FIXTURE_PAGE } from "./side-panel-fixture"
@@ -170,7 +170,8 @@ describe("the side panel", () => {
     await panel.click(`li[data-url='${blobUrl}'] > button`)
     // The image's view comes with the next render.
     await (await panel.waitForSelector(button("Text (OCR)")))!.click()
-    await panel.waitForSelector("[data-testid='ocr-text']", { timeout: 60_000 })
+    // Longer than the engine's own run time-out (60 s), whose message would then be shown and said.
+    await waitOrSayWhy(panel, "[data-testid='ocr-text']", 90_000, panelErrors)
     const text = await panel.$eval("[data-testid='ocr-text']", (element) => element.textContent ?? "")
     expect(readsEveryLine(text)).toBe(true)
     await eventually(boxCount, (count) => expect(count).toBeGreaterThanOrEqual(8))
@@ -197,7 +198,7 @@ describe("the side panel", () => {
     // Back at the top: scrolled down, the button would sit under the sticky header, which would take the click.
     await panel.evaluate(() => window.scrollTo(0, 0))
     await panel.click(button("← All images"))
-  })
+  }, 150_000)
 
   it("analyses an image pasted into the panel on this device, and refuses a dropped file that is not an image", async () => {
     await backToGrid()
