@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ApiUsage } from "~core/api-keys"
 import type { V1FacesAnswer, V1ObjectsAnswer, V1OcrAnswer } from "./local-vision-schemas"
 
-import { signedInUser, startTestApp, type TestApp } from "../test-kit"
+import { createdApiKey, signedInUser, startTestApp, type TestApp } from "../test-kit"
 
 const SAMPLE_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve("@vladmandic/face-api/package.json")), "demo/sample1.jpg")
 
@@ -25,8 +25,7 @@ let photo: Buffer
 beforeAll(async () => {
   subject = await startTestApp({}, { clock: Date.now, visionPool: { threads: 1 } })
   const owner = await signedInUser(subject.app, "pro")
-  const created = await subject.app.inject({ method: "POST", url: "/api/keys", headers: { authorization: `Bearer ${owner.token}` }, payload: { name: "vision" } })
-  key = created.json().data.key
+  key = (await createdApiKey(subject.app, owner.token, "vision")).key
   photo = await sharp(SAMPLE_PHOTO).toBuffer()
 }, 60_000)
 afterAll(async () => {
@@ -199,12 +198,7 @@ describe("the vision pool's queue", () => {
     const small = await startTestApp({}, { clock: Date.now, visionPool: { threads: 1, maxWaiting: 2 } })
     try {
       const owner = await signedInUser(small.app, "pro")
-      const keys = await Promise.all(
-        ["one", "two"].map(async (name) => {
-          const created = await small.app.inject({ method: "POST", url: "/api/keys", headers: { authorization: `Bearer ${owner.token}` }, payload: { name } })
-          return created.json().data.key as string
-        })
-      )
+      const keys = await Promise.all(["one", "two"].map(async (name) => (await createdApiKey(small.app, owner.token, name)).key))
       const faces = (token: string) =>
         small.app.inject({ method: "POST", url: "/api/v1/faces", headers: { authorization: `Bearer ${token}` }, payload: { image: { dataUrl: dataUrl(photo, "image/jpeg") }, attributes: true } })
       // The thread is started and its models loaded: from here one call (over a second with attributes) runs while two wait.

@@ -10,7 +10,7 @@ import { V1_ANALYSIS_TIME_LIMIT_MS, V1_MAX_QUEUE_WAIT_MS, V1_OCR_MAX_IMAGE_PIXEL
 
 import { DEFAULT_IMAGE_FETCH_TIMEOUT_MS } from "../image-input/image-download"
 import { DEFAULT_REQUEST_TIMEOUTS } from "../http/request-limits"
-import { signedInUser, startTestApp, type TestApp } from "../test-kit"
+import { createdApiKey, signedInUser, startTestApp, type TestApp } from "../test-kit"
 
 /** The time limit of the last test's pool: far too short for a page of noise. */
 const TASK_TIMEOUT_MS = 3_000
@@ -28,8 +28,7 @@ async function keysOf(count: number, app = subject.app): Promise<string[]> {
   const owner = await signedInUser(app, "pro")
   const keys: string[] = []
   for (let index = 0; index < count; index++) {
-    const created = await app.inject({ method: "POST", url: "/api/keys", headers: { authorization: `Bearer ${owner.token}` }, payload: { name: `key ${index}` } })
-    keys.push(created.json().data.key as string)
+    keys.push((await createdApiKey(app, owner.token, `key ${index}`)).key)
   }
   return keys
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { API_ACCOUNT_MAX_IN_FLIGHT, API_KEY_MAX_IN_FLIGHT } from "~core/api-keys"
 
 import { MAX_FAILED_IMAGE_FETCHES } from "../image-input/image-download"
-import { completion, PNG_DATA_URL, sendJson, signedInUser, startStandIn, startVisionModelApp } from "../test-kit"
+import { completion, createdApiKey, PNG_DATA_URL, sendJson, signedInUser, startStandIn, startVisionModelApp } from "../test-kit"
 
 let provider: Awaited<ReturnType<typeof startStandIn>>
 let imageHost: Awaited<ReturnType<typeof startStandIn>>
@@ -54,7 +54,7 @@ async function post(url: string, token: string, body: unknown, instance = subjec
 async function proWithKeys(count: number) {
   const owner = await signedInUser(subject.app, "pro")
   const keys: string[] = []
-  for (let index = 0; index < count; index++) keys.push((await post("/api/keys", owner.token, { name: `script ${index}` })).body.data.key)
+  for (let index = 0; index < count; index++) keys.push((await createdApiKey(subject.app, owner.token, `script ${index}`)).key)
   return { ...owner, keys }
 }
 

@@ -28,3 +28,10 @@ export async function signedInUser(
   const { token } = await signIn(app, user)
   return { id: user.id, token }
 }
+
+/** An API key made as its owner makes one (POST /api/keys, from a website session): the key, shown once, and its id. */
+export async function createdApiKey(app: FastifyInstance, token: string, name = "script"): Promise<{ key: string; id: string }> {
+  const created = await app.inject({ method: "POST", url: "/api/keys", headers: { authorization: `Bearer ${token}` }, payload: { name } })
+  if (created.statusCode !== 201) throw new Error(`POST /api/keys answered ${created.statusCode}: ${created.body}`)
+  return created.json().data
+}
