@@ -1,5 +1,5 @@
 /** Filling the site's forms as a user does, by the labels people read. */
-import type { Page } from "puppeteer-core"
+import type { ElementHandle, Page } from "puppeteer-core"
 
 /**
  * The input, select or text area a label names, as a puppeteer XPath selector; `scope`, an XPath step to the part of
@@ -18,4 +18,23 @@ export async function fillField(page: Page, label: string, value: string, scope 
   await field.click({ count: 3 })
   await field.press("Backspace")
   await field.type(value)
+}
+
+/**
+ * Ticks or unticks a checkbox from the keyboard once it is enabled, until it has changed. The panel's language picker
+ * is disabled while a read runs, and a read can start between the wait and the key (an image opens reading its text,
+ * another choice reads it again): a disabled box ignores the key.
+ */
+export async function pressUntilFlipped(page: Page, box: ElementHandle<Element>): Promise<void> {
+  const wasChecked = await box.evaluate((input) => (input as HTMLInputElement).checked)
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.waitForFunction((input) => !(input as HTMLInputElement).matches(":disabled"), { timeout: 90_000 }, box)
+    await box.focus()
+    await page.keyboard.press("Space")
+    const flipped = await page
+      .waitForFunction((input, before) => (input as HTMLInputElement).checked !== before, { timeout: 5_000 }, box, wasChecked)
+      .then(() => true, () => false)
+    if (flipped) return
+  }
+  throw new Error("The checkbox did not change after five presses of Space")
 }

@@ -9,11 +9,12 @@ import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
 
-import type { Browser, ElementHandle, HTTPRequest, Page } from "puppeteer-core"
+import type { Browser, HTTPRequest, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { pressUntilFlipped } from "./forms"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { fontsourceFont, NOTO_SANS_DEVANAGARI, NOTO_SANS_JP } from "./test-fonts"
 import { drawTextImage, drawVerticalTextImage } from "./text-image"
@@ -65,28 +66,9 @@ describe("OCR languages in the side panel", () => {
     await (await panel.waitForSelector(button("Text (OCR)")))!.click()
   }
 
-  /**
-   * Ticks or unticks a checkbox from the keyboard once no analysis runs (the picker's fieldset is disabled meanwhile),
-   * until it has changed: a read can start between the wait and the key (an image opens reading its text), and a
-   * disabled box ignores the key.
-   */
-  async function flip(box: ElementHandle<Element>) {
-    const wasChecked = await box.evaluate((input) => (input as HTMLInputElement).checked)
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await panel.waitForFunction((input) => !(input as HTMLInputElement).matches(":disabled"), { timeout: 90_000 }, box)
-      await box.focus()
-      await panel.keyboard.press("Space")
-      const flipped = await panel
-        .waitForFunction((input, before) => (input as HTMLInputElement).checked !== before, { timeout: 5_000 }, box, wasChecked)
-        .then(() => true, () => false)
-      if (flipped) return
-    }
-    throw new Error("The checkbox did not change after five presses of Space")
-  }
-
   /** Ticks or unticks a checkbox by its label's words. */
   async function toggle(label: string) {
-    await flip((await panel.waitForSelector(`xpath/.//label[normalize-space()='${label}']/input[@type='checkbox']`, { timeout: 15_000 }))!)
+    await pressUntilFlipped(panel, (await panel.waitForSelector(`xpath/.//label[normalize-space()='${label}']/input[@type='checkbox']`, { timeout: 15_000 }))!)
   }
 
   async function openLanguagePicker() {
@@ -100,7 +82,7 @@ describe("OCR languages in the side panel", () => {
   async function chooseLanguage(name: string) {
     // From the keyboard, as the picker must work: its summary opens with Enter.
     await openLanguagePicker()
-    await flip((await panel.waitForSelector(`xpath/.//label[.//span[starts-with(normalize-space(), '${name}')]]/input[@type='checkbox']`, { timeout: 15_000 }))!)
+    await pressUntilFlipped(panel, (await panel.waitForSelector(`xpath/.//label[.//span[starts-with(normalize-space(), '${name}')]]/input[@type='checkbox']`, { timeout: 15_000 }))!)
   }
 
   /** The text once it holds `words`; a timeout says what the panel showed instead (the text, a note, an alert). */

@@ -16,6 +16,7 @@ import { BUNDLED_OCR_LANGUAGE, KNOWN_OCR_LANGUAGES } from "~core/ocr/ocr-languag
 
 import { seriousAxeViolations } from "./axe"
 import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { pressUntilFlipped } from "./forms"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { drawTextImage } from "./text-image"
 
@@ -53,10 +54,7 @@ describe.skipIf(unavailable)("OCR languages from a Debian tessdata folder", () =
 
   /** Ticks or unticks a language from the keyboard, once no analysis runs (the picker waits meanwhile). */
   async function toggleLanguage(name: string) {
-    const box = await panel.waitForSelector(languageBox(name), { timeout: 15_000 })
-    await panel.waitForFunction((input) => !(input as HTMLInputElement).matches(":disabled"), { timeout: 90_000 }, box!)
-    await box!.focus()
-    await panel.keyboard.press("Space")
+    await pressUntilFlipped(panel, (await panel.waitForSelector(languageBox(name), { timeout: 15_000 }))!)
   }
 
   beforeAll(async () => {
