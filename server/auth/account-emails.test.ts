@@ -128,6 +128,22 @@ describe.each([
     expect((await readOutbox(subject.dataDir)).filter((message) => message.to.includes(email))).toHaveLength(1)
     expect(await refusal(() => requests.request(email, CLIENT))).toMatchObject({ statusCode: 429 })
   })
+
+  it("sends one link for 20 requests at once from one client, and the hour's links for 20 clients at once, through the route", async () => {
+    const route = purpose === "verify_email" ? "/api/auth/resend-verification" : "/api/auth/forgot-password"
+    const email = newAddress()
+    await account(email, accountGetsMail)
+    const fromOne = await Promise.all(Array.from({ length: 20 }, () => post(subject.app, route, email)))
+    expect(fromOne.filter((answer) => answer.statusCode === 200)).toHaveLength(1)
+    expect(fromOne.filter((answer) => answer.statusCode === 429 && answer.json().error.code === "TOO_MANY_REQUESTS")).toHaveLength(19)
+    expect(await mailTo(email, subjectStart)).toHaveLength(1)
+
+    const crowded = newAddress()
+    await account(crowded, accountGetsMail)
+    const fromMany = await Promise.all(Array.from({ length: 20 }, (_, client) => post(subject.app, route, crowded, `192.0.2.${client + 1}`)))
+    expect(fromMany.filter((answer) => answer.statusCode === 200)).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+    expect(await mailTo(crowded, subjectStart)).toHaveLength(CODE_EMAILS_PER_ADDRESS_PER_HOUR)
+  })
 })
 
 describe("codeEmailRequests", () => {

@@ -124,6 +124,28 @@ describe("two-step sign-in with an authenticator app", () => {
     expect((await call("POST", "/api/auth/mfa/verify", { body: { mfaToken: await mfaTokenOf(user.email), recoveryCode: second } })).body.error.code).toBe("INVALID_CODE")
   })
 
+  it("spends a code on one change under 20 parallel calls: one enable answers recovery codes, one replacement replaces them", async () => {
+    const user = await signedUpUser()
+    const setup = await call("POST", "/api/auth/mfa/totp/setup", { token: user.token, body: { currentPassword: STRONG } })
+    const secret = setup.body.data.secret as string
+    const first = codeAt(secret, kit.now)
+    const enables = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/api/auth/mfa/totp/enable", { token: user.token, body: { code: first } })))
+    expect(enables.filter((answer) => answer.status === 200)).toHaveLength(1)
+    expect(enables.filter((answer) => answer.status >= 500)).toEqual([])
+
+    kit.now += 30_000
+    const next = codeAt(secret, kit.now)
+    const replacements = await Promise.all(Array.from({ length: 20 }, () => call("POST", "/api/auth/mfa/recovery-codes", { token: user.token, body: { code: next } })))
+    const replaced = replacements.filter((answer) => answer.status === 200)
+    expect(replaced).toHaveLength(1)
+    expect(replacements.filter((answer) => answer.status >= 500)).toEqual([])
+    // The codes the one replacement answered are the account's: one of them signs in.
+    expect((await call("GET", "/api/auth/mfa", { token: user.token })).body.data.recoveryCodesLeft).toBe(10)
+    kit.now += 30 * 60_000
+    const recoveryCode = (replaced[0]!.body.data.recoveryCodes as string[])[0]
+    expect((await call("POST", "/api/auth/mfa/verify", { body: { mfaToken: await mfaTokenOf(user.email), recoveryCode } })).status).toBe(200)
+  })
+
   it("is turned off only with the password and a current code, and tells the owner", async () => {
     const user = await withTwoStep()
     const code = codeAt(user.secret, kit.now)
