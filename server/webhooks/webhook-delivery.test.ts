@@ -115,6 +115,23 @@ it("claims at most two deliveries of one owner at once, in flight ones counted: 
   await db.deleteFrom("webhook_deliveries").where("id", "=", "msg_quiet").execute()
 })
 
+it("hands each due delivery to one claim of 20 made at once (as by workers of several instances)", async () => {
+  const owners = await Promise.all([0, 1].map(() => signedInUser(subject.app, "pro")))
+  const hooks = await Promise.all(owners.map((owner) => addHook(owner, receiver.url, ["api_key.created"])))
+  // An hour ahead: the app's own worker does not see them due.
+  const later = new Date(Date.now() + 3_600_000)
+  const db = subject.database.db
+  for (let index = 0; index < 30; index++) {
+    const owner = index % 2
+    await insertDelivery(db, { id: `msg_claim${index}`, endpointId: hooks[owner]!.id, ownerKey: ownerKey({ kind: "user", id: owners[owner]!.id }), type: "api_key.created", payload: "{}", now: later })
+  }
+  const claims = await Promise.all(Array.from({ length: 20 }, () => claimDue(db, later, 60_000, 10, 30)))
+  const mine = claims.flatMap((rows) => rows.map((row) => row.id).filter((id) => id.startsWith("msg_claim")))
+  expect(mine).toHaveLength(30)
+  expect(new Set(mine).size).toBe(30)
+  await db.deleteFrom("webhook_deliveries").where("id", "like", "msg_claim%").execute()
+})
+
 it("checks the address again at each send: an endpoint added while loopback was allowed is not reached without it", async () => {
   const pro = await signedInUser(subject.app, "pro")
   const hook = await addHook(pro, receiver.url, ["api_key.created"])
