@@ -158,18 +158,27 @@ export function watchPageErrors(page: Page): string[] {
   return errors
 }
 
+/** What the side panel shows of an analysis, for a failure's message: its text, its note, an alert, its progress. */
+export async function whatPanelShows(page: Page): Promise<string> {
+  const shown = await page
+    .evaluate(() =>
+      ["[data-testid='ocr-text']", "[data-testid='ocr-reading']", "[role='alert']", "[role='status']"].map(
+        (each) => `${each}: ${[...document.querySelectorAll(each)].map((element) => element.textContent?.trim()).join(" / ") || "(none)"}`
+      )
+    )
+    .catch(() => ["(the page did not answer)"])
+  return shown.join(" | ")
+}
+
 /**
- * Waits for `selector` in an extension page; a time-out says what the page showed instead (an analysis's progress or
- * note, an alert) and the errors it logged, so that a failure on a busy machine can be read from the log.
+ * Waits for `selector` in the side panel; a time-out says what the panel showed instead and the errors it logged, so
+ * that a failure on a busy machine can be read from the log.
  */
 export async function waitOrSayWhy(page: Page, selector: string, timeout: number, errors: readonly string[] = []) {
   try {
     return (await page.waitForSelector(selector, { timeout }))!
   } catch (error) {
-    const shown = await page
-      .evaluate(() => ["[role='alert']", "[role='status']", "[data-testid='ocr-text']"].map((each) => `${each}: ${[...document.querySelectorAll(each)].map((element) => element.textContent?.trim()).join(" / ") || "(none)"}`))
-      .catch(() => ["(the page did not answer)"])
-    throw new Error(`${(error as Error).message}; the page showed ${shown.join(" | ")}; it logged ${JSON.stringify(errors)}`)
+    throw new Error(`${(error as Error).message}; the panel showed ${await whatPanelShows(page)}; it logged ${JSON.stringify(errors)}`)
   }
 }
 

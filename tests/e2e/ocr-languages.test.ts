@@ -13,7 +13,7 @@ import type { Browser, HTTPRequest, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors, whatPanelShows } from "./browser"
 import { pressUntilFlipped } from "./forms"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { fontsourceFont, NOTO_SANS_DEVANAGARI, NOTO_SANS_JP } from "./test-fonts"
@@ -99,10 +99,7 @@ describe("OCR languages in the side panel", () => {
       .then(
         (handle) => handle.jsonValue() as Promise<string>,
         async (error: Error) => {
-          const shown = await panel.evaluate(() =>
-            ["[data-testid='ocr-text']", "[data-testid='ocr-reading']", "[role='alert']", "[role='status']"].map((selector) => `${selector}: ${document.querySelector(selector)?.textContent ?? "(none)"}`)
-          )
-          throw new Error(`${error.message}; the panel showed ${shown.join(" | ")}`)
+          throw new Error(`${error.message}; the panel showed ${await whatPanelShows(panel)}`)
         }
       )
 
