@@ -76,8 +76,7 @@ describe("the admin panel", () => {
     await openExtensionSession(extension.worker, server.url, token)
     const page = await browser.newPage()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
-    panel = await openSidePanel(browser, extension, page)
-    await panel.setViewport({ width: 375, height: 700 })
+    panel = await openSidePanel(browser, extension, page, { width: 375, height: 700 })
 
     adminContext = await browser.createBrowserContext()
     admin = await adminContext.newPage()

@@ -2,7 +2,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
-import puppeteer, { type Browser, type Page, type WebWorker } from "puppeteer-core"
+import puppeteer, { type Browser, type Page, type Target, type Viewport, type WebWorker } from "puppeteer-core"
 
 import { PAGE_INDEX_FILE } from "~extension/messaging/messages"
 
@@ -73,20 +73,34 @@ export async function installExtension(browser: Browser, dir = EXTENSION_DIR): P
 
 /**
  * The real side panel for `page`'s tab, opened as a user does: the popup's button (a click is the gesture Chrome
- * requires). Retried, since the first click can land before the popup's script has its listeners.
+ * requires), at `viewport`'s size when given. Retried, since the first click can land before the popup's script has
+ * its listeners. The panel's target is used once before it is returned, and found again if it closed meanwhile: a CI
+ * run lost a file to a panel target closed under the viewport's setting ("Target closed"), where a panel was open.
  */
-export async function openSidePanel(browser: Browser, extension: LoadedExtension, page: Page): Promise<Page> {
+export async function openSidePanel(browser: Browser, extension: LoadedExtension, page: Page, viewport?: Viewport): Promise<Page> {
   const popup = await browser.newPage()
   await popup.goto(`chrome-extension://${extension.id}/popup.html`)
-  const isPanel = (candidate: { url(): string }) => candidate.url() === `chrome-extension://${extension.id}/sidepanel.html`
+  const isPanel = (candidate: Target) => candidate.url() === `chrome-extension://${extension.id}/sidepanel.html`
   for (let attempt = 0; attempt < 3 && !browser.targets().some(isPanel); attempt++) {
     await (await popup.waitForSelector("xpath/.//button[normalize-space()='Open side panel']"))!.click()
     await browser.waitForTarget(isPanel, { timeout: 5_000 }).catch(() => null)
   }
   await page.bringToFront()
-  const panel = (await (await browser.waitForTarget(isPanel, { timeout: 5_000 })).asPage()) as Page
-  await popup.close()
-  return panel
+  const closed = new Set<Target>()
+  for (let attempt = 1; ; attempt++) {
+    const target = await browser.waitForTarget((candidate) => isPanel(candidate) && !closed.has(candidate), { timeout: 5_000 })
+    const panel = (await target.asPage()) as Page
+    try {
+      if (viewport) await panel.setViewport(viewport)
+      await panel.evaluate(() => document.readyState)
+      await popup.close()
+      return panel
+    } catch (error) {
+      // puppeteer does not export TargetCloseError, the class of a command to a closed target; its name says it.
+      if ((error as Error).name !== "TargetCloseError" || attempt === 3) throw error
+      closed.add(target)
+    }
+  }
 }
 
 /**
@@ -185,6 +199,14 @@ export async function waitOrSayWhy(page: Page, selector: string, timeout: number
 /** Waits until the page's visible text includes `text`. */
 export async function waitForPageText(page: Page, text: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)
+}
+
+/**
+ * Waits until no part of the site page is still loading (the spinners' labels: "Loading …"). A card that finishes
+ * loading moves everything below it, so a click read at one point can land on another.
+ */
+export async function waitForSiteLoaded(page: Page, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(() => ![...document.querySelectorAll("[role='status']")].some((status) => /^Loading\b/.test(status.textContent ?? "")), { timeout })
 }
 
 /**

@@ -8,16 +8,27 @@ import type { ElementHandle, Page } from "puppeteer-core"
 export const fieldByLabel = (label: string, scope = "") =>
   `xpath/.${scope}//*[self::input or self::select or self::textarea][@id=${scope}//label[normalize-space()='${label}']/@for]`
 
-/** Replaces what the field a label names holds with `value` (a select chooses that option), waiting for the field first. */
+/**
+ * Replaces what the field a label names holds with `value` (a select chooses that option), waiting for the field first,
+ * and until the field holds it. By focus and the keyboard, not a click at a point: a card above that finishes loading
+ * moves the field between the reading of its point and the click, which then lands on something else or finds the
+ * field pushed off the screen ("not clickable"), as the organisation page's brand field did in CI.
+ */
 export async function fillField(page: Page, label: string, value: string, scope = ""): Promise<void> {
-  const field = (await page.waitForSelector(fieldByLabel(label, scope)))!
-  if ((await field.evaluate((element) => element.tagName)) === "SELECT") {
-    await field.select(value)
-    return
+  const selector = fieldByLabel(label, scope)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const field = (await page.waitForSelector(selector))!
+    if ((await field.evaluate((element) => element.tagName)) === "SELECT") {
+      await field.select(value)
+      return
+    }
+    await field.focus()
+    await field.evaluate((input) => (input as HTMLInputElement).select())
+    await page.keyboard.press("Backspace")
+    await page.keyboard.type(value)
+    if (await page.$eval(selector, (input, expected) => (input as HTMLInputElement).value === expected, value)) return
   }
-  await field.click({ count: 3 })
-  await field.press("Backspace")
-  await field.type(value)
+  throw new Error(`The field labelled "${label}" does not hold "${value}" after three tries`)
 }
 
 /**

@@ -17,7 +17,7 @@ import { codeAt } from "../../server/auth/mfa/authenticator"
 import { completion, type DnsStandIn, readOutbox, sendJson, startDnsStandIn, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, watchPageErrors } from "./browser"
+import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, waitForSiteLoaded, watchPageErrors } from "./browser"
 import { fieldByLabel, fillField } from "./forms"
 import { solidPng } from "./png"
 import { serveFixtures, startServer, type RunningServer } from "./server"
@@ -175,6 +175,7 @@ describe("a team: invited, branded, pooled and removed", () => {
     await fillField(ownerPage, "Organisation name", "Acme")
     await ownerPage.click(button("Create organisation"))
     await waitForPageText(ownerPage, "Acme is created. Invite your team below.")
+    await waitForSiteLoaded(ownerPage)
 
     await fillField(ownerPage, "Accent colour", GREEN)
     await ownerPage.click(button("Save brand"))

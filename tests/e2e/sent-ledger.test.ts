@@ -69,8 +69,7 @@ describe("Sent from this device", () => {
     page = await browser.newPage()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
     await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
-    panel = await openSidePanel(browser, extension, page)
-    await panel.setViewport({ width: 375, height: 812 })
+    panel = await openSidePanel(browser, extension, page, { width: 375, height: 812 })
   })
 
   afterAll(async () => {
