@@ -196,6 +196,19 @@ export async function waitOrSayWhy(page: Page, selector: string, timeout: number
   }
 }
 
+/**
+ * Clicks what closes its own page (a Cancel, a popup's last step) and waits for the close. The page can close before
+ * the click's mouse-up is answered, which puppeteer reports as TargetCloseError (a CI run failed on a Cancel so):
+ * that error is the awaited close itself.
+ */
+export async function clickAndWaitForClose(page: Page, click: () => Promise<unknown>): Promise<void> {
+  const closed = new Promise<void>((resolve) => page.once("close", () => resolve()))
+  await click().catch((error: Error) => {
+    if (error.name !== "TargetCloseError") throw error
+  })
+  await closed
+}
+
 /** Waits until the page's visible text includes `text`. */
 export async function waitForPageText(page: Page, text: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout }, text)

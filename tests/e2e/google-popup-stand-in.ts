@@ -10,6 +10,8 @@
  */
 import type { Browser, HTTPRequest, Page, Target } from "puppeteer-core"
 
+import { clickAndWaitForClose } from "./browser"
+
 const GAPI_SCRIPT_URL = "https://apis.google.com/js/api.js"
 
 const GAPI_STAND_IN = String.raw`(() => {
@@ -173,17 +175,15 @@ export async function completeGooglePopup(browser: Browser, opener: Page, user: 
     { timeout: 30_000 }
   )
   const popup = (await target.page())!
-  const closed = new Promise<void>((resolve) => popup.once("close", () => resolve()))
   await popup.waitForSelector("#add-account-button", { timeout: 15_000 })
   if (user.name) {
     await popup.click("#add-account-button")
     await popup.waitForSelector("#email-input", { visible: true })
     await popup.type("#email-input", user.email)
     await popup.type("#display-name-input", user.name)
-    await popup.click("#sign-in")
+    await clickAndWaitForClose(popup, () => popup.click("#sign-in"))
   } else {
     const account = await popup.waitForSelector(`xpath/.//li[contains(@class, 'js-reuse-account')][.//*[normalize-space()='${user.email}']]`)
-    await account!.click()
+    await clickAndWaitForClose(popup, () => account!.click())
   }
-  await closed
 }

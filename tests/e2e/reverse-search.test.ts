@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { REVERSE_SEARCH_ENGINES } from "~core/analysis/reverse-search"
 
 import { seriousAxeViolations } from "./axe"
-import { eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
+import { clickAndWaitForClose, eventually, installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors } from "./browser"
 import { solidPng } from "./png"
 import { serveFixtures } from "./server"
 
@@ -175,9 +175,8 @@ describe("search the web for this image", () => {
     await upload.setViewport({ width: 1280, height: 800 })
     await screenshot(upload, "reverse-search-upload-1280")
     expect(posts).toEqual([])
-    const closed = new Promise((resolve) => upload.once("close", resolve))
-    await (await upload.waitForSelector("xpath/.//button[normalize-space()='Cancel']"))!.click()
-    await closed
+    const cancel = (await upload.waitForSelector("xpath/.//button[normalize-space()='Cancel']"))!
+    await clickAndWaitForClose(upload, () => cancel.click())
     expect(posts).toEqual([])
   })
 

@@ -1,11 +1,12 @@
 /**
- * The form helpers against a page that moves under the pointer, as the organisation page did when its cards finished
- * loading while the brand's colour was being filled (a CI run failed there: "Node is either not clickable").
+ * The helpers the browser tests act through, against the pages that made CI runs fail: one that moves under the
+ * pointer, as the organisation page did when its cards finished loading while the brand's colour was being filled
+ * ("Node is either not clickable"), and one that closes itself within a click, as the reverse search's Cancel does.
  */
 import type { Browser, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-import { launchBrowser } from "./browser"
+import { clickAndWaitForClose, launchBrowser } from "./browser"
 import { fillField } from "./forms"
 
 /** A card above the field that grows the moment the pointer moves, before the button goes down. */
@@ -41,5 +42,33 @@ describe("fillField", () => {
   it("says which field did not take the value, where a page refuses what is typed", async () => {
     await page.setContent(`<label for="code">Code</label> <input id="code" maxlength="2">`)
     await expect(fillField(page, "Code", "12345")).rejects.toThrow(`The field labelled "Code" does not hold "12345" after three tries`)
+  })
+})
+
+describe("clickAndWaitForClose", () => {
+  let browser: Browser
+
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it("waits for the close of a page that closes itself before the click's mouse-up is answered", async () => {
+    const page = await browser.newPage()
+    await page.setContent(`<button onmousedown="window.close()">Cancel</button>`)
+    const cancel = (await page.waitForSelector("button"))!
+    // The button held down a while, as a busy machine does: the page is gone before the mouse-up.
+    await clickAndWaitForClose(page, () => cancel.click({ delay: 300 }))
+    expect(page.isClosed()).toBe(true)
+  })
+
+  it("passes on a failure that is not the close", async () => {
+    const page = await browser.newPage()
+    await page.setContent(`<p>No button here</p>`)
+    await expect(clickAndWaitForClose(page, () => page.click("button", { delay: 0 }))).rejects.toThrow("No element found for selector: button")
+    await page.close()
   })
 })
