@@ -86,6 +86,7 @@ export async function openSidePanel(browser: Browser, extension: LoadedExtension
     await browser.waitForTarget(isPanel, { timeout: 5_000 }).catch(() => null)
   }
   await page.bringToFront()
+  await popup.close()
   const closed = new Set<Target>()
   for (let attempt = 1; ; attempt++) {
     const target = await browser.waitForTarget((candidate) => isPanel(candidate) && !closed.has(candidate), { timeout: 5_000 })
@@ -93,12 +94,37 @@ export async function openSidePanel(browser: Browser, extension: LoadedExtension
     try {
       if (viewport) await panel.setViewport(viewport)
       await panel.evaluate(() => document.readyState)
-      await popup.close()
       return panel
     } catch (error) {
       // puppeteer does not export TargetCloseError, the class of a command to a closed target; its name says it.
       if ((error as Error).name !== "TargetCloseError" || attempt === 3) throw error
       closed.add(target)
+    }
+  }
+}
+
+/**
+ * Reloads the real side panel of `page`'s tab until it shows its header, `prepare` (a stand-in to give its next
+ * document, offline mode) done first. Headless Chromium sometimes closes the side panel when its page navigates: a loop
+ * of 60 reloads under load lost it twice, and a CI run lost a file's set-up to it. Then the panel is opened again as a
+ * user does, prepared, and reloaded again; the panel to go on with is returned.
+ */
+export async function reloadSidePanel(
+  browser: Browser,
+  extension: LoadedExtension,
+  page: Page,
+  panel: Page,
+  { prepare, viewport }: { prepare?: (panel: Page) => Promise<unknown>; viewport?: Viewport } = {}
+): Promise<Page> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await prepare?.(panel)
+      await panel.reload({ waitUntil: "load" })
+      await panel.waitForSelector("header", { timeout: 15_000 })
+      return panel
+    } catch (error) {
+      if (attempt === 3 || !(panel.isClosed() || (error as Error).name === "TargetCloseError")) throw error
+      panel = await openSidePanel(browser, extension, page, viewport)
     }
   }
 }

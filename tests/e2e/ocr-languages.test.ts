@@ -13,7 +13,7 @@ import type { Browser, HTTPRequest, Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 import { seriousAxeViolations } from "./axe"
-import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, screenshot, waitForContentScript, watchPageErrors, whatPanelShows } from "./browser"
+import { installExtension, inWorker, launchBrowser, type LoadedExtension, openSidePanel, reloadSidePanel, screenshot, waitForContentScript, watchPageErrors, whatPanelShows } from "./browser"
 import { pressUntilFlipped } from "./forms"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 import { fontsourceFont, NOTO_SANS_DEVANAGARI, NOTO_SANS_JP } from "./test-fonts"
@@ -158,7 +158,7 @@ describe("OCR languages in the side panel", () => {
   }, 180_000)
 
   it("keeps the choice and the pack: a new panel reads Hindi with no download", async () => {
-    await panel.reload({ waitUntil: "load" })
+    panel = await reloadSidePanel(browser, extension, page, panel)
     await openTextView()
     await readText()
     expect(await panel.$eval("[data-testid='ocr-languages']", (element) => element.textContent)).toBe("English + हिन्दी (Hindi)")
@@ -234,7 +234,7 @@ describe("OCR languages in the side panel", () => {
     await screenshot(panel, "side-panel-ocr-keep-layout")
     expect(await seriousAxeViolations(panel)).toEqual([])
 
-    await panel.reload({ waitUntil: "load" })
+    panel = await reloadSidePanel(browser, extension, page, panel)
     await openTextView("table.png")
     await panel.waitForFunction(() => /\S {2,}\S/.test(document.querySelector("[data-testid='ocr-text']")?.textContent ?? ""), { timeout: 90_000 })
     await toggle("Keep layout (tables and columns)")

@@ -17,7 +17,7 @@ import { installBuiltInAiStandIn, type BuiltInAiRecord, type BuiltInAiStandInCon
 import { completion, sendJson, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, registerVerifiedAccount } from "./api-client"
-import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, waitForContentScript } from "./browser"
+import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, reloadSidePanel, screenshot, waitForContentScript } from "./browser"
 import { startServer, serveFixtures, type RunningServer } from "./server"
 import { TRANSLATE_TOGGLE } from "./signs-fixture"
 import { drawTextImage } from "./text-image"
@@ -91,11 +91,11 @@ describe("AI on the device", () => {
     page = await browser.newPage()
     await page.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
     await waitForContentScript(extension.worker, `${fixtures.url}/index.html`)
-    panel = await openSidePanel(browser, extension, page)
+    const viewport = { width: 375, height: 812 }
+    panel = await openSidePanel(browser, extension, page, viewport)
     // The browser's built-in AI is outside our control: its stand-in is in place before the panel's code runs again.
-    await panel.evaluateOnNewDocument(installBuiltInAiStandIn, { questions: "available", translation: "available", detected: "en", pieceDelayMs: 30 } satisfies BuiltInAiStandInConfig)
-    await panel.reload({ waitUntil: "load" })
-    await panel.setViewport({ width: 375, height: 812 })
+    const standIn = { questions: "available", translation: "available", detected: "en", pieceDelayMs: 30 } satisfies BuiltInAiStandInConfig
+    panel = await reloadSidePanel(browser, extension, page, panel, { prepare: (next) => next.evaluateOnNewDocument(installBuiltInAiStandIn, standIn), viewport })
     await (await panel.waitForSelector(`li[data-url='${fixtures.url}/sign.png'] > button`, { timeout: 15_000 }))!.click()
   })
 

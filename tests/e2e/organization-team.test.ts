@@ -17,12 +17,14 @@ import { codeAt } from "../../server/auth/mfa/authenticator"
 import { completion, type DnsStandIn, readOutbox, sendJson, startDnsStandIn, startStandIn } from "../../server/test-kit"
 import { seriousAxeViolations } from "./axe"
 import { apiOf, payInTestMode, registerVerifiedAccount, type Api } from "./api-client"
-import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, waitForSiteLoaded, watchPageErrors } from "./browser"
+import { eventually, inWorker, installExtension, launchBrowser, type LoadedExtension, openExtensionSession, openSidePanel, reloadSidePanel, screenshot, SCREENSHOT_DIR, waitForPageText, waitForSiteLoaded, watchPageErrors } from "./browser"
 import { fieldByLabel, fillField } from "./forms"
 import { solidPng } from "./png"
 import { serveFixtures, startServer, type RunningServer } from "./server"
 
 const OWNER = { email: "acme.owner@example.com", password: "Green-Anchor-61!", name: "Olive Owner" }
+/** The size of the member's side panel. */
+const PANEL_VIEWPORT = { width: 375, height: 700 }
 const MEMBER = { email: "mia.member@example.com", password: "Blue-Harbor-42!", name: "Mia Member" }
 const SITE_ADMIN = { email: "site.admin@example.com", password: "Quiet-Lantern-83!" }
 const GREEN = "#0a7d5a"
@@ -238,9 +240,8 @@ describe("a team: invited, branded, pooled and removed", () => {
     // Signed in to the extension as the site's sign-in message makes it: its own session from the site's token.
     await openExtensionSession(extension.worker, server.url, await memberPage.evaluate(() => localStorage.getItem("authToken")!))
     await memberPage.goto(`${fixtures.url}/index.html`, { waitUntil: "load" })
-    panel = await openSidePanel(browser, extension, memberPage)
+    panel = await openSidePanel(browser, extension, memberPage, PANEL_VIEWPORT)
     panelErrors = watchPageErrors(panel)
-    await panel.setViewport({ width: 375, height: 700 })
   })
 
   it("shows the colleague Acme's name, logo and colour in the side panel's header, readable and kept for offline use", async () => {
@@ -365,9 +366,8 @@ describe("a team: invited, branded, pooled and removed", () => {
   })
 
   it("keeps the brand, logo included, with the service unreachable", async () => {
-    await panel.setOfflineMode(true)
     try {
-      await panel.reload({ waitUntil: "load" })
+      panel = await reloadSidePanel(browser, extension, memberPage, panel, { prepare: (next) => next.setOfflineMode(true), viewport: PANEL_VIEWPORT })
       const header = await eventually(headerLook, (found) => {
         expect(found.logoLoaded).toBe(true)
         expect(found.background).toBe(rgb(YELLOW))
