@@ -74,8 +74,7 @@ export async function installExtension(browser: Browser, dir = EXTENSION_DIR): P
 /**
  * The real side panel for `page`'s tab, opened as a user does: the popup's button (a click is the gesture Chrome
  * requires), at `viewport`'s size when given. Retried, since the first click can land before the popup's script has
- * its listeners. The panel's target is used once before it is returned, and found again if it closed meanwhile: a CI
- * run lost a file to a panel target closed under the viewport's setting ("Target closed"), where a panel was open.
+ * its listeners. The panel is returned once its header shows, and found again if its target closed meanwhile.
  */
 export async function openSidePanel(browser: Browser, extension: LoadedExtension, page: Page, viewport?: Viewport): Promise<Page> {
   const popup = await browser.newPage()
@@ -93,7 +92,8 @@ export async function openSidePanel(browser: Browser, extension: LoadedExtension
     const panel = (await target.asPage()) as Page
     try {
       if (viewport) await panel.setViewport(viewport)
-      await panel.evaluate(() => document.readyState)
+      // Loaded, with its header shown: a side panel reloaded before it has loaded can close (reloadSidePanel).
+      await panel.waitForSelector("header", { timeout: 15_000 })
       return panel
     } catch (error) {
       // puppeteer does not export TargetCloseError, the class of a command to a closed target; its name says it.
@@ -105,9 +105,11 @@ export async function openSidePanel(browser: Browser, extension: LoadedExtension
 
 /**
  * Reloads the real side panel of `page`'s tab until it shows its header, `prepare` (a stand-in to give its next
- * document, offline mode) done first. Headless Chromium sometimes closes the side panel when its page navigates: a loop
- * of 60 reloads under load lost it twice, and a CI run lost a file's set-up to it. Then the panel is opened again as a
- * user does, prepared, and reloaded again; the panel to go on with is returned.
+ * document, offline mode) done first. Headless Chromium sometimes closes the side panel when its page is reloaded before
+ * it has loaded: reloads one straight after another under load closed it twice in 29, and a CI run lost a file's
+ * set-up to a reload made as the panel opened. Each reload here, as openSidePanel, waits for the header (60 in a row
+ * kept the panel); one that closes it all the same opens it again as a user does, prepared, and reloads again. The
+ * panel to go on with is returned.
  */
 export async function reloadSidePanel(
   browser: Browser,
