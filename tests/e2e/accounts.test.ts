@@ -97,7 +97,7 @@ describe("the e-mail account life cycle in Chromium", () => {
     await page.goto(mailLink, { waitUntil: "networkidle0" })
     await waitForPath("/verify-email")
     await waitForText(`Your email ${EMAIL} is verified.`)
-    await page.click(link("Continue to sign in"))
+    await (await page.waitForSelector(link("Continue to sign in")))!.click()
     await waitForPath("/login")
   })
 
@@ -112,7 +112,8 @@ describe("the e-mail account life cycle in Chromium", () => {
   })
 
   it("changes the password and returns to the dashboard", async () => {
-    await page.click(link("Change password"))
+    // The dashboard's link, once the dashboard shows it (a click right after the previous test found none in CI).
+    await (await page.waitForSelector(link("Change password")))!.click()
     await waitForPath("/change-password")
     // The dashboard stays on screen until the page's chunk has loaded, and it has a "Current password" field of
     // its own (linking Google): wait for the change-password form before typing.
